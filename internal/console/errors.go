@@ -1,0 +1,148 @@
+package console
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"unicode/utf8"
+)
+
+// APIError is a non-2xx answer of the service.
+type APIError struct {
+	Op, Object string
+	StatusCode int
+	// Message is the service's own message, or a summary of a body that was not the error shape.
+	Message string
+	Body    []byte
+	// Attempts counts the HTTP attempts made, retries included.
+	Attempts int
+	// MaybeCommitted is true for a write when an earlier attempt may have reached the service
+	// even though its answer was lost (a 5xx or a broken connection was retried).
+	MaybeCommitted bool
+}
+
+func (e *APIError) Error() string {
+	var b strings.Builder
+	b.WriteString("Unable to " + e.Op)
+	if e.Object != "" {
+		b.WriteString(" " + e.Object)
+	}
+	fmt.Fprintf(&b, ": %d %s", e.StatusCode, http.StatusText(e.StatusCode))
+	if e.Message != "" {
+		b.WriteString(": " + e.Message)
+	}
+	switch {
+	case e.StatusCode == http.StatusUnauthorized:
+		b.WriteString(" (authentication failed: check the API key given in api_key or FEATURECONSOLE_API_KEY)")
+	case e.StatusCode == http.StatusTooManyRequests && e.Attempts > 1:
+		fmt.Fprintf(&b, " (gave up after %d attempts: the service kept rate limiting)", e.Attempts)
+	case e.StatusCode >= 500 && e.Attempts > 1:
+		fmt.Fprintf(&b, " (gave up after %d attempts)", e.Attempts)
+	}
+	return b.String()
+}
+
+// NotFound reports whether err is a 404 of the service.
+func NotFound(err error) bool {
+	var ae *APIError
+	return errors.As(err, &ae) && ae.StatusCode == http.StatusNotFound
+}
+
+// IsStatus reports whether err is an APIError with the given status.
+func IsStatus(err error, status int) bool {
+	var ae *APIError
+	return errors.As(err, &ae) && ae.StatusCode == status
+}
+
+func newAPIError(r request, resp *http.Response, body []byte, attempts int, ambiguous bool) *APIError {
+	e := &APIError{
+		Op:             r.op,
+		Object:         r.object,
+		StatusCode:     resp.StatusCode,
+		Body:           body,
+		Attempts:       attempts,
+		MaybeCommitted: ambiguous && r.method != http.MethodGet,
+	}
+	e.Message = errorMessage(resp.Header.Get("Content-Type"), body)
+	return e
+}
+
+// errorMessage extracts the service's message; bodies that are not the error shape
+// (proxies' HTML pages, truncated JSON, nothing) are summarised, never dumped whole.
+func errorMessage(contentType string, body []byte) string {
+	trimmed := strings.TrimSpace(string(body))
+	if trimmed == "" {
+		return ""
+	}
+	var eb struct {
+		Status  json.RawMessage `json:"status"`
+		Message json.RawMessage `json:"message"`
+		Error   json.RawMessage `json:"error"`
+	}
+	if json.Unmarshal([]byte(trimmed), &eb) == nil {
+		for _, raw := range []json.RawMessage{eb.Message, eb.Error} {
+			var s string
+			if len(raw) > 0 && json.Unmarshal(raw, &s) == nil && s != "" {
+				return s
+			}
+		}
+	}
+	if strings.Contains(contentType, "html") || strings.HasPrefix(strings.ToLower(trimmed), "<") {
+		return "the service answered with an HTML page instead of JSON"
+	}
+	return "unexpected response body: " + truncate(trimmed, 200)
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}
+
+// DecodeError is a 2xx answer whose body could not be understood.
+type DecodeError struct {
+	Op, Object string
+	Err        error
+	Body       []byte
+}
+
+func (e *DecodeError) Error() string {
+	msg := "Unable to " + e.Op
+	if e.Object != "" {
+		msg += " " + e.Object
+	}
+	msg += ": the service's response could not be decoded: " + e.Err.Error()
+	if len(e.Body) > 0 {
+		if strings.HasPrefix(strings.TrimSpace(string(e.Body)), "<") {
+			msg += " (the body is an HTML page, perhaps from a proxy)"
+		} else {
+			msg += " (body starts: " + truncate(strings.TrimSpace(string(e.Body)), 120) + ")"
+		}
+	}
+	return msg
+}
+
+func (e *DecodeError) Unwrap() error { return e.Err }
+
+// TransportError is a request that got no HTTP answer at all, after retries.
+type TransportError struct {
+	Op, Object string
+	Attempts   int
+	Err        error
+}
+
+func (e *TransportError) Error() string {
+	msg := "Unable to " + e.Op
+	if e.Object != "" {
+		msg += " " + e.Object
+	}
+	return fmt.Sprintf("%s: no answer from the service after %d attempt(s): %v", msg, e.Attempts, e.Err)
+}
+
+func (e *TransportError) Unwrap() error { return e.Err }

@@ -1,0 +1,54 @@
+package console
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"reflect"
+	"strconv"
+)
+
+// Event is one recorded value of an event.
+type Event struct {
+	Timestamp FlexString                 `json:"timestamp"`
+	Name      string                     `json:"name"`
+	Source    string                     `json:"source"`
+	Value     FlexString                 `json:"value"`
+	UserID    string                     `json:"userID"`
+	Metadata  map[string]json.RawMessage `json:"metadata"`
+}
+
+// ListEvents reads the recorded values of an event, every page unless opts.MaxRecords stops it.
+func (c *Client) ListEvents(ctx context.Context, eventName string, opts ListOptions) ([]Event, error) {
+	r := request{method: http.MethodGet, path: "/events/" + pathEscape(eventName), op: "list events", object: strconv.Quote(eventName)}
+	return listAll[Event](ctx, c, r, opts)
+}
+
+// FlexString accepts a JSON string, or a number or bool rendered as its JSON text; null is "".
+// The service documents strings, but timestamps and values have been seen as numbers.
+type FlexString string
+
+func (f *FlexString) UnmarshalJSON(b []byte) error {
+	if len(b) > 0 && b[0] == '"' {
+		var s string
+		if err := json.Unmarshal(b, &s); err != nil {
+			return err
+		}
+		*f = FlexString(s)
+		return nil
+	}
+	if string(b) == "null" {
+		*f = ""
+		return nil
+	}
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	switch v.(type) {
+	case float64, bool:
+		*f = FlexString(b)
+		return nil
+	}
+	return &json.UnmarshalTypeError{Value: "object or array", Type: reflect.TypeOf("")}
+}

@@ -1,0 +1,197 @@
+package console
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"sync"
+)
+
+// Pagination is the paging object of list responses.
+type Pagination struct {
+	ItemsPerPage int     `json:"itemsPerPage"`
+	PageNumber   int     `json:"pageNumber"`
+	TotalItems   int     `json:"totalItems"`
+	NextPage     *string `json:"nextPage"`
+	PreviousPage *string `json:"previousPage"`
+	All          string  `json:"all"`
+}
+
+// ListOptions bound a listing.
+type ListOptions struct {
+	// MaxRecords stops the listing once this many records are read; 0 reads every page.
+	MaxRecords int
+	// Concurrency is how many pages may be fetched at once once the first page tells the total;
+	// 0 or 1 reads page after page.
+	Concurrency int
+}
+
+// maxPages stops a service whose nextPage never ends.
+const maxPages = 1_000_000
+
+// listAll reads a collection page by page, following the pagination object the service sends.
+// The page size is the one the service reports in itemsPerPage, never the one asked for.
+func listAll[T any](ctx context.Context, c *Client, r request, opts ListOptions) ([]T, error) {
+	limit := c.pageSize
+	if opts.MaxRecords > 0 && opts.MaxRecords < limit {
+		limit = opts.MaxRecords
+	}
+	first, pg, err := fetchPage[T](ctx, c, r, 1, limit)
+	if err != nil {
+		return nil, err
+	}
+	out := first
+	if done(out, pg, opts) {
+		return capRecords(out, opts), nil
+	}
+	page, limit, err := nextPageParams(pg, 1)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", r.describe(), err)
+	}
+
+	// With the total known, the remaining pages can be fetched at once; what the service adds
+	// meanwhile is picked up by following nextPage from the last of them.
+	if opts.Concurrency > 1 && pg.TotalItems > 0 && pg.ItemsPerPage > 0 && limit == pg.ItemsPerPage {
+		want := pg.TotalItems
+		if opts.MaxRecords > 0 {
+			want = min(want, opts.MaxRecords)
+		}
+		lastPage := (want + pg.ItemsPerPage - 1) / pg.ItemsPerPage
+		if lastPage >= page {
+			pages, lastPg, err := fetchPages[T](ctx, c, r, page, lastPage, limit, opts.Concurrency)
+			if err != nil {
+				return nil, err
+			}
+			for _, p := range pages {
+				out = append(out, p...)
+			}
+			if done(out, lastPg, opts) {
+				return capRecords(out, opts), nil
+			}
+			if page, limit, err = nextPageParams(lastPg, lastPage); err != nil {
+				return nil, fmt.Errorf("%s: %w", r.describe(), err)
+			}
+		}
+	}
+
+	for n := 0; n < maxPages; n++ {
+		recs, pg, err := fetchPage[T](ctx, c, r, page, limit)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, recs...)
+		if done(out, pg, opts) {
+			return capRecords(out, opts), nil
+		}
+		if page, limit, err = nextPageParams(pg, page); err != nil {
+			return nil, fmt.Errorf("%s: %w", r.describe(), err)
+		}
+	}
+	return nil, fmt.Errorf("%s: the service kept announcing a next page after %d pages", r.describe(), maxPages)
+}
+
+func done[T any](out []T, pg *Pagination, opts ListOptions) bool {
+	return pg == nil || pg.NextPage == nil || *pg.NextPage == "" || (opts.MaxRecords > 0 && len(out) >= opts.MaxRecords)
+}
+
+func capRecords[T any](out []T, opts ListOptions) []T {
+	if opts.MaxRecords > 0 && len(out) > opts.MaxRecords {
+		return out[:opts.MaxRecords:opts.MaxRecords]
+	}
+	return out
+}
+
+// nextPageParams takes page and limit from the nextPage link; the path of the link is ignored so a
+// service cannot redirect the client elsewhere.
+func nextPageParams(pg *Pagination, current int) (page, limit int, err error) {
+	u, err := url.Parse(*pg.NextPage)
+	if err != nil {
+		return 0, 0, fmt.Errorf("invalid nextPage link %q: %w", *pg.NextPage, err)
+	}
+	q := u.Query()
+	page, err = strconv.Atoi(q.Get("page"))
+	if err != nil || page <= current {
+		return 0, 0, fmt.Errorf("invalid nextPage link %q: page must be a number after %d", *pg.NextPage, current)
+	}
+	limit = pg.ItemsPerPage
+	if l, err := strconv.Atoi(q.Get("limit")); err == nil && l > 0 {
+		limit = l
+	}
+	if limit <= 0 {
+		return 0, 0, fmt.Errorf("invalid pagination: itemsPerPage %d", pg.ItemsPerPage)
+	}
+	return page, limit, nil
+}
+
+func fetchPage[T any](ctx context.Context, c *Client, r request, page, limit int) ([]T, *Pagination, error) {
+	pr := r
+	pr.method = http.MethodGet
+	pr.query = url.Values{}
+	for k, v := range r.query {
+		pr.query[k] = v
+	}
+	pr.query.Set("page", strconv.Itoa(page))
+	pr.query.Set("limit", strconv.Itoa(limit))
+	raw, err := c.send(ctx, pr)
+	if err != nil {
+		return nil, nil, err
+	}
+	var env envelope[[]T]
+	if err := decodeEnvelope(pr, raw, &env); err != nil {
+		return nil, nil, err
+	}
+	return env.Data, env.Pagination, nil
+}
+
+// fetchPages fetches pages from..to with at most workers requests in flight and returns them in order,
+// with the pagination object of the last page.
+func fetchPages[T any](ctx context.Context, c *Client, r request, from, to, limit, workers int) ([][]T, *Pagination, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	n := to - from + 1
+	pages := make([][]T, n)
+	var last *Pagination
+	var firstErr error
+	var mu sync.Mutex
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(workers, n) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				recs, pg, err := fetchPage[T](ctx, c, r, from+i, limit)
+				mu.Lock()
+				if err != nil && firstErr == nil {
+					firstErr = err
+					cancel()
+				}
+				pages[i] = recs
+				if i == n-1 {
+					last = pg
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for i := 0; i < n; i++ {
+		select {
+		case next <- i:
+		case <-ctx.Done():
+		}
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	close(next)
+	wg.Wait()
+	if firstErr != nil {
+		return nil, nil, firstErr
+	}
+	if ctx.Err() != nil {
+		return nil, nil, fmt.Errorf("%s: %w", r.describe(), ctx.Err())
+	}
+	return pages, last, nil
+}

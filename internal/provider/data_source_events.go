@@ -1,0 +1,140 @@
+package provider
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+)
+
+var _ datasource.DataSourceWithConfigure = &eventsDataSource{}
+
+func NewEventsDataSource() datasource.DataSource { return &eventsDataSource{} }
+
+type eventsDataSource struct{ data *providerData }
+
+type eventsModel struct {
+	EventName  types.String `tfsdk:"event_name"`
+	MaxRecords types.Int64  `tfsdk:"max_records"`
+	Events     types.List   `tfsdk:"events"`
+}
+
+var eventAttrTypes = map[string]attr.Type{
+	"timestamp": types.StringType,
+	"name":      types.StringType,
+	"source":    types.StringType,
+	"value":     types.StringType,
+	"user_id":   types.StringType,
+	"metadata":  types.MapType{ElemType: types.StringType},
+}
+
+func (d *eventsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_events"
+}
+
+func (d *eventsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Lists the recorded values of one event (`GET /events/{eventName}`), every page unless " +
+			"`max_records` stops it, in the order the service returns them. An event with no records gives an empty list.",
+		Attributes: map[string]schema.Attribute{
+			"event_name": schema.StringAttribute{
+				Required:            true,
+				MarkdownDescription: "Name of the event, such as `checkout_completed`.",
+				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
+			},
+			"max_records": schema.Int64Attribute{
+				Optional:            true,
+				MarkdownDescription: "Stop after this many records (at least 1). Omit to read every record.",
+				Validators:          []validator.Int64{int64validator.AtLeast(1)},
+			},
+			"events": schema.ListNestedAttribute{
+				Computed:            true,
+				MarkdownDescription: "The recorded values.",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"timestamp": schema.StringAttribute{Computed: true, MarkdownDescription: "Milliseconds since the Unix epoch, as a string."},
+					"name":      schema.StringAttribute{Computed: true, MarkdownDescription: "Event name."},
+					"source":    schema.StringAttribute{Computed: true, MarkdownDescription: "Origin of the event."},
+					"value":     schema.StringAttribute{Computed: true, MarkdownDescription: "Value of the event; may be empty."},
+					"user_id":   schema.StringAttribute{Computed: true, MarkdownDescription: "User the event was recorded for."},
+					"metadata": schema.MapAttribute{
+						Computed:            true,
+						ElementType:         types.StringType,
+						MarkdownDescription: "Metadata of the event. String values as they are; numbers, booleans, objects and arrays JSON-encoded (`jsondecode` them).",
+					},
+				}},
+			},
+		},
+	}
+}
+
+func (d *eventsDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	d.data = configuredData(req.ProviderData, resp.Diagnostics.AddError)
+}
+
+func (d *eventsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var m eventsModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() || !requireClient(d.data, &resp.Diagnostics) {
+		return
+	}
+	name := m.EventName.ValueString()
+	events, err := d.data.client.ListEvents(ctx, name, console.ListOptions{
+		MaxRecords:  int(m.MaxRecords.ValueInt64()),
+		Concurrency: d.data.readConcurrency,
+	})
+	if err != nil {
+		resp.Diagnostics.AddError(fmt.Sprintf("Unable to list events %q", name), err.Error())
+		return
+	}
+	m.Events = flattenEvents(events)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+var eventObjType = types.ObjectType{AttrTypes: eventAttrTypes}
+
+func flattenEvents(events []console.Event) types.List {
+	vals := make([]attr.Value, len(events))
+	for i, e := range events {
+		vals[i] = types.ObjectValueMust(eventAttrTypes, map[string]attr.Value{
+			"timestamp": types.StringValue(string(e.Timestamp)),
+			"name":      types.StringValue(e.Name),
+			"source":    types.StringValue(e.Source),
+			"value":     types.StringValue(string(e.Value)),
+			"user_id":   types.StringValue(e.UserID),
+			"metadata":  flattenMetadata(e.Metadata),
+		})
+	}
+	return types.ListValueMust(eventObjType, vals)
+}
+
+// flattenMetadata keeps string values as they are and JSON-encodes every other value.
+func flattenMetadata(md map[string]json.RawMessage) types.Map {
+	vals := make(map[string]attr.Value, len(md))
+	for k, raw := range md {
+		vals[k] = types.StringValue(metadataString(raw))
+	}
+	return types.MapValueMust(types.StringType, vals)
+}
+
+func metadataString(raw json.RawMessage) string {
+	if len(raw) > 0 && raw[0] == '"' {
+		if s, err := strconv.Unquote(string(raw)); err == nil {
+			return s
+		}
+		var s string
+		if json.Unmarshal(raw, &s) == nil {
+			return s
+		}
+	}
+	return compactJSON(raw)
+}
