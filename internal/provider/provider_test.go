@@ -1,0 +1,53 @@
+package provider
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/mockconsole"
+)
+
+// testAccProtoV6ProviderFactories runs the provider in-process, with retry waits short enough
+// that fault-injection tests finish in milliseconds.
+var testAccProtoV6ProviderFactories = map[string]func() (tfprotov6.ProviderServer, error){
+	"featureconsole": providerserver.NewProtocol6WithError(newTestProvider()),
+}
+
+func newTestProvider() *featureConsoleProvider {
+	return &featureConsoleProvider{
+		version: "test",
+		tuning:  clientTuning{retryWaitMin: time.Millisecond, retryWaitMax: 10 * time.Millisecond},
+	}
+}
+
+func testAccPreCheck(t *testing.T) {
+	t.Helper()
+	if os.Getenv("TF_ACC_TERRAFORM_PATH") == "" {
+		t.Log("TF_ACC_TERRAFORM_PATH is not set: terraform is looked up on PATH")
+	}
+}
+
+// startMock starts a seeded mock console API for one test.
+func startMock(t *testing.T, cfg mockconsole.Config) (*mockconsole.Server, string) {
+	t.Helper()
+	m, srv := mockconsole.NewTestServer(t, cfg)
+	return m, srv.URL
+}
+
+// providerBlock is the provider configuration pointing at a mock; extra lines go inside the block.
+func providerBlock(url string, extra ...string) string {
+	return fmt.Sprintf(`
+provider "featureconsole" {
+  base_url    = %q
+  api_key     = %q
+  writes_per_second = 0
+  %s
+}
+`, url, mockconsole.DefaultAPIKey, strings.Join(extra, "\n  "))
+}
