@@ -832,3 +832,31 @@ func BenchmarkEventsPage(b *testing.B) {
 func contextWithTimeout(d time.Duration) (context.Context, context.CancelFunc) {
 	return context.WithTimeout(context.Background(), d)
 }
+
+func TestEventRecords(t *testing.T) {
+	s, c := newClient(t, Config{EventRecords: 250})
+	recs := s.EventRecords("checkout_completed")
+	if len(recs) != 250 {
+		t.Fatalf("len %d", len(recs))
+	}
+	// The records are the ones the listing serves, in the same order.
+	r := c.do("GET", "/events/checkout_completed?limit=250", nil)
+	want, _ := json.Marshal(recs)
+	got, _ := json.Marshal(r.Body["data"])
+	var a, b any
+	_ = json.Unmarshal(want, &a)
+	_ = json.Unmarshal(got, &b)
+	if fmt.Sprint(a) != fmt.Sprint(b) {
+		t.Fatalf("EventRecords differ from the listing:\n%s\n%s", want[:200], got[:200])
+	}
+	if n := len(s.EventRecords("signup")); n != 3 {
+		t.Fatalf("signup %d", n)
+	}
+	if l := s.EventRecords("unknown_event"); l == nil || len(l) != 0 {
+		t.Fatalf("unknown event %v", l)
+	}
+	recs[0].Metadata["currency"] = "XXX"
+	if s.EventRecords("checkout_completed")[0].Metadata["currency"] == "XXX" {
+		t.Fatal("EventRecords returned shared metadata")
+	}
+}

@@ -791,6 +791,28 @@ func (s *Server) SetEvents(name string, ev []Event) {
 	s.events[name] = out
 }
 
+// EventRecords returns a copy of every record of an event, in listing order (the generated
+// records of checkout_completed included); an unknown event gives an empty slice.
+func (s *Server) EventRecords(name string) []Event {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if evs, ok := s.events[name]; ok {
+		out := make([]Event, len(evs))
+		for i, e := range evs {
+			out[i] = e.clone()
+		}
+		return out
+	}
+	if name == checkoutEvent && s.genEvents > 0 {
+		out := make([]Event, s.genEvents)
+		for i := range out {
+			out[i] = genCheckoutEvent(i)
+		}
+		return out
+	}
+	return []Event{}
+}
+
 // ---- id helpers ----
 
 const alnum = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
