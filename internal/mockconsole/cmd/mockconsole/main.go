@@ -1,5 +1,6 @@
 // Command mockconsole serves the in-memory mock of the console API on a
-// loopback address, for the demo and manual experiments.
+// loopback address, for the demo, the benchmark and manual experiments. The benchmark drives it
+// through the unauthenticated control endpoints under /_mock/ (see control.go).
 package main
 
 import (
@@ -65,7 +66,7 @@ func run() error {
 		defer os.Remove(filepath.Clean(*urlFile))
 	}
 
-	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
+	hs := &http.Server{Handler: withControl(srv), ReadHeaderTimeout: 10 * time.Second}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 

@@ -1,0 +1,137 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/mockconsole"
+)
+
+// controlPrefix serves the benchmark's control endpoints beside the API, without authentication:
+// the command only ever listens on loopback. Control requests are not logged as API requests.
+const controlPrefix = "/_mock/"
+
+// withControl routes /_mock/ to the control endpoints and everything else to the mock API:
+//
+//	GET  /_mock/stats                        request log summary (JSON)
+//	GET  /_mock/count?method=&prefix=&status= number of logged requests matching all given filters
+//	POST /_mock/reset                        clears the request log
+//	POST /_mock/latency?d=10ms               latency added to every API request
+//	GET  /_mock/events-json-bytes?name=      size of json.Marshal of every record of the event
+func withControl(srv *mockconsole.Server) http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /_mock/stats", func(w http.ResponseWriter, _ *http.Request) {
+		writeJSON(w, summarize(srv.Requests()))
+	})
+	mux.HandleFunc("GET /_mock/count", func(w http.ResponseWriter, r *http.Request) {
+		q := r.URL.Query()
+		status := 0
+		if s := q.Get("status"); s != "" {
+			n, err := strconv.Atoi(s)
+			if err != nil {
+				http.Error(w, "status must be a number", http.StatusBadRequest)
+				return
+			}
+			status = n
+		}
+		n := 0
+		for _, req := range srv.Requests() {
+			if matches(req, q.Get("method"), q.Get("prefix"), status) {
+				n++
+			}
+		}
+		fmt.Fprintln(w, n)
+	})
+	mux.HandleFunc("POST /_mock/reset", func(w http.ResponseWriter, _ *http.Request) {
+		srv.ResetRequests()
+		w.WriteHeader(http.StatusNoContent)
+	})
+	mux.HandleFunc("POST /_mock/latency", func(w http.ResponseWriter, r *http.Request) {
+		d, err := time.ParseDuration(r.URL.Query().Get("d"))
+		if err != nil || d < 0 {
+			http.Error(w, "d must be a non-negative Go duration such as 10ms", http.StatusBadRequest)
+			return
+		}
+		srv.SetLatency(d)
+		w.WriteHeader(http.StatusNoContent)
+	})
+	mux.HandleFunc("GET /_mock/events-json-bytes", func(w http.ResponseWriter, r *http.Request) {
+		b, err := json.Marshal(srv.EventRecords(r.URL.Query().Get("name")))
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+		fmt.Fprintln(w, len(b))
+	})
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, controlPrefix) {
+			mux.ServeHTTP(w, r)
+			return
+		}
+		srv.ServeHTTP(w, r)
+	})
+}
+
+// apiPath is a logged path relative to /console/v1.
+func apiPath(req mockconsole.Request) string {
+	return strings.TrimPrefix(req.Path, "/console/v1")
+}
+
+// matches applies the filters of /_mock/count; empty method or prefix and zero status match anything.
+func matches(req mockconsole.Request, method, prefix string, status int) bool {
+	return (method == "" || strings.EqualFold(req.Method, method)) &&
+		strings.HasPrefix(apiPath(req), prefix) &&
+		(status == 0 || req.Status == status)
+}
+
+type counts struct {
+	Total    int            `json:"total"`
+	ByStatus map[string]int `json:"by_status"`
+	ByMethod map[string]int `json:"by_method"`
+}
+
+type stats struct {
+	counts
+	// ByPath groups requests by the first segment of their path under /console/v1, such as "/gates".
+	ByPath map[string]*counts `json:"by_path"`
+}
+
+func newCounts() counts {
+	return counts{ByStatus: map[string]int{}, ByMethod: map[string]int{}}
+}
+
+func (c *counts) add(req mockconsole.Request) {
+	c.Total++
+	c.ByStatus[strconv.Itoa(req.Status)]++
+	c.ByMethod[req.Method]++
+}
+
+func summarize(reqs []mockconsole.Request) stats {
+	s := stats{counts: newCounts(), ByPath: map[string]*counts{}}
+	for _, req := range reqs {
+		s.add(req)
+		p := apiPath(req)
+		if i := strings.IndexByte(strings.TrimPrefix(p, "/"), '/'); i >= 0 {
+			p = p[:i+1]
+		}
+		pc := s.ByPath[p]
+		if pc == nil {
+			c := newCounts()
+			pc = &c
+			s.ByPath[p] = pc
+		}
+		pc.add(req)
+	}
+	return s
+}
+
+func writeJSON(w http.ResponseWriter, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	_ = enc.Encode(v)
+}
