@@ -29,6 +29,8 @@ const (
 	DefaultRetryWaitMax = 30 * time.Second
 	// maxResponseBytes bounds what one response may make the client hold.
 	maxResponseBytes = 256 << 20
+	// maxIdleConnsPerHost covers the largest read_concurrency.
+	maxIdleConnsPerHost = 32
 )
 
 // Config configures a Client. Zero values take the defaults above.
@@ -115,7 +117,11 @@ func New(cfg Config) (*Client, error) {
 	}
 	transport := cfg.Transport
 	if transport == nil {
-		transport = http.DefaultTransport.(*http.Transport).Clone()
+		t := http.DefaultTransport.(*http.Transport).Clone()
+		// The pager keeps up to read_concurrency requests in flight: with the default of 2 idle
+		// connections per host, most of them would be closed after every page and dialled again.
+		t.MaxIdleConnsPerHost = maxIdleConnsPerHost
+		transport = t
 	}
 
 	rc := retryablehttp.NewClient()
