@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	fwresource "github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
@@ -128,6 +130,14 @@ resource "featureconsole_metric_source" "orders" {
 }
 `
 
+// wrapped matches the parts in order, with any white space (terraform wraps diagnostics) where they have a space.
+func wrapped(parts ...string) *regexp.Regexp {
+	for i, p := range parts {
+		parts[i] = strings.ReplaceAll(regexp.QuoteMeta(p), " ", `\s+`)
+	}
+	return regexp.MustCompile(`(?s)` + strings.Join(parts, ".*"))
+}
+
 func strp(s string) *string { return &s }
 
 var msFullWant = mockconsole.MetricSource{
@@ -229,6 +239,22 @@ func TestAccMetricSource_lifecycle(t *testing.T) {
 						return nil
 					}),
 				}},
+			},
+			{
+				// A refresh sends only the read.
+				PreConfig:    m.ResetRequests,
+				RefreshState: true,
+				Check: func(*terraform.State) error {
+					for _, r := range m.Requests() {
+						if r.Method != http.MethodGet {
+							return fmt.Errorf("a refresh sent %s %s", r.Method, r.Path)
+						}
+					}
+					if m.CountRequests(http.MethodGet, "/metrics/metric_source/orders") == 0 {
+						return errors.New("a refresh sent no read")
+					}
+					return nil
+				},
 			},
 			{
 				// Update in place, dropping optional fields back to their defaults.
@@ -369,7 +395,7 @@ func TestAccMetricSource_dryRunRejected(t *testing.T) {
 				PreConfig:   m.ResetRequests,
 				Config:      providerBlock(url) + badSQL,
 				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`(?s)rejected by the console.*SQL compilation error: syntax error at or near\s+"SELEC"`),
+				ExpectError: wrapped(`Metric source "orders" rejected by the console`, `400 Bad Request: SQL compilation error: syntax error at or near "SELEC"`),
 			},
 			{
 				PreConfig: func() {
@@ -386,7 +412,7 @@ func TestAccMetricSource_dryRunRejected(t *testing.T) {
 				// An existing source: the update is validated with the update endpoint; nothing changes.
 				PreConfig:   m.ResetRequests,
 				Config:      providerBlock(url) + badSQL,
-				ExpectError: regexp.MustCompile(`(?s)rejected by the console.*syntax error at or near\s+"SELEC"`),
+				ExpectError: wrapped(`rejected by the console`, `syntax error at or near "SELEC"`),
 			},
 			{
 				PreConfig: func() {
@@ -424,7 +450,7 @@ func TestAccMetricSource_noDryRunWhenDisabledOrUnknown(t *testing.T) {
 						return nil
 					}),
 				}},
-				ExpectError: regexp.MustCompile(`(?s)Unable to create metric source "orders".*400 Bad Request: SQL compilation error`),
+				ExpectError: wrapped(`Unable to create metric source "orders"`, `400 Bad Request: SQL compilation error`),
 			},
 			{
 				// A value known only at apply: no dry run at plan.
@@ -459,7 +485,7 @@ func TestAccMetricSource_localValidation(t *testing.T) {
 	m, url := mockWithoutSources(t)
 	cases := map[string]struct {
 		body string
-		want string
+		want []string
 	}{
 		"table without table_name": {
 			body: `name = "t"
@@ -467,7 +493,7 @@ func TestAccMetricSource_localValidation(t *testing.T) {
   timestamp_column = "ts"
   id_type_mapping = [{ service_unit_id = "userID", column = "user_id" }]
   source_type = "table"`,
-			want: `(?s)table_name.*Missing table name`,
+			want: []string{"Missing table name", `table_name is required when source_type is "table"`},
 		},
 		"blank table_name": {
 			body: `name = "t"
@@ -476,7 +502,7 @@ func TestAccMetricSource_localValidation(t *testing.T) {
   id_type_mapping = [{ service_unit_id = "userID", column = "user_id" }]
   source_type = "table"
   table_name = "  "`,
-			want: `(?s)table_name.*Missing table name`,
+			want: []string{"Missing table name", `table_name is required when source_type is "table"`},
 		},
 		"unknown source_type": {
 			body: `name = "t"
@@ -484,42 +510,42 @@ func TestAccMetricSource_localValidation(t *testing.T) {
   timestamp_column = "ts"
   id_type_mapping = [{ service_unit_id = "userID", column = "user_id" }]
   source_type = "view"`,
-			want: `(?s)source_type.*value must be one of`,
+			want: []string{`source_type value must be one of`},
 		},
 		"empty sql": {
 			body: `name = "t"
   sql = ""
   timestamp_column = "ts"
   id_type_mapping = [{ service_unit_id = "userID", column = "user_id" }]`,
-			want: `(?s)sql.*must not be empty`,
+			want: []string{"sql must not be empty"},
 		},
 		"empty timestamp_column": {
 			body: `name = "t"
   sql = "SELECT 1"
   timestamp_column = " "
   id_type_mapping = [{ service_unit_id = "userID", column = "user_id" }]`,
-			want: `(?s)timestamp_column.*must not be empty`,
+			want: []string{"timestamp_column must not be empty"},
 		},
 		"no mappings": {
 			body: `name = "t"
   sql = "SELECT 1"
   timestamp_column = "ts"
   id_type_mapping = []`,
-			want: `(?s)id_type_mapping.*at least 1`,
+			want: []string{"id_type_mapping list must contain at least 1"},
 		},
 		"empty mapping column": {
 			body: `name = "t"
   sql = "SELECT 1"
   timestamp_column = "ts"
   id_type_mapping = [{ service_unit_id = "userID", column = "" }]`,
-			want: `(?s)id_type_mapping\[0\]\.column.*must not be empty`,
+			want: []string{"id_type_mapping[0].column must not be empty"},
 		},
 		"empty name": {
 			body: `name = ""
   sql = "SELECT 1"
   timestamp_column = "ts"
   id_type_mapping = [{ service_unit_id = "userID", column = "user_id" }]`,
-			want: `(?s)name.*must not be empty`,
+			want: []string{"Attribute name must not be empty"},
 		},
 	}
 	var steps []resource.TestStep
@@ -532,7 +558,7 @@ resource "featureconsole_metric_source" "orders" {
 }
 `,
 			PlanOnly:    true,
-			ExpectError: regexp.MustCompile(c.want),
+			ExpectError: wrapped(c.want...),
 		})
 	}
 	resource.ParallelTest(t, resource.TestCase{
@@ -640,7 +666,7 @@ func TestAccMetricSource_existingSourceNotTakenOver(t *testing.T) {
 	}
 	m.PutMetricSource(other)
 	stored, _ := m.MetricSource("orders")
-	wantErr := regexp.MustCompile(`(?s)Metric source "orders" already exists.*terraform import\s+featureconsole_metric_source\.<resource\s+name>\s+"orders"`)
+	wantErr := wrapped(`Metric source "orders" already exists`, `terraform import featureconsole_metric_source.<resource name> "orders"`)
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
@@ -663,7 +689,7 @@ func TestAccMetricSource_existingSourceNotTakenOver(t *testing.T) {
 	}
 }
 
-func TestAccMetricSource_destroyGoneIsSuccess(t *testing.T) {
+func TestAccMetricSource_destroyDeletes(t *testing.T) {
 	m, url := mockWithoutSources(t)
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
@@ -830,5 +856,28 @@ func TestMetricSourceRecoverCreateLeavesOtherErrors(t *testing.T) {
 	}
 	if n := m.CountRequests(http.MethodGet, "/"); n != 1 {
 		t.Fatalf("want one read-back (for the 400 only), got %d", n)
+	}
+}
+
+func TestMetricSourceDeleteOfGoneSourceSucceeds(t *testing.T) {
+	ctx := context.Background()
+	m, url := mockWithoutSources(t)
+	c, _ := console.New(console.Config{BaseURL: url, APIKey: mockconsole.DefaultAPIKey})
+	r := &metricSourceResource{data: &providerData{client: c}}
+	var sr fwresource.SchemaResponse
+	r.Schema(ctx, fwresource.SchemaRequest{}, &sr)
+	var model metricSourceModel
+	flattenMetricSource(ctx, &console.MetricSource{Name: "gone", SQL: "SELECT 1", TimestampColumn: "ts"}, &model)
+	state := tfsdk.State{Schema: sr.Schema}
+	if d := state.Set(ctx, &model); d.HasError() {
+		t.Fatal(d)
+	}
+	resp := fwresource.DeleteResponse{State: state}
+	r.Delete(ctx, fwresource.DeleteRequest{State: state}, &resp)
+	if resp.Diagnostics.HasError() {
+		t.Fatalf("a 404 on delete must be success: %v", resp.Diagnostics)
+	}
+	if m.CountRequests(http.MethodDelete, "/metrics/metric_source/gone") != 1 {
+		t.Fatal("no DELETE sent")
 	}
 }
