@@ -71,6 +71,7 @@ func BenchmarkDecodeEvents100k(b *testing.B) {
 		}
 	}
 	reportRecords(b, benchEventRecords)
+	b.ReportMetric(float64(size)/1e6, "json-MB")
 }
 
 // BenchmarkListEvents100k is the pager end to end: ListEvents of 100,000 records over loopback HTTP
