@@ -240,7 +240,7 @@ func (c *Client) do(ctx context.Context, r request, out any) error {
 	if out == nil {
 		env.Data = &json.RawMessage{}
 	}
-	return decodeEnvelope(r, raw, &env)
+	return c.redactDecodeError(decodeEnvelope(r, raw, &env))
 }
 
 // envelope is the service's success body; Data is decoded in place, never held twice.
@@ -320,7 +320,7 @@ func (c *Client) send(ctx context.Context, r request) ([]byte, error) {
 		return nil, &TransportError{Op: r.op, Object: r.object, Attempts: int(st.attempts.Load()), Err: fmt.Errorf("reading response: %w", readErr)}
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return nil, newAPIError(r, resp, raw, int(st.attempts.Load()), st.ambiguous.Load())
+		return nil, newAPIError(r, resp, raw, c.apiKey, int(st.attempts.Load()), st.ambiguous.Load())
 	}
 	return raw, nil
 }
@@ -330,6 +330,15 @@ func (r request) describe() string {
 		return "Unable to " + r.op
 	}
 	return "Unable to " + r.op + " " + r.object
+}
+
+// redactDecodeError keeps the key out of the body a DecodeError quotes, should the service echo it.
+func (c *Client) redactDecodeError(err error) error {
+	var de *DecodeError
+	if errors.As(err, &de) {
+		de.Body = redactKey(de.Body, c.apiKey)
+	}
+	return err
 }
 
 // pathEscape escapes one path segment.

@@ -140,7 +140,7 @@ func fetchPage[T any](ctx context.Context, c *Client, r request, page, limit int
 	}
 	var env envelope[[]T]
 	if err := decodeEnvelope(pr, raw, &env); err != nil {
-		return nil, nil, err
+		return nil, nil, c.redactDecodeError(err)
 	}
 	return env.Data, env.Pagination, nil
 }
