@@ -238,6 +238,10 @@ func (c *Client) do(ctx context.Context, r request, out any) error {
 	}
 	env := envelope[any]{Data: out}
 	if out == nil {
+		// A call that wants no data (a delete) may be answered 204 or 200 with no body at all.
+		if len(bytes.TrimSpace(raw)) == 0 {
+			return nil
+		}
 		env.Data = &json.RawMessage{}
 	}
 	return c.redactDecodeError(decodeEnvelope(r, raw, &env))
