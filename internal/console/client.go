@@ -119,7 +119,13 @@ func New(cfg Config) (*Client, error) {
 	}
 
 	rc := retryablehttp.NewClient()
-	rc.HTTPClient = &http.Client{Transport: &pacedTransport{next: transport, pacer: c.pacer}, Timeout: timeout}
+	rc.HTTPClient = &http.Client{
+		Transport: &pacedTransport{next: transport, pacer: c.pacer},
+		Timeout:   timeout,
+		// Following a redirect would turn a PATCH or POST into a GET that "succeeds", and would
+		// carry SERVICE-API-KEY to whatever host the Location names: a 3xx is an error instead.
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}
 	rc.Logger = nil
 	rc.RetryMax = c.maxRetries
 	rc.RetryWaitMin = cfg.RetryWaitMin

@@ -70,6 +70,10 @@ func newAPIError(r request, resp *http.Response, body []byte, apiKey string, att
 	}
 	// Redacted before (a summary could cut the key in two) and after (JSON escapes may spell it differently).
 	e.Message = string(redactKey([]byte(errorMessage(resp.Header.Get("Content-Type"), e.Body)), apiKey))
+	if loc := resp.Header.Get("Location"); resp.StatusCode >= 300 && resp.StatusCode < 400 && loc != "" {
+		e.Message = string(redactKey([]byte("the service redirects to "+truncate(loc, 200)+
+			"; redirects are not followed, set base_url to the address the service answers on"), apiKey))
+	}
 	return e
 }
 
