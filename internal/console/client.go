@@ -87,8 +87,14 @@ func NormalizeBaseURL(raw string) (*url.URL, error) {
 
 // New builds a Client; it sends no request.
 func New(cfg Config) (*Client, error) {
+	// A key read from a file often ends in a newline; the service would never match it.
+	cfg.APIKey = strings.TrimSpace(cfg.APIKey)
 	if cfg.APIKey == "" {
 		return nil, errors.New("an API key is required")
+	}
+	// Caught here, a bad key is one clear error rather than a transport failure retried MaxRetries times.
+	if strings.IndexFunc(cfg.APIKey, func(r rune) bool { return r < ' ' || r == 0x7f }) >= 0 {
+		return nil, errors.New("the API key contains a control character, which an HTTP header cannot carry")
 	}
 	base, err := NormalizeBaseURL(cfg.BaseURL)
 	if err != nil {
