@@ -240,6 +240,8 @@ type request struct {
 	body   any
 	// op and object name the call in errors: `Unable to <op> <object>`.
 	op, object string
+	// dataOptional accepts a success without data (a dry run only validates).
+	dataOptional bool
 }
 
 // do performs a call and decodes the envelope's data into out (when non-nil).
@@ -248,15 +250,37 @@ func (c *Client) do(ctx context.Context, r request, out any) error {
 	if err != nil {
 		return err
 	}
-	env := envelope[any]{Data: out}
 	if out == nil {
 		// A call that wants no data (a delete) may be answered 204 or 200 with no body at all.
 		if len(bytes.TrimSpace(raw)) == 0 {
 			return nil
 		}
-		env.Data = &json.RawMessage{}
+		return c.redactDecodeError(decodeEnvelope(r, raw, &envelope[json.RawMessage]{}))
 	}
-	return c.redactDecodeError(decodeEnvelope(r, raw, &env))
+	env := envelope[dataSink]{Data: dataSink{out: out}}
+	if err := decodeEnvelope(r, raw, &env); err != nil {
+		return c.redactDecodeError(err)
+	}
+	// Without data, out would be a zero object: a gate with no id and no rules, say, that the
+	// provider would take for the service's state.
+	if !env.Data.seen && !r.dataOptional {
+		return c.redactDecodeError(&DecodeError{Op: r.op, Object: r.object, Err: errors.New("the response carries no data"), Body: raw})
+	}
+	return nil
+}
+
+// dataSink decodes the envelope's data in place and notes whether it was there at all.
+type dataSink struct {
+	out  any
+	seen bool
+}
+
+func (d *dataSink) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		return nil
+	}
+	d.seen = true
+	return json.Unmarshal(b, d.out)
 }
 
 // envelope is the service's success body; Data is decoded in place, never held twice.

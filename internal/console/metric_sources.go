@@ -56,7 +56,7 @@ func (c *Client) CreateMetricSource(ctx context.Context, src MetricSource) (*Met
 		op = "validate metric source"
 	}
 	var out MetricSource
-	err := c.do(ctx, request{method: http.MethodPost, path: "/metrics/metric_source", body: src, op: op, object: strconv.Quote(src.Name)}, &out)
+	err := c.do(ctx, request{method: http.MethodPost, path: "/metrics/metric_source", body: src, op: op, object: strconv.Quote(src.Name), dataOptional: src.DryRun}, &out)
 	if err != nil {
 		return nil, err
 	}
@@ -82,7 +82,7 @@ func (c *Client) UpdateMetricSource(ctx context.Context, name string, src Metric
 		op = "validate metric source"
 	}
 	var out MetricSource
-	err := c.do(ctx, request{method: http.MethodPost, path: "/metrics/metric_source/" + pathEscape(name), body: src, op: op, object: strconv.Quote(name)}, &out)
+	err := c.do(ctx, request{method: http.MethodPost, path: "/metrics/metric_source/" + pathEscape(name), body: src, op: op, object: strconv.Quote(name), dataOptional: src.DryRun}, &out)
 	if err != nil {
 		return nil, err
 	}
