@@ -306,6 +306,11 @@ func (c *Client) send(ctx context.Context, r request) ([]byte, error) {
 	st := &attemptState{}
 	ctx = context.WithValue(ctx, attemptKey{}, st)
 
+	// An empty id leaves an empty segment: the call would address the collection (DELETE
+	// /metrics/metric_source/) or another route, never the object.
+	if strings.HasSuffix(r.path, "/") || strings.Contains(r.path, "//") {
+		return nil, fmt.Errorf("%s: the identifier is empty", r.describe())
+	}
 	target := c.base.String() + r.path
 	if len(r.query) > 0 {
 		target += "?" + r.query.Encode()
@@ -381,5 +386,14 @@ func (c *Client) redactDecodeError(err error) error {
 	return err
 }
 
-// pathEscape escapes one path segment.
-func pathEscape(s string) string { return url.PathEscape(s) }
+// pathEscape escapes one path segment. "." and ".." are escaped too: left bare, a proxy or router
+// would resolve them and the call would reach the collection or its parent instead of the object.
+func pathEscape(s string) string {
+	switch s {
+	case ".":
+		return "%2E"
+	case "..":
+		return "%2E%2E"
+	}
+	return url.PathEscape(s)
+}

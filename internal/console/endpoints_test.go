@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -353,6 +354,10 @@ func TestPathEscaping(t *testing.T) {
 		"percent%2F":  "/console/v1/gates/percent%252F",
 		"ünïcode":     "/console/v1/gates/%C3%BCn%C3%AFcode",
 		"semi;colon+": "/console/v1/gates/semi%3Bcolon+",
+		".":           "/console/v1/gates/%2E",
+		"..":          "/console/v1/gates/%2E%2E",
+		"...":         "/console/v1/gates/...",
+		"../x":        "/console/v1/gates/..%2Fx",
 	}
 	for id, want := range cases {
 		f := newFake(t, script(ok(`{"id":"x"}`)))
@@ -362,5 +367,29 @@ func TestPathEscaping(t *testing.T) {
 		if got := f.requests()[0].Path; got != want {
 			t.Errorf("GetGate(%q) path = %s, want %s", id, got, want)
 		}
+	}
+}
+
+// An empty id never reaches the wire: it would address the collection.
+func TestEmptyIDSendsNothing(t *testing.T) {
+	f := newFake(t, script(ok(`{}`)))
+	c := f.client()
+	ctx := context.Background()
+	errs := map[string]error{}
+	_, errs["GetGate"] = c.GetGate(ctx, "")
+	_, errs["UpdateGateRules"] = c.UpdateGateRules(ctx, "", nil)
+	_, errs["GetReleasePipeline"] = c.GetReleasePipeline(ctx, "")
+	_, errs["UpdateReleasePipeline"] = c.UpdateReleasePipeline(ctx, "", ReleasePipelineUpdate{})
+	_, errs["GetMetricSource"] = c.GetMetricSource(ctx, "")
+	_, errs["UpdateMetricSource"] = c.UpdateMetricSource(ctx, "", MetricSource{})
+	errs["DeleteMetricSource"] = c.DeleteMetricSource(ctx, "")
+	_, errs["ListEvents"] = c.ListEvents(ctx, "", ListOptions{})
+	for name, err := range errs {
+		if err == nil || !strings.Contains(err.Error(), "identifier is empty") || !strings.HasPrefix(err.Error(), "Unable to ") {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	if f.count() != 0 {
+		t.Errorf("%d requests sent", f.count())
 	}
 }
