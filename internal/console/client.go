@@ -355,7 +355,7 @@ func (c *Client) send(ctx context.Context, r request) ([]byte, error) {
 		if ctx.Err() != nil {
 			return nil, fmt.Errorf("%s: cancelled: %w", r.describe(), ctx.Err())
 		}
-		return nil, &TransportError{Op: r.op, Object: r.object, Attempts: int(st.attempts.Load()), Err: err}
+		return nil, &TransportError{Op: r.op, Object: r.object, Attempts: int(st.attempts.Load()), Err: errors.New(strings.ReplaceAll(err.Error(), c.apiKey, "***"))}
 	}
 	defer resp.Body.Close()
 	fields["status"] = resp.StatusCode

@@ -77,7 +77,7 @@ func newAPIError(r request, resp *http.Response, body []byte, apiKey string, att
 	return e
 }
 
-const redacted = "<redacted>"
+const redacted = "***"
 
 // redactKey replaces every occurrence of key in b.
 func redactKey(b []byte, key string) []byte {

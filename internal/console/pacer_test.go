@@ -10,7 +10,8 @@ import (
 
 func TestPacerSpacesWrites(t *testing.T) {
 	f := newFake(t, script(ok(`{"id":"g"}`)))
-	c := f.client(func(cfg *Config) { cfg.Pacer = NewPacer(50, 1) })
+	// 50 writes/s with a burst of 1: one write per 20ms window.
+	c := f.client(func(cfg *Config) { cfg.Pacer = NewPacer(1, 20*time.Millisecond) })
 	start := time.Now()
 	for i := 0; i < 10; i++ {
 		if _, err := c.UpdateGateRules(context.Background(), "g", nil); err != nil {
@@ -25,7 +26,7 @@ func TestPacerSpacesWrites(t *testing.T) {
 
 func TestPacerSpacesConcurrentWrites(t *testing.T) {
 	f := newFake(t, script(ok(`{}`)))
-	c := f.client(func(cfg *Config) { cfg.Pacer = NewPacer(50, 1) })
+	c := f.client(func(cfg *Config) { cfg.Pacer = NewPacer(1, 20*time.Millisecond) })
 	start := time.Now()
 	var wg sync.WaitGroup
 	for i := 0; i < 10; i++ {
@@ -43,7 +44,7 @@ func TestPacerSpacesConcurrentWrites(t *testing.T) {
 
 func TestPacerDoesNotPaceReads(t *testing.T) {
 	f := newFake(t, script(ok(`{"id":"g"}`)))
-	c := f.client(func(cfg *Config) { cfg.Pacer = NewPacer(1, 1) })
+	c := f.client(func(cfg *Config) { cfg.Pacer = NewPacer(1, time.Second) })
 	start := time.Now()
 	for i := 0; i < 10; i++ {
 		if _, err := c.GetGate(context.Background(), "g"); err != nil {
@@ -58,7 +59,7 @@ func TestPacerDoesNotPaceReads(t *testing.T) {
 // Retries are writes too: each attempt waits for the pacer.
 func TestPacerPacesRetries(t *testing.T) {
 	f := newFake(t, script(reply{Status: 502}, reply{Status: 502}, ok(`{"id":"g"}`)))
-	c := f.client(func(cfg *Config) { cfg.Pacer = NewPacer(10, 1) })
+	c := f.client(func(cfg *Config) { cfg.Pacer = NewPacer(1, 100*time.Millisecond) })
 	start := time.Now()
 	if _, err := c.UpdateGateRules(context.Background(), "g", nil); err != nil {
 		t.Fatal(err)
