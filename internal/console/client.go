@@ -355,7 +355,11 @@ func (c *Client) send(ctx context.Context, r request) ([]byte, error) {
 		if ctx.Err() != nil {
 			return nil, fmt.Errorf("%s: cancelled: %w", r.describe(), ctx.Err())
 		}
-		return nil, &TransportError{Op: r.op, Object: r.object, Attempts: int(st.attempts.Load()), Err: errors.New(strings.ReplaceAll(err.Error(), c.apiKey, "***"))}
+		if strings.Contains(err.Error(), c.apiKey) {
+			// Flattened only when needed: the chain tells callers a timeout from a refused connection.
+			err = errors.New(strings.ReplaceAll(err.Error(), c.apiKey, redacted))
+		}
+		return nil, &TransportError{Op: r.op, Object: r.object, Attempts: int(st.attempts.Load()), Err: err}
 	}
 	defer resp.Body.Close()
 	fields["status"] = resp.StatusCode

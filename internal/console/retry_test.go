@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -233,6 +234,22 @@ func TestTransportError(t *testing.T) {
 		t.Errorf("error: %s", err)
 	}
 	noKey(t, "transport error", err.Error())
+	if !errors.Is(err, syscall.ECONNREFUSED) {
+		t.Errorf("the cause is lost: %#v", te.Err)
+	}
+}
+
+// Every attempt timing out gives a TransportError that still says it was a timeout.
+func TestTransportErrorTimeout(t *testing.T) {
+	f := newFake(t, func(int, seen) reply { time.Sleep(200 * time.Millisecond); return ok(`{}`) })
+	_, err := f.client(func(c *Config) { c.Timeout = 20 * time.Millisecond; c.MaxRetries = 1 }).GetGate(context.Background(), "g")
+	var te *TransportError
+	if !errors.As(err, &te) || te.Attempts != 2 {
+		t.Fatalf("got %T %v", err, err)
+	}
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("a timeout is not recognisable: %v", err)
+	}
 }
 
 // An attempt that hangs is cut by Timeout and retried.
