@@ -82,7 +82,7 @@ func TestEndpointsWire(t *testing.T) {
 	minimalSource := MetricSource{Name: "m", SQL: "SELECT 2", TimestampColumn: "ts",
 		IDTypeMapping: []IDTypeMapping{{ServiceUnitID: "userID", Column: "uid"}}, DryRun: true}
 	const minimalSourceBody = `{"name":"m","sql":"SELECT 2","timestampColumn":"ts",` +
-		`"idTypeMapping":[{"serviceUnitID":"userID","column":"uid"}],"dryRun":true}`
+		`"idTypeMapping":[{"serviceUnitID":"userID","column":"uid"}],"tags":[],"customFieldMapping":[],"dryRun":true}`
 
 	cases := []struct {
 		name      string
@@ -110,7 +110,7 @@ func TestEndpointsWire(t *testing.T) {
 			body: `{"name":"Web","phases":[{"id":"ph1","name":"Canary","timeIntervalMs":3600000,"requiredReview":true,"rules":[` +
 				`{"id":"r1","name":"internal","conditions":[{"type":"user_id","operator":"any","targetValue":["42"]}],"environments":null},` +
 				`{"name":"new","conditions":[],"environments":["staging"]}]},` +
-				`{"name":"All","timeIntervalMs":0,"requiredReview":false,"rules":null}]}`,
+				`{"name":"All","timeIntervalMs":0,"requiredReview":false,"rules":[]}]}`,
 			reply: ok(pipelineJSON),
 			want:  wantPipeline,
 		},
@@ -141,7 +141,7 @@ func TestEndpointsWire(t *testing.T) {
 			want:  wantMetricSource,
 		},
 		{
-			name:   "3 create metric source dry run, nil pointers omitted",
+			name:   "3 create metric source dry run, nil pointers omitted, nil lists sent as []",
 			method: http.MethodPost, path: "/console/v1/metrics/metric_source",
 			call:  func(ctx context.Context, c *Client) (any, error) { return c.CreateMetricSource(ctx, minimalSource) },
 			body:  minimalSourceBody,

@@ -33,7 +33,7 @@ func TestRetryResendsBody(t *testing.T) {
 		t.Fatalf("%d requests, want 3", len(reqs))
 	}
 	for i, r := range reqs {
-		if r.Body != `{"rules":[{"name":"a","passPercentage":1,"conditions":null,"environments":null}]}` {
+		if r.Body != `{"rules":[{"name":"a","passPercentage":1,"conditions":[],"environments":null}]}` {
 			t.Errorf("attempt %d body %s", i+1, r.Body)
 		}
 		checkHeaders(t, r, true, false)
