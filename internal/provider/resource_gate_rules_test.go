@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -357,5 +358,316 @@ func TestAccGateRules_lifecycle(t *testing.T) {
 				Check: checkMockRules(m, "new_checkout"),
 			},
 		},
+	})
+}
+
+// errRe matches a phrase across Terraform's line wrapping of diagnostics.
+func errRe(phrase string) *regexp.Regexp {
+	words := strings.Fields(phrase)
+	for i, w := range words {
+		words[i] = regexp.QuoteMeta(w)
+	}
+	return regexp.MustCompile(`(?s)` + strings.Join(words, `\s+`))
+}
+
+func lastPatchBody(m *mockconsole.Server) string {
+	reqs := m.Requests()
+	for i := len(reqs) - 1; i >= 0; i-- {
+		if reqs[i].Method == http.MethodPatch {
+			return string(reqs[i].Body)
+		}
+	}
+	return ""
+}
+
+func TestAccGateRules_exactRoundTrip(t *testing.T) {
+	m, url := startMock(t, mockconsole.Config{})
+	rules := ruleHCL("numbers", "0.1",
+		`environments = []`,
+		`conditions = [{ type = "custom_field", field = "score", operator = "any", target_numbers = [12.5, 100, 0.1, -3, 1e3, 0.30] }]`,
+		`return_value = "{}"`,
+	) + ruleHCL("empties", "33.33",
+		`conditions = []`,
+		`return_value = "{ \"b\": 1, \"a\": { \"y\": 2.50, \"x\": [1, \"1\"] } }"`,
+	) + ruleHCL("targets", "100",
+		`conditions = [
+        { type = "user_id", operator = "any", target_value = [] },
+        { type = "unit_id", custom_id = "stableID", operator = "is_null" },
+        { type = "app_version", operator = "version_gte", target_value = ["1.2.0", "10"] },
+        { type = "custom_field", field = "n", operator = "eq", target_numbers = [] },
+      ]`,
+	)
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             checkGateHasNoRules(m, "dark_mode"),
+		Steps: []resource.TestStep{
+			{
+				Config: gateRulesConfig(url, "dark_mode", rules),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(gateRulesAddr, tfjsonpath.New("rules").AtSliceIndex(0).AtMapKey("pass_percentage"), knownvalue.Float64Exact(0.1)),
+					statecheck.ExpectKnownValue(gateRulesAddr, tfjsonpath.New("rules").AtSliceIndex(0).AtMapKey("environments"), knownvalue.ListSizeExact(0)),
+					statecheck.ExpectKnownValue(gateRulesAddr, tfjsonpath.New("rules").AtSliceIndex(0).AtMapKey("return_value"), knownvalue.StringExact("{}")),
+					statecheck.ExpectKnownValue(gateRulesAddr, tfjsonpath.New("rules").AtSliceIndex(1).AtMapKey("conditions"), knownvalue.ListSizeExact(0)),
+					statecheck.ExpectKnownValue(gateRulesAddr, tfjsonpath.New("rules").AtSliceIndex(1).AtMapKey("environments"), knownvalue.Null()),
+					statecheck.ExpectKnownValue(gateRulesAddr, tfjsonpath.New("rules").AtSliceIndex(1).AtMapKey("return_value"),
+						knownvalue.StringExact(`{ "b": 1, "a": { "y": 2.50, "x": [1, "1"] } }`)),
+					statecheck.ExpectKnownValue(gateRulesAddr, tfjsonpath.New("rules").AtSliceIndex(2).AtMapKey("conditions").AtSliceIndex(0).AtMapKey("target_value"), knownvalue.ListSizeExact(0)),
+					statecheck.ExpectKnownValue(gateRulesAddr, tfjsonpath.New("rules").AtSliceIndex(2).AtMapKey("conditions").AtSliceIndex(1).AtMapKey("target_value"), knownvalue.Null()),
+					statecheck.ExpectKnownValue(gateRulesAddr, tfjsonpath.New("rules").AtSliceIndex(2).AtMapKey("conditions").AtSliceIndex(1).AtMapKey("field"), knownvalue.Null()),
+					statecheck.ExpectKnownValue(gateRulesAddr, tfjsonpath.New("rules").AtSliceIndex(2).AtMapKey("conditions").AtSliceIndex(2).AtMapKey("target_value"),
+						knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("1.2.0"), knownvalue.StringExact("10")})),
+					statecheck.ExpectKnownValue(gateRulesAddr, tfjsonpath.New("rules").AtSliceIndex(2).AtMapKey("conditions").AtSliceIndex(3).AtMapKey("target_numbers"), knownvalue.ListSizeExact(0)),
+				},
+				Check: resource.ComposeTestCheckFunc(
+					checkMockRules(m, "dark_mode",
+						`numbers|0.1|null|[{"type":"custom_field","operator":"any","targetValue":[12.5,100,0.1,-3,1000,0.3],"field":"score","customID":""}]|{}`,
+						`empties|33.33|null|[]|{"a":{"x":[1,"1"],"y":2.50},"b":1}`,
+						`targets|100|null|[{"type":"user_id","operator":"any","targetValue":[],"field":"","customID":""},`+
+							`{"type":"unit_id","operator":"is_null","targetValue":[],"field":"","customID":"stableID"},`+
+							`{"type":"app_version","operator":"version_gte","targetValue":["1.2.0","10"],"field":"","customID":""},`+
+							`{"type":"custom_field","operator":"eq","targetValue":[],"field":"n","customID":""}]|{}`,
+					),
+					func(*terraform.State) error {
+						// Numbers go out as JSON numbers, strings as strings, in the user's order.
+						body := lastPatchBody(m)
+						for _, want := range []string{`"targetValue":[12.5,100,0.1,-3,1000,0.3]`, `"targetValue":["1.2.0","10"]`, `"passPercentage":0.1`, `"passPercentage":33.33`} {
+							if !strings.Contains(body, want) {
+								return fmt.Errorf("PATCH body lacks %s: %s", want, body)
+							}
+						}
+						return nil
+					},
+				),
+			},
+			{
+				// Same content in another form: no change to plan.
+				Config: gateRulesConfig(url, "dark_mode", rules),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			},
+		},
+	})
+}
+
+func TestAccGateRules_drift(t *testing.T) {
+	m, url := startMock(t, mockconsole.Config{})
+	cfg := gateRulesConfig(url, "new_checkout", designExampleRules+ruleHCL("beta", "12.5"))
+	var before mockconsole.Gate
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             checkGateHasNoRules(m, "new_checkout"),
+		Steps: []resource.TestStep{
+			{
+				Config: cfg,
+				Check:  func(*terraform.State) error { before, _ = m.Gate("new_checkout"); return nil },
+			},
+			{
+				// Rules changed in the console: the refreshed state shows what the service holds,
+				// numbers and strings mixed in one condition come back as strings.
+				PreConfig: func() {
+					g, _ := m.Gate("new_checkout")
+					g.Rules[0].PassPercentage = 50
+					g.Rules[0].ID = ""
+					g.Rules[0].Conditions[1].TargetValue = []any{"18", json.Number("19.50")}
+					g.Rules[1].Environments = []string{"staging"}
+					g.Rules = append(g.Rules, mockconsole.GateRule{Name: "added_outside", PassPercentage: 1})
+					m.PutGate(g)
+				},
+				RefreshState:       true,
+				ExpectNonEmptyPlan: true,
+				Check: resource.ComposeTestCheckFunc(
+					resource.TestCheckResourceAttr(gateRulesAddr, "rules.#", "3"),
+					resource.TestCheckResourceAttr(gateRulesAddr, "rules.0.pass_percentage", "50"),
+					resource.TestCheckResourceAttr(gateRulesAddr, "rules.0.conditions.1.target_value.#", "2"),
+					resource.TestCheckResourceAttr(gateRulesAddr, "rules.0.conditions.1.target_value.0", "18"),
+					resource.TestCheckResourceAttr(gateRulesAddr, "rules.0.conditions.1.target_value.1", "19.5"),
+					resource.TestCheckNoResourceAttr(gateRulesAddr, "rules.0.conditions.1.target_numbers.#"),
+					resource.TestCheckResourceAttr(gateRulesAddr, "rules.1.environments.0", "staging"),
+					resource.TestCheckResourceAttr(gateRulesAddr, "rules.2.name", "added_outside"),
+				),
+			},
+			{
+				// The plan reverts exactly what changed; the rule added outside goes.
+				Config: cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(gateRulesAddr, plancheck.ResourceActionUpdate),
+						ruleIdentity{name: "employees", idKept: false, baseKept: true},
+						ruleIdentity{name: "beta", idKept: false, baseKept: true},
+					},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: resource.ComposeTestCheckFunc(
+					checkMockRules(m, "new_checkout", employeesLine, `beta|12.5|null|[]|{}`),
+					func(*terraform.State) error {
+						after, _ := m.Gate("new_checkout")
+						for i := range after.Rules {
+							if after.Rules[i].BaseID != before.Rules[i].BaseID {
+								return fmt.Errorf("rule %q lost its base id", after.Rules[i].Name)
+							}
+						}
+						return nil
+					},
+				),
+			},
+			{
+				// The gate deleted in the console: the plan creates the rules again, and applying
+				// says clearly that the gate is missing.
+				PreConfig: func() { m.DeleteGate("new_checkout") },
+				Config:    cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(gateRulesAddr, plancheck.ResourceActionCreate)},
+				},
+				ExpectError: errRe(`Gate "new_checkout" not found`),
+			},
+			{
+				// The gate is back (empty): the rules are created on it.
+				PreConfig: func() { m.PutGate(mockconsole.Gate{ID: "new_checkout", IsEnabled: true, Description: "again"}) },
+				Config:    cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(gateRulesAddr, plancheck.ResourceActionCreate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: checkMockRules(m, "new_checkout", employeesLine, `beta|12.5|null|[]|{}`),
+			},
+		},
+	})
+}
+
+func TestAccGateRules_missingGate(t *testing.T) {
+	_, url := startMock(t, mockconsole.Config{})
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config:      gateRulesConfig(url, "no_such_gate", designExampleRules),
+			ExpectError: errRe(`Gate "no_such_gate" not found`),
+		}},
+	})
+}
+
+func TestAccGateRules_import(t *testing.T) {
+	m, url := startMock(t, mockconsole.Config{})
+	cfg := gateRulesConfig(url, "new_checkout", designExampleRules)
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             checkGateHasNoRules(m, "new_checkout"),
+		Steps: []resource.TestStep{
+			{Config: cfg},
+			{
+				ResourceName:      gateRulesAddr,
+				ImportState:       true,
+				ImportStateId:     "new_checkout",
+				ImportStateVerify: true,
+			},
+			{
+				// An import block with the DESIGN example: a no-op plan.
+				ResourceName:    gateRulesAddr,
+				ImportState:     true,
+				ImportStateKind: resource.ImportBlockWithID,
+				ImportStateId:   "new_checkout",
+			},
+		},
+	})
+}
+
+// The seeded gate, imported with a configuration that says what it holds: nothing to change.
+func TestAccGateRules_importSeeded(t *testing.T) {
+	m, url := startMock(t, mockconsole.Config{})
+	before, _ := m.Gate("new_checkout")
+	cfg := gateRulesConfig(url, "new_checkout", ruleHCL("employees", "100",
+		`environments = ["production"]`,
+		`conditions = [{ type = "email", operator = "str_contains_any", target_value = ["@example.com"] }]`,
+	)+ruleHCL("beta", "12.5",
+		`conditions = [{ type = "custom_field", field = "age", operator = "gt", target_numbers = [18] }]`,
+		`return_value = jsonencode({ size = 3, color = "blue" })`,
+	)) + `
+import {
+  to = featureconsole_gate_rules.checkout
+  id = "new_checkout"
+}
+`
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             checkGateHasNoRules(m, "new_checkout"),
+		Steps: []resource.TestStep{{
+			Config: cfg,
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(gateRulesAddr, plancheck.ResourceActionNoop)},
+				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+			},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(gateRulesAddr, tfjsonpath.New("rules").AtSliceIndex(0).AtMapKey("base_id"), knownvalue.StringExact(before.Rules[0].BaseID)),
+				statecheck.ExpectKnownValue(gateRulesAddr, tfjsonpath.New("rules").AtSliceIndex(1).AtMapKey("id"), knownvalue.StringExact(before.Rules[1].ID)),
+				statecheck.ExpectKnownValue(gateRulesAddr, tfjsonpath.New("last_modifier_name"), knownvalue.StringExact("Seed Admin")),
+			},
+			Check: func(*terraform.State) error {
+				if n := m.CountRequests(http.MethodPatch, "/gates/"); n != 0 {
+					return fmt.Errorf("import sent %d PATCH requests", n)
+				}
+				return nil
+			},
+		}},
+	})
+}
+
+func TestAccGateRules_validation(t *testing.T) {
+	m, url := startMock(t, mockconsole.Config{})
+	cases := []struct {
+		name, rules, want string
+	}{
+		{"above 100", ruleHCL("a", "100.5"), `rules[0].pass_percentage must be between 0 and 100, got 100.5`},
+		{"negative", ruleHCL("a", "50") + ruleHCL("b", "-1"), `rules[1].pass_percentage must be between 0 and 100, got -1`},
+		{"three decimals", ruleHCL("a", "50") + ruleHCL("b", "12.345"), `rules[1].pass_percentage may have at most two decimals`},
+		{"duplicate names", ruleHCL("a", "50") + ruleHCL("b", "1") + ruleHCL("a", "2"), `rules[0] and rules[2] are both named "a"`},
+		{"empty name", ruleHCL("", "50"), `rules[0].name must not be empty`},
+		{"blank name", ruleHCL("a", "5") + ruleHCL("  ", "50"), `rules[1].name must not be empty`},
+		{"both targets", ruleHCL("a", "50", `conditions = [{ type = "user_id", target_value = ["1"], target_numbers = [1] }]`),
+			`"rules[0].conditions[0].target_numbers" cannot be specified when "rules[0].conditions[0].target_value" is specified`},
+		{"return value array", ruleHCL("a", "50", `return_value = jsonencode(["blue"])`), `rules[0].return_value must be a JSON object`},
+		{"return value string", ruleHCL("a", "50", `return_value = jsonencode("blue")`), `rules[0].return_value must be a JSON object`},
+		{"return value not JSON", ruleHCL("a", "50", `return_value = "{color"`), `Invalid JSON String Value`},
+		{"empty type", ruleHCL("a", "50", `conditions = [{ type = "", operator = "any" }]`), `rules[0].conditions[0].type must not be empty`},
+		{"empty operator", ruleHCL("a", "50", `conditions = [{ type = "user_id", operator = "" }]`), `rules[0].conditions[0].operator`},
+	}
+	var steps []resource.TestStep
+	for _, c := range cases {
+		steps = append(steps, resource.TestStep{
+			Config:      gateRulesConfig(url, "new_checkout", c.rules),
+			ExpectError: errRe(c.want),
+		})
+	}
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps:                    steps,
+	})
+	if reqs := m.Requests(); len(reqs) != 0 {
+		t.Errorf("invalid configurations sent %d requests, first %s %s", len(reqs), reqs[0].Method, reqs[0].Path)
+	}
+}
+
+// Undocumented condition types and operators only warn: the service decides.
+func TestAccGateRules_undocumentedConditionWarns(t *testing.T) {
+	m, url := startMock(t, mockconsole.Config{})
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             checkGateHasNoRules(m, "search_v2"),
+		Steps: []resource.TestStep{{
+			Config: gateRulesConfig(url, "search_v2", ruleHCL("future", "10",
+				`conditions = [{ type = "shiny_new_type", operator = "fancy_op", target_value = ["x"] }]`)),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			Check: checkMockRules(m, "search_v2",
+				`future|10|null|[{"type":"shiny_new_type","operator":"fancy_op","targetValue":["x"],"field":"","customID":""}]|{}`),
+		}},
 	})
 }
