@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -552,15 +553,23 @@ func TestAccGateRules_missingGate(t *testing.T) {
 	})
 }
 
-func TestAccGateRules_import(t *testing.T) {
+// The documented example (the DESIGN §4 example) applies, and imports into a state whose next plan is empty.
+func TestAccGateRules_importExample(t *testing.T) {
 	m, url := startMock(t, mockconsole.Config{})
-	cfg := gateRulesConfig(url, "new_checkout", designExampleRules)
+	example, err := os.ReadFile("../../examples/resources/featureconsole_gate_rules/resource.tf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := providerBlock(url) + string(example)
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		CheckDestroy:             checkGateHasNoRules(m, "new_checkout"),
 		Steps: []resource.TestStep{
-			{Config: cfg},
+			{
+				Config: cfg,
+				Check:  checkMockRules(m, "new_checkout", employeesLine),
+			},
 			{
 				ResourceName:      gateRulesAddr,
 				ImportState:       true,
@@ -669,5 +678,33 @@ func TestAccGateRules_undocumentedConditionWarns(t *testing.T) {
 			Check: checkMockRules(m, "search_v2",
 				`future|10|null|[{"type":"shiny_new_type","operator":"fancy_op","targetValue":["x"],"field":"","customID":""}]|{}`),
 		}},
+	})
+}
+
+// Moving the rules to another gate empties the old gate and fills the new one.
+func TestAccGateRules_replaceGate(t *testing.T) {
+	m, url := startMock(t, mockconsole.Config{})
+	rules := ruleHCL("internal", "50", `conditions = [{ type = "user_id", operator = "any", target_value = ["42"] }]`)
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             checkGateHasNoRules(m, "dark_mode"),
+		Steps: []resource.TestStep{
+			{Config: gateRulesConfig(url, "search_v2", rules)},
+			{
+				Config: gateRulesConfig(url, "dark_mode", rules),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(gateRulesAddr, plancheck.ResourceActionDestroyBeforeCreate),
+						plancheck.ExpectUnknownValue(gateRulesAddr, tfjsonpath.New("rules").AtSliceIndex(0).AtMapKey("base_id")),
+					},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: resource.ComposeTestCheckFunc(
+					checkGateHasNoRules(m, "search_v2"),
+					checkMockRules(m, "dark_mode", `internal|50|null|[{"type":"user_id","operator":"any","targetValue":["42"],"field":"","customID":""}]|{}`),
+				),
+			},
+		},
 	})
 }
