@@ -641,9 +641,9 @@ func flattenCondition(c console.Condition, hint *gateConditionModel) (attr.Value
 
 	return types.ObjectValueMust(gateConditionAttrTypes, map[string]attr.Value{
 		"type":           types.StringValue(c.Type),
-		"operator":       optionalString(c.Operator),
-		"field":          optionalString(c.Field),
-		"custom_id":      optionalString(c.CustomID),
+		"operator":       stringOrNull(c.Operator),
+		"field":          stringOrNull(c.Field),
+		"custom_id":      stringOrNull(c.CustomID),
 		"target_value":   tv,
 		"target_numbers": tn,
 	}), nil
@@ -679,7 +679,7 @@ func numberFromFloat(f float64) types.Number {
 	return types.NumberValue(bf)
 }
 
-func optionalString(s string) types.String {
+func stringOrNull(s string) types.String {
 	if s == "" {
 		return types.StringNull()
 	}
