@@ -137,6 +137,7 @@ func (r *gateRulesResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 				Required: true,
 				MarkdownDescription: "The gate's rules in evaluation order; `[]` leaves the gate with no rules. " +
 					"Changes are made in place.",
+				Validators: []validator.List{listvalidator.NoNullValues()},
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 					"id": schema.StringAttribute{
 						Computed: true,

@@ -27,7 +27,7 @@ func (r *gateRulesResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 	var plan, state gateRulesModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || plan.Rules.IsUnknown() || plan.Rules.IsNull() || !plan.GateID.Equal(state.GateID) {
+	if resp.Diagnostics.HasError() || !elementsKnown(plan.Rules) || !plan.GateID.Equal(state.GateID) {
 		return
 	}
 	planned, d := ruleModels(ctx, plan.Rules)
@@ -128,14 +128,17 @@ func (r *gateRulesResource) ValidateConfig(ctx context.Context, req resource.Val
 	if resp.Diagnostics.HasError() || rules.IsNull() || rules.IsUnknown() {
 		return
 	}
-	models, d := ruleModels(ctx, rules)
-	resp.Diagnostics.Append(d...)
 	seen := map[string]int{}
-	for i, m := range models {
-		if m.Name.IsNull() || m.Name.IsUnknown() {
+	for i, e := range rules.Elements() {
+		obj, ok := e.(types.Object)
+		if !ok || obj.IsNull() || obj.IsUnknown() {
 			continue
 		}
-		name := m.Name.ValueString()
+		n, ok := obj.Attributes()["name"].(types.String)
+		if !ok || n.IsNull() || n.IsUnknown() {
+			continue
+		}
+		name := n.ValueString()
 		if j, dup := seen[name]; dup {
 			resp.Diagnostics.AddAttributeError(path.Root("rules").AtListIndex(i).AtName("name"), "Duplicate rule name",
 				fmt.Sprintf("Rule names must be unique within a gate: rules[%d] and rules[%d] are both named %q.", j, i, name))
@@ -143,6 +146,19 @@ func (r *gateRulesResource) ValidateConfig(ctx context.Context, req resource.Val
 		}
 		seen[name] = i
 	}
+}
+
+// elementsKnown reports whether l and each of its elements are known (their contents may not be).
+func elementsKnown(l types.List) bool {
+	if l.IsNull() || l.IsUnknown() {
+		return false
+	}
+	for _, e := range l.Elements() {
+		if e.IsNull() || e.IsUnknown() {
+			return false
+		}
+	}
+	return true
 }
 
 // notBlank rejects empty and white-space-only strings.

@@ -708,3 +708,53 @@ func TestAccGateRules_replaceGate(t *testing.T) {
 		},
 	})
 }
+
+// Values known only after apply: the rules they touch get unknown ids, the others keep theirs.
+func TestAccGateRules_unknownValues(t *testing.T) {
+	m, url := startMock(t, mockconsole.Config{})
+	cfg := func(country string) string {
+		return providerBlock(url) + fmt.Sprintf(`
+resource "terraform_data" "country" {
+  input = %q
+}
+
+resource "featureconsole_gate_rules" "checkout" {
+  gate_id = "dark_mode"
+  rules = [
+    { name = "fixed", pass_percentage = 5 },
+    {
+      name            = "by_country"
+      pass_percentage = 50
+      conditions      = [{ type = "country", operator = "any", target_value = [terraform_data.country.output] }]
+    },
+    { name = "only_${terraform_data.country.output}", pass_percentage = 1 },
+  ]
+}
+`, country)
+	}
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             checkGateHasNoRules(m, "dark_mode"),
+		Steps: []resource.TestStep{
+			{Config: cfg("DE")},
+			{
+				Config: cfg("FR"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectUnknownValue(gateRulesAddr, tfjsonpath.New("rules").AtSliceIndex(1).AtMapKey("conditions").AtSliceIndex(0).AtMapKey("target_value").AtSliceIndex(0)),
+						ruleIdentity{name: "by_country", idKept: false, baseKept: true},
+						ruleIdentity{name: "fixed", idKept: true, baseKept: true},
+						plancheck.ExpectUnknownValue(gateRulesAddr, tfjsonpath.New("rules").AtSliceIndex(2).AtMapKey("name")),
+						plancheck.ExpectUnknownValue(gateRulesAddr, tfjsonpath.New("rules").AtSliceIndex(2).AtMapKey("base_id")),
+						plancheck.ExpectUnknownValue(gateRulesAddr, tfjsonpath.New("rules").AtSliceIndex(2).AtMapKey("id")),
+					},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: checkMockRules(m, "dark_mode", `fixed|5|null|[]|{}`,
+					`by_country|50|null|[{"type":"country","operator":"any","targetValue":["FR"],"field":"","customID":""}]|{}`,
+					`only_FR|1|null|[]|{}`),
+			},
+		},
+	})
+}
