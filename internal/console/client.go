@@ -89,8 +89,14 @@ func NormalizeBaseURL(raw string) (*url.URL, error) {
 
 // New builds a Client; it sends no request.
 func New(cfg Config) (*Client, error) {
+	// A key read from a file often ends in a newline; the service would never match it.
+	cfg.APIKey = strings.TrimSpace(cfg.APIKey)
 	if cfg.APIKey == "" {
 		return nil, errors.New("an API key is required")
+	}
+	// Caught here, a bad key is one clear error rather than a transport failure retried MaxRetries times.
+	if strings.IndexFunc(cfg.APIKey, func(r rune) bool { return r < ' ' || r == 0x7f }) >= 0 {
+		return nil, errors.New("the API key contains a control character, which an HTTP header cannot carry")
 	}
 	base, err := NormalizeBaseURL(cfg.BaseURL)
 	if err != nil {
@@ -125,7 +131,13 @@ func New(cfg Config) (*Client, error) {
 	}
 
 	rc := retryablehttp.NewClient()
-	rc.HTTPClient = &http.Client{Transport: &pacedTransport{next: transport, pacer: c.pacer}, Timeout: timeout}
+	rc.HTTPClient = &http.Client{
+		Transport: &pacedTransport{next: transport, pacer: c.pacer},
+		Timeout:   timeout,
+		// Following a redirect would turn a PATCH or POST into a GET that "succeeds", and would
+		// carry SERVICE-API-KEY to whatever host the Location names: a 3xx is an error instead.
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}
 	rc.Logger = nil
 	rc.RetryMax = c.maxRetries
 	rc.RetryWaitMin = cfg.RetryWaitMin
@@ -234,6 +246,8 @@ type request struct {
 	body   any
 	// op and object name the call in errors: `Unable to <op> <object>`.
 	op, object string
+	// dataOptional accepts a success without data (a dry run only validates).
+	dataOptional bool
 }
 
 // do performs a call and decodes the envelope's data into out (when non-nil).
@@ -242,11 +256,37 @@ func (c *Client) do(ctx context.Context, r request, out any) error {
 	if err != nil {
 		return err
 	}
-	env := envelope[any]{Data: out}
 	if out == nil {
-		env.Data = &json.RawMessage{}
+		// A call that wants no data (a delete) may be answered 204 or 200 with no body at all.
+		if len(bytes.TrimSpace(raw)) == 0 {
+			return nil
+		}
+		return c.redactDecodeError(decodeEnvelope(r, raw, &envelope[json.RawMessage]{}))
 	}
-	return decodeEnvelope(r, raw, &env)
+	env := envelope[dataSink]{Data: dataSink{out: out}}
+	if err := decodeEnvelope(r, raw, &env); err != nil {
+		return c.redactDecodeError(err)
+	}
+	// Without data, out would be a zero object: a gate with no id and no rules, say, that the
+	// provider would take for the service's state.
+	if !env.Data.seen && !r.dataOptional {
+		return c.redactDecodeError(&DecodeError{Op: r.op, Object: r.object, Err: errors.New("the response carries no data"), Body: raw})
+	}
+	return nil
+}
+
+// dataSink decodes the envelope's data in place and notes whether it was there at all.
+type dataSink struct {
+	out  any
+	seen bool
+}
+
+func (d *dataSink) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		return nil
+	}
+	d.seen = true
+	return json.Unmarshal(b, d.out)
 }
 
 // envelope is the service's success body; Data is decoded in place, never held twice.
@@ -272,6 +312,11 @@ func (c *Client) send(ctx context.Context, r request) ([]byte, error) {
 	st := &attemptState{}
 	ctx = context.WithValue(ctx, attemptKey{}, st)
 
+	// An empty id leaves an empty segment: the call would address the collection (DELETE
+	// /metrics/metric_source/) or another route, never the object.
+	if strings.HasSuffix(r.path, "/") || strings.Contains(r.path, "//") {
+		return nil, fmt.Errorf("%s: the identifier is empty", r.describe())
+	}
 	target := c.base.String() + r.path
 	if len(r.query) > 0 {
 		target += "?" + r.query.Encode()
@@ -316,7 +361,11 @@ func (c *Client) send(ctx context.Context, r request) ([]byte, error) {
 		if ctx.Err() != nil {
 			return nil, fmt.Errorf("%s: cancelled: %w", r.describe(), ctx.Err())
 		}
-		return nil, &TransportError{Op: r.op, Object: r.object, Attempts: int(st.attempts.Load()), Err: errors.New(strings.ReplaceAll(err.Error(), c.apiKey, "***"))}
+		if strings.Contains(err.Error(), c.apiKey) {
+			// Flattened only when needed: the chain tells callers a timeout from a refused connection.
+			err = errors.New(strings.ReplaceAll(err.Error(), c.apiKey, redacted))
+		}
+		return nil, &TransportError{Op: r.op, Object: r.object, Attempts: int(st.attempts.Load()), Err: err}
 	}
 	defer resp.Body.Close()
 	fields["status"] = resp.StatusCode
@@ -326,11 +375,7 @@ func (c *Client) send(ctx context.Context, r request) ([]byte, error) {
 		return nil, &TransportError{Op: r.op, Object: r.object, Attempts: int(st.attempts.Load()), Err: fmt.Errorf("reading response: %w", readErr)}
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		e := newAPIError(r, resp, raw, int(st.attempts.Load()), st.ambiguous.Load())
-		// A service or proxy that echoes the request must not carry the key into diagnostics.
-		e.Message = strings.ReplaceAll(e.Message, c.apiKey, "***")
-		e.Body = bytes.ReplaceAll(e.Body, []byte(c.apiKey), []byte("***"))
-		return nil, e
+		return nil, newAPIError(r, resp, raw, c.apiKey, int(st.attempts.Load()), st.ambiguous.Load())
 	}
 	return raw, nil
 }
@@ -342,5 +387,23 @@ func (r request) describe() string {
 	return "Unable to " + r.op + " " + r.object
 }
 
-// pathEscape escapes one path segment.
-func pathEscape(s string) string { return url.PathEscape(s) }
+// redactDecodeError keeps the key out of the body a DecodeError quotes, should the service echo it.
+func (c *Client) redactDecodeError(err error) error {
+	var de *DecodeError
+	if errors.As(err, &de) {
+		de.Body = redactKey(de.Body, c.apiKey)
+	}
+	return err
+}
+
+// pathEscape escapes one path segment. "." and ".." are escaped too: left bare, a proxy or router
+// would resolve them and the call would reach the collection or its parent instead of the object.
+func pathEscape(s string) string {
+	switch s {
+	case ".":
+		return "%2E"
+	case "..":
+		return "%2E%2E"
+	}
+	return url.PathEscape(s)
+}

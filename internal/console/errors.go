@@ -1,6 +1,7 @@
 package console
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -56,17 +57,34 @@ func IsStatus(err error, status int) bool {
 	return errors.As(err, &ae) && ae.StatusCode == status
 }
 
-func newAPIError(r request, resp *http.Response, body []byte, attempts int, ambiguous bool) *APIError {
+// newAPIError builds the error of a non-2xx answer; a service that echoes the API key (in a 401
+// message, say) never gets it into the error, which ends up in diagnostics.
+func newAPIError(r request, resp *http.Response, body []byte, apiKey string, attempts int, ambiguous bool) *APIError {
 	e := &APIError{
 		Op:             r.op,
 		Object:         r.object,
 		StatusCode:     resp.StatusCode,
-		Body:           body,
+		Body:           redactKey(body, apiKey),
 		Attempts:       attempts,
 		MaybeCommitted: ambiguous && r.method != http.MethodGet,
 	}
-	e.Message = errorMessage(resp.Header.Get("Content-Type"), body)
+	// Redacted before (a summary could cut the key in two) and after (JSON escapes may spell it differently).
+	e.Message = string(redactKey([]byte(errorMessage(resp.Header.Get("Content-Type"), e.Body)), apiKey))
+	if loc := resp.Header.Get("Location"); resp.StatusCode >= 300 && resp.StatusCode < 400 && loc != "" {
+		e.Message = string(redactKey([]byte("the service redirects to "+truncate(loc, 200)+
+			"; redirects are not followed, set base_url to the address the service answers on"), apiKey))
+	}
 	return e
+}
+
+const redacted = "***"
+
+// redactKey replaces every occurrence of key in b.
+func redactKey(b []byte, key string) []byte {
+	if key == "" || !bytes.Contains(b, []byte(key)) {
+		return b
+	}
+	return bytes.ReplaceAll(b, []byte(key), []byte(redacted))
 }
 
 // errorMessage extracts the service's message; bodies that are not the error shape

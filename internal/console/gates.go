@@ -52,9 +52,14 @@ func (c *Client) GetGate(ctx context.Context, id string) (*Gate, error) {
 
 // UpdateGateRules replaces the gate's complete rule list (PATCH /gates/{id}/rules) and returns the gate.
 func (c *Client) UpdateGateRules(ctx context.Context, id string, rules []GateRule) (*Gate, error) {
-	if rules == nil {
-		rules = []GateRule{}
+	out := make([]GateRule, len(rules))
+	for i, r := range rules {
+		if r.Conditions == nil {
+			r.Conditions = []Condition{}
+		}
+		out[i] = r
 	}
+	rules = out
 	body := struct {
 		Rules []GateRule `json:"rules"`
 	}{rules}

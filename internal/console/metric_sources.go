@@ -34,12 +34,12 @@ type MetricSource struct {
 	TimestampColumn     string               `json:"timestampColumn"`
 	IDTypeMapping       []IDTypeMapping      `json:"idTypeMapping"`
 	Description         *string              `json:"description,omitempty"`
-	Tags                []string             `json:"tags,omitempty"`
+	Tags                []string             `json:"tags"`
 	TimestampAsDay      *bool                `json:"timestampAsDay,omitempty"`
 	SourceType          *string              `json:"sourceType,omitempty"`
 	TableName           *string              `json:"tableName,omitempty"`
 	DatePartitionColumn *string              `json:"datePartitionColumn,omitempty"`
-	CustomFieldMapping  []CustomFieldMapping `json:"customFieldMapping,omitempty"`
+	CustomFieldMapping  []CustomFieldMapping `json:"customFieldMapping"`
 	IsReadOnly          *bool                `json:"isReadOnly,omitempty"`
 	IsVerified          *bool                `json:"isVerified,omitempty"`
 	Owner               *Owner               `json:"owner,omitempty"`
@@ -50,13 +50,13 @@ type MetricSource struct {
 
 // CreateMetricSource sends POST /metrics/metric_source; with src.DryRun the service only validates.
 func (c *Client) CreateMetricSource(ctx context.Context, src MetricSource) (*MetricSource, error) {
-	src.Owner = nil
+	src = src.forWrite()
 	op := "create metric source"
 	if src.DryRun {
 		op = "validate metric source"
 	}
 	var out MetricSource
-	err := c.do(ctx, request{method: http.MethodPost, path: "/metrics/metric_source", body: src, op: op, object: strconv.Quote(src.Name)}, &out)
+	err := c.do(ctx, request{method: http.MethodPost, path: "/metrics/metric_source", body: src, op: op, object: strconv.Quote(src.Name), dataOptional: src.DryRun}, &out)
 	if err != nil {
 		return nil, err
 	}
@@ -75,14 +75,14 @@ func (c *Client) GetMetricSource(ctx context.Context, name string) (*MetricSourc
 
 // UpdateMetricSource sends POST /metrics/metric_source/{name}; the name cannot change.
 func (c *Client) UpdateMetricSource(ctx context.Context, name string, src MetricSource) (*MetricSource, error) {
-	src.Owner = nil
+	src = src.forWrite()
 	src.Name = name
 	op := "update metric source"
 	if src.DryRun {
 		op = "validate metric source"
 	}
 	var out MetricSource
-	err := c.do(ctx, request{method: http.MethodPost, path: "/metrics/metric_source/" + pathEscape(name), body: src, op: op, object: strconv.Quote(name)}, &out)
+	err := c.do(ctx, request{method: http.MethodPost, path: "/metrics/metric_source/" + pathEscape(name), body: src, op: op, object: strconv.Quote(name), dataOptional: src.DryRun}, &out)
 	if err != nil {
 		return nil, err
 	}
@@ -92,4 +92,18 @@ func (c *Client) UpdateMetricSource(ctx context.Context, name string, src Metric
 // DeleteMetricSource sends DELETE /metrics/metric_source/{name}.
 func (c *Client) DeleteMetricSource(ctx context.Context, name string) error {
 	return c.do(ctx, request{method: http.MethodDelete, path: "/metrics/metric_source/" + pathEscape(name), op: "delete metric source", object: strconv.Quote(name)}, nil)
+}
+
+// forWrite is the body of a create or update: lists are sent as [] rather than left out, because
+// an update replaces the whole source and an empty list must clear the stored one; the owner is
+// the service's to set.
+func (m MetricSource) forWrite() MetricSource {
+	m.Owner = nil
+	if m.Tags == nil {
+		m.Tags = []string{}
+	}
+	if m.CustomFieldMapping == nil {
+		m.CustomFieldMapping = []CustomFieldMapping{}
+	}
+	return m
 }

@@ -31,6 +31,9 @@ type ListOptions struct {
 // maxPages stops a service whose nextPage never ends.
 const maxPages = 1_000_000
 
+// maxWindowPages bounds how many pages one concurrent window fetches.
+const maxWindowPages = 32
+
 // listAll reads a collection page by page, following the pagination object the service sends.
 // The page size is the one the service reports in itemsPerPage, never the one asked for.
 func listAll[T any](ctx context.Context, c *Client, r request, opts ListOptions) ([]T, error) {
@@ -52,25 +55,29 @@ func listAll[T any](ctx context.Context, c *Client, r request, opts ListOptions)
 	}
 
 	// With the total known, the remaining pages can be fetched at once; what the service adds
-	// meanwhile is picked up by following nextPage from the last of them.
+	// meanwhile is picked up by following nextPage from the last of them. The pages are fetched in
+	// windows, so a service announcing an absurd total costs neither memory nor requests up front.
 	if opts.Concurrency > 1 && pg.TotalItems > 0 && pg.ItemsPerPage > 0 && limit == pg.ItemsPerPage {
 		want := pg.TotalItems
 		if opts.MaxRecords > 0 {
 			want = min(want, opts.MaxRecords)
 		}
-		lastPage := (want + pg.ItemsPerPage - 1) / pg.ItemsPerPage
-		if lastPage >= page {
-			pages, lastPg, err := fetchPages[T](ctx, c, r, page, lastPage, limit, opts.Concurrency)
+		lastPage := (want-1)/pg.ItemsPerPage + 1
+		ipp := pg.ItemsPerPage
+		for lastPage >= page && limit == ipp {
+			to := min(lastPage, page+maxWindowPages-1)
+			pages, pgs, err := fetchPages[T](ctx, c, r, page, to, limit, opts.Concurrency)
 			if err != nil {
 				return nil, err
 			}
-			for _, p := range pages {
+			// A page that says it is the last ends the listing, whatever the total promised.
+			for i, p := range pages {
 				out = append(out, p...)
+				if done(out, pgs[i], opts) {
+					return capRecords(out, opts), nil
+				}
 			}
-			if done(out, lastPg, opts) {
-				return capRecords(out, opts), nil
-			}
-			if page, limit, err = nextPageParams(lastPg, lastPage); err != nil {
+			if page, limit, err = nextPageParams(pgs[len(pgs)-1], to); err != nil {
 				return nil, fmt.Errorf("%s: %w", r.describe(), err)
 			}
 		}
@@ -140,19 +147,19 @@ func fetchPage[T any](ctx context.Context, c *Client, r request, page, limit int
 	}
 	var env envelope[[]T]
 	if err := decodeEnvelope(pr, raw, &env); err != nil {
-		return nil, nil, err
+		return nil, nil, c.redactDecodeError(err)
 	}
 	return env.Data, env.Pagination, nil
 }
 
 // fetchPages fetches pages from..to with at most workers requests in flight and returns them in order,
-// with the pagination object of the last page.
-func fetchPages[T any](ctx context.Context, c *Client, r request, from, to, limit, workers int) ([][]T, *Pagination, error) {
+// each with its pagination object.
+func fetchPages[T any](ctx context.Context, c *Client, r request, from, to, limit, workers int) ([][]T, []*Pagination, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	n := to - from + 1
 	pages := make([][]T, n)
-	var last *Pagination
+	pgs := make([]*Pagination, n)
 	var firstErr error
 	var mu sync.Mutex
 	next := make(chan int)
@@ -168,10 +175,7 @@ func fetchPages[T any](ctx context.Context, c *Client, r request, from, to, limi
 					firstErr = err
 					cancel()
 				}
-				pages[i] = recs
-				if i == n-1 {
-					last = pg
-				}
+				pages[i], pgs[i] = recs, pg
 				mu.Unlock()
 			}
 		}()
@@ -193,5 +197,5 @@ func fetchPages[T any](ctx context.Context, c *Client, r request, from, to, limi
 	if ctx.Err() != nil {
 		return nil, nil, fmt.Errorf("%s: %w", r.describe(), ctx.Err())
 	}
-	return pages, last, nil
+	return pages, pgs, nil
 }

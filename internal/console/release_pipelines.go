@@ -52,9 +52,20 @@ func (c *Client) GetReleasePipeline(ctx context.Context, id string) (*ReleasePip
 
 // UpdateReleasePipeline sends the pipeline's name and complete phase list.
 func (c *Client) UpdateReleasePipeline(ctx context.Context, id string, u ReleasePipelineUpdate) (*ReleasePipeline, error) {
-	if u.Phases == nil {
-		u.Phases = []Phase{}
+	// Lists are sent as [], never null: the service documents arrays.
+	phases := make([]Phase, len(u.Phases))
+	for i, ph := range u.Phases {
+		rules := make([]PipelineRule, len(ph.Rules))
+		for j, r := range ph.Rules {
+			if r.Conditions == nil {
+				r.Conditions = []Condition{}
+			}
+			rules[j] = r
+		}
+		ph.Rules = rules
+		phases[i] = ph
 	}
+	u.Phases = phases
 	var p ReleasePipeline
 	err := c.do(ctx, request{method: http.MethodPost, path: "/release_pipelines/" + pathEscape(id), body: u, op: "update release pipeline", object: strconv.Quote(id)}, &p)
 	if err != nil {

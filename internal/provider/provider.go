@@ -222,6 +222,7 @@ func (p *featureConsoleProvider) Configure(ctx context.Context, req provider.Con
 
 func (p *featureConsoleProvider) Resources(_ context.Context) []func() resource.Resource {
 	return []func() resource.Resource{
+		NewGateRulesResource,
 		NewMetricSourceResource,
 	}
 }

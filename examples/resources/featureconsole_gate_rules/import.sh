@@ -1,0 +1,2 @@
+# Gate rules are imported by gate id.
+terraform import featureconsole_gate_rules.checkout new_checkout

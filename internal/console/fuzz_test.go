@@ -1,0 +1,324 @@
+package console
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"unicode/utf8"
+)
+
+// roundTripFunc serves fuzz bodies without a socket, so the fuzzers run the client's whole
+// send/decode path quickly.
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+func bodyResponse(r *http.Request, status int, body []byte) *http.Response {
+	return &http.Response{
+		StatusCode: status, Status: strconv.Itoa(status) + " " + http.StatusText(status),
+		Header: http.Header{"Content-Type": {"application/json"}}, Body: io.NopCloser(bytes.NewReader(body)),
+		ContentLength: int64(len(body)), Request: r, Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
+	}
+}
+
+func fuzzClient(t *testing.T, rt roundTripFunc) *Client {
+	c, err := New(Config{BaseURL: "http://console.invalid", APIKey: testKey, MaxRetries: 0, Transport: rt})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func fuzzStatus(s uint16) int { return 200 + int(s)%400 }
+
+// checkErr insists an error names the call and is free of the key; typed, it must be one of
+// the client's error types.
+func checkErr(t *testing.T, err error) {
+	t.Helper()
+	checkErrText(t, err)
+	var ae *APIError
+	var de *DecodeError
+	if err != nil && !errors.As(err, &ae) && !errors.As(err, &de) {
+		t.Fatalf("untyped error %T: %v", err, err)
+	}
+}
+
+func checkErrText(t *testing.T, err error) {
+	t.Helper()
+	if err == nil {
+		return
+	}
+	msg := err.Error()
+	if !strings.HasPrefix(msg, "Unable to ") {
+		t.Fatalf("error does not name the call: %q", msg)
+	}
+	noKey(t, "error", msg)
+}
+
+var envelopeSeeds = []string{
+	``, ` `, `null`, `{}`, `[]`, `"x"`, `0`, `{"message":"ok"}`, `{"data":null}`,
+	`{"message":"ok","data":` + gateJSON + `}`,
+	`{"message":"ok","data":` + pipelineJSON + `}`,
+	`{"message":"ok","data":` + metricSourceJSON + `}`,
+	`{"message":"ok","data":{"id":"g","rules":[{"id":1}]}}`,
+	`{"message":"ok","data":{"id":"g","rules":[{"passPercentage":"50"}]}}`,
+	`{"message":"ok","data":{"id":"g","rules":[{"conditions":[{"targetValue":[1e400]}]}]}}`,
+	`{"message":"ok","data":[{"timestamp":1,"value":true,"metadata":{"a":[1]}}],"pagination":{"itemsPerPage":1,"nextPage":null}}`,
+	`{"message":"ok","data":{"id":"g"`,
+	`<html>502</html>`,
+	`{"message":"ok","data":{"name":"m","owner":null,"team":null,"tags":null}}`,
+	"{\"message\":\"\xff\xfe\",\"data\":{}}",
+	`{"data":{"phases":[{"timeIntervalMs":1.5}]}}`,
+	`{"data":{"createdTime":"1700000000000"}}`,
+}
+
+// FuzzDecodeEnvelope runs decodeEnvelope for every response type the client decodes.
+func FuzzDecodeEnvelope(f *testing.F) {
+	for _, s := range envelopeSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		r := request{op: "read gate", object: `"g"`}
+		try := func(err error) {
+			if err == nil {
+				return
+			}
+			var de *DecodeError
+			if !errors.As(err, &de) {
+				t.Fatalf("decodeEnvelope returned %T %v", err, err)
+			}
+			if de.Error() == "" {
+				t.Fatal("empty error text")
+			}
+		}
+		try(decodeEnvelope(r, raw, &envelope[json.RawMessage]{}))
+		try(decodeEnvelope(r, raw, &envelope[Gate]{}))
+		try(decodeEnvelope(r, raw, &envelope[ReleasePipeline]{}))
+		try(decodeEnvelope(r, raw, &envelope[MetricSource]{}))
+		try(decodeEnvelope(r, raw, &envelope[[]Event]{}))
+		try(decodeEnvelope(r, raw, &envelope[[]Segment]{}))
+		try(decodeEnvelope(r, raw, &envelope[[]User]{}))
+	})
+}
+
+func fuzzObject(f *testing.F, call func(context.Context, *Client) (any, error)) {
+	for _, s := range envelopeSeeds {
+		f.Add(uint16(0), []byte(s))
+	}
+	f.Add(uint16(200), []byte(`{"status":400,"message":"bad"}`))
+	f.Add(uint16(201), []byte(`{"status":401,"message":"`+testKey+`"}`))
+	f.Add(uint16(204), []byte(`<html>`+testKey+`</html>`))
+	f.Add(uint16(304), []byte(`{"message":`))
+	f.Add(uint16(229), []byte(``))
+	f.Fuzz(func(t *testing.T, st uint16, raw []byte) {
+		status := fuzzStatus(st)
+		c := fuzzClient(t, func(r *http.Request) (*http.Response, error) { return bodyResponse(r, status, raw), nil })
+		_, err := call(context.Background(), c)
+		if err == nil && (status < 200 || status > 299) {
+			t.Fatalf("status %d reported as success", status)
+		}
+		checkErr(t, err)
+	})
+}
+
+func FuzzGateResponse(f *testing.F) {
+	var n atomic.Int32
+	fuzzObject(f, func(ctx context.Context, c *Client) (any, error) {
+		if n.Add(1)%2 == 0 {
+			return c.GetGate(ctx, "g")
+		}
+		return c.UpdateGateRules(ctx, "g", []GateRule{{Name: "r", PassPercentage: 50}})
+	})
+}
+
+func FuzzPipelineResponse(f *testing.F) {
+	var n atomic.Int32
+	fuzzObject(f, func(ctx context.Context, c *Client) (any, error) {
+		if n.Add(1)%2 == 0 {
+			return c.GetReleasePipeline(ctx, "p")
+		}
+		return c.UpdateReleasePipeline(ctx, "p", ReleasePipelineUpdate{Name: "n"})
+	})
+}
+
+func FuzzMetricSourceResponse(f *testing.F) {
+	var n atomic.Int32
+	fuzzObject(f, func(ctx context.Context, c *Client) (any, error) {
+		switch n.Add(1) % 4 {
+		case 0:
+			return c.GetMetricSource(ctx, "m")
+		case 1:
+			return c.CreateMetricSource(ctx, MetricSource{Name: "m", DryRun: true})
+		case 2:
+			return c.UpdateMetricSource(ctx, "m", MetricSource{})
+		}
+		return nil, c.DeleteMetricSource(ctx, "m")
+	})
+}
+
+// FuzzPagination serves page1 for the first page and page2 for every other page, to every
+// listing, sequentially and concurrently.
+func FuzzPagination(f *testing.F) {
+	pg := func(next string, ipp, total int) string {
+		return `{"message":"ok","data":[{"email":"a","timestamp":"1","id":"s"},{"email":"b","value":2}],"pagination":{"itemsPerPage":` +
+			strconv.Itoa(ipp) + `,"totalItems":` + strconv.Itoa(total) + `,"nextPage":` + next + `}}`
+	}
+	f.Add([]byte(pg(`"/console/v1/users?page=2&limit=2"`, 2, 4)), []byte(pg(`null`, 2, 4)), uint8(0), uint8(0))
+	f.Add([]byte(pg(`"/console/v1/users?page=2&limit=2"`, 2, 40)), []byte(pg(`"/console/v1/users?page=30&limit=2"`, 2, 40)), uint8(0), uint8(4))
+	f.Add([]byte(pg(`"/console/v1/users?page=2"`, 2, 9000000000000000000)), []byte(pg(`"?page=3"`, 2, 1)), uint8(3), uint8(4))
+	f.Add([]byte(pg(`"?page=2&limit=-1"`, 0, -5)), []byte(pg(`"?page=1"`, 1, 1)), uint8(1), uint8(2))
+	f.Add([]byte(pg(`"?page=9223372036854775807&limit=2"`, 2, 9223372036854775807)), []byte(pg(`"?page=2"`, 2, 1)), uint8(0), uint8(3))
+	f.Add([]byte(`{"data":[],"pagination":null}`), []byte(``), uint8(0), uint8(0))
+	f.Add([]byte(`{"data":{},"pagination":{}}`), []byte(`<html>`), uint8(0), uint8(2))
+	f.Add([]byte(`{"data":[{"metadata":[]}],"pagination":{"nextPage":"%"}}`), []byte(`{}`), uint8(9), uint8(9))
+	f.Fuzz(func(t *testing.T, page1, page2 []byte, maxRecords, concurrency uint8) {
+		var requests atomic.Int32
+		c := fuzzClient(t, func(r *http.Request) (*http.Response, error) {
+			if requests.Add(1) > 5000 {
+				return bodyResponse(r, 400, []byte(`{"message":"too many requests in one listing"}`)), nil
+			}
+			if r.URL.Query().Get("page") == "1" {
+				return bodyResponse(r, 200, page1), nil
+			}
+			return bodyResponse(r, 200, page2), nil
+		})
+		opts := ListOptions{MaxRecords: int(maxRecords) % 20, Concurrency: int(concurrency) % 6}
+		ctx := context.Background()
+		check := func(n int, err error) {
+			checkErrText(t, err)
+			if err == nil && opts.MaxRecords > 0 && n > opts.MaxRecords {
+				t.Fatalf("%d records with MaxRecords %d", n, opts.MaxRecords)
+			}
+			if requests.Load() > 5000 {
+				t.Fatalf("%d requests for one listing", requests.Load())
+			}
+			requests.Store(0)
+		}
+		us, err := c.ListUsers(ctx, opts)
+		check(len(us), err)
+		ss, err := c.ListSegments(ctx, opts)
+		check(len(ss), err)
+		es, err := c.ListEvents(ctx, "e v/1", opts)
+		check(len(es), err)
+	})
+}
+
+func FuzzEventsResponse(f *testing.F) {
+	for _, s := range envelopeSeeds {
+		f.Add([]byte(s))
+	}
+	f.Add([]byte(`{"message":"ok","data":[{"timestamp":"1700000000000","name":"e","source":"s","value":"","userID":"u","metadata":{}},` +
+		`{"timestamp":1.7e12,"value":-0.0,"metadata":{"n":null,"o":{"a":[1,"b"]}}},{"timestamp":null,"value":false}],"pagination":{"nextPage":null}}`))
+	f.Add([]byte(`{"message":"ok","data":[{"timestamp":{},"value":[]}]}`))
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		c := fuzzClient(t, func(r *http.Request) (*http.Response, error) { return bodyResponse(r, 200, raw), nil })
+		evs, err := c.ListEvents(context.Background(), "e", ListOptions{MaxRecords: 5})
+		checkErr(t, err)
+		if err == nil && len(evs) > 5 {
+			t.Fatalf("%d events", len(evs))
+		}
+	})
+}
+
+func FuzzErrorMessage(f *testing.F) {
+	for _, s := range []struct{ ct, body string }{
+		{"application/json", `{"status":400,"message":"bad"}`},
+		{"application/json", `{"status":"400","error":"forbidden"}`},
+		{"application/json", `{"message":""}`},
+		{"application/json", `{"message":null,"error":5}`},
+		{"text/html; charset=utf-8", `<html><body>502</body></html>`},
+		{"", ` <!doctype html>`},
+		{"text/plain", strings.Repeat("é", 300)},
+		{"", "\xff\xfe\x00"},
+		{"", ``},
+		{"", `{"message":"\ud800"}`},
+	} {
+		f.Add(s.ct, []byte(s.body))
+	}
+	f.Fuzz(func(t *testing.T, ct string, body []byte) {
+		msg := errorMessage(ct, body)
+		if strings.TrimSpace(string(body)) == "" && msg != "" {
+			t.Fatalf("message %q for an empty body", msg)
+		}
+		if utf8.Valid(body) && !utf8.ValidString(msg) {
+			t.Fatalf("invalid UTF-8 message %q from a valid body", msg)
+		}
+		if strings.HasPrefix(msg, "unexpected response body: ") && len(msg) > len("unexpected response body: ")+200+len("…") {
+			t.Fatalf("summary of %d bytes", len(msg))
+		}
+	})
+}
+
+func FuzzFlexString(f *testing.F) {
+	for _, s := range []string{`"x"`, `""`, `1`, `-1.5e10`, `true`, `false`, `null`, `{}`, `[]`, `"\u00e9"`, ` 1 `, `01`, `"`, `1e999`, `[1]`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		var fs FlexString
+		err := json.Unmarshal(raw, &fs)
+		if err != nil {
+			return
+		}
+		var v any
+		if json.Unmarshal(raw, &v) != nil {
+			t.Fatalf("FlexString accepted invalid JSON %q", raw)
+		}
+		switch v := v.(type) {
+		case string:
+			if string(fs) != v {
+				t.Fatalf("string %q decoded as %q", v, fs)
+			}
+		case nil:
+			if fs != "" {
+				t.Fatalf("null decoded as %q", fs)
+			}
+		case float64, bool:
+			if string(fs) != strings.TrimSpace(string(raw)) {
+				t.Fatalf("%q decoded as %q", raw, fs)
+			}
+		default:
+			t.Fatalf("FlexString accepted %T %q", v, raw)
+		}
+		// And inside an event, through the client's decode path.
+		body := []byte(`{"data":[{"timestamp":` + string(raw) + `,"value":` + string(raw) + `}]}`)
+		var env envelope[[]Event]
+		if err := decodeEnvelope(request{op: "list events"}, body, &env); err != nil {
+			t.Fatalf("event with %q: %v", raw, err)
+		}
+		if len(env.Data) != 1 || env.Data[0].Timestamp != fs || env.Data[0].Value != fs {
+			t.Fatalf("event with %q decoded as %+v", raw, env.Data)
+		}
+	})
+}
+
+func FuzzNextPageParams(f *testing.F) {
+	f.Add("/console/v1/users?page=2&limit=7", 7, 1)
+	f.Add("?page=3", 0, 2)
+	f.Add("%zz", 5, 1)
+	f.Add("http://x/?page=99999999999999999999", 1, 1)
+	f.Add("?page=2&limit=0&page=1", -3, 1)
+	f.Fuzz(func(t *testing.T, link string, ipp, current int) {
+		page, limit, err := nextPageParams(&Pagination{NextPage: &link, ItemsPerPage: ipp}, current)
+		if err != nil {
+			if !strings.Contains(err.Error(), "nextPage") && !strings.Contains(err.Error(), "itemsPerPage") {
+				t.Fatalf("unclear error %v", err)
+			}
+			return
+		}
+		if page <= current || limit <= 0 {
+			t.Fatalf("link %q current %d: page %d limit %d", link, current, page, limit)
+		}
+		u, _ := url.Parse(link)
+		if u.Query().Get("page") != strconv.Itoa(page) && u.Query().Get("page") != "+"+strconv.Itoa(page) && !strings.HasPrefix(u.Query().Get("page"), "0") {
+			t.Fatalf("page %d not from link %q", page, link)
+		}
+	})
+}

@@ -1,0 +1,269 @@
+package provider
+
+import (
+	"context"
+	"encoding/json"
+	"math/big"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+)
+
+// hclNumber is a number as Terraform reads it from configuration.
+func hclNumber(t *testing.T, s string) types.Number {
+	t.Helper()
+	bf, _, err := big.ParseFloat(s, 10, 512, big.ToNearestEven)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return types.NumberValue(bf)
+}
+
+func numberList(t *testing.T, nums ...string) types.List {
+	vals := make([]attr.Value, len(nums))
+	for i, n := range nums {
+		vals[i] = hclNumber(t, n)
+	}
+	return types.ListValueMust(types.NumberType, vals)
+}
+
+func TestGateRulesFlattenConditionTargets(t *testing.T) {
+	emptyStrings := types.ListValueMust(types.StringType, nil)
+	emptyNumbers := types.ListValueMust(types.NumberType, nil)
+	cases := []struct {
+		name        string
+		raw         string
+		hint        *gateConditionModel
+		wantValue   types.List
+		wantNumbers types.List
+	}{
+		{"strings", `["a","b"]`, nil, stringList([]string{"a", "b"}), types.ListNull(types.NumberType)},
+		{"numbers", `[12.5,100,0.1,-3,1e3]`, nil, types.ListNull(types.StringType), numberList(t, "12.5", "100", "0.1", "-3", "1000")},
+		{"mixed", `["a",5,1.50,true]`, nil, stringList([]string{"a", "5", "1.5", "true"}), types.ListNull(types.NumberType)},
+		{"scalar", `"x"`, nil, stringList([]string{"x"}), types.ListNull(types.NumberType)},
+		{"absent", ``, nil, types.ListNull(types.StringType), types.ListNull(types.NumberType)},
+		{"empty, no hint", `[]`, nil, types.ListNull(types.StringType), types.ListNull(types.NumberType)},
+		{"empty, hint []", `[]`, &gateConditionModel{TargetValue: emptyStrings, TargetNumbers: types.ListNull(types.NumberType)}, emptyStrings, types.ListNull(types.NumberType)},
+		{"null, hint numbers []", `null`, &gateConditionModel{TargetValue: types.ListNull(types.StringType), TargetNumbers: emptyNumbers}, types.ListNull(types.StringType), emptyNumbers},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			v, err := flattenCondition(console.Condition{Type: "user_id", TargetValue: json.RawMessage(c.raw)}, c.hint)
+			if err != nil {
+				t.Fatal(err)
+			}
+			attrs := v.(types.Object).Attributes()
+			if got := attrs["target_value"]; !got.Equal(c.wantValue) {
+				t.Errorf("target_value = %s, want %s", got, c.wantValue)
+			}
+			if got := attrs["target_numbers"]; !got.Equal(c.wantNumbers) {
+				t.Errorf("target_numbers = %s, want %s", got, c.wantNumbers)
+			}
+			if !attrs["operator"].IsNull() || !attrs["field"].IsNull() || !attrs["custom_id"].IsNull() {
+				t.Errorf("empty strings should read as null: %v", attrs)
+			}
+		})
+	}
+}
+
+// Numbers read back equal exactly what the configuration wrote, so no diff ever shows.
+func TestGateRulesNumbersRoundTrip(t *testing.T) {
+	ctx := context.Background()
+	for _, s := range []string{"12.5", "100", "0.1", "33.33", "0", "-7.25", "1e3", "0.30"} {
+		cfg := hclNumber(t, s)
+		tv, err := expandTargets(ctx, gateConditionModel{TargetValue: types.ListNull(types.StringType), TargetNumbers: types.ListValueMust(types.NumberType, []attr.Value{cfg})})
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := flattenCondition(console.Condition{Type: "custom_field", TargetValue: tv}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := v.(types.Object).Attributes()["target_numbers"].(types.List).Elements()[0]
+		if !got.Equal(cfg) {
+			t.Errorf("%s: wire %s, read back %s", s, tv, got)
+		}
+		f, _ := cfg.ValueBigFloat().Float64() // pass_percentage travels as a float64
+		if pct := numberFromFloat(f); !pct.Equal(cfg) {
+			t.Errorf("%s: pass_percentage read back %s", s, pct)
+		}
+	}
+}
+
+func TestGateRulesExpandTargets(t *testing.T) {
+	ctx := context.Background()
+	null := gateConditionModel{TargetValue: types.ListNull(types.StringType), TargetNumbers: types.ListNull(types.NumberType)}
+	numbers := null
+	numbers.TargetNumbers = numberList(t, "12.5", "100", "0.1")
+	strs := null
+	strs.TargetValue = stringList([]string{"18", "a\"b"})
+	for _, c := range []struct {
+		in   gateConditionModel
+		want string
+	}{{null, `[]`}, {numbers, `[12.5,100,0.1]`}, {strs, `["18","a\"b"]`}} {
+		got, err := expandTargets(ctx, c.in)
+		if err != nil || string(got) != c.want {
+			t.Errorf("expandTargets = %s, %v; want %s", got, err, c.want)
+		}
+	}
+}
+
+func testRule(t *testing.T, name, pct string) gateRuleModel {
+	return gateRuleModel{
+		ID: types.StringValue("id-" + name), BaseID: types.StringValue("base-" + name),
+		Name: types.StringValue(name), PassPercentage: hclNumber(t, pct),
+		Environments: types.ListNull(types.StringType),
+		Conditions:   types.ListNull(gateConditionObjectType),
+		ReturnValue:  jsontypes.NewNormalizedNull(),
+	}
+}
+
+func TestGateRulesSameRuleContent(t *testing.T) {
+	ctx := context.Background()
+	base := testRule(t, "a", "50")
+	same := []func(*gateRuleModel){
+		func(r *gateRuleModel) { r.Environments = types.ListValueMust(types.StringType, nil) },
+		func(r *gateRuleModel) { r.Conditions = types.ListValueMust(gateConditionObjectType, nil) },
+		func(r *gateRuleModel) { r.ReturnValue = jsontypes.NewNormalizedValue(`{ }`) },
+		func(r *gateRuleModel) { r.ID, r.BaseID = types.StringUnknown(), types.StringNull() },
+	}
+	for i, f := range same {
+		r := base
+		f(&r)
+		if !sameRuleContent(ctx, base, r) {
+			t.Errorf("same[%d]: rules differ", i)
+		}
+	}
+	rv := base
+	rv.ReturnValue = jsontypes.NewNormalizedValue(`{"b":1,"a":2}`)
+	rv2 := base
+	rv2.ReturnValue = jsontypes.NewNormalizedValue(`{ "a": 2, "b": 1 }`)
+	if !sameRuleContent(ctx, rv, rv2) {
+		t.Error("key order made rules differ")
+	}
+
+	cond := func(tv, tn types.List) types.List {
+		return types.ListValueMust(gateConditionObjectType, []attr.Value{types.ObjectValueMust(gateConditionAttrTypes, map[string]attr.Value{
+			"type": types.StringValue("custom_field"), "operator": types.StringValue("gt"), "field": types.StringValue("age"),
+			"custom_id": types.StringNull(), "target_value": tv, "target_numbers": tn,
+		})})
+	}
+	asStrings, asNumbers := base, base
+	asStrings.Conditions = cond(stringList([]string{"18"}), types.ListNull(types.NumberType))
+	asNumbers.Conditions = cond(types.ListNull(types.StringType), numberList(t, "18"))
+	pct := base
+	pct.PassPercentage = hclNumber(t, "50.5")
+	unknown := base
+	unknown.Environments = types.ListUnknown(types.StringType)
+	for name, r := range map[string]gateRuleModel{"percentage": pct, "unknown": unknown, "strings": asStrings} {
+		other := base
+		if name == "strings" {
+			other = asNumbers
+		}
+		if sameRuleContent(ctx, other, r) {
+			t.Errorf("%s: rules compare the same", name)
+		}
+	}
+}
+
+func TestGateRulesMatchPriorRules(t *testing.T) {
+	ctx := context.Background()
+	prior := []gateRuleModel{testRule(t, "a", "10"), testRule(t, "b", "20"), testRule(t, "c", "30")}
+	planned := []gateRuleModel{testRule(t, "new", "1"), testRule(t, "c", "30"), testRule(t, "a", "11"), testRule(t, "b", "20")}
+	for i := range planned {
+		planned[i].ID, planned[i].BaseID = types.StringUnknown(), types.StringUnknown()
+	}
+	matchPriorRules(ctx, planned, prior)
+	want := []struct{ id, base string }{{"?", "?"}, {"id-c", "base-c"}, {"?", "base-a"}, {"id-b", "base-b"}}
+	for i, w := range want {
+		got := func(s types.String) string {
+			if s.IsUnknown() {
+				return "?"
+			}
+			return s.ValueString()
+		}
+		if got(planned[i].ID) != w.id || got(planned[i].BaseID) != w.base {
+			t.Errorf("planned[%d] = %s/%s, want %s/%s", i, got(planned[i].ID), got(planned[i].BaseID), w.id, w.base)
+		}
+	}
+}
+
+func TestGateRulesFlattenGateKeepsConfigForms(t *testing.T) {
+	ctx := context.Background()
+	hint := testRule(t, "a", "0.1")
+	hint.Environments = types.ListValueMust(types.StringType, nil)
+	hint.Conditions = types.ListValueMust(gateConditionObjectType, nil)
+	hint.ReturnValue = jsontypes.NewNormalizedValue(`{}`)
+	hintB := testRule(t, "b", "1")
+	hintB.ReturnValue = jsontypes.NewNormalizedValue(`{"z": 1, "y": 2}`)
+	g := &console.Gate{ID: "g", Rules: []console.GateRule{
+		{ID: "2", BaseID: "B", Name: "b", PassPercentage: 1, ReturnValue: json.RawMessage(`{"y":2,"z":1}`)},
+		{ID: "1", BaseID: "A", Name: "a", PassPercentage: 0.1, ReturnValue: json.RawMessage(`{}`)},
+		{ID: "3", BaseID: "C", Name: "c", PassPercentage: 5, Conditions: []console.Condition{}, ReturnValue: json.RawMessage(`{}`)},
+	}}
+	m := gateRulesModel{GateID: types.StringValue("g")}
+	if d := flattenGate(ctx, g, &m, []gateRuleModel{hint, hintB}); d.HasError() {
+		t.Fatal(d)
+	}
+	rules, _ := ruleModels(ctx, m.Rules)
+	if r := rules[1]; !r.Environments.Equal(hint.Environments) || !r.Conditions.Equal(hint.Conditions) || !r.ReturnValue.Equal(hint.ReturnValue) || !r.PassPercentage.Equal(hint.PassPercentage) {
+		t.Errorf("rule a lost the configuration's forms: %+v", r)
+	}
+	if r := rules[0]; !r.ReturnValue.Equal(hintB.ReturnValue) {
+		t.Errorf("rule b return value %s, want the configuration's %s", r.ReturnValue, hintB.ReturnValue)
+	}
+	if r := rules[2]; !r.Environments.IsNull() || !r.Conditions.IsNull() || !r.ReturnValue.IsNull() {
+		t.Errorf("rule c without hint should read empties as null: %+v", r)
+	}
+	if !m.Tags.Equal(types.ListValueMust(types.StringType, []attr.Value{})) {
+		t.Errorf("tags %s, want []", m.Tags)
+	}
+}
+
+func TestGateRulesPassPercentageValidator(t *testing.T) {
+	ctx := context.Background()
+	for s, wantErr := range map[string]string{
+		"0": "", "100": "", "12.5": "", "33.33": "", "0.01": "", "99.99": "",
+		"100.01": "between 0 and 100", "-0.5": "between 0 and 100", "12.345": "at most two decimals", "0.001": "at most two decimals",
+	} {
+		resp := &validator.NumberResponse{}
+		passPercentageValidator{}.ValidateNumber(ctx, validator.NumberRequest{Path: path.Root("p"), ConfigValue: hclNumber(t, s)}, resp)
+		got := ""
+		if resp.Diagnostics.HasError() {
+			got = resp.Diagnostics.Errors()[0].Detail()
+		}
+		if (wantErr == "") != (got == "") || !strings.Contains(got, wantErr) {
+			t.Errorf("%s: error %q, want %q", s, got, wantErr)
+		}
+	}
+}
+
+func TestGateRulesDocumentedValueWarns(t *testing.T) {
+	ctx := context.Background()
+	v := documentedValue("condition type", gateConditionTypes)
+	for s, warn := range map[string]bool{"email": false, "target_app": false, "shiny_new_type": true} {
+		resp := &validator.StringResponse{}
+		v.ValidateString(ctx, validator.StringRequest{Path: path.Root("type"), ConfigValue: types.StringValue(s)}, resp)
+		if resp.Diagnostics.HasError() || (resp.Diagnostics.WarningsCount() == 1) != warn {
+			t.Errorf("%s: diagnostics %v, want warning %v", s, resp.Diagnostics, warn)
+		}
+	}
+}
+
+func TestGateRulesJSONObjectValidator(t *testing.T) {
+	ctx := context.Background()
+	for s, wantErr := range map[string]bool{`{}`: false, `{"a":[1]}`: false, `[1]`: true, `"x"`: true, `3`: true, `null`: true, `{bad`: false} {
+		resp := &validator.StringResponse{}
+		jsonObjectValidator{}.ValidateString(ctx, validator.StringRequest{Path: path.Root("r"), ConfigValue: types.StringValue(s)}, resp)
+		if resp.Diagnostics.HasError() != wantErr {
+			t.Errorf("%s: error %v, want %v", s, resp.Diagnostics.HasError(), wantErr)
+		}
+	}
+}
