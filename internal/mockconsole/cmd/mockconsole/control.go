@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/mockconsole"
@@ -19,11 +20,18 @@ const controlPrefix = "/_mock/"
 //
 //	GET  /_mock/stats                        request log summary (JSON)
 //	GET  /_mock/count?method=&prefix=&status= number of logged requests matching all given filters
+//	GET  /_mock/span?method=&prefix=          seconds from the arrival of the first matching request to
+//	                                         the answer of the last (0 when none)
 //	POST /_mock/reset                        clears the request log
 //	POST /_mock/latency?d=10ms               latency added to every API request
 //	GET  /_mock/events-json-bytes?name=      size of json.Marshal of every record of the event
 func withControl(srv *mockconsole.Server) http.Handler {
+	var tl timeline
 	mux := http.NewServeMux()
+	mux.HandleFunc("GET /_mock/span", func(w http.ResponseWriter, r *http.Request) {
+		q := r.URL.Query()
+		fmt.Fprintf(w, "%.3f\n", tl.span(q.Get("method"), q.Get("prefix")).Seconds())
+	})
 	mux.HandleFunc("GET /_mock/stats", func(w http.ResponseWriter, _ *http.Request) {
 		writeJSON(w, summarize(srv.Requests()))
 	})
@@ -48,6 +56,7 @@ func withControl(srv *mockconsole.Server) http.Handler {
 	})
 	mux.HandleFunc("POST /_mock/reset", func(w http.ResponseWriter, _ *http.Request) {
 		srv.ResetRequests()
+		tl.reset()
 		w.WriteHeader(http.StatusNoContent)
 	})
 	mux.HandleFunc("POST /_mock/latency", func(w http.ResponseWriter, r *http.Request) {
@@ -72,8 +81,52 @@ func withControl(srv *mockconsole.Server) http.Handler {
 			mux.ServeHTTP(w, r)
 			return
 		}
+		start := time.Now()
 		srv.ServeHTTP(w, r)
+		tl.add(timed{method: r.Method, path: strings.TrimPrefix(r.URL.Path, "/console/v1"), start: start, end: time.Now()})
 	})
+}
+
+// timed is when one API request arrived and when it was answered.
+type timed struct {
+	method, path string
+	start, end   time.Time
+}
+
+// timeline keeps the times of the API requests since the last reset (the mock's own log has none).
+type timeline struct {
+	mu   sync.Mutex
+	reqs []timed
+}
+
+func (tl *timeline) add(t timed) {
+	tl.mu.Lock()
+	defer tl.mu.Unlock()
+	tl.reqs = append(tl.reqs, t)
+}
+
+func (tl *timeline) reset() {
+	tl.mu.Lock()
+	defer tl.mu.Unlock()
+	tl.reqs = nil
+}
+
+func (tl *timeline) span(method, prefix string) time.Duration {
+	tl.mu.Lock()
+	defer tl.mu.Unlock()
+	var first, last time.Time
+	for _, t := range tl.reqs {
+		if (method != "" && !strings.EqualFold(t.method, method)) || !strings.HasPrefix(t.path, prefix) {
+			continue
+		}
+		if first.IsZero() || t.start.Before(first) {
+			first = t.start
+		}
+		if t.end.After(last) {
+			last = t.end
+		}
+	}
+	return last.Sub(first)
 }
 
 // apiPath is a logged path relative to /console/v1.

@@ -85,11 +85,20 @@ func TestControlEndpoints(t *testing.T) {
 	if d := time.Since(start); d < 300*time.Millisecond {
 		t.Fatalf("latency not applied: %v", d)
 	}
+	if _, got := call(t, "GET", ts.URL+"/_mock/span?method=GET&prefix=/gates/gate_003", ""); !atLeast(got, 0.3) {
+		t.Fatalf("span of the request with latency = %q s, want at least 0.300", got)
+	}
+	if _, got := call(t, "GET", ts.URL+"/_mock/span?prefix=/nothing", ""); got != "0.000" {
+		t.Fatalf("span of no request = %q", got)
+	}
 	if st, _ := call(t, "POST", ts.URL+"/_mock/reset", ""); st != http.StatusNoContent {
 		t.Fatalf("reset: %d", st)
 	}
 	if _, got := call(t, "GET", ts.URL+"/_mock/count", ""); got != "0" {
 		t.Fatalf("count after reset = %s", got)
+	}
+	if _, got := call(t, "GET", ts.URL+"/_mock/span", ""); got != "0.000" {
+		t.Fatalf("span after reset = %s", got)
 	}
 
 	want, _ := json.Marshal(srv.EventRecords("checkout_completed"))
@@ -102,4 +111,9 @@ func TestControlEndpoints(t *testing.T) {
 	if _, got := call(t, "GET", ts.URL+"/_mock/count", ""); got != "0" {
 		t.Fatalf("control requests were logged: %s", got)
 	}
+}
+
+func atLeast(s string, min float64) bool {
+	f, err := strconv.ParseFloat(s, 64)
+	return err == nil && f >= min
 }
