@@ -208,7 +208,9 @@ func (p *featureConsoleProvider) Configure(ctx context.Context, req provider.Con
 }
 
 func (p *featureConsoleProvider) Resources(_ context.Context) []func() resource.Resource {
-	return []func() resource.Resource{}
+	return []func() resource.Resource{
+		NewReleasePipelineResource,
+	}
 }
 
 func (p *featureConsoleProvider) DataSources(_ context.Context) []func() datasource.DataSource {
