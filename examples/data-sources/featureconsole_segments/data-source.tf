@@ -1,0 +1,8 @@
+# Rule-based segments with their rules.
+data "featureconsole_segments" "rule_based" {
+  type = "rule_based"
+}
+
+output "segment_rules" {
+  value = { for s in data.featureconsole_segments.rule_based.segments : s.id => s.rules.name }
+}

@@ -1,0 +1,106 @@
+// Command mockconsole serves the in-memory mock of the console API on a
+// loopback address, for the demo and manual experiments.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/mockconsole"
+)
+
+func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "mockconsole:", err)
+		os.Exit(1)
+	}
+}
+
+func run() error {
+	addr := flag.String("addr", "127.0.0.1:0", "loopback address to listen on")
+	apiKey := flag.String("api-key", mockconsole.DefaultAPIKey, "API key clients must send in SERVICE-API-KEY")
+	pageCap := flag.Int("page-cap", 0, "maximum page size (0 = no cap)")
+	latency := flag.Duration("latency", 0, "latency added to every request")
+	writeLimit := flag.Int("write-limit", 0, "maximum mutating requests per -write-window (0 = unlimited)")
+	writeWindow := flag.Duration("write-window", 10*time.Second, "window of -write-limit")
+	eventRecords := flag.Int("event-records", 0, "records seeded for event checkout_completed (0 = 2500)")
+	urlFile := flag.String("url-file", "", "write the base URL to this file once listening")
+	flag.Parse()
+
+	if err := checkLoopback(*addr); err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return err
+	}
+	srv := mockconsole.New(mockconsole.Config{
+		APIKey:       *apiKey,
+		PageSizeCap:  *pageCap,
+		EventRecords: *eventRecords,
+		Latency:      *latency,
+		WriteLimit:   *writeLimit,
+		WriteWindow:  *writeWindow,
+	})
+	url := "http://" + ln.Addr().String()
+	if *urlFile != "" {
+		tmp := *urlFile + ".tmp"
+		if err := os.WriteFile(tmp, []byte(url+"\n"), 0o644); err != nil {
+			ln.Close()
+			return err
+		}
+		if err := os.Rename(tmp, *urlFile); err != nil {
+			ln.Close()
+			return err
+		}
+		defer os.Remove(filepath.Clean(*urlFile))
+	}
+
+	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	fmt.Printf("mockconsole listening on %s\n", url)
+
+	select {
+	case err := <-errc:
+		if !errors.Is(err, http.ErrServerClosed) {
+			return err
+		}
+		return nil
+	case <-ctx.Done():
+	}
+	shCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := hs.Shutdown(shCtx); err != nil {
+		return err
+	}
+	fmt.Println("mockconsole stopped")
+	return nil
+}
+
+func checkLoopback(addr string) error {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("invalid -addr %q: %v", addr, err)
+	}
+	if host == "localhost" {
+		return nil
+	}
+	ip := net.ParseIP(host)
+	if ip == nil || !ip.IsLoopback() {
+		return fmt.Errorf("refusing to listen on non-loopback address %q (use 127.0.0.1, ::1 or localhost)", addr)
+	}
+	return nil
+}

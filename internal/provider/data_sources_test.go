@@ -1,0 +1,436 @@
+package provider
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/mockconsole"
+)
+
+func testUsers(n int) []mockconsole.User {
+	users := make([]mockconsole.User, n)
+	for i := range users {
+		role := "member"
+		if i%4 == 0 {
+			role = "admin"
+		}
+		users[i] = mockconsole.User{Email: fmt.Sprintf("user%03d@example.com", i), FirstName: fmt.Sprintf("First%d", i), LastName: fmt.Sprintf("Last%d", i), Role: role}
+	}
+	users[3].LastName = ""
+	return users
+}
+
+// checkUsers compares the data source's users, attribute by attribute, with want.
+func checkUsers(addr string, want []mockconsole.User) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		rs, ok := s.RootModule().Resources[addr]
+		if !ok {
+			return fmt.Errorf("%s not in state", addr)
+		}
+		a := rs.Primary.Attributes
+		if a["users.#"] != strconv.Itoa(len(want)) {
+			return fmt.Errorf("users.# = %s, want %d", a["users.#"], len(want))
+		}
+		for i, u := range want {
+			for k, v := range map[string]string{"email": u.Email, "first_name": u.FirstName, "last_name": u.LastName, "role": u.Role} {
+				if got := a[fmt.Sprintf("users.%d.%s", i, k)]; got != v {
+					return fmt.Errorf("users.%d.%s = %q, want %q", i, k, got, v)
+				}
+			}
+		}
+		return nil
+	}
+}
+
+func TestAccUsersDataSource_pagesAndFilter(t *testing.T) {
+	for _, cap := range []int{7, 100} {
+		t.Run(fmt.Sprintf("cap%d", cap), func(t *testing.T) {
+			m, url := startMock(t, mockconsole.Config{PageSizeCap: cap})
+			users := testUsers(131)
+			m.SetUsers(users)
+			var admins []mockconsole.User
+			for _, u := range users {
+				if u.Role == "admin" {
+					admins = append(admins, u)
+				}
+			}
+			resource.ParallelTest(t, resource.TestCase{
+				PreCheck:                 func() { testAccPreCheck(t) },
+				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				Steps: []resource.TestStep{{
+					Config: providerBlock(url) + `
+data "featureconsole_users" "all" {}
+data "featureconsole_users" "admins" { role = "admin" }
+data "featureconsole_users" "nobody" { role = "owner" }
+`,
+					Check: resource.ComposeAggregateTestCheckFunc(
+						checkUsers("data.featureconsole_users.all", users),
+						checkUsers("data.featureconsole_users.admins", admins),
+						resource.TestCheckResourceAttr("data.featureconsole_users.nobody", "users.#", "0"),
+					),
+				}},
+			})
+		})
+	}
+}
+
+func TestAccUsersDataSource_emptyAndRequestsPerPage(t *testing.T) {
+	m, url := startMock(t, mockconsole.Config{PageSizeCap: 10})
+	m.SetUsers(nil)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: providerBlock(url) + `data "featureconsole_users" "all" {}`,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("data.featureconsole_users.all", tfjsonpath.New("users"), knownvalue.ListExact(nil)),
+				},
+			},
+			{
+				PreConfig: func() { m.SetUsers(testUsers(45)); m.ResetRequests() },
+				Config:    providerBlock(url, "read_concurrency = 1") + `data "featureconsole_users" "all" {}`,
+				Check: resource.ComposeAggregateTestCheckFunc(
+					checkUsers("data.featureconsole_users.all", testUsers(45)),
+					func(*terraform.State) error {
+						// 45 users in pages of 10: five GETs per read, and the step reads more than once
+						// (plan, apply, refresh): each read must be exactly five.
+						if n := m.CountRequests("GET", "/users"); n%5 != 0 || n == 0 {
+							return fmt.Errorf("%d GET /users requests, want a multiple of 5", n)
+						}
+						for _, r := range m.Requests() {
+							if strings.Contains(r.RawQuery, "limit=100") && !strings.Contains(r.RawQuery, "page=1") {
+								return fmt.Errorf("a follow-up page asked for the size it wanted, not the one the service used: %s", r.RawQuery)
+							}
+						}
+						return nil
+					},
+				),
+			},
+		},
+	})
+}
+
+func TestAccSegmentsDataSource(t *testing.T) {
+	_, url := startMock(t, mockconsole.Config{PageSizeCap: 5})
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: providerBlock(url) + `
+data "featureconsole_segments" "all" {}
+data "featureconsole_segments" "rules" { type = "rule_based" }
+data "featureconsole_segments" "lists" { type = "id_list" }
+locals {
+  by_id = { for s in data.featureconsole_segments.all.segments : s.id => s }
+}
+output "scalar_target" { value = local.by_id["segment_02"].rules.conditions[0].target_value }
+output "mixed_target"  { value = local.by_id["segment_04"].rules.conditions[0].target_value }
+output "list_rules_null" { value = alltrue([for s in data.featureconsole_segments.lists.segments : s.rules == null]) }
+output "rules_have_rules" { value = alltrue([for s in data.featureconsole_segments.rules.segments : s.rules != null]) }
+output "types" { value = distinct([for s in data.featureconsole_segments.rules.segments : s.type]) }
+`,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("data.featureconsole_segments.all", tfjsonpath.New("segments"), knownvalue.ListSizeExact(12)),
+				statecheck.ExpectKnownOutputValue("scalar_target", knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("5")})),
+				statecheck.ExpectKnownOutputValue("mixed_target", knownvalue.ListExact([]knownvalue.Check{
+					knownvalue.StringExact("US"), knownvalue.StringExact("12.5"), knownvalue.StringExact("CA"), knownvalue.StringExact("3"),
+				})),
+				statecheck.ExpectKnownOutputValue("list_rules_null", knownvalue.Bool(true)),
+				statecheck.ExpectKnownOutputValue("rules_have_rules", knownvalue.Bool(true)),
+				statecheck.ExpectKnownOutputValue("types", knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("rule_based")})),
+			},
+			Check: func(s *terraform.State) error {
+				a := s.RootModule().Resources["data.featureconsole_segments.all"].Primary.Attributes
+				lists, _ := strconv.Atoi(s.RootModule().Resources["data.featureconsole_segments.lists"].Primary.Attributes["segments.#"])
+				rules, _ := strconv.Atoi(s.RootModule().Resources["data.featureconsole_segments.rules"].Primary.Attributes["segments.#"])
+				if lists == 0 || rules == 0 || lists+rules != 12 {
+					return fmt.Errorf("type filters split 12 segments into %d id lists and %d rule-based", lists, rules)
+				}
+				if a["segments.0.id"] == "" {
+					return fmt.Errorf("segment without id")
+				}
+				return nil
+			},
+		}},
+	})
+}
+
+func testEvents(n int) []mockconsole.Event {
+	ev := make([]mockconsole.Event, n)
+	for i := range ev {
+		ev[i] = mockconsole.Event{
+			Timestamp: strconv.Itoa(1_700_000_000_000 + i*1000),
+			Name:      "custom_event",
+			Source:    "server",
+			Value:     fmt.Sprintf("v%d", i),
+			UserID:    fmt.Sprintf("u%d", i%17),
+			Metadata:  map[string]any{"plan": "pro", "amount": 12.5, "items": i, "ok": i%2 == 0, "nested": map[string]any{"b": 1, "a": "x"}},
+		}
+	}
+	ev[0].Value = ""
+	ev[1].Metadata = map[string]any{}
+	return ev
+}
+
+func checkEvents(addr string, want []mockconsole.Event) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		a := s.RootModule().Resources[addr].Primary.Attributes
+		if a["events.#"] != strconv.Itoa(len(want)) {
+			return fmt.Errorf("events.# = %s, want %d", a["events.#"], len(want))
+		}
+		for i, e := range want {
+			for k, v := range map[string]string{"timestamp": e.Timestamp, "name": e.Name, "source": e.Source, "value": e.Value, "user_id": e.UserID} {
+				if got := a[fmt.Sprintf("events.%d.%s", i, k)]; got != v {
+					return fmt.Errorf("events.%d.%s = %q, want %q", i, k, got, v)
+				}
+			}
+			if got := a[fmt.Sprintf("events.%d.metadata.%%", i)]; got != strconv.Itoa(len(e.Metadata)) {
+				return fmt.Errorf("events.%d.metadata has %s keys, want %d", i, got, len(e.Metadata))
+			}
+			for k, v := range e.Metadata {
+				want, ok := v.(string)
+				if !ok {
+					b, _ := json.Marshal(v)
+					want = string(b)
+				}
+				if got := a[fmt.Sprintf("events.%d.metadata.%s", i, k)]; got != want {
+					return fmt.Errorf("events.%d.metadata.%s = %q, want %q", i, k, got, want)
+				}
+			}
+		}
+		return nil
+	}
+}
+
+func TestAccEventsDataSource(t *testing.T) {
+	m, url := startMock(t, mockconsole.Config{PageSizeCap: 40})
+	events := testEvents(523)
+	m.SetEvents("custom_event", events)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: providerBlock(url) + `
+data "featureconsole_events" "all" { event_name = "custom_event" }
+data "featureconsole_events" "first" {
+  event_name  = "custom_event"
+  max_records = 85
+}
+data "featureconsole_events" "none" { event_name = "never_recorded" }
+output "amount" { value = jsondecode(data.featureconsole_events.all.events[2].metadata["amount"]) }
+`,
+			Check: resource.ComposeAggregateTestCheckFunc(
+				checkEvents("data.featureconsole_events.all", events),
+				checkEvents("data.featureconsole_events.first", events[:85]),
+				resource.TestCheckResourceAttr("data.featureconsole_events.none", "events.#", "0"),
+				resource.TestCheckOutput("amount", "12.5"),
+			),
+		}},
+	})
+}
+
+func TestAccEventsDataSource_sequentialReadsSameRecords(t *testing.T) {
+	m, url := startMock(t, mockconsole.Config{PageSizeCap: 33})
+	events := testEvents(200)
+	m.SetEvents("custom_event", events)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: providerBlock(url, "read_concurrency = 1") + `data "featureconsole_events" "all" { event_name = "custom_event" }`,
+			Check:  checkEvents("data.featureconsole_events.all", events),
+		}},
+	})
+}
+
+func TestAccDataSources_wrongKey(t *testing.T) {
+	m, url := startMock(t, mockconsole.Config{})
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: fmt.Sprintf(`
+provider "featureconsole" {
+  base_url = %q
+  api_key  = "not-the-key-s3cr3t"
+}
+data "featureconsole_users" "all" {}
+`, url),
+			ExpectError: regexp.MustCompile(`(?s)Unable to list users.*401 Unauthorized.*authentication failed`),
+		}},
+	})
+	for _, r := range m.Requests() {
+		if r.Status != 401 {
+			t.Errorf("request %s %s answered %d, want 401", r.Method, r.Path, r.Status)
+		}
+	}
+}
+
+// The key must not be echoed in the error: ExpectError cannot assert an absence, so the
+// diagnostic text is checked through a regexp that fails when the key appears.
+func TestAccDataSources_wrongKeyNotEchoed(t *testing.T) {
+	_, url := startMock(t, mockconsole.Config{})
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: fmt.Sprintf(`
+provider "featureconsole" {
+  base_url = %q
+  api_key  = "not-the-key-s3cr3t"
+}
+data "featureconsole_users" "all" {}
+`, url),
+			ExpectError: regexp.MustCompile(`^(?s)(?:[^s]|s[^3]|s3[^c])*$`),
+		}},
+	})
+}
+
+func TestAccDataSources_serverErrorsRetried(t *testing.T) {
+	m, url := startMock(t, mockconsole.Config{PageSizeCap: 20})
+	users := testUsers(90)
+	m.SetUsers(users)
+	m.SetFaults(mockconsole.Faults{FailEvery: 2, ReadStatus: 503})
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: providerBlock(url) + `data "featureconsole_users" "all" {}`,
+			Check: resource.ComposeAggregateTestCheckFunc(
+				checkUsers("data.featureconsole_users.all", users),
+				func(*terraform.State) error {
+					failed := 0
+					for _, r := range m.Requests() {
+						if r.Status == 503 {
+							failed++
+						}
+					}
+					if failed == 0 {
+						return fmt.Errorf("the mock answered no 503: the test proves nothing")
+					}
+					return nil
+				},
+			),
+		}},
+	})
+}
+
+func TestAccDataSources_serverErrorsExhaustRetries(t *testing.T) {
+	m, url := startMock(t, mockconsole.Config{})
+	m.SetFaults(mockconsole.Faults{FailEvery: 1, ReadStatus: 503})
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config:      providerBlock(url, "max_retries = 2") + `data "featureconsole_segments" "all" {}`,
+			ExpectError: regexp.MustCompile(`(?s)Unable to list segments.*503 Service Unavailable.*gave up after 3 attempts`),
+		}},
+	})
+}
+
+func TestAccProvider_reviewSettingsHeader(t *testing.T) {
+	m, url := startMock(t, mockconsole.Config{})
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: providerBlock(url, "respect_review_settings = true") + `data "featureconsole_events" "e" { event_name = "signup" }`,
+			Check: func(*terraform.State) error {
+				reqs := m.Requests()
+				if len(reqs) == 0 {
+					return fmt.Errorf("no request reached the mock")
+				}
+				for _, r := range reqs {
+					if r.Header.Get("x-respect-review-settings") != "true" {
+						return fmt.Errorf("%s %s without x-respect-review-settings: true", r.Method, r.Path)
+					}
+					if ua := r.Header.Get("User-Agent"); !strings.HasPrefix(ua, "terraform-provider-featureconsole/test Terraform/") {
+						return fmt.Errorf("User-Agent %q", ua)
+					}
+				}
+				return nil
+			},
+		}},
+	})
+}
+
+func TestAccProvider_configurationErrors(t *testing.T) {
+	m, url := startMock(t, mockconsole.Config{})
+	t.Setenv(envBaseURL, "")
+	t.Setenv(envAPIKey, "")
+	cases := []struct {
+		name, config string
+		want         string
+	}{
+		{"missing key", fmt.Sprintf(`provider "featureconsole" { base_url = %q }`, url), `(?s)Missing console API key.*api_key.*FEATURECONSOLE_API_KEY`},
+		{"missing url", `provider "featureconsole" { api_key = "k" }`, `(?s)Missing console API address.*base_url.*FEATURECONSOLE_BASE_URL`},
+		{"empty key", fmt.Sprintf(`provider "featureconsole" { 
+  base_url = %q
+  api_key = "" 
+}`, url), `Missing console API key`},
+		{"bad scheme", `provider "featureconsole" {
+  base_url = "ftp://example.com"
+  api_key  = "k"
+}`, `(?s)Invalid console API address.*scheme must be http or https`},
+		{"insecure http", `provider "featureconsole" {
+  base_url = "http://console.example.com"
+  api_key  = "k"
+}`, `(?s)Insecure console API address.*allow_insecure_http`},
+		{"negative retries", providerBlock(url, "max_retries = -1"), `(?s)max_retries.*must be between 0 and 20`},
+		{"bad timeout", providerBlock(url, `request_timeout = "soon"`), `(?s)request_timeout.*not a positive duration`},
+		{"negative pacing", fmt.Sprintf(`provider "featureconsole" {
+  base_url          = %q
+  api_key           = "k"
+  writes_per_second = -1
+}`, url), `(?s)writes_per_second.*at least 0`},
+		{"zero read concurrency", providerBlock(url, "read_concurrency = 0"), `(?s)read_concurrency.*between 1 and 32`},
+		{"empty role", providerBlock(url) + `data "featureconsole_users" "x" { role = "" }`, `(?s)role.*length`},
+		{"unknown segment type", providerBlock(url) + `data "featureconsole_segments" "x" { type = "smart" }`, `(?s)type.*value must be one of`},
+		{"empty event name", providerBlock(url) + `data "featureconsole_events" "x" { event_name = "" }`, `(?s)event_name.*length`},
+		{"zero max records", providerBlock(url) + `data "featureconsole_events" "x" {
+  event_name  = "signup"
+  max_records = 0
+}`, `(?s)max_records.*at least 1`},
+	}
+	for _, tc := range cases {
+		cfg := tc.config
+		if !strings.Contains(cfg, "data \"") {
+			cfg += "\ndata \"featureconsole_users\" \"all\" {}\n"
+		}
+		t.Run(strings.ReplaceAll(tc.name, " ", "_"), func(t *testing.T) {
+			resource.Test(t, resource.TestCase{
+				PreCheck:                 func() { testAccPreCheck(t) },
+				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				Steps:                    []resource.TestStep{{Config: cfg, ExpectError: regexp.MustCompile(tc.want)}},
+			})
+		})
+	}
+	if n := len(m.Requests()); n != 0 {
+		t.Errorf("invalid configurations sent %d requests to the service, want none", n)
+	}
+}
+
+func TestAccProvider_environmentVariables(t *testing.T) {
+	_, url := startMock(t, mockconsole.Config{})
+	t.Setenv(envBaseURL, url+"/console/v1/")
+	t.Setenv(envAPIKey, mockconsole.DefaultAPIKey)
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: `data "featureconsole_events" "e" { event_name = "signup" }`,
+			Check:  resource.TestCheckResourceAttr("data.featureconsole_events.e", "events.#", "3"),
+		}},
+	})
+}
