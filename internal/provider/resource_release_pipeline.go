@@ -99,7 +99,7 @@ func (r *releasePipelineResource) Metadata(_ context.Context, req resource.Metad
 }
 
 func (r *releasePipelineResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	emptyMeansNone := "Omitting it, `null` and `[]` all mean the same and never show a difference in a plan."
+	emptyMeansNone := "Omitting it, `null` and `[]` all mean none and never show a difference in a plan (state holds `[]`)."
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "The name and the complete, ordered phase list of an existing release pipeline (a phased rollout).\n\n" +
 			"A release pipeline rolls a change out phase after phase. A phase with `required_review = true` waits for a manual " +
@@ -440,17 +440,11 @@ func knownString(s types.String) string {
 	return s.ValueString()
 }
 
-// setPipelineModel stores the service's pipeline in m. m's current phases (the plan after apply,
-// the prior state on read) decide between null and [] where the service answers nothing: the
-// service answers null for both, so the user's choice is kept.
+// setPipelineModel stores the service's pipeline in m. Empty lists are always stored as [] (the
+// service answers null for some of them): with one canonical form, omitting a list, null and []
+// never differ from state, after create, update or import alike.
 func setPipelineModel(ctx context.Context, m *releasePipelineModel, p *console.ReleasePipeline) diag.Diagnostics {
-	var diags diag.Diagnostics
-	var ref []pipelinePhaseModel
-	if !m.Phases.IsNull() && !m.Phases.IsUnknown() {
-		diags.Append(m.Phases.ElementsAs(ctx, &ref, true)...)
-	}
-	phases, d := flattenPipelinePhases(ctx, p.Phases, ref)
-	diags.Append(d...)
+	phases, diags := flattenPipelinePhases(ctx, p.Phases)
 	if diags.HasError() {
 		return diags
 	}
@@ -463,20 +457,11 @@ func setPipelineModel(ctx context.Context, m *releasePipelineModel, p *console.R
 	return diags
 }
 
-func flattenPipelinePhases(ctx context.Context, phases []console.Phase, ref []pipelinePhaseModel) (types.List, diag.Diagnostics) {
+func flattenPipelinePhases(ctx context.Context, phases []console.Phase) (types.List, diag.Diagnostics) {
 	var diags diag.Diagnostics
-	used := make([]bool, len(ref))
 	out := make([]pipelinePhaseModel, 0, len(phases))
 	for _, p := range phases {
-		var rp *pipelinePhaseModel
-		if i := matchName(len(ref), func(i int) string { return ref[i].Name.ValueString() }, used, p.Name); i >= 0 {
-			rp = &ref[i]
-		}
-		var refRules types.List
-		if rp != nil {
-			refRules = rp.Rules
-		}
-		rules, d := flattenPipelineRules(ctx, p.Rules, refRules)
+		rules, d := flattenPipelineRules(ctx, p.Rules)
 		diags.Append(d...)
 		out = append(out, pipelinePhaseModel{
 			ID:             types.StringValue(p.ID),
@@ -491,36 +476,16 @@ func flattenPipelinePhases(ctx context.Context, phases []console.Phase, ref []pi
 	return list, diags
 }
 
-func flattenPipelineRules(ctx context.Context, rules []console.PipelineRule, ref types.List) (types.List, diag.Diagnostics) {
+func flattenPipelineRules(ctx context.Context, rules []console.PipelineRule) (types.List, diag.Diagnostics) {
 	var diags diag.Diagnostics
-	if len(rules) == 0 {
-		return emptyList(pipelineRuleType, ref), diags
-	}
-	var refRules []pipelineRuleModel
-	if isKnownList(ref) {
-		diags.Append(ref.ElementsAs(ctx, &refRules, true)...)
-	}
-	used := make([]bool, len(refRules))
 	out := make([]pipelineRuleModel, 0, len(rules))
 	for _, ru := range rules {
-		var rr *pipelineRuleModel
-		if i := matchName(len(refRules), func(i int) string { return refRules[i].Name.ValueString() }, used, ru.Name); i >= 0 {
-			rr = &refRules[i]
-		}
-		var refEnv, refConds types.List
-		if rr != nil {
-			refEnv, refConds = rr.Environments, rr.Conditions
-		}
-		env := emptyList(types.StringType, refEnv)
-		if len(ru.Environments) > 0 {
-			env = stringList(ru.Environments)
-		}
-		conds, d := flattenPipelineConditions(ctx, ru.Conditions, refConds)
+		conds, d := flattenPipelineConditions(ctx, ru.Conditions)
 		diags.Append(d...)
 		out = append(out, pipelineRuleModel{
 			ID:           types.StringValue(ru.ID),
 			Name:         types.StringValue(ru.Name),
-			Environments: env,
+			Environments: emptyStringList(stringList(ru.Environments)),
 			Conditions:   conds,
 		})
 	}
@@ -529,36 +494,22 @@ func flattenPipelineRules(ctx context.Context, rules []console.PipelineRule, ref
 	return list, diags
 }
 
-func flattenPipelineConditions(ctx context.Context, conds []console.Condition, ref types.List) (types.List, diag.Diagnostics) {
+func flattenPipelineConditions(ctx context.Context, conds []console.Condition) (types.List, diag.Diagnostics) {
 	var diags diag.Diagnostics
-	if len(conds) == 0 {
-		return emptyList(pipelineConditionType, ref), diags
-	}
-	var refConds []pipelineConditionModel
-	if isKnownList(ref) {
-		diags.Append(ref.ElementsAs(ctx, &refConds, true)...)
-	}
 	out := make([]pipelineConditionModel, 0, len(conds))
-	for i, c := range conds {
-		var refTV types.List
-		if i < len(refConds) {
-			refTV = refConds[i].TargetValue
-		}
+	for _, c := range conds {
 		tv, err := targetValueStrings(c.TargetValue)
 		if err != nil {
 			diags.AddError("Unexpected condition target value",
 				fmt.Sprintf("The service answered a targetValue the provider cannot read (%s): %v", truncateForDiag(string(c.TargetValue)), err))
 			return types.ListNull(pipelineConditionType), diags
 		}
-		if tv.IsNull() || len(tv.Elements()) == 0 {
-			tv = emptyList(types.StringType, refTV)
-		}
 		out = append(out, pipelineConditionModel{
 			Type:        types.StringValue(c.Type),
 			Operator:    optionalString(c.Operator),
 			Field:       optionalString(c.Field),
 			CustomID:    optionalString(c.CustomID),
-			TargetValue: tv,
+			TargetValue: emptyStringList(tv),
 		})
 	}
 	list, d := types.ListValueFrom(ctx, pipelineConditionType, out)
@@ -566,15 +517,15 @@ func flattenPipelineConditions(ctx context.Context, conds []console.Condition, r
 	return list, diags
 }
 
-// emptyList is what an empty answer becomes: [] where the reference holds a list, else null.
-func emptyList(elem attr.Type, ref types.List) types.List {
-	if isKnownList(ref) {
-		return types.ListValueMust(elem, []attr.Value{})
+// emptyStringList turns a null list of strings into [].
+func emptyStringList(l types.List) types.List {
+	if l.IsNull() {
+		return types.ListValueMust(types.StringType, []attr.Value{})
 	}
-	return types.ListNull(elem)
+	return l
 }
 
-// isKnownList is false for the zero value too (no reference at all).
+// isKnownList is false for the zero value too (no value at all).
 func isKnownList(l types.List) bool {
 	return !l.IsNull() && !l.IsUnknown()
 }

@@ -60,8 +60,7 @@ func (r *releasePipelineResource) ValidateConfig(ctx context.Context, req resour
 // ModifyPlan gives phases and rules their identity by name. List plan modifiers would pair plan and
 // state by index, so inserting a phase at the front would shift every id; here each configured phase
 // takes the id of the prior phase of the same name (and each rule that of the same rule of that
-// phase), and new ones stay unknown. It also keeps [] or null, whichever state holds, where the
-// configuration omits an empty list, so that the two never show a difference.
+// phase), and new ones stay unknown. Omitted lists are planned as [], the form state always holds.
 func (r *releasePipelineResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
 		return // destroy
@@ -135,7 +134,7 @@ func planPipelineRules(ctx context.Context, cfg, prior types.List, diags *diag.D
 		return cfg
 	}
 	if cfg.IsNull() {
-		return keepEmpty(pipelineRuleType, prior)
+		return emptyListOf(pipelineRuleType)
 	}
 	var priorRules []pipelineRuleModel
 	if isKnownList(prior) {
@@ -155,10 +154,6 @@ func planPipelineRules(ctx context.Context, cfg, prior types.List, diags *diag.D
 				match = &priorRules[i]
 			}
 		}
-		var priorEnv, priorConds types.List
-		if match != nil {
-			priorEnv, priorConds = match.Environments, match.Conditions
-		}
 		if ru.ID.IsNull() {
 			ru.ID = types.StringUnknown()
 			if match != nil {
@@ -166,38 +161,30 @@ func planPipelineRules(ctx context.Context, cfg, prior types.List, diags *diag.D
 			}
 		}
 		if ru.Environments.IsNull() {
-			ru.Environments = keepEmpty(types.StringType, priorEnv)
+			ru.Environments = emptyListOf(types.StringType)
 		}
-		ru.Conditions = planPipelineConditions(ctx, ru.Conditions, priorConds, diags)
+		ru.Conditions = planPipelineConditions(ctx, ru.Conditions, diags)
 		out = append(out, objectOf(ctx, pipelineRuleType, ru, diags))
 	}
 	return listOf(pipelineRuleType, out, diags)
 }
 
-func planPipelineConditions(ctx context.Context, cfg, prior types.List, diags *diag.Diagnostics) types.List {
+func planPipelineConditions(ctx context.Context, cfg types.List, diags *diag.Diagnostics) types.List {
 	if cfg.IsUnknown() {
 		return cfg
 	}
 	if cfg.IsNull() {
-		return keepEmpty(pipelineConditionType, prior)
-	}
-	var priorConds []pipelineConditionModel
-	if isKnownList(prior) {
-		diags.Append(prior.ElementsAs(ctx, &priorConds, true)...)
+		return emptyListOf(pipelineConditionType)
 	}
 	out := make([]attr.Value, 0, len(cfg.Elements()))
-	for i, v := range cfg.Elements() {
+	for _, v := range cfg.Elements() {
 		var c pipelineConditionModel
 		if v.IsUnknown() || !asModel(ctx, v, &c, diags) {
 			out = append(out, types.ObjectUnknown(pipelineConditionType.AttrTypes))
 			continue
 		}
 		if c.TargetValue.IsNull() {
-			var priorTV types.List
-			if i < len(priorConds) {
-				priorTV = priorConds[i].TargetValue
-			}
-			c.TargetValue = keepEmpty(types.StringType, priorTV)
+			c.TargetValue = emptyListOf(types.StringType)
 		}
 		out = append(out, objectOf(ctx, pipelineConditionType, c, diags))
 	}
@@ -245,12 +232,8 @@ func checkPinnedIDs(ctx context.Context, planned, applied types.List, pipelineID
 	return diags
 }
 
-// keepEmpty plans an omitted list: [] when the prior state holds [] (the user once wrote it), else null.
-func keepEmpty(elem attr.Type, prior types.List) types.List {
-	if isKnownList(prior) && len(prior.Elements()) == 0 {
-		return types.ListValueMust(elem, []attr.Value{})
-	}
-	return types.ListNull(elem)
+func emptyListOf(elem attr.Type) types.List {
+	return types.ListValueMust(elem, []attr.Value{})
 }
 
 func phaseModels(ctx context.Context, l types.List, diags *diag.Diagnostics) []pipelinePhaseModel {
