@@ -812,3 +812,17 @@ func testRule(id, name string) pipelineRuleModel {
 	}
 	return r
 }
+
+// An id pinned in the configuration that the service does not keep is a clear error, not an
+// inconsistent result.
+func TestAccReleasePipeline_pinnedUnknownID(t *testing.T) {
+	_, url := startMock(t, mockconsole.Config{})
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config:      providerBlock(url) + webPipelineHCL("Web", `{ id = "ph_bogus", name = "Canary", time_interval_ms = 0 }`),
+			ExpectError: wrapped(`Release pipeline "pl_web" did not keep the id of phase "Canary"`),
+		}},
+	})
+}
