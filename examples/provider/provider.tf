@@ -7,8 +7,9 @@ provider "featureconsole" {
   respect_review_settings = true
 
   # Retries of 429 and 5xx answers (0 disables them) and client-side pacing of writes.
-  max_retries       = 4
-  writes_per_second = 10
+  max_retries        = 4
+  write_limit        = 100
+  write_limit_window = "10s"
 }
 
 variable "console_api_key" {

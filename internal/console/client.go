@@ -310,7 +310,7 @@ func (c *Client) send(ctx context.Context, r request) ([]byte, error) {
 		if ctx.Err() != nil {
 			return nil, fmt.Errorf("%s: cancelled: %w", r.describe(), ctx.Err())
 		}
-		return nil, &TransportError{Op: r.op, Object: r.object, Attempts: int(st.attempts.Load()), Err: err}
+		return nil, &TransportError{Op: r.op, Object: r.object, Attempts: int(st.attempts.Load()), Err: errors.New(strings.ReplaceAll(err.Error(), c.apiKey, "***"))}
 	}
 	defer resp.Body.Close()
 	fields["status"] = resp.StatusCode
@@ -320,7 +320,11 @@ func (c *Client) send(ctx context.Context, r request) ([]byte, error) {
 		return nil, &TransportError{Op: r.op, Object: r.object, Attempts: int(st.attempts.Load()), Err: fmt.Errorf("reading response: %w", readErr)}
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return nil, newAPIError(r, resp, raw, int(st.attempts.Load()), st.ambiguous.Load())
+		e := newAPIError(r, resp, raw, int(st.attempts.Load()), st.ambiguous.Load())
+		// A service or proxy that echoes the request must not carry the key into diagnostics.
+		e.Message = strings.ReplaceAll(e.Message, c.apiKey, "***")
+		e.Body = bytes.ReplaceAll(e.Body, []byte(c.apiKey), []byte("***"))
+		return nil, e
 	}
 	return raw, nil
 }

@@ -5,36 +5,58 @@ import (
 	"net/http"
 	"sync"
 	"time"
-
-	"golang.org/x/time/rate"
 )
 
-// Pacer spaces mutating requests so a large apply stays under the service's write limit,
-// and holds every writer back once the service answers 429 with Retry-After.
+// Pacer keeps mutating requests within the service's limit of Limit writes in any Window (the
+// service counts a sliding window), and holds every writer back once the service answers 429 with
+// Retry-After. A sliding window, unlike a token bucket, lets a large apply reach the limit's own
+// floor: a full window at once, then one write as each earlier write leaves the window.
 type Pacer struct {
-	limiter *rate.Limiter
+	limit  int
+	window time.Duration
 
 	mu         sync.Mutex
+	sent       []time.Time // send times of the last `limit` writes, oldest first
 	pauseUntil time.Time
 }
 
-// NewPacer allows perSecond writes per second with the given burst; perSecond <= 0 disables the
-// rate (a 429's Retry-After is still shared by all writers).
-func NewPacer(perSecond float64, burst int) *Pacer {
-	p := &Pacer{}
-	if perSecond > 0 {
-		p.limiter = rate.NewLimiter(rate.Limit(perSecond), max(burst, 1))
+// NewPacer allows limit writes in any window; limit <= 0 disables the window (a 429's
+// Retry-After is still shared by all writers).
+func NewPacer(limit int, window time.Duration) *Pacer {
+	if window <= 0 {
+		limit = 0
 	}
-	return p
+	return &Pacer{limit: limit, window: window}
 }
 
-// Wait blocks until a write may be sent, or ctx ends.
+// margin covers the difference between when the client sends and when the service counts.
+func (p *Pacer) margin() time.Duration { return 50*time.Millisecond + p.window/100 }
+
+// Wait blocks until a write may be sent, or ctx ends, and counts the write as sent.
 func (p *Pacer) Wait(ctx context.Context) error {
-	p.mu.Lock()
-	until := p.pauseUntil
-	p.mu.Unlock()
-	if d := time.Until(until); d > 0 {
-		t := time.NewTimer(d)
+	for {
+		p.mu.Lock()
+		now := time.Now()
+		wait := p.pauseUntil.Sub(now)
+		if wait <= 0 && p.limit > 0 {
+			cut := 0
+			for cut < len(p.sent) && now.Sub(p.sent[cut]) >= p.window+p.margin() {
+				cut++
+			}
+			p.sent = p.sent[cut:]
+			if len(p.sent) >= p.limit {
+				wait = p.sent[0].Add(p.window + p.margin()).Sub(now)
+			}
+		}
+		if wait <= 0 {
+			if p.limit > 0 {
+				p.sent = append(p.sent, now)
+			}
+			p.mu.Unlock()
+			return nil
+		}
+		p.mu.Unlock()
+		t := time.NewTimer(wait)
 		select {
 		case <-ctx.Done():
 			t.Stop()
@@ -42,10 +64,6 @@ func (p *Pacer) Wait(ctx context.Context) error {
 		case <-t.C:
 		}
 	}
-	if p.limiter != nil {
-		return p.limiter.Wait(ctx)
-	}
-	return nil
 }
 
 // Pause holds every writer back for d.

@@ -392,8 +392,9 @@ func TestAccProvider_configurationErrors(t *testing.T) {
 		{"negative pacing", fmt.Sprintf(`provider "featureconsole" {
   base_url          = %q
   api_key           = "k"
-  writes_per_second = -1
-}`, url), `(?s)writes_per_second.*at least 0`},
+  write_limit = -1
+}`, url), `(?s)write_limit.*at least 0`},
+		{"bad write window", providerBlock(url, `write_limit_window = "0s"`), `(?s)write_limit_window.*not a positive duration`},
 		{"zero read concurrency", providerBlock(url, "read_concurrency = 0"), `(?s)read_concurrency.*between 1 and 32`},
 		{"empty role", providerBlock(url) + `data "featureconsole_users" "x" { role = "" }`, `(?s)role.*length`},
 		{"unknown segment type", providerBlock(url) + `data "featureconsole_segments" "x" { type = "smart" }`, `(?s)type.*value must be one of`},

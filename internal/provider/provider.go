@@ -9,8 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/float64validator"
-	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+		"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
@@ -26,8 +25,10 @@ const (
 	envBaseURL = "FEATURECONSOLE_BASE_URL"
 	envAPIKey  = "FEATURECONSOLE_API_KEY"
 
-	defaultWritesPerSecond = 10.0 // the service's published 100 mutations per 10 seconds
-	defaultReadConcurrency = 4
+	// The service's published limit: about 100 mutations per 10 seconds per project.
+	defaultWriteLimit       = 100
+	defaultWriteLimitWindow = 10 * time.Second
+	defaultReadConcurrency  = 4
 )
 
 var _ provider.Provider = &featureConsoleProvider{}
@@ -55,7 +56,8 @@ type providerModel struct {
 	RespectReviewSettings types.Bool    `tfsdk:"respect_review_settings"`
 	MaxRetries            types.Int64   `tfsdk:"max_retries"`
 	RequestTimeout        types.String  `tfsdk:"request_timeout"`
-	WritesPerSecond       types.Float64 `tfsdk:"writes_per_second"`
+	WriteLimit            types.Int64   `tfsdk:"write_limit"`
+	WriteLimitWindow      types.String  `tfsdk:"write_limit_window"`
 	ReadConcurrency       types.Int64   `tfsdk:"read_concurrency"`
 	AllowInsecureHTTP     types.Bool    `tfsdk:"allow_insecure_http"`
 }
@@ -105,12 +107,19 @@ func (p *featureConsoleProvider) Schema(_ context.Context, _ provider.SchemaRequ
 					"Defaults to `30s`.",
 				Validators: []validator.String{durationValidator{}},
 			},
-			"writes_per_second": schema.Float64Attribute{
+			"write_limit": schema.Int64Attribute{
 				Optional: true,
-				MarkdownDescription: fmt.Sprintf("Client-side pacing of mutating requests, shared by all resources of this "+
-					"provider, so a large apply stays under the service's write limit (about 100 per 10 seconds). "+
-					"`0` disables pacing. Defaults to `%g`.", defaultWritesPerSecond),
-				Validators: []validator.Float64{float64validator.AtLeast(0)},
+				MarkdownDescription: fmt.Sprintf("Client-side pacing of mutating requests: at most this many writes in any "+
+					"`write_limit_window`, shared by every resource of this provider, so a large apply stays under the "+
+					"service's limit instead of collecting 429 answers. `0` disables pacing. Defaults to `%d` (the service "+
+					"allows about 100 per 10 seconds and 900 per 15 minutes per project: for long applies of more than 900 "+
+					"writes set `900` and `\"15m\"`).", defaultWriteLimit),
+				Validators: []validator.Int64{int64validator.AtLeast(0)},
+			},
+			"write_limit_window": schema.StringAttribute{
+				Optional:            true,
+				MarkdownDescription: "The window of `write_limit`, as a Go duration such as `10s` or `15m`. Defaults to `10s`.",
+				Validators:          []validator.String{durationValidator{}},
 			},
 			"read_concurrency": schema.Int64Attribute{
 				Optional: true,
@@ -178,9 +187,13 @@ func (p *featureConsoleProvider) Configure(ctx context.Context, req provider.Con
 	if s := cfg.RequestTimeout.ValueString(); s != "" {
 		timeout, _ = time.ParseDuration(s) // validated in the schema
 	}
-	wps := defaultWritesPerSecond
-	if !cfg.WritesPerSecond.IsNull() {
-		wps = cfg.WritesPerSecond.ValueFloat64()
+	writeLimit := defaultWriteLimit
+	if !cfg.WriteLimit.IsNull() {
+		writeLimit = int(cfg.WriteLimit.ValueInt64())
+	}
+	writeWindow := defaultWriteLimitWindow
+	if s := cfg.WriteLimitWindow.ValueString(); s != "" {
+		writeWindow, _ = time.ParseDuration(s) // validated in the schema
 	}
 	readConc := defaultReadConcurrency
 	if !cfg.ReadConcurrency.IsNull() {
@@ -195,7 +208,7 @@ func (p *featureConsoleProvider) Configure(ctx context.Context, req provider.Con
 		RetryWaitMin:          p.tuning.retryWaitMin,
 		RetryWaitMax:          p.tuning.retryWaitMax,
 		Timeout:               timeout,
-		Pacer:                 console.NewPacer(wps, max(1, int(wps))),
+		Pacer:                 console.NewPacer(writeLimit, writeWindow),
 		UserAgent:             fmt.Sprintf("terraform-provider-featureconsole/%s Terraform/%s", p.version, req.TerraformVersion),
 	})
 	if err != nil {

@@ -46,7 +46,7 @@ func providerBlock(url string, extra ...string) string {
 provider "featureconsole" {
   base_url    = %q
   api_key     = %q
-  writes_per_second = 0
+  write_limit = 0
   %s
 }
 `, url, mockconsole.DefaultAPIKey, strings.Join(extra, "\n  "))

@@ -1,0 +1,62 @@
+package provider
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/mockconsole"
+)
+
+// TestAccProvider_keyNeverLogged applies with TF_LOG=TRACE and reads every log line, the provider's
+// and terraform's: the requests are logged, the API key is not.
+func TestAccProvider_keyNeverLogged(t *testing.T) {
+	const key = "fc-live-K3y-that-must-never-be-logged"
+	_, url := startMock(t, mockconsole.Config{APIKey: key, PageSizeCap: 50})
+	dir := t.TempDir()
+	t.Setenv("TF_LOG", "TRACE")
+	t.Setenv("TF_LOG_PATH_MASK", filepath.Join(dir, "%s.log"))
+	// The key comes from the environment: the test framework itself logs the configuration it writes.
+	t.Setenv(envAPIKey, key)
+
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: fmt.Sprintf(`
+provider "featureconsole" {
+  base_url = %q
+}
+data "featureconsole_users" "all" {}
+data "featureconsole_events" "e" { event_name = "signup" }
+`, url),
+		}},
+	})
+
+	files, _ := filepath.Glob(filepath.Join(dir, "*.log"))
+	if len(files) == 0 {
+		t.Fatal("no log file written: the test proves nothing")
+	}
+	var all strings.Builder
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all.Write(b)
+	}
+	logs := all.String()
+	if strings.Contains(logs, key) {
+		i := strings.Index(logs, key)
+		t.Fatalf("the API key appears in the logs: …%s…", logs[max(0, i-200):i])
+	}
+	for _, want := range []string{"console API request", `method=GET`, `path=/console/v1/users`, "status=200", "duration_ms="} {
+		if !strings.Contains(logs, want) {
+			t.Errorf("the logs lack %q", want)
+		}
+	}
+}
