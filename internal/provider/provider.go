@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-		"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
@@ -51,15 +51,15 @@ type featureConsoleProvider struct {
 }
 
 type providerModel struct {
-	BaseURL               types.String  `tfsdk:"base_url"`
-	APIKey                types.String  `tfsdk:"api_key"`
-	RespectReviewSettings types.Bool    `tfsdk:"respect_review_settings"`
-	MaxRetries            types.Int64   `tfsdk:"max_retries"`
-	RequestTimeout        types.String  `tfsdk:"request_timeout"`
-	WriteLimit            types.Int64   `tfsdk:"write_limit"`
-	WriteLimitWindow      types.String  `tfsdk:"write_limit_window"`
-	ReadConcurrency       types.Int64   `tfsdk:"read_concurrency"`
-	AllowInsecureHTTP     types.Bool    `tfsdk:"allow_insecure_http"`
+	BaseURL               types.String `tfsdk:"base_url"`
+	APIKey                types.String `tfsdk:"api_key"`
+	RespectReviewSettings types.Bool   `tfsdk:"respect_review_settings"`
+	MaxRetries            types.Int64  `tfsdk:"max_retries"`
+	RequestTimeout        types.String `tfsdk:"request_timeout"`
+	WriteLimit            types.Int64  `tfsdk:"write_limit"`
+	WriteLimitWindow      types.String `tfsdk:"write_limit_window"`
+	ReadConcurrency       types.Int64  `tfsdk:"read_concurrency"`
+	AllowInsecureHTTP     types.Bool   `tfsdk:"allow_insecure_http"`
 }
 
 // providerData is what resources and data sources receive in Configure.
@@ -222,6 +222,7 @@ func (p *featureConsoleProvider) Configure(ctx context.Context, req provider.Con
 
 func (p *featureConsoleProvider) Resources(_ context.Context) []func() resource.Resource {
 	return []func() resource.Resource{
+		NewMetricSourceResource,
 		NewReleasePipelineResource,
 	}
 }

@@ -506,9 +506,9 @@ func flattenPipelineConditions(ctx context.Context, conds []console.Condition) (
 		}
 		out = append(out, pipelineConditionModel{
 			Type:        types.StringValue(c.Type),
-			Operator:    optionalString(c.Operator),
-			Field:       optionalString(c.Field),
-			CustomID:    optionalString(c.CustomID),
+			Operator:    nullIfEmpty(c.Operator),
+			Field:       nullIfEmpty(c.Field),
+			CustomID:    nullIfEmpty(c.CustomID),
 			TargetValue: emptyStringList(tv),
 		})
 	}
@@ -530,7 +530,7 @@ func isKnownList(l types.List) bool {
 	return !l.IsNull() && !l.IsUnknown()
 }
 
-func optionalString(s string) types.String {
+func nullIfEmpty(s string) types.String {
 	if s == "" {
 		return types.StringNull()
 	}

@@ -1,0 +1,4 @@
+import {
+  to = featureconsole_metric_source.orders
+  id = "orders"
+}

@@ -1,0 +1,179 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"reflect"
+	"regexp"
+
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+)
+
+var nonBlankRegexp = regexp.MustCompile(`\S`)
+
+func (r *metricSourceResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	var m metricSourceModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if m.SourceType.IsUnknown() || m.SourceType.ValueString() != sourceTypeTable || m.TableName.IsUnknown() {
+		return
+	}
+	if !nonBlankRegexp.MatchString(m.TableName.ValueString()) {
+		resp.Diagnostics.AddAttributeError(path.Root("table_name"), "Missing table name",
+			`table_name is required when source_type is "table": set it to the name of the table the source reads.`)
+	}
+}
+
+// ModifyPlan names the planned id and, when the plan changes the source and every value is
+// known, has the service validate the planned source with a dry run so a bad source fails at plan.
+func (r *metricSourceResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		return // destroy
+	}
+	var plan metricSourceModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	// The id is the name: known with it, unknown with it (a name known only at apply replaces).
+	if !plan.ID.Equal(plan.Name) {
+		plan.ID = plan.Name
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("id"), plan.ID)...)
+	}
+
+	if !plan.ValidateOnPlan.ValueBool() || !req.Config.Raw.IsFullyKnown() || r.data == nil || r.data.client == nil {
+		return
+	}
+	src, diags := expandMetricSource(ctx, plan)
+	if diags.HasError() {
+		return // reported by apply, not guessed at here
+	}
+	update := false
+	if !req.State.Raw.IsNull() {
+		var state metricSourceModel
+		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+		old, diags := expandMetricSource(ctx, state)
+		if !diags.HasError() && sameMetricSource(old, src) {
+			return // nothing the service would see changes: no request
+		}
+		update = state.Name.Equal(plan.Name)
+	}
+
+	src.DryRun = true
+	var err error
+	if update {
+		_, err = r.data.client.UpdateMetricSource(ctx, src.Name, src)
+	} else {
+		_, err = r.data.client.CreateMetricSource(ctx, src)
+	}
+	if err == nil {
+		return
+	}
+	var ae *console.APIError
+	switch {
+	case errors.As(err, &ae) && ae.StatusCode == http.StatusBadRequest:
+		if !update {
+			if _, gerr := r.data.client.GetMetricSource(ctx, src.Name); gerr == nil {
+				exists := &metricSourceExistsError{name: src.Name, cause: err}
+				resp.Diagnostics.AddAttributeError(path.Root("name"), fmt.Sprintf("Metric source %q already exists", src.Name), exists.Error())
+				return
+			}
+		}
+		resp.Diagnostics.AddError(fmt.Sprintf("Metric source %q rejected by the console", src.Name),
+			"The console validated the planned metric source in a dry run (nothing was saved) and rejected it:\n\n"+
+				err.Error()+"\n\nFix the configuration, or set validate_on_plan = false to skip this check.")
+	case errors.As(err, &ae) && (ae.StatusCode == http.StatusUnauthorized || ae.StatusCode == http.StatusForbidden):
+		resp.Diagnostics.AddError(fmt.Sprintf("Unable to validate metric source %q", src.Name), err.Error())
+	default:
+		// The service could not answer; apply will meet the real outcome.
+		resp.Diagnostics.AddWarning(fmt.Sprintf("Metric source %q not validated at plan time", src.Name),
+			"The dry run that checks the planned source failed, so the plan was made without it:\n\n"+err.Error())
+	}
+}
+
+// recoverCreate handles a failed create. When an earlier attempt may have been committed (its
+// answer was lost and the retry met "Name is already in use"), the stored source is read back:
+// if it is what was sent, the create succeeded. A source that exists otherwise is reported as such.
+func (r *metricSourceResource) recoverCreate(ctx context.Context, sent console.MetricSource, err error) (*console.MetricSource, error) {
+	var ae *console.APIError
+	var te *console.TransportError
+	isAPI := errors.As(err, &ae)
+	ambiguous := isAPI && ae.MaybeCommitted || errors.As(err, &te)
+	if !ambiguous && !(isAPI && ae.StatusCode == http.StatusBadRequest) {
+		return nil, err
+	}
+	got, gerr := r.data.client.GetMetricSource(ctx, sent.Name)
+	if gerr != nil {
+		if !console.NotFound(gerr) {
+			tflog.Warn(ctx, "could not read back metric source after a failed create", map[string]any{"name": sent.Name, "error": gerr.Error()})
+		}
+		return nil, err
+	}
+	if ambiguous && sameMetricSource(sent, *got) {
+		tflog.Info(ctx, "metric source create answer was lost but the source was stored as sent: carrying on as created", map[string]any{"name": sent.Name})
+		return got, nil
+	}
+	return nil, &metricSourceExistsError{name: sent.Name, cause: err, differs: ambiguous}
+}
+
+// metricSourceExistsError is a create that met a source of the same name not in the state.
+type metricSourceExistsError struct {
+	name    string
+	cause   error
+	differs bool
+}
+
+func (e *metricSourceExistsError) Error() string {
+	what := "already exists in the console but is not managed by this Terraform state"
+	if e.differs {
+		what = "already exists in the console and differs from this configuration, so it was not created by this apply"
+	}
+	return fmt.Sprintf("A metric source named %[1]q %[2]s. Terraform does not take over existing sources silently.\n\n"+
+		"To manage it with Terraform, import it with:\n\n"+
+		"  terraform import featureconsole_metric_source.<resource name> %[1]q\n\n"+
+		"or an import block:\n\n"+
+		"  import {\n    to = featureconsole_metric_source.<resource name>\n    id = %[1]q\n  }\n\n"+
+		"then adjust the configuration until the plan shows no changes. Or choose another name.\n\n"+
+		"The console answered: %[3]s", e.name, what, e.cause.Error())
+}
+
+func (e *metricSourceExistsError) Unwrap() error { return e.cause }
+
+// sameMetricSource compares what two sources hold, reading absent fields as the service's
+// defaults; owner and dryRun are not part of the definition.
+func sameMetricSource(a, b console.MetricSource) bool {
+	return reflect.DeepEqual(normalizeMetricSource(a), normalizeMetricSource(b))
+}
+
+func normalizeMetricSource(m console.MetricSource) console.MetricSource {
+	m.Owner = nil
+	m.DryRun = false
+	m.IDTypeMapping = append([]console.IDTypeMapping{}, m.IDTypeMapping...)
+	m.Tags = append([]string{}, m.Tags...)
+	m.CustomFieldMapping = append([]console.CustomFieldMapping{}, m.CustomFieldMapping...)
+	m.Description = new(deref(m.Description, ""))
+	m.TimestampAsDay = new(deref(m.TimestampAsDay, false))
+	st := deref(m.SourceType, "")
+	if st == "" {
+		st = sourceTypeQuery
+	}
+	m.SourceType = &st
+	m.TableName = new(deref(m.TableName, ""))
+	m.DatePartitionColumn = new(deref(m.DatePartitionColumn, ""))
+	m.IsReadOnly = new(deref(m.IsReadOnly, false))
+	m.IsVerified = new(deref(m.IsVerified, false))
+	m.Team = optionalString(m.Team).ValueStringPointer()
+	m.TeamID = optionalString(m.TeamID).ValueStringPointer()
+	return m
+}
