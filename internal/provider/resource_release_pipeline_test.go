@@ -200,7 +200,7 @@ func equalTo(want *string) knownvalue.Check {
 }
 
 // wrapped matches text that Terraform may have wrapped over several lines.
-func wrapped(text string) *regexp.Regexp {
+func wrappedText(text string) *regexp.Regexp {
 	words := strings.Fields(text)
 	for i, w := range words {
 		words[i] = regexp.QuoteMeta(w)
@@ -514,7 +514,7 @@ func TestAccReleasePipeline_validation(t *testing.T) {
 	for _, c := range cases {
 		steps = append(steps, resource.TestStep{
 			Config:      providerBlock(url) + c.hcl,
-			ExpectError: wrapped(c.wantErr),
+			ExpectError: wrappedText(c.wantErr),
 		})
 	}
 	resource.ParallelTest(t, resource.TestCase{
@@ -537,7 +537,7 @@ func TestAccReleasePipeline_missingPipeline(t *testing.T) {
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config:      providerBlock(url) + strings.Replace(pipelineExampleHCL, `"pl_web"`, `"pl_missing"`, 1),
-			ExpectError: wrapped(`Unable to read release pipeline "pl_missing": 404 Not Found: Release pipeline "pl_missing" not found`),
+			ExpectError: wrappedText(`Unable to read release pipeline "pl_missing": 404 Not Found: Release pipeline "pl_missing" not found`),
 		}},
 	})
 	if n := m.CountRequests("POST", "/release_pipelines/"); n != 0 {
@@ -548,7 +548,7 @@ func TestAccReleasePipeline_missingPipeline(t *testing.T) {
 func TestAccReleasePipeline_locked(t *testing.T) {
 	m, url := startMock(t, mockconsole.Config{})
 	seeded, _ := m.Pipeline("pl_web")
-	lockedErr := wrapped(`Unable to update release pipeline "pl_web": 400 Bad Request: Cannot modify release pipeline "pl_web": a rollout is in progress`)
+	lockedErr := wrappedText(`Unable to update release pipeline "pl_web": 400 Bad Request: Cannot modify release pipeline "pl_web": a rollout is in progress`)
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
@@ -822,7 +822,7 @@ func TestAccReleasePipeline_pinnedUnknownID(t *testing.T) {
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config:      providerBlock(url) + webPipelineHCL("Web", `{ id = "ph_bogus", name = "Canary", time_interval_ms = 0 }`),
-			ExpectError: wrapped(`Release pipeline "pl_web" did not keep the id of phase "Canary"`),
+			ExpectError: wrappedText(`Release pipeline "pl_web" did not keep the id of phase "Canary"`),
 		}},
 	})
 }
