@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"regexp"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -91,9 +90,6 @@ var (
 	}}
 )
 
-// notBlank rejects "" and names made only of white space, which the console shows as nothing.
-var notBlank = stringvalidator.RegexMatches(regexp.MustCompile(`\S`), "must not be empty or only white space")
-
 func (r *releasePipelineResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_release_pipeline"
 }
@@ -122,13 +118,13 @@ func (r *releasePipelineResource) Schema(_ context.Context, _ resource.SchemaReq
 				Required: true,
 				MarkdownDescription: "Identifier of the existing release pipeline, such as `pl_web`. Changing it forces replacement: " +
 					"the old pipeline is released from Terraform (left as it is) and the new one is taken over.",
-				Validators:    []validator.String{notBlank},
+				Validators:    []validator.String{notBlank()},
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
 			"name": schema.StringAttribute{
 				Required:            true,
 				MarkdownDescription: "Display name of the pipeline. Updated in place.",
-				Validators:          []validator.String{notBlank},
+				Validators:          []validator.String{notBlank()},
 			},
 			"phases": schema.ListNestedAttribute{
 				Required: true,
@@ -146,7 +142,7 @@ func (r *releasePipelineResource) Schema(_ context.Context, _ resource.SchemaReq
 					"name": schema.StringAttribute{
 						Required:            true,
 						MarkdownDescription: "Name of the phase, unique within the pipeline. It is what ties the phase to its `id`.",
-						Validators:          []validator.String{notBlank},
+						Validators:          []validator.String{notBlank()},
 					},
 					"time_interval_ms": schema.Int64Attribute{
 						Required: true,
@@ -176,7 +172,7 @@ func (r *releasePipelineResource) Schema(_ context.Context, _ resource.SchemaReq
 							"name": schema.StringAttribute{
 								Required:            true,
 								MarkdownDescription: "Name of the rule, unique within the phase.",
-								Validators:          []validator.String{notBlank},
+								Validators:          []validator.String{notBlank()},
 							},
 							"environments": schema.ListAttribute{
 								Optional:    true,
@@ -193,7 +189,7 @@ func (r *releasePipelineResource) Schema(_ context.Context, _ resource.SchemaReq
 									"type": schema.StringAttribute{
 										Required:            true,
 										MarkdownDescription: "Condition type, such as `user_id`, `app_version` or `public`.",
-										Validators:          []validator.String{notBlank},
+										Validators:          []validator.String{notBlank()},
 									},
 									"operator": schema.StringAttribute{
 										Optional:            true,

@@ -647,7 +647,7 @@ func TestReleasePipelineValidateConfig_paths(t *testing.T) {
 	r.Schema(ctx, fwresource.SchemaRequest{}, &sr)
 	var diags diag.Diagnostics
 	phases := listOf(pipelinePhaseType, []attr.Value{
-		objectOf(ctx, pipelinePhaseType, testPhase("", "A", testRule("", "x"), testRule("", "y"), testRule("", "x")), &diags),
+		objectOf(ctx, pipelinePhaseType, testPhase("", "A", testPipelineRule("", "x"), testPipelineRule("", "y"), testPipelineRule("", "x")), &diags),
 		objectOf(ctx, pipelinePhaseType, testPhase("", "B"), &diags),
 		objectOf(ctx, pipelinePhaseType, testPhase("", "A"), &diags),
 	}, &diags)
@@ -677,13 +677,13 @@ func TestPlanPipelinePhases_idsFollowNames(t *testing.T) {
 	ctx := context.Background()
 	var diags diag.Diagnostics
 	prior := []pipelinePhaseModel{
-		testPhase("ph_a", "A", testRule("pr_1", "one"), testRule("pr_2", "two")),
+		testPhase("ph_a", "A", testPipelineRule("pr_1", "one"), testPipelineRule("pr_2", "two")),
 		testPhase("ph_b", "B"),
 	}
 	cfg := listOf(pipelinePhaseType, []attr.Value{
 		objectOf(ctx, pipelinePhaseType, testPhase("", "New"), &diags),
 		objectOf(ctx, pipelinePhaseType, testPhase("", "B"), &diags),
-		objectOf(ctx, pipelinePhaseType, testPhase("", "A", testRule("", "two"), testRule("", "three"), testRule("pr_9", "one")), &diags),
+		objectOf(ctx, pipelinePhaseType, testPhase("", "A", testPipelineRule("", "two"), testPipelineRule("", "three"), testPipelineRule("pr_9", "one")), &diags),
 		objectOf(ctx, pipelinePhaseType, testPhase("ph_pinned", "Pinned"), &diags),
 	}, &diags)
 	planned := phaseModels(ctx, planPipelinePhases(ctx, cfg, prior, &diags), &diags)
@@ -722,11 +722,11 @@ func TestExpandPipelinePhases(t *testing.T) {
 		Type: types.StringValue("user_id"), Operator: types.StringValue("any"), Field: types.StringNull(), CustomID: types.StringNull(),
 		TargetValue: types.ListValueMust(types.StringType, []attr.Value{types.StringValue("42")}),
 	}
-	withCond := testRule("", "internal")
+	withCond := testPipelineRule("", "internal")
 	withCond.Conditions = listOf(pipelineConditionType, []attr.Value{objectOf(ctx, pipelineConditionType, cond, &diags)}, &diags)
 	withCond.Environments = types.ListValueMust(types.StringType, []attr.Value{types.StringValue("staging")})
 	plan := listOf(pipelinePhaseType, []attr.Value{
-		objectOf(ctx, pipelinePhaseType, testPhase("", "Canary", withCond, testRule("", "new")), &diags),
+		objectOf(ctx, pipelinePhaseType, testPhase("", "Canary", withCond, testPipelineRule("", "new")), &diags),
 		objectOf(ctx, pipelinePhaseType, testPhase("ph_pinned", "GA"), &diags),
 	}, &diags)
 	existing := []console.Phase{
@@ -804,7 +804,7 @@ func testPhase(id, name string, rules ...pipelineRuleModel) pipelinePhaseModel {
 	return p
 }
 
-func testRule(id, name string) pipelineRuleModel {
+func testPipelineRule(id, name string) pipelineRuleModel {
 	r := pipelineRuleModel{ID: types.StringNull(), Name: types.StringValue(name),
 		Environments: types.ListNull(types.StringType), Conditions: types.ListNull(pipelineConditionType)}
 	if id != "" {
