@@ -311,3 +311,68 @@ func TestExamples_everyTypeAndFileCovered(t *testing.T) {
 		}
 	}
 }
+
+var (
+	guideHCLRe       = regexp.MustCompile("(?s)```terraform\n(.*?)```")
+	guideProviderRe  = regexp.MustCompile(`provider "featureconsole" \{`)
+	guideImportRe    = regexp.MustCompile(`(?m)^import \{`)
+	guidesDir        = "../../templates/guides"
+	guidesWithImport = map[string]string{
+		"importing.md.tmpl": "its import blocks are exercised by TestAccGenerateConfig and TestAccExamples_resources",
+	}
+)
+
+// The HCL the guides show, taken together per guide, applies against the mock and plans clean.
+// A guide's provider block gets the mock's address and key added; the getting started guide's
+// required_providers block stays, served under its namespace as in TestAccExamples_demo.
+func TestAccGuides_hcl(t *testing.T) {
+	entries, err := os.ReadDir(guidesDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(resource.EnvTfAccProviderNamespace, "featureconsole")
+	for _, e := range entries {
+		t.Run(e.Name(), func(t *testing.T) {
+			b, err := os.ReadFile(filepath.Join(guidesDir, e.Name()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var blocks []string
+			for _, m := range guideHCLRe.FindAllStringSubmatch(string(b), -1) {
+				blocks = append(blocks, m[1])
+			}
+			hcl := strings.Join(blocks, "\n")
+			if reason, ok := guidesWithImport[e.Name()]; ok {
+				t.Skip(reason)
+			}
+			if len(blocks) == 0 || guideImportRe.MatchString(hcl) {
+				t.Fatalf("%s: no terraform blocks, or import blocks not covered elsewhere", e.Name())
+			}
+			_, url := startMock(t, mockconsole.Config{})
+			mockSettings := fmt.Sprintf("provider \"featureconsole\" {\n  base_url    = %q\n  api_key     = %q\n  write_limit = 0\n", url, mockconsole.DefaultAPIKey)
+			switch n := len(guideProviderRe.FindAllString(hcl, -1)); n {
+			case 0:
+				hcl = providerBlock(url) + hcl
+			case 1:
+				hcl = guideProviderRe.ReplaceAllLiteralString(hcl, mockSettings)
+			default:
+				t.Fatalf("%s: %d provider blocks", e.Name(), n)
+			}
+			if !strings.Contains(hcl, `resource "`) && !strings.Contains(hcl, `data "`) {
+				// Terraform validates and configures a provider only when something uses it.
+				hcl += "\ndata \"featureconsole_users\" \"guide_check\" {}\n"
+			}
+			step := resource.TestStep{
+				Config: hcl,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			}
+			resource.Test(t, resource.TestCase{
+				PreCheck:                 func() { testAccPreCheck(t) },
+				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				Steps:                    []resource.TestStep{step},
+			})
+		})
+	}
+}
