@@ -79,10 +79,10 @@ data "featureconsole_events" "signup" { event_name = "signup" }
 			{
 				Config: config(10),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{expectRequests(t, m, "create plan", map[string]int{
+					PreApply: []plancheck.PlanCheck{expectRequests(t, m, "create plan", map[string]int{
 						"GET /users": 3, "GET /events": 1, "POST /metrics/metric_source (dry run)": 1,
 					})},
-					PostApplyPreRefresh:  []plancheck.PlanCheck{expectRequests(t, m, "create apply", map[string]int{
+					PostApplyPreRefresh: []plancheck.PlanCheck{expectRequests(t, m, "create apply", map[string]int{
 						// terraform apply plans again (data sources, dry run), then one write per resource;
 						// the pipeline is read once before its first write to keep its phase ids.
 						"GET /users": 3, "GET /events": 1, "POST /metrics/metric_source (dry run)": 1,
@@ -96,11 +96,11 @@ data "featureconsole_events" "signup" { event_name = "signup" }
 			{
 				Config: config(20),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{expectRequests(t, m, "update plan", map[string]int{
+					PreApply: []plancheck.PlanCheck{expectRequests(t, m, "update plan", map[string]int{
 						"GET /gates": 2, "GET /release_pipelines": 1, "GET /metrics/metric_source": 1, "GET /users": 3, "GET /events": 1,
 						"POST /metrics/metric_source (dry run)": 1,
 					})},
-					PostApplyPreRefresh:  []plancheck.PlanCheck{expectRequests(t, m, "update apply", map[string]int{
+					PostApplyPreRefresh: []plancheck.PlanCheck{expectRequests(t, m, "update apply", map[string]int{
 						// exactly one write per resource and no read: state comes from the write's answer
 						"GET /users": 3, "GET /events": 1, "POST /metrics/metric_source (dry run)": 1,
 						"PATCH /gates": 2, "POST /release_pipelines": 1, "POST /metrics/metric_source": 1,
