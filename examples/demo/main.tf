@@ -10,35 +10,6 @@ terraform {
 
 provider "featureconsole" {}
 
-# The complete rule list of the seeded gate "dark_mode"; destroy leaves the gate with no rules.
-resource "featureconsole_gate_rules" "dark_mode" {
-  gate_id = "dark_mode"
-  rules = [
-    {
-      name            = "employees"
-      pass_percentage = 100
-      conditions = [
-        { type = "email", operator = "str_contains_any", target_value = ["@example.com"] },
-      ]
-    },
-    {
-      name            = "everyone"
-      pass_percentage = 10
-      environments    = ["production"]
-      return_value    = jsonencode({ theme = "dark" })
-    },
-  ]
-}
-
-# A metric source: created by apply, deleted by destroy.
-resource "featureconsole_metric_source" "orders" {
-  name             = "orders"
-  sql              = "SELECT user_id, ts, amount FROM orders"
-  timestamp_column = "ts"
-  id_type_mapping  = [{ service_unit_id = "userID", column = "user_id" }]
-  tags             = ["demo"]
-}
-
 data "featureconsole_users" "admins" {
   role = "admin"
 }
@@ -58,10 +29,6 @@ output "admin_emails" {
 
 output "rule_based_segments" {
   value = { for s in data.featureconsole_segments.rule_based.segments : s.id => s.rules.name }
-}
-
-output "dark_mode_rule_ids" {
-  value = { for r in featureconsole_gate_rules.dark_mode.rules : r.name => r.base_id }
 }
 
 output "checkout_events_read" {
