@@ -123,11 +123,14 @@ func New(cfg Config) (*Client, error) {
 	}
 	transport := cfg.Transport
 	if transport == nil {
-		t := http.DefaultTransport.(*http.Transport).Clone()
-		// The pager keeps up to read_concurrency requests in flight: with the default of 2 idle
-		// connections per host, most of them would be closed after every page and dialled again.
-		t.MaxIdleConnsPerHost = maxIdleConnsPerHost
-		transport = t
+		transport = http.DefaultTransport
+		if dt, ok := http.DefaultTransport.(*http.Transport); ok {
+			t := dt.Clone() // its own connection pool, not shared with the process
+			// The pager keeps up to read_concurrency requests in flight: with the default of 2 idle
+			// connections per host, most of them would be closed after every page and dialled again.
+			t.MaxIdleConnsPerHost = maxIdleConnsPerHost
+			transport = t
+		}
 	}
 
 	rc := retryablehttp.NewClient()

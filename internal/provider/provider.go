@@ -224,6 +224,7 @@ func (p *featureConsoleProvider) Resources(_ context.Context) []func() resource.
 	return []func() resource.Resource{
 		NewGateRulesResource,
 		NewMetricSourceResource,
+		NewReleasePipelineResource,
 	}
 }
 

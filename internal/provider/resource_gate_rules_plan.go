@@ -161,25 +161,6 @@ func elementsKnown(l types.List) bool {
 	return true
 }
 
-// notBlank rejects empty and white-space-only strings.
-func notBlank() validator.String { return notBlankValidator{} }
-
-type notBlankValidator struct{}
-
-func (notBlankValidator) Description(context.Context) string { return "value must not be empty" }
-func (v notBlankValidator) MarkdownDescription(ctx context.Context) string {
-	return v.Description(ctx)
-}
-
-func (notBlankValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	if strings.TrimSpace(req.ConfigValue.ValueString()) == "" {
-		resp.Diagnostics.AddAttributeError(req.Path, "Empty value", fmt.Sprintf("%s must not be empty.", req.Path))
-	}
-}
-
 // passPercentageValidator accepts 0..100 with at most two decimals.
 type passPercentageValidator struct{}
 
