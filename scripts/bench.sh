@@ -72,7 +72,9 @@ export FEATURECONSOLE_BASE_URL=$url FEATURECONSOLE_API_KEY=bench-key
 export RSSWRAP_PROVIDER=$PROVIDER_BIN RSSWRAP_OUT=$work/rss-other
 unset TF_CLI_ARGS TF_LOG
 tf() { "$TERRAFORM" -chdir="$1" "${@:2}"; }
-peak_kib() { sort -n "$1" | tail -1; }
+# The wrapper appends "peak-RSS-KiB user-s system-s" for each provider process.
+peak_kib() { sort -n "$1" | tail -1 | cut -d' ' -f1; }
+cpu_s() { awk '{ s += $2 + $3 } END { printf "%.1f", s }' "$1"; }
 
 for dir in gates events; do
 	cat >"$work/$dir/versions.tf" <<HCL
@@ -128,7 +130,7 @@ floor_s=$(calc "%d" "int(($BENCH_GATES - 1) / $BENCH_WRITE_LIMIT) * $BENCH_WRITE
 log "terraform apply of $BENCH_GATES featureconsole_gate_rules (-parallelism=$BENCH_PARALLELISM)"
 ctl POST reset
 t0=$(now)
-tf "$work/gates" apply -no-color -input=false -auto-approve -compact-warnings -parallelism="$BENCH_PARALLELISM" >"$work/apply.log" 2>&1 ||
+RSSWRAP_OUT=$work/rss-apply tf "$work/gates" apply -no-color -input=false -auto-approve -compact-warnings -parallelism="$BENCH_PARALLELISM" >"$work/apply.log" 2>&1 ||
 	{ tail -40 "$work/apply.log"; echo "bench: terraform apply failed (log: $work/apply.log)"; exit 1; }
 apply_s=$(since "$t0")
 apply_total=$(count "")
@@ -144,7 +146,7 @@ ctl POST "latency?d=${BENCH_LATENCY_MS}ms"
 ctl POST reset
 t0=$(now)
 set +e
-tf "$work/gates" plan -no-color -input=false -detailed-exitcode -compact-warnings -parallelism="$BENCH_PARALLELISM" >"$work/plan.log" 2>&1
+RSSWRAP_OUT=$work/rss-plan tf "$work/gates" plan -no-color -input=false -detailed-exitcode -compact-warnings -parallelism="$BENCH_PARALLELISM" >"$work/plan.log" 2>&1
 plan_code=$?
 set -e
 plan_s=$(since "$t0")
@@ -192,12 +194,13 @@ events_run() {
 	pages=$(count "method=GET&prefix=/events/")
 	fetch_s=$(ctl GET "span?method=GET&prefix=/events/" | tr -d '[:space:]')
 	events_rss_kib=$(peak_kib "$rss")
+	events_cpu=$(cpu_s "$rss")
 	events_s=$s
 }
 events_run 1
-seq_s=$events_s seq_pages=$pages seq_rss_kib=$events_rss_kib seq_fetch=$fetch_s
+seq_s=$events_s seq_pages=$pages seq_rss_kib=$events_rss_kib seq_fetch=$fetch_s seq_cpu=$events_cpu
 events_run "$BENCH_READ_CONCURRENCY"
-conc_s=$events_s conc_pages=$pages conc_rss_kib=$events_rss_kib conc_fetch=$fetch_s
+conc_s=$events_s conc_pages=$pages conc_rss_kib=$events_rss_kib conc_fetch=$fetch_s conc_cpu=$events_cpu
 
 # ---- the table ----
 yesno() { awk "BEGIN { print ($1) ? \"yes\" : \"**no**\" }"; }
@@ -229,12 +232,12 @@ table=$(
 | Go: flatten 100,000 events into framework values | $(secs "$fl_ns")/op, $(mb "$fl_b")/op | JSON of the records, $(calc "%.1f MB" "$lh_json") | $(calc "%.1fx" "$fl_b / ($lh_json * 1e6)") allocated / JSON | — | — |
 | Go: flatten + state.Set + msgpack (the data source's whole read after listing) | $(secs "$rd_ns")/op, $(mb "$rd_b")/op | JSON of the records, $(calc "%.1f MB" "$lh_json") | $(calc "%.1fx" "$rd_b / ($lh_json * 1e6)") allocated / JSON | — | — |
 | Go: live heap of each form of 100,000 events | decoded $(calc "%.1f" "$lh_ev")x, framework values $(calc "%.1f" "$lh_fw")x, tftypes $(calc "%.1f" "$lh_tf")x, msgpack $(calc "%.1f" "$lh_mp")x | JSON of the records, $(calc "%.1f MB" "$lh_json") | $(calc "%.1fx" "$lh_fw + $lh_tf") (framework + tftypes, held together by state.Set) | — | — |
-| terraform apply, $BENCH_GATES gate_rules, limit $BENCH_WRITE_LIMIT writes / ${BENCH_WRITE_WINDOW_S} s, -parallelism=$BENCH_PARALLELISM: wall time | ${apply_s} s, $apply_writes PATCH | floor ${floor_s} s | $(calc "%.2fx" "$apply_ratio") | ≤ 1.2x | $(yesno "$apply_ratio <= 1.2") |
+| terraform apply, $BENCH_GATES gate_rules, limit $BENCH_WRITE_LIMIT writes / ${BENCH_WRITE_WINDOW_S} s, -parallelism=$BENCH_PARALLELISM: wall time | ${apply_s} s, $apply_writes PATCH (provider CPU $(cpu_s "$work/rss-apply") s) | floor ${floor_s} s | $(calc "%.2fx" "$apply_ratio") | ≤ 1.2x | $(yesno "$apply_ratio <= 1.2") |
 | apply: the writes alone, first PATCH arriving to last answered (at the mock) | ${apply_span} s | floor ${floor_s} s | $(calc "%.2fx" "$apply_span / $floor_s") | — | — |
 | apply: requests answered 429 | $apply_429 of $apply_total | — | ${share429} % | < 1 % | $(yesno "$share429 < 1") |
 | terraform plan (refresh) of $BENCH_GATES gate_rules: requests | $plan_gets GET /gates/{id} ($plan_total in all; $plan_note) | $BENCH_GATES | $(calc "%.2fx" "$plan_gets / $BENCH_GATES") | exactly $BENCH_GATES | $(yesno "$plan_gets == $BENCH_GATES") |
-| terraform plan (refresh), ${BENCH_LATENCY_MS} ms latency, -parallelism=$BENCH_PARALLELISM: wall time | ${plan_s} s (the reads alone, first GET arriving to last answered: ${plan_span} s) | $BENCH_GATES × ${BENCH_LATENCY_MS} ms / $BENCH_PARALLELISM = ${plan_ref_s} s | $(calc "%.1fx" "$plan_s / $plan_ref_s") (reads alone $(calc "%.1fx" "$plan_span / $plan_ref_s")) | — | — |
-| data.featureconsole_events, $BENCH_EVENTS records ($conc_pages pages), ${BENCH_LATENCY_MS} ms latency, read_concurrency=$BENCH_READ_CONCURRENCY: terraform plan wall time | ${conc_s} s | read_concurrency=1: ${seq_s} s ($seq_pages pages) | ${ev_ratio}x | ≤ 0.5x | $(yesno "$ev_ratio <= 0.5") |
+| terraform plan (refresh), ${BENCH_LATENCY_MS} ms latency, -parallelism=$BENCH_PARALLELISM: wall time | ${plan_s} s (provider CPU $(cpu_s "$work/rss-plan") s; the reads alone, first GET arriving to last answered: ${plan_span} s) | $BENCH_GATES × ${BENCH_LATENCY_MS} ms / $BENCH_PARALLELISM = ${plan_ref_s} s | $(calc "%.1fx" "$plan_s / $plan_ref_s") (reads alone $(calc "%.1fx" "$plan_span / $plan_ref_s")) | — | — |
+| data.featureconsole_events, $BENCH_EVENTS records ($conc_pages pages), ${BENCH_LATENCY_MS} ms latency, read_concurrency=$BENCH_READ_CONCURRENCY: terraform plan wall time | ${conc_s} s (provider CPU ${conc_cpu} s) | read_concurrency=1: ${seq_s} s ($seq_pages pages; provider CPU ${seq_cpu} s) | ${ev_ratio}x | ≤ 0.5x | $(yesno "$ev_ratio <= 0.5") |
 | events: the page fetches alone, first GET arriving to last answered (at the mock) | read_concurrency=$BENCH_READ_CONCURRENCY: ${conc_fetch} s | read_concurrency=1: ${seq_fetch} s | $(calc "%.2fx" "$conc_fetch / $seq_fetch") | — | — |
 | events: provider peak RSS (read_concurrency=$BENCH_READ_CONCURRENCY) | $(calc "%.0f MB" "$conc_rss_kib * 1024 / 1e6") (read_concurrency=1: $(calc "%.0f MB" "$seq_rss_kib * 1024 / 1e6"), ${rss_ratio_seq}x) | JSON of the records, $(mb "$json_bytes") | ${rss_ratio}x | < 3x | $(yesno "$rss_ratio < 3") |
 MD

@@ -1,8 +1,9 @@
 // Command rsswrap measures the peak memory of the provider while Terraform runs it. Installed as
 // terraform-provider-featureconsole in a dev_overrides directory, it runs the real provider binary
 // named by RSSWRAP_PROVIDER with the same arguments, environment and standard streams (go-plugin's
-// handshake line on stdout passes straight through), and when the provider exits appends its peak
-// resident set size in KiB, one line per provider process, to the file named by RSSWRAP_OUT.
+// handshake line on stdout passes straight through), and when the provider exits appends a line to
+// the file named by RSSWRAP_OUT: its peak resident set size in KiB, then the user and system CPU
+// seconds it used, separated by spaces; one line per provider process.
 // RSSWRAP_GOGC, when set, becomes the provider's GOGC (to study the garbage collector's share).
 package main
 
@@ -58,7 +59,9 @@ func run() int {
 		return 1
 	}
 	if kib, ok := maxRSSKiB(cmd.ProcessState); ok {
-		if err := appendLine(out, fmt.Sprintf("%d\n", kib)); err != nil {
+		ps := cmd.ProcessState
+		line := fmt.Sprintf("%d %.3f %.3f\n", kib, ps.UserTime().Seconds(), ps.SystemTime().Seconds())
+		if err := appendLine(out, line); err != nil {
 			fmt.Fprintln(os.Stderr, "rsswrap:", err)
 		}
 	}

@@ -65,8 +65,15 @@ func main() {
 	if err != nil {
 		t.Fatal(err)
 	}
-	kib, err := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
+	f := strings.Fields(string(b))
+	if len(f) != 3 {
+		t.Fatalf("recorded %q, want peak RSS, user and system seconds", b)
+	}
+	kib, err := strconv.ParseInt(f[0], 10, 64)
 	if err != nil || kib < 64<<10 || kib > 1<<20 {
-		t.Fatalf("recorded peak RSS %q KiB, want 64 MiB and more but below 1 GiB", b)
+		t.Fatalf("recorded peak RSS %q KiB, want 64 MiB and more but below 1 GiB", f[0])
+	}
+	if user, err := strconv.ParseFloat(f[1], 64); err != nil || user <= 0 {
+		t.Fatalf("recorded user CPU %q s, want more than 0 (the child touched 64 MiB)", f[1])
 	}
 }
