@@ -3,7 +3,9 @@ package provider
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -32,6 +34,10 @@ var fuzzConditionSeeds = []string{
 	`{"type":"x","targetValue":[1e400, 123456789012345678901234567890, 0.1]}`,
 	`{"type":"x","targetValue":{"k":"v"}}`,
 	`{"type":"x","targetValue":[" ", "", "\u0000"]}`,
+	// Ten bytes each, but ten million digits in plain decimal form (found by fuzzing: minutes of CPU).
+	`{"type":"x","targetValue":[1e9999999]}`,
+	`{"type":"x","targetValue":[-1e-9999999, "a"]}`,
+	`{"type":"x","targetValue":1e999999999}`,
 }
 
 func FuzzFlattenGate(f *testing.F) {
@@ -172,6 +178,38 @@ func FuzzFlattenSegments(f *testing.F) {
 			mustFitDataState(t, NewUsersDataSource(), &um)
 		}
 	})
+}
+
+// A number the service sends as 1e9999999 must not be expanded into its ten million decimal
+// digits: not when rendered as a string (pipelines, segments, mixed gate targets), and not by the
+// plugin protocol's msgpack encoding, which writes a number that is no exact float64 as decimal text.
+func TestFlattenHugeExponentsQuickly(t *testing.T) {
+	ctx := context.Background()
+	for _, tv := range []string{`[1e9999999]`, `[-1e-9999999]`, `[1e9999999, "a"]`, `1e999999999`, `[1` + strings.Repeat("0", 5000) + `]`} {
+		start := time.Now()
+		cond := console.Condition{Type: "x", TargetValue: json.RawMessage(tv)}
+		g := console.Gate{Rules: []console.GateRule{{Name: "r", Conditions: []console.Condition{cond}}}}
+		m := gateRulesModel{GateID: types.StringValue("g"), Timeouts: nullTimeouts(ctx, NewGateRulesResource())}
+		failOn(t, flattenGate(ctx, &g, &m, nil))
+		mustFitState(t, NewGateRulesResource(), &m)
+
+		p := console.ReleasePipeline{Phases: []console.Phase{{Name: "p", Rules: []console.PipelineRule{{Name: "r", Conditions: []console.Condition{cond}}}}}}
+		pm := releasePipelineModel{PipelineID: types.StringValue("pl"), Timeouts: nullTimeouts(ctx, NewReleasePipelineResource())}
+		failOn(t, setPipelineModel(ctx, &pm, &p))
+		mustFitState(t, NewReleasePipelineResource(), &pm)
+
+		segs := flattenSegments([]console.Segment{{ID: "s", Rules: &console.SegmentRules{Conditions: []console.Condition{cond}}}}, "")
+		mustFitDataState(t, NewSegmentsDataSource(), &segmentsModel{Type: types.StringNull(), Segments: segs})
+		if e := time.Since(start); e > 2*time.Second {
+			t.Errorf("%.30s: %s", tv, e)
+		}
+	}
+	// Ordinary numbers keep their shortest decimal form.
+	for in, want := range map[string]string{"12.50": "12.5", "1e3": "1000", "-0.000001": "-0.000001", "1e9999999": "1e9999999", "1E+400": "1" + strings.Repeat("0", 400)} {
+		if got, err := shortestDecimal(in); err != nil || got != want {
+			t.Errorf("shortestDecimal(%s) = %.40q, %v; want %.40q", in, got, err, want)
+		}
+	}
 }
 
 // mustFitState fails unless m can be stored as r's state and encoded for Terraform as the plugin

@@ -620,8 +620,8 @@ func flattenCondition(c console.Condition, hint *gateConditionModel) (attr.Value
 
 	allNumbers := true
 	for _, it := range items {
-		if jsonKind(it) != '0' {
-			allNumbers = false
+		if jsonKind(it) != '0' || !numberFits(it) {
+			allNumbers = false // a number too large to hold as one is read back as its JSON text
 		}
 	}
 	switch {
@@ -683,6 +683,17 @@ func jsonKind(raw json.RawMessage) byte {
 		return '0'
 	}
 	return raw[0]
+}
+
+// numberFits reports whether a JSON number can be held as a Terraform number without a decimal
+// expansion of millions of digits (see decimalFits).
+func numberFits(raw json.RawMessage) bool {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) > maxNumberText {
+		return false
+	}
+	bf, err := parseNumber(string(raw))
+	return err == nil && decimalFits(bf)
 }
 
 // parseNumber reads a JSON number at the precision Terraform uses for configuration numbers,
