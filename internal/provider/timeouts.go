@@ -32,7 +32,8 @@ func timeoutsAttribute(ctx context.Context, what string, opts timeouts.Opts) sch
 		"create": fmt.Sprintf("How long creating %s may take, retries and write pacing included. A %s Defaults to `%s`.", what, durations, formatTimeout(defaultWriteTimeout)),
 		"read":   fmt.Sprintf("How long reading %s (refresh, import) may take. A %s Defaults to `%s`.", what, durations, formatTimeout(defaultReadTimeout)),
 		"update": fmt.Sprintf("How long updating %s may take, retries and write pacing included. A %s Defaults to `%s`.", what, durations, formatTimeout(defaultWriteTimeout)),
-		"delete": fmt.Sprintf("How long deleting %s may take, retries and write pacing included. A %s Defaults to `%s`.", what, durations, formatTimeout(defaultWriteTimeout)),
+		"delete": fmt.Sprintf("How long deleting %s may take, retries and write pacing included. A %s Defaults to `%s`. "+
+			"Destroy reads it from the state: a new value takes effect once applied.", what, durations, formatTimeout(defaultWriteTimeout)),
 	}
 	var ops []string
 	for _, name := range []string{"create", "read", "update", "delete"} {
