@@ -121,7 +121,10 @@ func New(cfg Config) (*Client, error) {
 	}
 	transport := cfg.Transport
 	if transport == nil {
-		transport = http.DefaultTransport.(*http.Transport).Clone()
+		transport = http.DefaultTransport
+		if dt, ok := http.DefaultTransport.(*http.Transport); ok {
+			transport = dt.Clone() // its own connection pool, not shared with the process
+		}
 	}
 
 	rc := retryablehttp.NewClient()

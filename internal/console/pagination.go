@@ -2,6 +2,8 @@ package console
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -145,11 +147,14 @@ func fetchPage[T any](ctx context.Context, c *Client, r request, page, limit int
 	if err != nil {
 		return nil, nil, err
 	}
-	var env envelope[[]T]
+	var env envelope[listData[T]]
 	if err := decodeEnvelope(pr, raw, &env); err != nil {
 		return nil, nil, c.redactDecodeError(err)
 	}
-	return env.Data, env.Pagination, nil
+	if !env.Data.present {
+		return nil, nil, &DecodeError{Op: pr.op, Object: pr.object, Err: errors.New(`the response has no "data" list`)}
+	}
+	return env.Data.items, env.Pagination, nil
 }
 
 // fetchPages fetches pages from..to with at most workers requests in flight and returns them in order,
@@ -198,4 +203,19 @@ func fetchPages[T any](ctx context.Context, c *Client, r request, from, to, limi
 		return nil, nil, fmt.Errorf("%s: %w", r.describe(), ctx.Err())
 	}
 	return pages, pgs, nil
+}
+
+// listData is a page's data array; a missing key (another API behind a wrong base_url) is an
+// error, while null is taken as an empty page.
+type listData[T any] struct {
+	items   []T
+	present bool
+}
+
+func (l *listData[T]) UnmarshalJSON(b []byte) error {
+	l.present = true
+	if string(b) == "null" {
+		return nil
+	}
+	return json.Unmarshal(b, &l.items)
 }

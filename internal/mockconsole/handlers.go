@@ -172,8 +172,17 @@ type ruleContent struct {
 	ReturnValue    any         `json:"returnValue"`
 }
 
+// contentOf is what decides whether a rule changed; like the stored form, it does not tell an
+// absent targetValue from an empty one.
 func contentOf(r GateRule) []byte {
-	b, _ := json.Marshal(ruleContent{r.Name, r.PassPercentage, r.Conditions, r.Environments, r.ReturnValue})
+	conds := make([]Condition, len(r.Conditions))
+	for i, c := range r.Conditions {
+		if c.TargetValue == nil {
+			c.TargetValue = []any{}
+		}
+		conds[i] = c
+	}
+	b, _ := json.Marshal(ruleContent{r.Name, r.PassPercentage, conds, r.Environments, r.ReturnValue})
 	return b
 }
 

@@ -516,7 +516,8 @@ func TestEvents(t *testing.T) {
 	prev := ""
 	for _, x := range r.list() {
 		ts := x.(map[string]any)["timestamp"].(string)
-		if prev != "" && !(len(ts) == len(prev) && ts > prev) {
+		increasing := len(ts) == len(prev) && ts > prev
+		if prev != "" && !increasing {
 			t.Fatalf("timestamps not increasing: %s after %s", ts, prev)
 		}
 		prev = ts

@@ -305,7 +305,7 @@ func (e Event) clone() Event {
 	if e.Metadata == nil {
 		e.Metadata = map[string]any{}
 	} else {
-		e.Metadata = copyJSON(e.Metadata).(map[string]any)
+		e.Metadata, _ = copyJSON(e.Metadata).(map[string]any) // a map copies to a map
 	}
 	return e
 }

@@ -53,9 +53,9 @@ func checkUsers(addr string, want []mockconsole.User) resource.TestCheckFunc {
 }
 
 func TestAccUsersDataSource_pagesAndFilter(t *testing.T) {
-	for _, cap := range []int{7, 100} {
-		t.Run(fmt.Sprintf("cap%d", cap), func(t *testing.T) {
-			m, url := startMock(t, mockconsole.Config{PageSizeCap: cap})
+	for _, pageCap := range []int{7, 100} {
+		t.Run(fmt.Sprintf("cap%d", pageCap), func(t *testing.T) {
+			m, url := startMock(t, mockconsole.Config{PageSizeCap: pageCap})
 			users := testUsers(131)
 			m.SetUsers(users)
 			var admins []mockconsole.User

@@ -23,10 +23,10 @@ func TestAccFaults_malformedResponses(t *testing.T) {
 	}{
 		{"not json", "this is not json", 200, `(?s)Unable to list users.*could not be decoded`},
 		{"truncated", `{"message":"ok","data":[{"email":"a@example.com","first`, 200, `(?s)Unable to list users.*could not be decoded`},
-		{"empty", "", 200, `(?s)Unable to list users.*empty response body`},
-		{"html 200", "<html><body><h1>Welcome to nginx</h1></body></html>", 200, `(?s)Unable to list users.*HTML page`},
-		{"html 502", "<html><body><h1>502 Bad Gateway</h1></body></html>", 502, `(?s)Unable to list users.*502 Bad Gateway.*HTML page.*gave up after 2 attempts`},
-		{"json without data", `{"message":"ok"}`, 200, `(?s)Unable to list users`},
+		{"empty", "", 200, `(?s)Unable to list users.*empty\s+response\s+body`},
+		{"html 200", "<html><body><h1>Welcome to nginx</h1></body></html>", 200, `(?s)Unable to list users.*HTML\s+page`},
+		{"html 502", "<html><body><h1>502 Bad Gateway</h1></body></html>", 502, `(?s)Unable to list users.*502 Bad Gateway.*HTML\s+page.*gave\s+up\s+after\s+2\s+attempts`},
+		{"json without data", `{"message":"ok"}`, 200, `(?s)Unable to list users.*no\s+"data"\s+list`},
 	}
 	for _, tc := range cases {
 		t.Run(strings.ReplaceAll(tc.name, " ", "_"), func(t *testing.T) {
@@ -62,7 +62,7 @@ resource "featureconsole_gate_rules" "g" {
   gate_id = "dark_mode"
   rules   = [{ name = "all", pass_percentage = 50 }]
 }`,
-			ExpectError: regexp.MustCompile(`(?s)Unable to update rules of gate "dark_mode".*could not be decoded.*HTML page`),
+			ExpectError: regexp.MustCompile(`(?s)Unable to update rules of gate "dark_mode".*could\s+not\s+be\s+decoded.*HTML\s+page`),
 		}},
 	})
 }

@@ -315,7 +315,7 @@ func (r *metricSourceResource) Read(ctx context.Context, req resource.ReadReques
 	if src.Name == "" {
 		src.Name = name
 	}
-	resp.Diagnostics.Append(flattenMetricSource(ctx, src, &state)...)
+	flattenMetricSource(src, &state)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 
@@ -428,8 +428,7 @@ func expandMetricSource(ctx context.Context, m metricSourceModel) (console.Metri
 // flattenMetricSource writes what the service holds into m; fields the service leaves out read
 // as the schema's defaults, so an omitted attribute never differs from a source that lacks it.
 // validate_on_plan is provider-side and kept (true after import).
-func flattenMetricSource(_ context.Context, src *console.MetricSource, m *metricSourceModel) diag.Diagnostics {
-	var diags diag.Diagnostics
+func flattenMetricSource(src *console.MetricSource, m *metricSourceModel) {
 	m.ID = types.StringValue(src.Name)
 	m.Name = types.StringValue(src.Name)
 	m.SQL = types.StringValue(src.SQL)
@@ -475,7 +474,6 @@ func flattenMetricSource(_ context.Context, src *console.MetricSource, m *metric
 	if m.ValidateOnPlan.IsNull() || m.ValidateOnPlan.IsUnknown() {
 		m.ValidateOnPlan = types.BoolValue(true)
 	}
-	return diags
 }
 
 func flattenOwner(o *console.Owner) types.Object {

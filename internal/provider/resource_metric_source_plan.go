@@ -127,7 +127,8 @@ func (r *metricSourceResource) recoverCreate(ctx context.Context, sent console.M
 	var te *console.TransportError
 	isAPI := errors.As(err, &ae)
 	ambiguous := isAPI && ae.MaybeCommitted || errors.As(err, &te)
-	if !ambiguous && !(isAPI && ae.StatusCode == http.StatusBadRequest) {
+	worthReadingBack := ambiguous || isAPI && ae.StatusCode == http.StatusBadRequest
+	if !worthReadingBack {
 		return nil, err
 	}
 	got, gerr := r.data.client.GetMetricSource(ctx, sent.Name)

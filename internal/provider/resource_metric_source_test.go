@@ -721,9 +721,7 @@ func TestMetricSourceExpandFlattenRoundTrip(t *testing.T) {
 		Owner: &console.Owner{OwnerID: "u1", OwnerType: "USER"},
 	}
 	var m metricSourceModel
-	if d := flattenMetricSource(ctx, src, &m); d.HasError() {
-		t.Fatal(d)
-	}
+	flattenMetricSource(src, &m)
 	if !m.ValidateOnPlan.ValueBool() || m.Owner.IsNull() || !m.TeamID.IsNull() {
 		t.Fatalf("unexpected model: %+v", m)
 	}
@@ -738,7 +736,7 @@ func TestMetricSourceExpandFlattenRoundTrip(t *testing.T) {
 
 func TestMetricSourceFlattenAbsentFieldsAsDefaults(t *testing.T) {
 	var m metricSourceModel
-	flattenMetricSource(context.Background(), &console.MetricSource{Name: "x", SQL: "s", TimestampColumn: "ts", Team: strp("")}, &m)
+	flattenMetricSource(&console.MetricSource{Name: "x", SQL: "s", TimestampColumn: "ts", Team: strp("")}, &m)
 	if m.Description.ValueString() != "" || m.Description.IsNull() || m.Tags.IsNull() || len(m.Tags.Elements()) != 0 ||
 		m.SourceType.ValueString() != "query" || m.TableName.IsNull() || m.CustomFieldMapping.IsNull() ||
 		m.IsReadOnly.IsNull() || !m.Team.IsNull() || !m.Owner.IsNull() {
@@ -867,7 +865,7 @@ func TestMetricSourceDeleteOfGoneSourceSucceeds(t *testing.T) {
 	var sr fwresource.SchemaResponse
 	r.Schema(ctx, fwresource.SchemaRequest{}, &sr)
 	model := metricSourceModel{Timeouts: nullTimeouts(ctx, r)}
-	flattenMetricSource(ctx, &console.MetricSource{Name: "gone", SQL: "SELECT 1", TimestampColumn: "ts"}, &model)
+	flattenMetricSource(&console.MetricSource{Name: "gone", SQL: "SELECT 1", TimestampColumn: "ts"}, &model)
 	state := tfsdk.State{Schema: sr.Schema}
 	if d := state.Set(ctx, &model); d.HasError() {
 		t.Fatal(d)

@@ -502,13 +502,13 @@ func TestAccReleasePipeline_validation(t *testing.T) {
 		wantErr string
 	}{
 		{"negative interval", webPipelineHCL("Web", phase("Canary", "-1", "")), `phases[0].time_interval_ms value must be at least 0`},
-		{"empty pipeline name", webPipelineHCL("", phase("Canary", "0", "")), `Attribute name must not be empty or only white space`},
+		{"empty pipeline name", webPipelineHCL("", phase("Canary", "0", "")), `name must not be empty or only white space`},
 		{"blank phase name", webPipelineHCL("Web", phase("Canary", "0", ""), phase("  ", "0", "")), `phases[1].name must not be empty or only white space`},
 		{"empty rule name", webPipelineHCL("Web", phase("Canary", "0", rule("", ""))), `phases[0].rules[0].name must not be empty`},
 		{"duplicate phase names", webPipelineHCL("Web", phase("Canary", "0", ""), phase("GA", "0", ""), phase("Canary", "5", "")), `Phases 0 and 2 are both named "Canary"`},
 		{"duplicate rule names", webPipelineHCL("Web", phase("Canary", "0", rule("a", "")+","+rule("b", "")+","+rule("a", ""))), `Rules 0 and 2 of phase "Canary" are both named "a"`},
 		{"empty condition type", webPipelineHCL("Web", phase("Canary", "0", rule("a", `{ type = "" }`))), `phases[0].rules[0].conditions[0].type must not be empty`},
-		{"empty pipeline id", strings.Replace(webPipelineHCL("Web"), `"pl_web"`, `""`, 1), `Attribute pipeline_id must not be empty`},
+		{"empty pipeline id", strings.Replace(webPipelineHCL("Web"), `"pl_web"`, `""`, 1), `pipeline_id must not be empty`},
 	}
 	var steps []resource.TestStep
 	for _, c := range cases {

@@ -1,0 +1,375 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/config"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/mockconsole"
+)
+
+// The examples are what the registry documentation shows (tfplugindocs renders them into docs/):
+// these tests apply every one of them against the mock with the real terraform CLI, so an
+// example that does not match the schema, or does not work, fails the build.
+
+const examplesDir = "../../examples"
+
+func readExample(t *testing.T, rel string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(examplesDir, rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func exampleTypeDirs(t *testing.T, kind string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(filepath.Join(examplesDir, kind))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range entries {
+		if e.IsDir() {
+			out = append(out, e.Name())
+		}
+	}
+	if len(out) == 0 {
+		t.Fatalf("no examples under examples/%s", kind)
+	}
+	return out
+}
+
+var (
+	importCommandRe = regexp.MustCompile(`(?m)^terraform import (\S+) (\S+)\s*$`)
+	importToRe      = regexp.MustCompile(`(?m)^\s*to\s*=\s*(\S+)\s*$`)
+	importIDRe      = regexp.MustCompile(`(?m)^\s*id\s*=\s*"([^"]*)"\s*$`)
+)
+
+// parseImportCommand reads the address and id of the one `terraform import` line of an import.sh.
+func parseImportCommand(t *testing.T, sh string) (addr, id string) {
+	t.Helper()
+	m := importCommandRe.FindAllStringSubmatch(sh, -1)
+	if len(m) != 1 {
+		t.Fatalf("import.sh must hold exactly one `terraform import <address> <id>` line, found %d:\n%s", len(m), sh)
+	}
+	return m[0][1], m[0][2]
+}
+
+// parseImportBlock reads the address and id of the one import block of an import-by-string-id.tf.
+func parseImportBlock(t *testing.T, tf string) (addr, id string) {
+	t.Helper()
+	to, ids := importToRe.FindAllStringSubmatch(tf, -1), importIDRe.FindAllStringSubmatch(tf, -1)
+	if strings.Count(tf, "import {") != 1 || len(to) != 1 || len(ids) != 1 {
+		t.Fatalf("import-by-string-id.tf must hold exactly one import block with `to` and a string `id`:\n%s", tf)
+	}
+	return to[0][1], ids[0][1]
+}
+
+// Every resource example applies against the mock and plans clean afterwards; its import.sh
+// imports the object it created into the same state (ImportStateVerify), and its
+// import-by-string-id.tf, added to resource.tf, plans as a no-op import.
+func TestAccExamples_resources(t *testing.T) {
+	for _, typ := range exampleTypeDirs(t, "resources") {
+		t.Run(typ, func(t *testing.T) {
+			dir := filepath.Join("resources", typ)
+			example := readExample(t, filepath.Join(dir, "resource.tf"))
+			cmdAddr, cmdID := parseImportCommand(t, readExample(t, filepath.Join(dir, "import.sh")))
+			importBlock := readExample(t, filepath.Join(dir, "import-by-string-id.tf"))
+			blockAddr, blockID := parseImportBlock(t, importBlock)
+			for _, addr := range []string{cmdAddr, blockAddr} {
+				if !strings.HasPrefix(addr, typ+".") {
+					t.Fatalf("the import examples of %s import %s", typ, addr)
+				}
+			}
+
+			_, url := startMock(t, mockconsole.Config{})
+			cfg := providerBlock(url) + example
+			resource.Test(t, resource.TestCase{
+				PreCheck:                 func() { testAccPreCheck(t) },
+				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				Steps: []resource.TestStep{
+					{
+						Config: cfg,
+						ConfigPlanChecks: resource.ConfigPlanChecks{
+							PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+						},
+					},
+					{
+						Config:            cfg,
+						ResourceName:      cmdAddr,
+						ImportState:       true,
+						ImportStateId:     cmdID,
+						ImportStateVerify: true,
+					},
+					{
+						Config:                 cfg + "\n" + importBlock,
+						ResourceName:           blockAddr,
+						ImportState:            true,
+						ImportStateKind:        resource.ImportBlockWithID,
+						ImportStateId:          blockID,
+						ImportStateConfigExact: true,
+					},
+				},
+			})
+		})
+	}
+}
+
+// Every data source example reads from the mock, and every output it declares has a value: an
+// example that reads an attribute or a metadata key the service does not have shows up as null.
+func TestAccExamples_dataSources(t *testing.T) {
+	for _, typ := range exampleTypeDirs(t, "data-sources") {
+		t.Run(typ, func(t *testing.T) {
+			example := readExample(t, filepath.Join("data-sources", typ, "data-source.tf"))
+			if !strings.Contains(example, `data "`+typ+`"`) {
+				t.Fatalf("examples/data-sources/%s/data-source.tf does not read %s", typ, typ)
+			}
+			_, url := startMock(t, mockconsole.Config{})
+			resource.Test(t, resource.TestCase{
+				PreCheck:                 func() { testAccPreCheck(t) },
+				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				Steps: []resource.TestStep{{
+					Config: providerBlock(url) + example,
+					Check:  checkOutputsHaveValues(),
+				}},
+			})
+		})
+	}
+}
+
+// The provider example has its own provider block and a variable for the key. As written, it
+// points at a service this test does not reach: planning a gate_rules create with it validates
+// the block against the provider schema and configures the provider, which sends no request.
+// With its base_url pointed at a mock, it reads data with every setting it shows in effect.
+func TestAccExamples_provider(t *testing.T) {
+	example := readExample(t, filepath.Join("provider", "provider.tf"))
+	const exampleURL = `base_url = "https://console.example.com"`
+	if strings.Count(example, `provider "featureconsole"`) != 1 || !strings.Contains(example, exampleURL) {
+		t.Fatalf("examples/provider/provider.tf must hold one provider block with %s", exampleURL)
+	}
+	const noRequest = `
+resource "featureconsole_gate_rules" "planned" {
+  gate_id = "new_checkout"
+  rules   = []
+}
+`
+	vars := config.Variables{"console_api_key": config.StringVariable(mockconsole.DefaultAPIKey)}
+	m, url := startMock(t, mockconsole.Config{})
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:             example + noRequest,
+				ConfigVariables:    vars,
+				PlanOnly:           true,
+				ExpectNonEmptyPlan: true,
+			},
+			{
+				// The same file with one setting misspelled fails: the step above did check the schema.
+				Config:          strings.Replace(example, "max_retries", "max_retry", 1) + noRequest,
+				ConfigVariables: vars,
+				PlanOnly:        true,
+				ExpectError:     regexp.MustCompile(`An argument named "max_retry" is not expected here`),
+			},
+			{
+				Config:          strings.Replace(example, exampleURL, fmt.Sprintf("base_url = %q", url), 1) + `data "featureconsole_users" "all" {}`,
+				ConfigVariables: vars,
+				Check: func(*terraform.State) error {
+					reqs := m.Requests()
+					if len(reqs) == 0 {
+						return fmt.Errorf("no request reached the mock")
+					}
+					for _, r := range reqs {
+						if r.Header.Get("x-respect-review-settings") != "true" || r.Header.Get("SERVICE-API-KEY") != mockconsole.DefaultAPIKey {
+							return fmt.Errorf("%s %s without the example's key and review settings header", r.Method, r.Path)
+						}
+					}
+					return nil
+				},
+			},
+		},
+	})
+}
+
+// The demo configuration (make demo) declares required_providers with the provider's registry
+// source, as a real configuration does, and configures the provider from the environment: the
+// harness serves the provider under that namespace, and the environment points at a mock.
+func TestAccExamples_demo(t *testing.T) {
+	example := readExample(t, filepath.Join("demo", "main.tf"))
+	m, url := startMock(t, mockconsole.Config{})
+	t.Setenv(resource.EnvTfAccProviderNamespace, "featureconsole")
+	t.Setenv(envBaseURL, url)
+	t.Setenv(envAPIKey, mockconsole.DefaultAPIKey)
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy: func(*terraform.State) error {
+			if names := m.MetricSourceNames(); len(names) != 0 {
+				return fmt.Errorf("metric sources left after destroy: %v", names)
+			}
+			return nil
+		},
+		Steps: []resource.TestStep{{
+			Config: example,
+			Check:  checkOutputsHaveValues(),
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+			},
+		}},
+	})
+}
+
+// checkOutputsHaveValues fails on an output that is null, empty, or a collection of nulls only.
+func checkOutputsHaveValues() resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		outputs := s.RootModule().Outputs
+		if len(outputs) == 0 {
+			return fmt.Errorf("the example declares no output")
+		}
+		for name, o := range outputs {
+			if !hasValue(o.Value) {
+				return fmt.Errorf("output %q has no value: %#v", name, o.Value)
+			}
+		}
+		return nil
+	}
+}
+
+func hasValue(v any) bool {
+	switch v := v.(type) {
+	case nil:
+		return false
+	case string:
+		return v != ""
+	case []any:
+		return slices.ContainsFunc(v, hasValue)
+	case map[string]any:
+		for _, e := range v {
+			if hasValue(e) {
+				return true
+			}
+		}
+		return false
+	}
+	return true
+}
+
+// Every resource and data source of the provider has its examples, and examples/ holds nothing
+// these tests do not exercise.
+func TestExamples_everyTypeAndFileCovered(t *testing.T) {
+	ctx := context.Background()
+	p := newTestProvider()
+	var want []string
+	for _, f := range p.Resources(ctx) {
+		name := typeName(ctx, f())
+		for _, file := range []string{"resource.tf", "import.sh", "import-by-string-id.tf"} {
+			want = append(want, filepath.Join("resources", name, file))
+		}
+	}
+	for _, f := range p.DataSources(ctx) {
+		want = append(want, filepath.Join("data-sources", dataSourceTypeName(ctx, f()), "data-source.tf"))
+	}
+	want = append(want, filepath.Join("provider", "provider.tf"), filepath.Join("demo", "main.tf"))
+	sort.Strings(want)
+
+	var got []string
+	err := filepath.WalkDir(examplesDir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, err := filepath.Rel(examplesDir, path)
+		got = append(got, rel)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(got)
+	for _, w := range want {
+		if !slices.Contains(got, w) {
+			t.Errorf("examples/%s is missing", w)
+		}
+	}
+	for _, g := range got {
+		if !slices.Contains(want, g) {
+			t.Errorf("examples/%s is not exercised by any test (and no resource or data source of that name exists)", g)
+		}
+	}
+}
+
+var (
+	guideHCLRe       = regexp.MustCompile("(?s)```terraform\n(.*?)```")
+	guideProviderRe  = regexp.MustCompile(`provider "featureconsole" \{`)
+	guideImportRe    = regexp.MustCompile(`(?m)^import \{`)
+	guidesDir        = "../../templates/guides"
+	guidesWithImport = map[string]string{
+		"importing.md.tmpl": "its import blocks are exercised by TestAccGenerateConfig and TestAccExamples_resources",
+	}
+)
+
+// The HCL the guides show, taken together per guide, applies against the mock and plans clean.
+// A guide's provider blocks get the mock's address and key added; the getting started guide's
+// required_providers block stays, served under its namespace as in TestAccExamples_demo.
+func TestAccGuides_hcl(t *testing.T) {
+	entries, err := os.ReadDir(guidesDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(resource.EnvTfAccProviderNamespace, "featureconsole")
+	for _, e := range entries {
+		t.Run(e.Name(), func(t *testing.T) {
+			b, err := os.ReadFile(filepath.Join(guidesDir, e.Name()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var blocks []string
+			for _, m := range guideHCLRe.FindAllStringSubmatch(string(b), -1) {
+				blocks = append(blocks, m[1])
+			}
+			hcl := strings.Join(blocks, "\n")
+			if reason, ok := guidesWithImport[e.Name()]; ok {
+				t.Skip(reason)
+			}
+			if len(blocks) == 0 || guideImportRe.MatchString(hcl) {
+				t.Fatalf("%s: no terraform blocks, or import blocks not covered elsewhere", e.Name())
+			}
+			_, url := startMock(t, mockconsole.Config{})
+			mockSettings := fmt.Sprintf("provider \"featureconsole\" {\n  base_url    = %q\n  api_key     = %q\n  write_limit = 0\n", url, mockconsole.DefaultAPIKey)
+			if guideProviderRe.MatchString(hcl) {
+				hcl = guideProviderRe.ReplaceAllLiteralString(hcl, mockSettings)
+			} else {
+				hcl = providerBlock(url) + hcl
+			}
+			if !strings.Contains(hcl, `resource "`) && !strings.Contains(hcl, `data "`) {
+				// Terraform validates and configures a provider only when something uses it.
+				hcl += "\ndata \"featureconsole_users\" \"guide_check\" {}\n"
+			}
+			step := resource.TestStep{
+				Config: hcl,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			}
+			resource.Test(t, resource.TestCase{
+				PreCheck:                 func() { testAccPreCheck(t) },
+				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				Steps:                    []resource.TestStep{step},
+			})
+		})
+	}
+}
