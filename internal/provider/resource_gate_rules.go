@@ -242,7 +242,7 @@ func (r *gateRulesResource) Schema(ctx context.Context, _ resource.SchemaRequest
 			"last_modifier_name": schema.StringAttribute{
 				Computed: true, MarkdownDescription: "Name of whoever last changed the gate; changes when the rules are updated.",
 			},
-			"timeouts": timeoutsAttribute(ctx, "the gate's rules", timeouts.Opts{Create: true, Read: true, Update: true, Delete: true}),
+			"timeouts": timeoutsAttribute(ctx, "the gate's rules", timeouts.Opts{Create: true, Read: true, Update: true, Delete: true}, nil),
 		},
 	}
 }

@@ -243,8 +243,10 @@ func (r *metricSourceResource) Schema(ctx context.Context, _ resource.SchemaRequ
 					"owner_email": schema.StringAttribute{Computed: true, MarkdownDescription: "E-mail address of the owner."},
 				},
 			},
-			// create and update also bound the plan-time dry run of a new or changed source.
-			"timeouts": timeoutsAttribute(ctx, "the source", timeouts.Opts{Create: true, Read: true, Update: true, Delete: true}),
+			"timeouts": timeoutsAttribute(ctx, "the source", timeouts.Opts{Create: true, Read: true, Update: true, Delete: true}, map[string]string{
+				"create": "It also bounds the plan-time dry run of a new source (`validate_on_plan`; `" + formatTimeout(defaultDryRunTimeout) + "` when unset), which only warns when it runs out.",
+				"update": "It also bounds the plan-time dry run of a change (`validate_on_plan`; `" + formatTimeout(defaultDryRunTimeout) + "` when unset), which only warns when it runs out.",
+			}),
 		},
 	}
 }

@@ -235,7 +235,9 @@ func (r *releasePipelineResource) Schema(ctx context.Context, _ resource.SchemaR
 				MarkdownDescription: "Identifier of the user (or API key) that last modified the pipeline; changes with every update.",
 			},
 			// No delete: destroy sends no request.
-			"timeouts": timeoutsAttribute(ctx, "the pipeline", timeouts.Opts{Create: true, Read: true, Update: true}),
+			"timeouts": timeoutsAttribute(ctx, "the pipeline", timeouts.Opts{Create: true, Read: true, Update: true}, map[string]string{
+				"create": "It covers reading the pipeline before taking it over.",
+			}),
 		},
 	}
 }

@@ -24,8 +24,8 @@ const (
 )
 
 // timeoutsAttribute is the `timeouts` nested attribute with the given operations; `what` names the
-// resource's object in descriptions ("the gate's rules").
-func timeoutsAttribute(ctx context.Context, what string, opts timeouts.Opts) schema.Attribute {
+// resource's object in descriptions ("the gate's rules"), notes adds to an operation's description.
+func timeoutsAttribute(ctx context.Context, what string, opts timeouts.Opts, notes map[string]string) schema.Attribute {
 	a, _ := timeouts.Attributes(ctx, opts).(schema.SingleNestedAttribute)
 	durations := "Go duration such as `30s`, `10m` or `1h30m` (units `ms`, `s`, `m`, `h`); must be positive."
 	descriptions := map[string]string{
@@ -41,8 +41,12 @@ func timeoutsAttribute(ctx context.Context, what string, opts timeouts.Opts) sch
 		if !ok {
 			continue
 		}
-		s.MarkdownDescription = descriptions[name]
-		s.Description = descriptions[name]
+		desc := descriptions[name]
+		if n := notes[name]; n != "" {
+			desc += " " + n
+		}
+		s.MarkdownDescription = desc
+		s.Description = desc
 		s.Validators = append(s.Validators, positiveDuration{})
 		a.Attributes[name] = s
 		ops = append(ops, "`"+name+"`")
