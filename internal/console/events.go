@@ -1,6 +1,7 @@
 package console
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -41,13 +42,16 @@ func (f *FlexString) UnmarshalJSON(b []byte) error {
 		*f = ""
 		return nil
 	}
+	// Numbers keep their JSON text, even those beyond float64's range.
 	var v any
-	if err := json.Unmarshal(b, &v); err != nil {
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	if err := d.Decode(&v); err != nil {
 		return err
 	}
 	switch v.(type) {
-	case float64, bool:
-		*f = FlexString(b)
+	case json.Number, bool:
+		*f = FlexString(bytes.TrimSpace(b))
 		return nil
 	}
 	return &json.UnmarshalTypeError{Value: "object or array", Type: reflect.TypeOf("")}

@@ -44,12 +44,33 @@ func compactJSON(raw json.RawMessage) string {
 }
 
 // shortestDecimal renders a JSON number in its shortest exact decimal form: 12.50 → 12.5, 1e3 → 1000.
+// A number whose decimal form would be huge (1e9999999 has ten million digits) keeps its JSON text.
 func shortestDecimal(num string) (string, error) {
+	if len(num) > maxNumberText {
+		return num, nil
+	}
 	f, _, err := big.ParseFloat(num, 10, 512, big.ToNearestEven)
 	if err != nil {
 		return "", fmt.Errorf("invalid number %q: %w", num, err)
 	}
+	if !decimalFits(f) {
+		return num, nil
+	}
 	return f.Text('f', -1), nil
+}
+
+// maxNumberText bounds the numbers the provider converts: the service could send 1e9999999 (ten
+// bytes), whose decimal expansion takes minutes and megabytes, or a number a megabyte long.
+const maxNumberText = 1000
+
+// decimalFits reports whether f's plain decimal form is at most about maxNumberText digits.
+// The plugin protocol writes every number that is not an exact float64 in that form.
+func decimalFits(f *big.Float) bool {
+	if f.IsInf() {
+		return false
+	}
+	exp := f.MantExp(nil) // binary exponent: about exp*0.30103 decimal digits
+	return exp > -3*maxNumberText && exp < 3*maxNumberText
 }
 
 // targetValueStrings turns a condition's targetValue (an array, or a single scalar) into a list of

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -40,15 +41,16 @@ func NewGateRulesResource() resource.Resource { return &gateRulesResource{} }
 type gateRulesResource struct{ data *providerData }
 
 type gateRulesModel struct {
-	ID               types.String `tfsdk:"id"`
-	GateID           types.String `tfsdk:"gate_id"`
-	Rules            types.List   `tfsdk:"rules"`
-	IsEnabled        types.Bool   `tfsdk:"is_enabled"`
-	Description      types.String `tfsdk:"description"`
-	Status           types.String `tfsdk:"status"`
-	Tags             types.List   `tfsdk:"tags"`
-	LastModifierID   types.String `tfsdk:"last_modifier_id"`
-	LastModifierName types.String `tfsdk:"last_modifier_name"`
+	ID               types.String   `tfsdk:"id"`
+	GateID           types.String   `tfsdk:"gate_id"`
+	Rules            types.List     `tfsdk:"rules"`
+	IsEnabled        types.Bool     `tfsdk:"is_enabled"`
+	Description      types.String   `tfsdk:"description"`
+	Status           types.String   `tfsdk:"status"`
+	Tags             types.List     `tfsdk:"tags"`
+	LastModifierID   types.String   `tfsdk:"last_modifier_id"`
+	LastModifierName types.String   `tfsdk:"last_modifier_name"`
+	Timeouts         timeouts.Value `tfsdk:"timeouts"`
 }
 
 type gateRuleModel struct {
@@ -112,7 +114,7 @@ func (r *gateRulesResource) Metadata(_ context.Context, req resource.MetadataReq
 	resp.TypeName = req.ProviderTypeName + "_gate_rules"
 }
 
-func (r *gateRulesResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+func (r *gateRulesResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	computedString := func(desc string) schema.StringAttribute {
 		return schema.StringAttribute{
 			Computed: true, MarkdownDescription: desc,
@@ -240,6 +242,7 @@ func (r *gateRulesResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 			"last_modifier_name": schema.StringAttribute{
 				Computed: true, MarkdownDescription: "Name of whoever last changed the gate; changes when the rules are updated.",
 			},
+			"timeouts": timeoutsAttribute(ctx, "the gate's rules", timeouts.Opts{Create: true, Read: true, Update: true, Delete: true}, nil),
 		},
 	}
 }
@@ -254,7 +257,10 @@ func (r *gateRulesResource) Create(ctx context.Context, req resource.CreateReque
 	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
 		return
 	}
-	r.apply(ctx, &plan, &resp.Diagnostics)
+	op, cancel, d := startOperation(ctx, plan.Timeouts, "create")
+	defer cancel()
+	resp.Diagnostics.Append(d...)
+	r.apply(ctx, op, &plan, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -268,7 +274,10 @@ func (r *gateRulesResource) Read(ctx context.Context, req resource.ReadRequest, 
 		return
 	}
 	gateID := state.GateID.ValueString()
-	g, err := r.data.client.GetGate(ctx, gateID)
+	op, cancel, d := startOperation(ctx, state.Timeouts, "read")
+	defer cancel()
+	resp.Diagnostics.Append(d...)
+	g, err := r.data.client.GetGate(op.ctx, gateID)
 	if console.NotFound(err) {
 		resp.Diagnostics.AddWarning(fmt.Sprintf("Gate %q not found", gateID),
 			"The gate no longer exists in the service; its rules were removed from the Terraform state.")
@@ -276,7 +285,8 @@ func (r *gateRulesResource) Read(ctx context.Context, req resource.ReadRequest, 
 		return
 	}
 	if err != nil {
-		resp.Diagnostics.AddError(fmt.Sprintf("Unable to read gate %q", gateID), err.Error())
+		summary := fmt.Sprintf("Unable to read gate %q", gateID)
+		resp.Diagnostics.AddError(summary, op.explain(summary, err).Error())
 		return
 	}
 	hints, d := ruleModels(ctx, state.Rules)
@@ -292,12 +302,21 @@ func (r *gateRulesResource) Read(ctx context.Context, req resource.ReadRequest, 
 }
 
 func (r *gateRulesResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan gateRulesModel
+	var plan, state gateRulesModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
 		return
 	}
-	r.apply(ctx, &plan, &resp.Diagnostics)
+	if plan.Rules.Equal(state.Rules) { // only timeouts changed: nothing to send
+		state.Timeouts = plan.Timeouts
+		resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+		return
+	}
+	op, cancel, d := startOperation(ctx, plan.Timeouts, "update")
+	defer cancel()
+	resp.Diagnostics.Append(d...)
+	r.apply(ctx, op, &plan, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -305,7 +324,7 @@ func (r *gateRulesResource) Update(ctx context.Context, req resource.UpdateReque
 }
 
 // apply sends the planned rule list and replaces plan's computed values with the service's answer.
-func (r *gateRulesResource) apply(ctx context.Context, plan *gateRulesModel, diags *diag.Diagnostics) {
+func (r *gateRulesResource) apply(ctx context.Context, op *operation, plan *gateRulesModel, diags *diag.Diagnostics) {
 	gateID := plan.GateID.ValueString()
 	planned, d := ruleModels(ctx, plan.Rules)
 	diags.Append(d...)
@@ -317,9 +336,9 @@ func (r *gateRulesResource) apply(ctx context.Context, plan *gateRulesModel, dia
 	if diags.HasError() {
 		return
 	}
-	g, err := r.data.client.UpdateGateRules(ctx, gateID, rules)
+	g, err := r.data.client.UpdateGateRules(op.ctx, gateID, rules)
 	if err != nil {
-		addGateWriteError(diags, gateID, err)
+		addGateWriteError(diags, gateID, op.explain(fmt.Sprintf("Unable to update rules of gate %q", gateID), err))
 		return
 	}
 	diags.Append(flattenGate(ctx, g, plan, planned)...)
@@ -332,9 +351,13 @@ func (r *gateRulesResource) Delete(ctx context.Context, req resource.DeleteReque
 		return
 	}
 	gateID := state.GateID.ValueString()
-	_, err := r.data.client.UpdateGateRules(ctx, gateID, []console.GateRule{})
+	op, cancel, d := startOperation(ctx, state.Timeouts, "delete")
+	defer cancel()
+	resp.Diagnostics.Append(d...)
+	_, err := r.data.client.UpdateGateRules(op.ctx, gateID, []console.GateRule{})
 	if err != nil && !console.NotFound(err) { // a gate that is gone has no rules left to remove
-		resp.Diagnostics.AddError(fmt.Sprintf("Unable to remove the rules of gate %q", gateID), err.Error())
+		summary := fmt.Sprintf("Unable to remove the rules of gate %q", gateID)
+		resp.Diagnostics.AddError(summary, op.explain(summary, err).Error())
 	}
 }
 
@@ -597,8 +620,8 @@ func flattenCondition(c console.Condition, hint *gateConditionModel) (attr.Value
 
 	allNumbers := true
 	for _, it := range items {
-		if jsonKind(it) != '0' {
-			allNumbers = false
+		if jsonKind(it) != '0' || !numberFits(it) {
+			allNumbers = false // a number too large to hold as one is read back as its JSON text
 		}
 	}
 	switch {
@@ -660,6 +683,17 @@ func jsonKind(raw json.RawMessage) byte {
 		return '0'
 	}
 	return raw[0]
+}
+
+// numberFits reports whether a JSON number can be held as a Terraform number without a decimal
+// expansion of millions of digits (see decimalFits).
+func numberFits(raw json.RawMessage) bool {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) > maxNumberText {
+		return false
+	}
+	bf, err := parseNumber(string(raw))
+	return err == nil && decimalFits(bf)
 }
 
 // parseNumber reads a JSON number at the precision Terraform uses for configuration numbers,

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -36,24 +37,25 @@ func NewMetricSourceResource() resource.Resource { return &metricSourceResource{
 type metricSourceResource struct{ data *providerData }
 
 type metricSourceModel struct {
-	ID                  types.String `tfsdk:"id"`
-	Name                types.String `tfsdk:"name"`
-	SQL                 types.String `tfsdk:"sql"`
-	TimestampColumn     types.String `tfsdk:"timestamp_column"`
-	IDTypeMapping       types.List   `tfsdk:"id_type_mapping"`
-	Description         types.String `tfsdk:"description"`
-	Tags                types.List   `tfsdk:"tags"`
-	TimestampAsDay      types.Bool   `tfsdk:"timestamp_as_day"`
-	SourceType          types.String `tfsdk:"source_type"`
-	TableName           types.String `tfsdk:"table_name"`
-	DatePartitionColumn types.String `tfsdk:"date_partition_column"`
-	CustomFieldMapping  types.List   `tfsdk:"custom_field_mapping"`
-	IsReadOnly          types.Bool   `tfsdk:"is_read_only"`
-	IsVerified          types.Bool   `tfsdk:"is_verified"`
-	Team                types.String `tfsdk:"team"`
-	TeamID              types.String `tfsdk:"team_id"`
-	ValidateOnPlan      types.Bool   `tfsdk:"validate_on_plan"`
-	Owner               types.Object `tfsdk:"owner"`
+	ID                  types.String   `tfsdk:"id"`
+	Name                types.String   `tfsdk:"name"`
+	SQL                 types.String   `tfsdk:"sql"`
+	TimestampColumn     types.String   `tfsdk:"timestamp_column"`
+	IDTypeMapping       types.List     `tfsdk:"id_type_mapping"`
+	Description         types.String   `tfsdk:"description"`
+	Tags                types.List     `tfsdk:"tags"`
+	TimestampAsDay      types.Bool     `tfsdk:"timestamp_as_day"`
+	SourceType          types.String   `tfsdk:"source_type"`
+	TableName           types.String   `tfsdk:"table_name"`
+	DatePartitionColumn types.String   `tfsdk:"date_partition_column"`
+	CustomFieldMapping  types.List     `tfsdk:"custom_field_mapping"`
+	IsReadOnly          types.Bool     `tfsdk:"is_read_only"`
+	IsVerified          types.Bool     `tfsdk:"is_verified"`
+	Team                types.String   `tfsdk:"team"`
+	TeamID              types.String   `tfsdk:"team_id"`
+	ValidateOnPlan      types.Bool     `tfsdk:"validate_on_plan"`
+	Owner               types.Object   `tfsdk:"owner"`
+	Timeouts            timeouts.Value `tfsdk:"timeouts"`
 }
 
 type idTypeMappingModel struct {
@@ -92,7 +94,7 @@ func (r *metricSourceResource) Metadata(_ context.Context, req resource.Metadata
 	resp.TypeName = req.ProviderTypeName + "_metric_source"
 }
 
-func (r *metricSourceResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+func (r *metricSourceResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	nonBlank := []validator.String{stringvalidator.RegexMatches(nonBlankRegexp, "must not be empty or only white space")}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A metric source: where the service reads metric data from (a SQL query or a table). " +
@@ -241,6 +243,10 @@ func (r *metricSourceResource) Schema(_ context.Context, _ resource.SchemaReques
 					"owner_email": schema.StringAttribute{Computed: true, MarkdownDescription: "E-mail address of the owner."},
 				},
 			},
+			"timeouts": timeoutsAttribute(ctx, "the source", timeouts.Opts{Create: true, Read: true, Update: true, Delete: true}, map[string]string{
+				"create": "It also bounds the plan-time dry run of a new source (`validate_on_plan`; `" + formatTimeout(defaultDryRunTimeout) + "` when unset), which only warns when it runs out.",
+				"update": "It also bounds the plan-time dry run of a change (`validate_on_plan`; `" + formatTimeout(defaultDryRunTimeout) + "` when unset), which only warns when it runs out.",
+			}),
 		},
 	}
 }
@@ -261,11 +267,15 @@ func (r *metricSourceResource) Create(ctx context.Context, req resource.CreateRe
 		return
 	}
 	name := src.Name
-	created, err := r.data.client.CreateMetricSource(ctx, src)
+	op, cancel, d := startOperation(ctx, plan.Timeouts, "create")
+	defer cancel()
+	resp.Diagnostics.Append(d...)
+	created, err := r.data.client.CreateMetricSource(op.ctx, src)
 	if err != nil {
-		created, err = r.recoverCreate(ctx, src, err)
+		created, err = r.recoverCreate(op.ctx, src, err)
 	}
 	if err != nil {
+		err = op.explain(fmt.Sprintf("Unable to create metric source %q", name), err)
 		var exists *metricSourceExistsError
 		if errors.As(err, &exists) {
 			resp.Diagnostics.AddAttributeError(path.Root("name"), fmt.Sprintf("Metric source %q already exists", name), err.Error())
@@ -291,13 +301,17 @@ func (r *metricSourceResource) Read(ctx context.Context, req resource.ReadReques
 	if name == "" {
 		name = state.Name.ValueString()
 	}
-	src, err := r.data.client.GetMetricSource(ctx, name)
+	op, cancel, d := startOperation(ctx, state.Timeouts, "read")
+	defer cancel()
+	resp.Diagnostics.Append(d...)
+	src, err := r.data.client.GetMetricSource(op.ctx, name)
 	if console.NotFound(err) {
 		resp.State.RemoveResource(ctx)
 		return
 	}
 	if err != nil {
-		resp.Diagnostics.AddError(fmt.Sprintf("Unable to read metric source %q", name), err.Error())
+		summary := fmt.Sprintf("Unable to read metric source %q", name)
+		resp.Diagnostics.AddError(summary, op.explain(summary, err).Error())
 		return
 	}
 	if src.Name == "" {
@@ -326,8 +340,12 @@ func (r *metricSourceResource) Update(ctx context.Context, req resource.UpdateRe
 	}
 	// A change of validate_on_plan alone is provider-side: nothing to send.
 	if !sameMetricSource(old, src) {
-		if _, err := r.data.client.UpdateMetricSource(ctx, src.Name, src); err != nil {
-			resp.Diagnostics.AddError(fmt.Sprintf("Unable to update metric source %q", src.Name), err.Error())
+		op, cancel, d := startOperation(ctx, plan.Timeouts, "update")
+		defer cancel()
+		resp.Diagnostics.Append(d...)
+		if _, err := r.data.client.UpdateMetricSource(op.ctx, src.Name, src); err != nil {
+			summary := fmt.Sprintf("Unable to update metric source %q", src.Name)
+			resp.Diagnostics.AddError(summary, op.explain(summary, err).Error())
 			return
 		}
 	}
@@ -345,8 +363,12 @@ func (r *metricSourceResource) Delete(ctx context.Context, req resource.DeleteRe
 		return
 	}
 	name := state.Name.ValueString()
-	if err := r.data.client.DeleteMetricSource(ctx, name); err != nil && !console.NotFound(err) {
-		resp.Diagnostics.AddError(fmt.Sprintf("Unable to delete metric source %q", name), err.Error())
+	op, cancel, d := startOperation(ctx, state.Timeouts, "delete")
+	defer cancel()
+	resp.Diagnostics.Append(d...)
+	if err := r.data.client.DeleteMetricSource(op.ctx, name); err != nil && !console.NotFound(err) {
+		summary := fmt.Sprintf("Unable to delete metric source %q", name)
+		resp.Diagnostics.AddError(summary, op.explain(summary, err).Error())
 	}
 }
 

@@ -71,6 +71,9 @@ func (r *metricSourceResource) ModifyPlan(ctx context.Context, req resource.Modi
 	}
 
 	src.DryRun = true
+	op, cancel := dryRunOperation(ctx, plan, update)
+	defer cancel()
+	ctx = op.ctx
 	var err error
 	if update {
 		_, err = r.data.client.UpdateMetricSource(ctx, src.Name, src)
@@ -80,6 +83,7 @@ func (r *metricSourceResource) ModifyPlan(ctx context.Context, req resource.Modi
 	if err == nil {
 		return
 	}
+	err = op.explain(fmt.Sprintf("Unable to validate metric source %q", src.Name), err)
 	var ae *console.APIError
 	switch {
 	case errors.As(err, &ae) && ae.StatusCode == http.StatusBadRequest:
@@ -100,6 +104,19 @@ func (r *metricSourceResource) ModifyPlan(ctx context.Context, req resource.Modi
 		resp.Diagnostics.AddWarning(fmt.Sprintf("Metric source %q not validated at plan time", src.Name),
 			"The dry run that checks the planned source failed, so the plan was made without it:\n\n"+err.Error())
 	}
+}
+
+// dryRunOperation bounds the dry run by the timeout of the apply it checks (timeouts.create or
+// timeouts.update) when configured, else by defaultDryRunTimeout. It writes nothing.
+func dryRunOperation(ctx context.Context, plan metricSourceModel, update bool) (*operation, context.CancelFunc) {
+	name, get := "create", plan.Timeouts.Create
+	if update {
+		name, get = "update", plan.Timeouts.Update
+	}
+	d, diags := get(ctx, defaultDryRunTimeout)
+	op, cancel, _ := newOperation(ctx, name, d, diags)
+	op.write = false
+	return op, cancel
 }
 
 // recoverCreate handles a failed create. When an earlier attempt may have been committed (its

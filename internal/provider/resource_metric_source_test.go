@@ -864,7 +864,7 @@ func TestMetricSourceDeleteOfGoneSourceSucceeds(t *testing.T) {
 	r := &metricSourceResource{data: &providerData{client: c}}
 	var sr fwresource.SchemaResponse
 	r.Schema(ctx, fwresource.SchemaRequest{}, &sr)
-	var model metricSourceModel
+	model := metricSourceModel{Timeouts: nullTimeouts(ctx, r)}
 	flattenMetricSource(&console.MetricSource{Name: "gone", SQL: "SELECT 1", TimestampColumn: "ts"}, &model)
 	state := tfsdk.State{Schema: sr.Schema}
 	if d := state.Set(ctx, &model); d.HasError() {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -35,13 +36,14 @@ func NewReleasePipelineResource() resource.Resource { return &releasePipelineRes
 type releasePipelineResource struct{ data *providerData }
 
 type releasePipelineModel struct {
-	ID             types.String `tfsdk:"id"`
-	PipelineID     types.String `tfsdk:"pipeline_id"`
-	Name           types.String `tfsdk:"name"`
-	Phases         types.List   `tfsdk:"phases"`
-	CreatorID      types.String `tfsdk:"creator_id"`
-	CreatedTime    types.Int64  `tfsdk:"created_time"`
-	LastModifierID types.String `tfsdk:"last_modifier_id"`
+	ID             types.String   `tfsdk:"id"`
+	PipelineID     types.String   `tfsdk:"pipeline_id"`
+	Name           types.String   `tfsdk:"name"`
+	Phases         types.List     `tfsdk:"phases"`
+	CreatorID      types.String   `tfsdk:"creator_id"`
+	CreatedTime    types.Int64    `tfsdk:"created_time"`
+	LastModifierID types.String   `tfsdk:"last_modifier_id"`
+	Timeouts       timeouts.Value `tfsdk:"timeouts"`
 }
 
 type pipelinePhaseModel struct {
@@ -94,7 +96,7 @@ func (r *releasePipelineResource) Metadata(_ context.Context, req resource.Metad
 	resp.TypeName = req.ProviderTypeName + "_release_pipeline"
 }
 
-func (r *releasePipelineResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+func (r *releasePipelineResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	emptyMeansNone := "Omitting it, `null` and `[]` all mean none and never show a difference in a plan (state holds `[]`)."
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "The name and the complete, ordered phase list of an existing release pipeline (a phased rollout).\n\n" +
@@ -232,6 +234,10 @@ func (r *releasePipelineResource) Schema(_ context.Context, _ resource.SchemaReq
 				Computed:            true,
 				MarkdownDescription: "Identifier of the user (or API key) that last modified the pipeline; changes with every update.",
 			},
+			// No delete: destroy sends no request.
+			"timeouts": timeoutsAttribute(ctx, "the pipeline", timeouts.Opts{Create: true, Read: true, Update: true}, map[string]string{
+				"create": "It covers reading the pipeline before taking it over.",
+			}),
 		},
 	}
 }
@@ -250,9 +256,12 @@ func (r *releasePipelineResource) Create(ctx context.Context, req resource.Creat
 		return
 	}
 	id := plan.PipelineID.ValueString()
-	existing, err := r.data.client.GetReleasePipeline(ctx, id)
+	op, cancel, d := startOperation(ctx, plan.Timeouts, "create")
+	defer cancel()
+	resp.Diagnostics.Append(d...)
+	existing, err := r.data.client.GetReleasePipeline(op.ctx, id)
 	if err != nil {
-		detail := err.Error()
+		detail := op.explain(fmt.Sprintf("Unable to read release pipeline %q", id), err).Error()
 		if console.NotFound(err) {
 			detail += "\n\nThe console API cannot create release pipelines: create the pipeline in the console first, " +
 				"or correct pipeline_id."
@@ -265,7 +274,7 @@ func (r *releasePipelineResource) Create(ctx context.Context, req resource.Creat
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	r.apply(ctx, &plan, phases, &resp.State, &resp.Diagnostics)
+	r.apply(ctx, op, &plan, phases, &resp.State, &resp.Diagnostics)
 }
 
 func (r *releasePipelineResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -275,13 +284,17 @@ func (r *releasePipelineResource) Read(ctx context.Context, req resource.ReadReq
 		return
 	}
 	id := state.PipelineID.ValueString()
-	p, err := r.data.client.GetReleasePipeline(ctx, id)
+	op, cancel, d := startOperation(ctx, state.Timeouts, "read")
+	defer cancel()
+	resp.Diagnostics.Append(d...)
+	p, err := r.data.client.GetReleasePipeline(op.ctx, id)
 	if console.NotFound(err) {
 		resp.State.RemoveResource(ctx)
 		return
 	}
 	if err != nil {
-		resp.Diagnostics.AddError(fmt.Sprintf("Unable to read release pipeline %q", id), err.Error())
+		summary := fmt.Sprintf("Unable to read release pipeline %q", id)
+		resp.Diagnostics.AddError(summary, op.explain(summary, err).Error())
 		return
 	}
 	resp.Diagnostics.Append(setPipelineModel(ctx, &state, p)...)
@@ -292,9 +305,15 @@ func (r *releasePipelineResource) Read(ctx context.Context, req resource.ReadReq
 }
 
 func (r *releasePipelineResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan releasePipelineModel
+	var plan, state releasePipelineModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
+		return
+	}
+	if plan.Name.Equal(state.Name) && plan.Phases.Equal(state.Phases) { // only timeouts changed: nothing to send
+		state.Timeouts = plan.Timeouts
+		resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 		return
 	}
 	// Known ids in the plan already came from the refreshed state; the others are new.
@@ -303,15 +322,19 @@ func (r *releasePipelineResource) Update(ctx context.Context, req resource.Updat
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	r.apply(ctx, &plan, phases, &resp.State, &resp.Diagnostics)
+	op, cancel, d := startOperation(ctx, plan.Timeouts, "update")
+	defer cancel()
+	resp.Diagnostics.Append(d...)
+	r.apply(ctx, op, &plan, phases, &resp.State, &resp.Diagnostics)
 }
 
 // apply sends the pipeline and stores the service's answer, shaped by the plan (null vs [] choices).
-func (r *releasePipelineResource) apply(ctx context.Context, plan *releasePipelineModel, phases []console.Phase, state *tfsdk.State, diags *diag.Diagnostics) {
+func (r *releasePipelineResource) apply(ctx context.Context, op *operation, plan *releasePipelineModel, phases []console.Phase, state *tfsdk.State, diags *diag.Diagnostics) {
 	id := plan.PipelineID.ValueString()
-	p, err := r.data.client.UpdateReleasePipeline(ctx, id, console.ReleasePipelineUpdate{Name: plan.Name.ValueString(), Phases: phases})
+	p, err := r.data.client.UpdateReleasePipeline(op.ctx, id, console.ReleasePipelineUpdate{Name: plan.Name.ValueString(), Phases: phases})
 	if err != nil {
-		diags.AddError(fmt.Sprintf("Unable to update release pipeline %q", id), err.Error())
+		summary := fmt.Sprintf("Unable to update release pipeline %q", id)
+		diags.AddError(summary, op.explain(summary, err).Error())
 		return
 	}
 	planned := *plan

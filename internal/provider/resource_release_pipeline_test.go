@@ -600,6 +600,7 @@ func TestReleasePipelineDelete_warnsAndLeavesPipeline(t *testing.T) {
 		ID: types.StringValue("pl_web"), PipelineID: types.StringValue("pl_web"), Name: types.StringValue("Web"),
 		Phases:    types.ListValueMust(pipelinePhaseType, []attr.Value{}),
 		CreatorID: types.StringValue("u"), CreatedTime: types.Int64Value(1), LastModifierID: types.StringValue("u"),
+		Timeouts: nullTimeouts(ctx, r),
 	})
 	if diags.HasError() {
 		t.Fatal(diags)
@@ -655,6 +656,7 @@ func TestReleasePipelineValidateConfig_paths(t *testing.T) {
 	diags.Append(state.Set(ctx, &releasePipelineModel{
 		ID: types.StringNull(), PipelineID: types.StringValue("pl_web"), Name: types.StringValue("Web"), Phases: phases,
 		CreatorID: types.StringNull(), CreatedTime: types.Int64Null(), LastModifierID: types.StringNull(),
+		Timeouts: nullTimeouts(ctx, r),
 	})...)
 	if diags.HasError() {
 		t.Fatal(diags)

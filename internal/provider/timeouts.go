@@ -1,0 +1,169 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+)
+
+// Defaults of the per-resource `timeouts`. A write may wait for the client's pacing (write_limit)
+// and for Retry-After on 429 besides the service itself, so writes get far more time than reads.
+const (
+	defaultWriteTimeout = 20 * time.Minute
+	defaultReadTimeout  = 5 * time.Minute
+	// defaultDryRunTimeout bounds a plan-time dry run when no create/update timeout is configured:
+	// a plan should not hang on a check that is only advisory.
+	defaultDryRunTimeout = 2 * time.Minute
+)
+
+// timeoutsAttribute is the `timeouts` nested attribute with the given operations; `what` names the
+// resource's object in descriptions ("the gate's rules"), notes adds to an operation's description.
+func timeoutsAttribute(ctx context.Context, what string, opts timeouts.Opts, notes map[string]string) schema.Attribute {
+	a, _ := timeouts.Attributes(ctx, opts).(schema.SingleNestedAttribute)
+	durations := "Go duration such as `30s`, `10m` or `1h30m` (units `ms`, `s`, `m`, `h`); must be positive."
+	descriptions := map[string]string{
+		"create": fmt.Sprintf("How long creating %s may take, retries and write pacing included. A %s Defaults to `%s`.", what, durations, formatTimeout(defaultWriteTimeout)),
+		"read":   fmt.Sprintf("How long reading %s (refresh, import) may take. A %s Defaults to `%s`.", what, durations, formatTimeout(defaultReadTimeout)),
+		"update": fmt.Sprintf("How long updating %s may take, retries and write pacing included. A %s Defaults to `%s`.", what, durations, formatTimeout(defaultWriteTimeout)),
+		"delete": fmt.Sprintf("How long deleting %s may take, retries and write pacing included. A %s Defaults to `%s`. "+
+			"Destroy reads it from the state: a new value takes effect once applied.", what, durations, formatTimeout(defaultWriteTimeout)),
+	}
+	var ops []string
+	for _, name := range []string{"create", "read", "update", "delete"} {
+		s, ok := a.Attributes[name].(schema.StringAttribute)
+		if !ok {
+			continue
+		}
+		desc := descriptions[name]
+		if n := notes[name]; n != "" {
+			desc += " " + n
+		}
+		s.MarkdownDescription = desc
+		s.Description = desc
+		s.Validators = append(s.Validators, positiveDuration{})
+		a.Attributes[name] = s
+		ops = append(ops, "`"+name+"`")
+	}
+	a.MarkdownDescription = "How long each operation may take before it fails, waiting on the service, retries and " +
+		"write pacing included; for example `timeouts = { " + firstOp(opts) + " = \"40m\" }`. Operations: " +
+		strings.Join(ops, ", ") + ". Terraform-side only: changing it sends no request."
+	a.Description = a.MarkdownDescription
+	return a
+}
+
+func firstOp(o timeouts.Opts) string {
+	if o.Create {
+		return "create"
+	}
+	return "read"
+}
+
+// operation bounds one CRUD call by its `timeouts.<name>` and explains a failure the deadline caused.
+type operation struct {
+	name    string // create, read, update, delete
+	write   bool   // a timed-out write may still have reached the service
+	timeout time.Duration
+	parent  context.Context
+	ctx     context.Context
+}
+
+// startOperation derives the operation's context; the caller must call the returned cancel.
+func startOperation(ctx context.Context, t timeouts.Value, name string) (*operation, context.CancelFunc, diag.Diagnostics) {
+	var (
+		d     time.Duration
+		diags diag.Diagnostics
+	)
+	switch name {
+	case "create":
+		d, diags = t.Create(ctx, defaultWriteTimeout)
+	case "read":
+		d, diags = t.Read(ctx, defaultReadTimeout)
+	case "update":
+		d, diags = t.Update(ctx, defaultWriteTimeout)
+	case "delete":
+		d, diags = t.Delete(ctx, defaultWriteTimeout)
+	default:
+		panic("unknown operation " + name)
+	}
+	return newOperation(ctx, name, d, diags)
+}
+
+func newOperation(ctx context.Context, name string, d time.Duration, diags diag.Diagnostics) (*operation, context.CancelFunc, diag.Diagnostics) {
+	if d <= 0 { // rejected at validation; never let a zero value mean "fail at once"
+		d = defaultReadTimeout
+		if name != "read" {
+			d = defaultWriteTimeout
+		}
+	}
+	tctx, cancel := context.WithTimeout(ctx, d)
+	return &operation{name: name, write: name != "read", timeout: d, parent: ctx, ctx: tctx}, cancel, diags
+}
+
+// explain returns err unchanged unless the operation's own deadline ended it (not a cancellation
+// by Terraform): then the error says what timed out after how long, and how to allow more time.
+// action reads like a diagnostic summary: `Unable to update rules of gate "x"`.
+func (o *operation) explain(action string, err error) error {
+	if err == nil || o.parent.Err() != nil || !errors.Is(o.ctx.Err(), context.DeadlineExceeded) {
+		return err
+	}
+	return &timeoutError{action: action, op: o.name, write: o.write, after: o.timeout, cause: err}
+}
+
+// timeoutError is an operation that ran out of its `timeouts` budget.
+type timeoutError struct {
+	action string
+	op     string
+	write  bool
+	after  time.Duration
+	cause  error
+}
+
+func (e *timeoutError) Error() string {
+	msg := fmt.Sprintf("%s: timed out after %s waiting for the service (raise timeouts.%s)", e.action, formatTimeout(e.after), e.op)
+	msg += fmt.Sprintf("\n\nThe %s operation has a budget of %s, retries, Retry-After waits and write pacing included. "+
+		"Allow more in the resource's configuration, for example:\n\n  timeouts = {\n    %s = \"%s\"\n  }",
+		e.op, formatTimeout(e.after), e.op, formatTimeout(2*e.after))
+	if e.write {
+		msg += "\n\nThe service may still have received the change: the next plan reads it again and shows what is left to do."
+	}
+	return msg
+}
+
+func (e *timeoutError) Unwrap() error { return e.cause }
+
+// formatTimeout renders 20m0s as 20m and 1h0m0s as 1h.
+func formatTimeout(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
+}
+
+// positiveDuration rejects durations that are zero or negative; the timeouts package accepts them.
+type positiveDuration struct{}
+
+func (positiveDuration) Description(context.Context) string { return "must be a positive duration" }
+func (v positiveDuration) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
+
+func (positiveDuration) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	if d, err := time.ParseDuration(req.ConfigValue.ValueString()); err == nil && d <= 0 {
+		resp.Diagnostics.AddAttributeError(req.Path, "Timeout must be positive",
+			fmt.Sprintf("%s must be a positive duration such as \"30s\" or \"20m\", got %q.", req.Path, req.ConfigValue.ValueString()))
+	}
+}
