@@ -13,6 +13,7 @@ cd "$(dirname "$0")/.."
 : "${BENCH_EVENTS:=100000}"         # records of the event the events data source reads
 : "${BENCH_LATENCY_MS:=10}"         # mock latency per request for the plan and events runs
 : "${BENCH_READ_CONCURRENCY:=8}"    # read_concurrency of the concurrent events run
+: "${BENCH_EVENT_RUNS:=2}"          # events runs on each side; the fastest counts
 : "${BENCH_WRITE_DOC:=1}"
 doc=BENCHMARKS.md
 
@@ -180,27 +181,35 @@ output "records" {
 }
 HCL
 json_bytes=$(ctl GET "events-json-bytes?name=checkout_completed" | tr -d '[:space:]')
-# events_run CONCURRENCY: seconds of a terraform plan reading every record; sets events_rss_kib.
+# events_run CONCURRENCY RUN: one terraform plan reading every record. Sets events_s (wall seconds),
+# pages, fetch_s (first page request to last answer, at the mock), events_rss_kib and events_cpu.
 events_run() {
-	log "terraform plan of data.featureconsole_events over $BENCH_EVENTS records, read_concurrency=$1, ${BENCH_LATENCY_MS} ms latency"
+	log "terraform plan of data.featureconsole_events over $BENCH_EVENTS records, read_concurrency=$1, ${BENCH_LATENCY_MS} ms latency (run $2)"
 	ctl POST reset
-	local rss=$work/rss-events-$1 t0 s
+	local rss=$work/rss-events-$1-$2 out=$work/events-$1-$2.log t0
 	t0=$(now)
-	RSSWRAP_OUT=$rss tf "$work/events" plan -no-color -input=false -compact-warnings -var "read_concurrency=$1" >"$work/events-$1.log" 2>&1 ||
-		{ tail -40 "$work/events-$1.log"; echo "bench: terraform plan of the events failed"; exit 1; }
-	s=$(since "$t0")
-	grep -q "records = $BENCH_EVENTS" "$work/events-$1.log" ||
-		{ tail -20 "$work/events-$1.log"; echo "bench: the plan did not read $BENCH_EVENTS records"; exit 1; }
+	RSSWRAP_OUT=$rss tf "$work/events" plan -no-color -input=false -compact-warnings -var "read_concurrency=$1" >"$out" 2>&1 ||
+		{ tail -40 "$out"; echo "bench: terraform plan of the events failed"; exit 1; }
+	events_s=$(since "$t0")
+	grep -q "records = $BENCH_EVENTS" "$out" ||
+		{ tail -20 "$out"; echo "bench: the plan did not read $BENCH_EVENTS records"; exit 1; }
 	pages=$(count "method=GET&prefix=/events/")
 	fetch_s=$(ctl GET "span?method=GET&prefix=/events/" | tr -d '[:space:]')
 	events_rss_kib=$(peak_kib "$rss")
 	events_cpu=$(cpu_s "$rss")
-	events_s=$s
 }
-events_run 1
-seq_s=$events_s seq_pages=$pages seq_rss_kib=$events_rss_kib seq_fetch=$fetch_s seq_cpu=$events_cpu
-events_run "$BENCH_READ_CONCURRENCY"
-conc_s=$events_s conc_pages=$pages conc_rss_kib=$events_rss_kib conc_fetch=$fetch_s conc_cpu=$events_cpu
+# On a shared machine one run can be slowed by other jobs: each side keeps its fastest of
+# BENCH_EVENT_RUNS runs (taken alternately), and the largest peak RSS of all.
+seq_s="" conc_s="" seq_rss_kib=0 conc_rss_kib=0
+faster() { [ -z "$1" ] || awk "BEGIN { exit !($2 < $1) }"; }
+for run in $(seq "$BENCH_EVENT_RUNS"); do
+	events_run 1 "$run"
+	if faster "$seq_s" "$events_s"; then seq_s=$events_s seq_pages=$pages seq_fetch=$fetch_s seq_cpu=$events_cpu; fi
+	[ "$events_rss_kib" -le "$seq_rss_kib" ] || seq_rss_kib=$events_rss_kib
+	events_run "$BENCH_READ_CONCURRENCY" "$run"
+	if faster "$conc_s" "$events_s"; then conc_s=$events_s conc_pages=$pages conc_fetch=$fetch_s conc_cpu=$events_cpu; fi
+	[ "$events_rss_kib" -le "$conc_rss_kib" ] || conc_rss_kib=$events_rss_kib
+done
 
 # ---- the table ----
 yesno() { awk "BEGIN { print ($1) ? \"yes\" : \"**no**\" }"; }
@@ -237,7 +246,7 @@ table=$(
 | apply: requests answered 429 | $apply_429 of $apply_total | — | ${share429} % | < 1 % | $(yesno "$share429 < 1") |
 | terraform plan (refresh) of $BENCH_GATES gate_rules: requests | $plan_gets GET /gates/{id} ($plan_total in all; $plan_note) | $BENCH_GATES | $(calc "%.2fx" "$plan_gets / $BENCH_GATES") | exactly $BENCH_GATES | $(yesno "$plan_gets == $BENCH_GATES") |
 | terraform plan (refresh), ${BENCH_LATENCY_MS} ms latency, -parallelism=$BENCH_PARALLELISM: wall time | ${plan_s} s (provider CPU $(cpu_s "$work/rss-plan") s; the reads alone, first GET arriving to last answered: ${plan_span} s) | $BENCH_GATES × ${BENCH_LATENCY_MS} ms / $BENCH_PARALLELISM = ${plan_ref_s} s | $(calc "%.1fx" "$plan_s / $plan_ref_s") (reads alone $(calc "%.1fx" "$plan_span / $plan_ref_s")) | — | — |
-| data.featureconsole_events, $BENCH_EVENTS records ($conc_pages pages), ${BENCH_LATENCY_MS} ms latency, read_concurrency=$BENCH_READ_CONCURRENCY: terraform plan wall time | ${conc_s} s (provider CPU ${conc_cpu} s) | read_concurrency=1: ${seq_s} s ($seq_pages pages; provider CPU ${seq_cpu} s) | ${ev_ratio}x | ≤ 0.5x | $(yesno "$ev_ratio <= 0.5") |
+| data.featureconsole_events, $BENCH_EVENTS records ($conc_pages pages), ${BENCH_LATENCY_MS} ms latency, read_concurrency=$BENCH_READ_CONCURRENCY: terraform plan wall time, fastest of $BENCH_EVENT_RUNS | ${conc_s} s (provider CPU ${conc_cpu} s) | read_concurrency=1: ${seq_s} s ($seq_pages pages; provider CPU ${seq_cpu} s) | ${ev_ratio}x | ≤ 0.5x | $(yesno "$ev_ratio <= 0.5") |
 | events: the page fetches alone, first GET arriving to last answered (at the mock) | read_concurrency=$BENCH_READ_CONCURRENCY: ${conc_fetch} s | read_concurrency=1: ${seq_fetch} s | $(calc "%.2fx" "$conc_fetch / $seq_fetch") | — | — |
 | events: provider peak RSS (read_concurrency=$BENCH_READ_CONCURRENCY) | $(calc "%.0f MB" "$conc_rss_kib * 1024 / 1e6") (read_concurrency=1: $(calc "%.0f MB" "$seq_rss_kib * 1024 / 1e6"), ${rss_ratio_seq}x) | JSON of the records, $(mb "$json_bytes") | ${rss_ratio}x | < 3x | $(yesno "$rss_ratio < 3") |
 MD
