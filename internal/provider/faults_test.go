@@ -58,11 +58,14 @@ func TestAccFaults_malformedWriteResponse(t *testing.T) {
 				m.SetFaults(mockconsole.Faults{RawBody: "<html><body>Bad gateway</body></html>", RawStatus: 200})
 			},
 			Config: providerBlock(url) + `
-resource "featureconsole_gate_rules" "g" {
-  gate_id = "dark_mode"
-  rules   = [{ name = "all", pass_percentage = 50 }]
+resource "featureconsole_metric_source" "s" {
+  name             = "html"
+  sql              = "SELECT user_id, ts FROM t"
+  timestamp_column = "ts"
+  id_type_mapping  = [{ service_unit_id = "userID", column = "user_id" }]
+  validate_on_plan = false
 }`,
-			ExpectError: regexp.MustCompile(`(?s)Unable to update rules of gate "dark_mode".*could\s+not\s+be\s+decoded.*HTML\s+page`),
+			ExpectError: regexp.MustCompile(`(?s)Unable to create metric source "html".*could\s+not\s+be\s+decoded.*HTML\s+page`),
 		}},
 	})
 }

@@ -33,6 +33,16 @@ provider "featureconsole" {
 }
 data "featureconsole_users" "all" {}
 data "featureconsole_events" "e" { event_name = "signup" }
+resource "featureconsole_gate_rules" "g" {
+  gate_id = "dark_mode"
+  rules   = [{ name = "all", pass_percentage = 5 }]
+}
+resource "featureconsole_metric_source" "s" {
+  name             = "logged"
+  sql              = "SELECT user_id, ts FROM t"
+  timestamp_column = "ts"
+  id_type_mapping  = [{ service_unit_id = "userID", column = "user_id" }]
+}
 `, url),
 		}},
 	})
@@ -54,7 +64,7 @@ data "featureconsole_events" "e" { event_name = "signup" }
 		i := strings.Index(logs, key)
 		t.Fatalf("the API key appears in the logs: …%s…", logs[max(0, i-200):i])
 	}
-	for _, want := range []string{"console API request", `method=GET`, `path=/console/v1/users`, "status=200", "duration_ms="} {
+	for _, want := range []string{"console API request", `method=GET`, `path=/console/v1/users`, `method=PATCH`, `path=/console/v1/gates/dark_mode/rules`, "status=200", "duration_ms="} {
 		if !strings.Contains(logs, want) {
 			t.Errorf("the logs lack %q", want)
 		}

@@ -84,9 +84,11 @@ data "featureconsole_events" "signup" { event_name = "signup" }
 					})},
 					PostApplyPreRefresh: []plancheck.PlanCheck{expectRequests(t, m, "create apply", map[string]int{
 						// terraform apply plans again (data sources, dry run), then one write per resource;
-						// the pipeline is read once before its first write to keep its phase ids.
+						// gates and pipelines, which exist before Terraform, are read once before their
+						// first write so that the rules and phases they keep keep their ids.
 						"GET /users": 3, "GET /events": 1, "POST /metrics/metric_source (dry run)": 1,
-						"PATCH /gates": 2, "POST /release_pipelines": 1, "GET /release_pipelines": 1, "POST /metrics/metric_source": 1,
+						"GET /gates": 2, "PATCH /gates": 2, "GET /release_pipelines": 1, "POST /release_pipelines": 1,
+						"POST /metrics/metric_source": 1,
 					})},
 					PostApplyPostRefresh: []plancheck.PlanCheck{expectRequests(t, m, "refresh", map[string]int{
 						"GET /gates": 2, "GET /release_pipelines": 1, "GET /metrics/metric_source": 1, "GET /users": 3, "GET /events": 1,

@@ -125,7 +125,9 @@ func (r *gateRulesResource) Schema(ctx context.Context, _ resource.SchemaRequest
 		MarkdownDescription: "The complete, ordered rule list of an existing feature gate. The first rule whose conditions " +
 			"match decides, so the order of `rules` is the evaluation order. Rules not listed here are removed from the gate. " +
 			"Create and update send the whole list (`PATCH /gates/{id}/rules`); destroy leaves the gate in place with no rules. " +
-			"A rule that keeps its `name` keeps its identity (`base_id`) and history, wherever it moves in the list.",
+			"A rule that keeps its `name` keeps its identity (`base_id`) and history, wherever it moves in the list; " +
+			"when Terraform first takes over a gate, the rules the gate already has keep theirs if the configuration " +
+			"names them (create reads the gate once for that).",
 		Attributes: map[string]schema.Attribute{
 			"id": computedString("Identifier of this resource: the gate id."),
 			"gate_id": schema.StringAttribute{
@@ -260,7 +262,17 @@ func (r *gateRulesResource) Create(ctx context.Context, req resource.CreateReque
 	op, cancel, d := startOperation(ctx, plan.Timeouts, "create")
 	defer cancel()
 	resp.Diagnostics.Append(d...)
-	r.apply(ctx, op, &plan, &resp.Diagnostics)
+	// Taking over a gate: rules it already has keep their identity and history when the
+	// configuration names them, so their baseID is read once and sent back. A missing gate is
+	// reported by the write itself.
+	gateID := plan.GateID.ValueString()
+	existing, err := r.data.client.GetGate(op.ctx, gateID)
+	if err != nil && !console.NotFound(err) {
+		summary := fmt.Sprintf("Unable to read gate %q", gateID)
+		resp.Diagnostics.AddError(summary, op.explain(summary, err).Error())
+		return
+	}
+	r.apply(ctx, op, &plan, existing, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -316,7 +328,7 @@ func (r *gateRulesResource) Update(ctx context.Context, req resource.UpdateReque
 	op, cancel, d := startOperation(ctx, plan.Timeouts, "update")
 	defer cancel()
 	resp.Diagnostics.Append(d...)
-	r.apply(ctx, op, &plan, &resp.Diagnostics)
+	r.apply(ctx, op, &plan, nil, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -324,7 +336,8 @@ func (r *gateRulesResource) Update(ctx context.Context, req resource.UpdateReque
 }
 
 // apply sends the planned rule list and replaces plan's computed values with the service's answer.
-func (r *gateRulesResource) apply(ctx context.Context, op *operation, plan *gateRulesModel, diags *diag.Diagnostics) {
+// apply sends the planned rules; existing (on create) lends its baseIDs to planned rules of the same name.
+func (r *gateRulesResource) apply(ctx context.Context, op *operation, plan *gateRulesModel, existing *console.Gate, diags *diag.Diagnostics) {
 	gateID := plan.GateID.ValueString()
 	planned, d := ruleModels(ctx, plan.Rules)
 	diags.Append(d...)
@@ -335,6 +348,17 @@ func (r *gateRulesResource) apply(ctx context.Context, op *operation, plan *gate
 	diags.Append(d...)
 	if diags.HasError() {
 		return
+	}
+	if existing != nil {
+		baseIDs := make(map[string]string, len(existing.Rules))
+		for _, er := range existing.Rules {
+			baseIDs[er.Name] = er.BaseID
+		}
+		for i := range rules {
+			if rules[i].BaseID == "" {
+				rules[i].BaseID = baseIDs[rules[i].Name]
+			}
+		}
 	}
 	g, err := r.data.client.UpdateGateRules(op.ctx, gateID, rules)
 	if err != nil {

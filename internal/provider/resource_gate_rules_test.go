@@ -240,8 +240,9 @@ func TestAccGateRules_lifecycle(t *testing.T) {
 					),
 					func(*terraform.State) error {
 						now := mockBaseIDs(m, "new_checkout")
-						if now["beta"] == seedBase["beta"] {
-							return fmt.Errorf("create adopted the seeded rule's base id")
+						// Taking over the gate keeps the identity of the rule it already had under that name.
+						if now["beta"] != seedBase["beta"] {
+							return fmt.Errorf("create gave the seeded rule %q a new base id %q", seedBase["beta"], now["beta"])
 						}
 						if n := m.CountRequests(http.MethodPatch, "/gates/"); n != 1 {
 							return fmt.Errorf("%d PATCH requests, want 1", n)

@@ -69,7 +69,7 @@ resource "featureconsole_gate_rules" "checkout" {
   timeouts = { create = "500ms" }
 }
 `,
-			ExpectError: errRe(`Unable to update rules of gate "dark_mode": timed out after 500ms waiting for the service (raise timeouts.create)`),
+			ExpectError: errRe(`Unable to read gate "dark_mode": timed out after 500ms waiting for the service (raise timeouts.create)`),
 		}, {
 			// An empty configuration: checks that the failed step was quick and stored nothing.
 			Config: providerBlock(url),
