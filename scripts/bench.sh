@@ -137,6 +137,8 @@ apply_s=$(since "$t0")
 apply_total=$(count "")
 apply_writes=$(count "method=PATCH&prefix=/gates/")
 apply_429=$(count "status=429")
+apply_write_429=$(count "method=PATCH&status=429")
+apply_gets=$(count "method=GET")
 apply_span=$(ctl GET "span?method=PATCH&prefix=/gates/" | tr -d '[:space:]')
 ctl GET stats >"$work/apply-stats.json"
 tail -1 "$work/apply.log" >&2
@@ -243,7 +245,7 @@ table=$(
 | Go: live heap of each form of 100,000 events | decoded $(calc "%.1f" "$lh_ev")x, framework values $(calc "%.1f" "$lh_fw")x, tftypes $(calc "%.1f" "$lh_tf")x, msgpack $(calc "%.1f" "$lh_mp")x | JSON of the records, $(calc "%.1f MB" "$lh_json") | $(calc "%.1fx" "$lh_fw + $lh_tf") (framework + tftypes, held together by state.Set) | — | — |
 | terraform apply, $BENCH_GATES gate_rules, limit $BENCH_WRITE_LIMIT writes / ${BENCH_WRITE_WINDOW_S} s, -parallelism=$BENCH_PARALLELISM: wall time | ${apply_s} s, $apply_writes PATCH (provider CPU $(cpu_s "$work/rss-apply") s) | floor ${floor_s} s | $(calc "%.2fx" "$apply_ratio") | ≤ 1.2x | $(yesno "$apply_ratio <= 1.2") |
 | apply: the writes alone, first PATCH arriving to last answered (at the mock) | ${apply_span} s | floor ${floor_s} s | $(calc "%.2fx" "$apply_span / $floor_s") | — | — |
-| apply: requests answered 429 | $apply_429 of $apply_total | — | ${share429} % | < 1 % | $(yesno "$share429 < 1") |
+| apply: requests answered 429 | $apply_429 of $apply_total ($apply_writes PATCH, of which $apply_write_429 answered 429; $apply_gets GET) | — | ${share429} % | < 1 % | $(yesno "$share429 < 1") |
 | terraform plan (refresh) of $BENCH_GATES gate_rules: requests | $plan_gets GET /gates/{id} ($plan_total in all; $plan_note) | $BENCH_GATES | $(calc "%.2fx" "$plan_gets / $BENCH_GATES") | exactly $BENCH_GATES | $(yesno "$plan_gets == $BENCH_GATES") |
 | terraform plan (refresh), ${BENCH_LATENCY_MS} ms latency, -parallelism=$BENCH_PARALLELISM: wall time | ${plan_s} s (provider CPU $(cpu_s "$work/rss-plan") s; the reads alone, first GET arriving to last answered: ${plan_span} s) | $BENCH_GATES × ${BENCH_LATENCY_MS} ms / $BENCH_PARALLELISM = ${plan_ref_s} s | $(calc "%.1fx" "$plan_s / $plan_ref_s") (reads alone $(calc "%.1fx" "$plan_span / $plan_ref_s")) | — | — |
 | data.featureconsole_events, $BENCH_EVENTS records ($conc_pages pages), ${BENCH_LATENCY_MS} ms latency, read_concurrency=$BENCH_READ_CONCURRENCY: terraform plan wall time, fastest of $BENCH_EVENT_RUNS | ${conc_s} s (provider CPU ${conc_cpu} s) | read_concurrency=1: ${seq_s} s ($seq_pages pages; provider CPU ${seq_cpu} s) | ${ev_ratio}x | ≤ 0.5x | $(yesno "$ev_ratio <= 0.5") |
