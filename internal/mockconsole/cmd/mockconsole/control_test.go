@@ -113,7 +113,7 @@ func TestControlEndpoints(t *testing.T) {
 	}
 }
 
-func atLeast(s string, min float64) bool {
+func atLeast(s string, floor float64) bool {
 	f, err := strconv.ParseFloat(s, 64)
-	return err == nil && f >= min
+	return err == nil && f >= floor
 }
