@@ -23,6 +23,14 @@ func requireClient(d *providerData, diags *diag.Diagnostics) bool {
 	return false
 }
 
+// stringOrNull is null for "", which the service sends for an attribute that was never set.
+func stringOrNull(s string) types.String {
+	if s == "" {
+		return types.StringNull()
+	}
+	return types.StringValue(s)
+}
+
 func stringList(s []string) types.List {
 	if s == nil {
 		return types.ListNull(types.StringType)

@@ -738,13 +738,6 @@ func numberFromFloat(f float64) types.Number {
 	return types.NumberValue(bf)
 }
 
-func stringOrNull(s string) types.String {
-	if s == "" {
-		return types.StringNull()
-	}
-	return types.StringValue(s)
-}
-
 func isEmptyList(l types.List) bool {
 	return !l.IsNull() && !l.IsUnknown() && len(l.Elements()) == 0
 }

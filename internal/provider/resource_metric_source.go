@@ -491,12 +491,7 @@ func flattenOwner(o *console.Owner) types.Object {
 }
 
 // optionalString maps an absent or empty service value to null: the schema rejects "".
-func optionalString(p *string) types.String {
-	if p == nil || *p == "" {
-		return types.StringNull()
-	}
-	return types.StringValue(*p)
-}
+func optionalString(p *string) types.String { return stringOrNull(deref(p, "")) }
 
 func deref[T any](p *T, def T) T {
 	if p == nil {

@@ -525,9 +525,9 @@ func flattenPipelineConditions(ctx context.Context, conds []console.Condition) (
 		}
 		out = append(out, pipelineConditionModel{
 			Type:        types.StringValue(c.Type),
-			Operator:    nullIfEmpty(c.Operator),
-			Field:       nullIfEmpty(c.Field),
-			CustomID:    nullIfEmpty(c.CustomID),
+			Operator:    stringOrNull(c.Operator),
+			Field:       stringOrNull(c.Field),
+			CustomID:    stringOrNull(c.CustomID),
 			TargetValue: emptyStringList(tv),
 		})
 	}
@@ -547,13 +547,6 @@ func emptyStringList(l types.List) types.List {
 // isKnownList is false for the zero value too (no value at all).
 func isKnownList(l types.List) bool {
 	return !l.IsNull() && !l.IsUnknown()
-}
-
-func nullIfEmpty(s string) types.String {
-	if s == "" {
-		return types.StringNull()
-	}
-	return types.StringValue(s)
 }
 
 func truncateForDiag(s string) string {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -200,14 +199,6 @@ func equalTo(want *string) knownvalue.Check {
 }
 
 // wrapped matches text that Terraform may have wrapped over several lines.
-func wrappedText(text string) *regexp.Regexp {
-	words := strings.Fields(text)
-	for i, w := range words {
-		words[i] = regexp.QuoteMeta(w)
-	}
-	return regexp.MustCompile(strings.Join(words, `\s+`))
-}
-
 func phasePath(i int, rest ...any) tfjsonpath.Path {
 	p := tfjsonpath.New("phases").AtSliceIndex(i)
 	for _, r := range rest {
@@ -514,7 +505,7 @@ func TestAccReleasePipeline_validation(t *testing.T) {
 	for _, c := range cases {
 		steps = append(steps, resource.TestStep{
 			Config:      providerBlock(url) + c.hcl,
-			ExpectError: wrappedText(c.wantErr),
+			ExpectError: errRe(c.wantErr),
 		})
 	}
 	resource.ParallelTest(t, resource.TestCase{
@@ -537,7 +528,7 @@ func TestAccReleasePipeline_missingPipeline(t *testing.T) {
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config:      providerBlock(url) + strings.Replace(pipelineExampleHCL, `"pl_web"`, `"pl_missing"`, 1),
-			ExpectError: wrappedText(`Unable to read release pipeline "pl_missing": 404 Not Found: Release pipeline "pl_missing" not found`),
+			ExpectError: errRe(`Unable to read release pipeline "pl_missing": 404 Not Found: Release pipeline "pl_missing" not found`),
 		}},
 	})
 	if n := m.CountRequests("POST", "/release_pipelines/"); n != 0 {
@@ -548,7 +539,7 @@ func TestAccReleasePipeline_missingPipeline(t *testing.T) {
 func TestAccReleasePipeline_locked(t *testing.T) {
 	m, url := startMock(t, mockconsole.Config{})
 	seeded, _ := m.Pipeline("pl_web")
-	lockedErr := wrappedText(`Unable to update release pipeline "pl_web": 400 Bad Request: Cannot modify release pipeline "pl_web": a rollout is in progress`)
+	lockedErr := errRe(`Unable to update release pipeline "pl_web": 400 Bad Request: Cannot modify release pipeline "pl_web": a rollout is in progress`)
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
@@ -824,7 +815,7 @@ func TestAccReleasePipeline_pinnedUnknownID(t *testing.T) {
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config:      providerBlock(url) + webPipelineHCL("Web", `{ id = "ph_bogus", name = "Canary", time_interval_ms = 0 }`),
-			ExpectError: wrappedText(`Release pipeline "pl_web" did not keep the id of phase "Canary"`),
+			ExpectError: errRe(`Release pipeline "pl_web" did not keep the id of phase "Canary"`),
 		}},
 	})
 }
