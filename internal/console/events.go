@@ -25,6 +25,13 @@ func (c *Client) ListEvents(ctx context.Context, eventName string, opts ListOpti
 	return listAll[Event](ctx, c, r, opts)
 }
 
+// EachEventsPage reads the recorded values of an event like ListEvents, handing each page to fn in
+// order instead of collecting them, so that a caller can encode and drop them as they arrive.
+func (c *Client) EachEventsPage(ctx context.Context, eventName string, opts ListOptions, fn func([]Event) error) error {
+	r := request{method: http.MethodGet, path: "/events/" + pathEscape(eventName), op: "list events", object: strconv.Quote(eventName)}
+	return eachPage(ctx, c, r, opts, fn)
+}
+
 // FlexString accepts a JSON string, or a number or bool rendered as its JSON text; null is "".
 // The service documents strings, but timestamps and values have been seen as numbers.
 type FlexString string

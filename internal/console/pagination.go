@@ -39,21 +39,54 @@ const maxWindowPages = 32
 // listAll reads a collection page by page, following the pagination object the service sends.
 // The page size is the one the service reports in itemsPerPage, never the one asked for.
 func listAll[T any](ctx context.Context, c *Client, r request, opts ListOptions) ([]T, error) {
+	var out []T
+	first := true
+	err := eachPage(ctx, c, r, opts, func(recs []T) error {
+		if first {
+			out, first = recs, false
+			return nil
+		}
+		out = append(out, recs...)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// eachPage reads a collection like listAll but hands each page to fn, in order, as soon as the
+// pages before it have been handed over, and keeps none: a caller that encodes and drops them holds
+// a few pages at a time. The last page handed over is cut at opts.MaxRecords. An error of fn stops
+// the listing and is returned as it is.
+func eachPage[T any](ctx context.Context, c *Client, r request, opts ListOptions, fn func([]T) error) error {
+	n := 0
+	// emit hands recs to fn and reports whether the listing is done.
+	emit := func(recs []T, pg *Pagination) (bool, error) {
+		if opts.MaxRecords > 0 && n+len(recs) > opts.MaxRecords {
+			recs = recs[:opts.MaxRecords-n]
+		}
+		n += len(recs)
+		if err := fn(recs); err != nil {
+			return true, err
+		}
+		return pg == nil || pg.NextPage == nil || *pg.NextPage == "" || (opts.MaxRecords > 0 && n >= opts.MaxRecords), nil
+	}
+
 	limit := c.pageSize
 	if opts.MaxRecords > 0 && opts.MaxRecords < limit {
 		limit = opts.MaxRecords
 	}
 	first, pg, err := fetchPage[T](ctx, c, r, 1, limit)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	out := first
-	if done(out, pg, opts) {
-		return capRecords(out, opts), nil
+	if fin, err := emit(first, pg); fin || err != nil {
+		return err
 	}
 	page, limit, err := nextPageParams(pg, 1)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", r.describe(), err)
+		return fmt.Errorf("%s: %w", r.describe(), err)
 	}
 
 	// With the total known, the remaining pages can be fetched at once; what the service adds
@@ -70,46 +103,34 @@ func listAll[T any](ctx context.Context, c *Client, r request, opts ListOptions)
 			to := min(lastPage, page+maxWindowPages-1)
 			pages, pgs, err := fetchPages[T](ctx, c, r, page, to, limit, opts.Concurrency)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			// A page that says it is the last ends the listing, whatever the total promised.
 			for i, p := range pages {
-				out = append(out, p...)
-				if done(out, pgs[i], opts) {
-					return capRecords(out, opts), nil
+				if fin, err := emit(p, pgs[i]); fin || err != nil {
+					return err
 				}
+				pages[i] = nil
 			}
 			if page, limit, err = nextPageParams(pgs[len(pgs)-1], to); err != nil {
-				return nil, fmt.Errorf("%s: %w", r.describe(), err)
+				return fmt.Errorf("%s: %w", r.describe(), err)
 			}
 		}
 	}
 
-	for n := 0; n < maxPages; n++ {
+	for range maxPages {
 		recs, pg, err := fetchPage[T](ctx, c, r, page, limit)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		out = append(out, recs...)
-		if done(out, pg, opts) {
-			return capRecords(out, opts), nil
+		if fin, err := emit(recs, pg); fin || err != nil {
+			return err
 		}
 		if page, limit, err = nextPageParams(pg, page); err != nil {
-			return nil, fmt.Errorf("%s: %w", r.describe(), err)
+			return fmt.Errorf("%s: %w", r.describe(), err)
 		}
 	}
-	return nil, fmt.Errorf("%s: the service kept announcing a next page after %d pages", r.describe(), maxPages)
-}
-
-func done[T any](out []T, pg *Pagination, opts ListOptions) bool {
-	return pg == nil || pg.NextPage == nil || *pg.NextPage == "" || (opts.MaxRecords > 0 && len(out) >= opts.MaxRecords)
-}
-
-func capRecords[T any](out []T, opts ListOptions) []T {
-	if opts.MaxRecords > 0 && len(out) > opts.MaxRecords {
-		return out[:opts.MaxRecords:opts.MaxRecords]
-	}
-	return out
+	return fmt.Errorf("%s: the service kept announcing a next page after %d pages", r.describe(), maxPages)
 }
 
 // nextPageParams takes page and limit from the nextPage link; the path of the link is ignored so a
