@@ -1,12 +1,12 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"log"
 	"os"
 
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/provider"
 )
@@ -20,10 +20,19 @@ func main() {
 	flag.Parse()
 	quietSDKLogsUnlessAsked()
 
-	err := providerserver.Serve(context.Background(), provider.New(version), providerserver.ServeOpts{
-		Address: "registry.terraform.io/featureconsole/featureconsole",
-		Debug:   debug,
-	})
+	var opts []tf6server.ServeOpt
+	if debug {
+		opts = append(opts, tf6server.WithManagedDebug())
+	}
+	// The framework's server, wrapped so that the events data source is read below it (provider.NewServer).
+	newServer := provider.NewServer(version)
+	err := tf6server.Serve("registry.terraform.io/featureconsole/featureconsole", func() tfprotov6.ProviderServer {
+		s, err := newServer()
+		if err != nil {
+			log.Fatal(err.Error())
+		}
+		return s
+	}, opts...)
 	if err != nil {
 		log.Fatal(err.Error())
 	}

@@ -235,6 +235,7 @@ output "amount" { value = jsondecode(data.featureconsole_events.all.events[2].me
 				checkEvents("data.featureconsole_events.first", events[:85]),
 				resource.TestCheckResourceAttr("data.featureconsole_events.none", "events.#", "0"),
 				resource.TestCheckOutput("amount", "12.5"),
+				checkFastEventsRead(url),
 			),
 		}},
 	})
@@ -249,9 +250,31 @@ func TestAccEventsDataSource_sequentialReadsSameRecords(t *testing.T) {
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config: providerBlock(url, "read_concurrency = 1") + `data "featureconsole_events" "all" { event_name = "custom_event" }`,
-			Check:  checkEvents("data.featureconsole_events.all", events),
+			Check:  resource.ComposeAggregateTestCheckFunc(checkEvents("data.featureconsole_events.all", events), checkFastEventsRead(url)),
 		}},
 	})
+}
+
+// The fast path's diagnostic reads as the framework's did.
+func TestAccEventsDataSource_wrongKey(t *testing.T) {
+	_, url := startMock(t, mockconsole.Config{})
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: fmt.Sprintf(`
+provider "featureconsole" {
+  base_url = %q
+  api_key  = "not-the-key"
+}
+data "featureconsole_events" "e" { event_name = "signup" }
+`, url),
+			ExpectError: regexp.MustCompile(`(?s)Unable to list events "signup".*401 Unauthorized.*authentication failed`),
+		}},
+	})
+	if fastEventsReadCount(url) == 0 {
+		t.Error("the read did not go through the fast path")
+	}
 }
 
 func TestAccDataSources_wrongKey(t *testing.T) {

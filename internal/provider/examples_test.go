@@ -147,6 +147,9 @@ func TestAccExamples_dataSources(t *testing.T) {
 					Check:  checkOutputsHaveValues(),
 				}},
 			})
+			if typ == eventsTypeName && fastEventsReadCount(url) == 0 {
+				t.Error("the example was not read through the fast path")
+			}
 		})
 	}
 }

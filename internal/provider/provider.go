@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
@@ -48,6 +49,9 @@ type clientTuning struct {
 type featureConsoleProvider struct {
 	version string
 	tuning  clientTuning
+	// configured, when set, receives the data Configure hands to data sources: the server that
+	// answers the events data source below the framework (server.go) reads it from there.
+	configured *atomic.Pointer[providerData]
 }
 
 type providerModel struct {
@@ -218,6 +222,9 @@ func (p *featureConsoleProvider) Configure(ctx context.Context, req provider.Con
 	data := &providerData{client: client, readConcurrency: readConc}
 	resp.DataSourceData = data
 	resp.ResourceData = data
+	if p.configured != nil {
+		p.configured.Store(data)
+	}
 }
 
 func (p *featureConsoleProvider) Resources(_ context.Context) []func() resource.Resource {

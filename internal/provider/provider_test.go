@@ -7,16 +7,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/mockconsole"
 )
 
 // testAccProtoV6ProviderFactories runs the provider in-process, with retry waits short enough
-// that fault-injection tests finish in milliseconds.
+// that fault-injection tests finish in milliseconds, behind the same wrapper as main.go.
 var testAccProtoV6ProviderFactories = map[string]func() (tfprotov6.ProviderServer, error){
-	"featureconsole": providerserver.NewProtocol6WithError(newTestProvider()),
+	"featureconsole": newServerFactory(newTestProvider),
 }
 
 func newTestProvider() *featureConsoleProvider {

@@ -114,4 +114,7 @@ data "featureconsole_events" "signup" { event_name = "signup" }
 			},
 		},
 	})
+	if fastEventsReadCount(url) == 0 {
+		t.Error("featureconsole_events was not read through the fast path")
+	}
 }
