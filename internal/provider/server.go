@@ -44,9 +44,10 @@ func newServerFactory(newProvider func() *featureConsoleProvider) func() (tfprot
 // frameworkServer is what the framework's server implements, optional RPC groups included, so that
 // the wrapper hides none of them from tf6server.
 type frameworkServer interface {
-	tfprotov6.ProviderServerWithListResource
-	tfprotov6.ProviderServerWithActions
-	tfprotov6.ProviderServerWithStateStores
+	tfprotov6.ProviderServer
+	tfprotov6.ListResourceServer
+	tfprotov6.ActionServer
+	tfprotov6.StateStoreServer
 }
 
 const eventsTypeName = "featureconsole_events"
