@@ -33,12 +33,12 @@ const (
 	maxIdleConnsPerHost = 32
 )
 
-// Config configures a Client. Zero values take the defaults above.
+// Config configures a Client. Zero values take the defaults above, except MaxRetries, where 0 means none.
 type Config struct {
 	BaseURL               string
 	APIKey                string
 	RespectReviewSettings bool
-	// MaxRetries is the number of retries after the first attempt; negative values mean 0.
+	// MaxRetries is the number of retries after the first attempt; 0 or less means a single attempt.
 	MaxRetries   int
 	RetryWaitMin time.Duration
 	RetryWaitMax time.Duration
