@@ -256,68 +256,43 @@ func TestAccEventsDataSource_sequentialReadsSameRecords(t *testing.T) {
 }
 
 // The fast path's diagnostic reads as the framework's did.
-func TestAccEventsDataSource_wrongKey(t *testing.T) {
-	_, url := startMock(t, mockconsole.Config{})
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: fmt.Sprintf(`
-provider "featureconsole" {
-  base_url = %q
-  api_key  = "not-the-key"
-}
-data "featureconsole_events" "e" { event_name = "signup" }
-`, url),
-			ExpectError: regexp.MustCompile(`(?s)Unable to list events "signup".*401 Unauthorized.*authentication failed`),
-		}},
-	})
-	if fastEventsReadCount(url) == 0 {
-		t.Error("the read did not go through the fast path")
-	}
-}
-
+// A wrong key fails every data source with an error that says authentication failed and never
+// echoes the key. ExpectError cannot assert an absence, so a second step matches the whole
+// diagnostic against a regexp that fails where the key appears.
 func TestAccDataSources_wrongKey(t *testing.T) {
-	m, url := startMock(t, mockconsole.Config{})
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: fmt.Sprintf(`
-provider "featureconsole" {
-  base_url = %q
-  api_key  = "not-the-key-s3cr3t"
-}
-data "featureconsole_users" "all" {}
-`, url),
-			ExpectError: regexp.MustCompile(`(?s)Unable to list users.*401 Unauthorized.*authentication failed`),
-		}},
-	})
-	for _, r := range m.Requests() {
-		if r.Status != 401 {
-			t.Errorf("request %s %s answered %d, want 401", r.Method, r.Path, r.Status)
-		}
+	cases := []struct{ name, block, want string }{
+		{"users", `data "featureconsole_users" "all" {}`, `Unable to list users`},
+		{"segments", `data "featureconsole_segments" "all" {}`, `Unable to list segments`},
+		{"events", `data "featureconsole_events" "e" { event_name = "signup" }`, `Unable to list events "signup"`},
 	}
-}
-
-// The key must not be echoed in the error: ExpectError cannot assert an absence, so the
-// diagnostic text is checked through a regexp that fails when the key appears.
-func TestAccDataSources_wrongKeyNotEchoed(t *testing.T) {
-	_, url := startMock(t, mockconsole.Config{})
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: fmt.Sprintf(`
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			m, url := startMock(t, mockconsole.Config{})
+			config := fmt.Sprintf(`
 provider "featureconsole" {
   base_url = %q
   api_key  = "not-the-key-s3cr3t"
 }
-data "featureconsole_users" "all" {}
-`, url),
-			ExpectError: regexp.MustCompile(`^(?s)(?:[^s]|s[^3]|s3[^c])*$`),
-		}},
-	})
+%s
+`, url, tc.block)
+			resource.ParallelTest(t, resource.TestCase{
+				PreCheck:                 func() { testAccPreCheck(t) },
+				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				Steps: []resource.TestStep{
+					{Config: config, ExpectError: regexp.MustCompile(`(?s)` + regexp.QuoteMeta(tc.want) + `.*401 Unauthorized.*authentication failed`)},
+					{Config: config, ExpectError: regexp.MustCompile(`^(?s)(?:[^s]|s[^3]|s3[^c])*$`)},
+				},
+			})
+			for _, r := range m.Requests() {
+				if r.Status != 401 {
+					t.Errorf("request %s %s answered %d, want 401", r.Method, r.Path, r.Status)
+				}
+			}
+			if tc.name == "events" && fastEventsReadCount(url) == 0 {
+				t.Error("the read did not go through the fast path")
+			}
+		})
+	}
 }
 
 func TestAccDataSources_serverErrorsRetried(t *testing.T) {
