@@ -1,3 +1,6 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
 // Package console is the client of the feature service's console management API.
 package console
 
@@ -8,12 +11,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/rand/v2"
+	"math"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/hashicorp/go-retryablehttp"
@@ -50,6 +51,8 @@ type Config struct {
 	Pacer *Pacer
 	// Transport overrides the HTTP transport (tests).
 	Transport http.RoundTripper
+	// DryRunCacheDir, when set, keeps the dry runs that passed across provider processes.
+	DryRunCacheDir string
 }
 
 // Client talks to one console API. It is safe for concurrent use.
@@ -62,6 +65,7 @@ type Client struct {
 	maxRetries int
 	pacer      *Pacer
 	http       *retryablehttp.Client
+	dryRuns    dryRunCache
 }
 
 // NormalizeBaseURL accepts the service address with or without the /console/v1 suffix.
@@ -110,6 +114,7 @@ func New(cfg Config) (*Client, error) {
 		pageSize:   cfg.PageSize,
 		maxRetries: max(cfg.MaxRetries, 0),
 		pacer:      cfg.Pacer,
+		dryRuns:    dryRunCache{dir: cfg.DryRunCacheDir},
 	}
 	if c.userAgent == "" {
 		c.userAgent = "terraform-provider-featureconsole/dev"
@@ -135,14 +140,17 @@ func New(cfg Config) (*Client, error) {
 
 	rc := retryablehttp.NewClient()
 	rc.HTTPClient = &http.Client{
-		Transport: &pacedTransport{next: transport, pacer: c.pacer},
-		Timeout:   timeout,
+		// No Client.Timeout: it would start before the pacer's wait. The transport bounds each
+		// attempt from the moment it is sent.
+		Transport: &pacedTransport{next: transport, pacer: c.pacer, timeout: timeout},
 		// Following a redirect would turn a PATCH or POST into a GET that "succeeds", and would
 		// carry SERVICE-API-KEY to whatever host the Location names: a 3xx is an error instead.
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 	}
 	rc.Logger = nil
-	rc.RetryMax = c.maxRetries
+	// 429s are retried for as long as the request's context allows; checkRetry counts the other
+	// failures against maxRetries itself.
+	rc.RetryMax = math.MaxInt32
 	rc.RetryWaitMin = cfg.RetryWaitMin
 	if rc.RetryWaitMin <= 0 {
 		rc.RetryWaitMin = DefaultRetryWaitMin
@@ -151,95 +159,22 @@ func New(cfg Config) (*Client, error) {
 	if rc.RetryWaitMax <= 0 {
 		rc.RetryWaitMax = DefaultRetryWaitMax
 	}
-	rc.CheckRetry = checkRetry
+	rc.CheckRetry = c.checkRetry
 	rc.Backoff = backoff
 	rc.ErrorHandler = retryablehttp.PassthroughErrorHandler
 	rc.RequestLogHook = func(_ retryablehttp.Logger, r *http.Request, attempt int) {
 		if st, ok := r.Context().Value(attemptKey{}).(*attemptState); ok {
-			st.attempts.Store(int32(attempt + 1))
+			st.mu.Lock()
+			st.attempts = attempt + 1
+			st.mu.Unlock()
 		}
 	}
 	c.http = rc
 	return c, nil
 }
 
-// SetUserAgent replaces the User-Agent (the provider learns the Terraform version after New).
-func (c *Client) SetUserAgent(ua string) { c.userAgent = ua }
-
 // BaseURL is the normalised API root, ending in /console/v1.
 func (c *Client) BaseURL() string { return c.base.String() }
-
-type attemptKey struct{}
-
-type attemptState struct {
-	attempts atomic.Int32
-	// ambiguous is set once an attempt of a write may have reached the service without its answer reaching us.
-	ambiguous atomic.Bool
-}
-
-func checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
-	if ctx.Err() != nil {
-		return false, ctx.Err()
-	}
-	if err != nil {
-		var ue *url.Error
-		if errors.As(err, &ue) && (strings.Contains(ue.Error(), "unsupported protocol scheme") || strings.Contains(ue.Error(), "certificate")) {
-			return false, err
-		}
-		markAmbiguous(ctx)
-		return true, nil
-	}
-	if resp.StatusCode == http.StatusTooManyRequests {
-		return true, nil
-	}
-	if resp.StatusCode >= 500 && resp.StatusCode != http.StatusNotImplemented {
-		markAmbiguous(ctx)
-		return true, nil
-	}
-	return false, nil
-}
-
-func markAmbiguous(ctx context.Context) {
-	if st, ok := ctx.Value(attemptKey{}).(*attemptState); ok {
-		st.ambiguous.Store(true)
-	}
-}
-
-// maxRetryAfter caps how long a single Retry-After may hold a request.
-const maxRetryAfter = 2 * time.Minute
-
-// backoff is exponential with full jitter, but honours Retry-After on 429 and 503.
-func backoff(minWait, maxWait time.Duration, attempt int, resp *http.Response) time.Duration {
-	if resp != nil && (resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable) {
-		if d, ok := parseRetryAfter(resp.Header.Get("Retry-After")); ok {
-			return min(d, maxRetryAfter)
-		}
-	}
-	ceiling := minWait << min(attempt, 30)
-	if ceiling <= 0 || ceiling > maxWait {
-		ceiling = maxWait
-	}
-	// Half fixed, half random: spreads concurrent writers without ever retrying at once.
-	half := ceiling / 2
-	return half + rand.N(half+1)
-}
-
-func parseRetryAfter(v string) (time.Duration, bool) {
-	v = strings.TrimSpace(v)
-	if v == "" {
-		return 0, false
-	}
-	if s, err := strconv.Atoi(v); err == nil {
-		if s < 0 {
-			return 0, false
-		}
-		return time.Duration(s) * time.Second, true
-	}
-	if t, err := http.ParseTime(v); err == nil {
-		return max(time.Until(t), 0), true
-	}
-	return 0, false
-}
 
 // request describes one API call; path is relative to /console/v1 and already escaped.
 type request struct {
@@ -251,31 +186,52 @@ type request struct {
 	op, object string
 	// dataOptional accepts a success without data (a dry run only validates).
 	dataOptional bool
+	// noResend: a write that must not be sent twice is not retried once an attempt may have
+	// reached the service (a 5xx, no answer); 429s are still retried, they were not acted on.
+	noResend bool
 }
 
 // do performs a call and decodes the envelope's data into out (when non-nil).
 func (c *Client) do(ctx context.Context, r request, out any) error {
+	_, err := c.doMessage(ctx, r, out)
+	return err
+}
+
+// errNoBody is a success answered without any body where data was expected.
+var errNoBody = errors.New("empty response body")
+
+// doMessage is do that also returns the envelope's message. A success without any body is a
+// DecodeError wrapping errNoBody, which a write recovers from by reading the object back.
+func (c *Client) doMessage(ctx context.Context, r request, out any) (string, error) {
 	raw, err := c.send(ctx, r)
 	if err != nil {
-		return err
+		return "", err
 	}
 	if out == nil {
 		// A call that wants no data (a delete) may be answered 204 or 200 with no body at all.
 		if len(bytes.TrimSpace(raw)) == 0 {
-			return nil
+			return "", nil
 		}
-		return c.redactDecodeError(decodeEnvelope(r, raw, &envelope[json.RawMessage]{}))
+		env := envelope[json.RawMessage]{}
+		err := decodeEnvelope(r, raw, &env)
+		return env.Message, c.redactDecodeError(err)
 	}
 	env := envelope[dataSink]{Data: dataSink{out: out}}
 	if err := decodeEnvelope(r, raw, &env); err != nil {
-		return c.redactDecodeError(err)
+		return "", c.redactDecodeError(err)
 	}
 	// Without data, out would be a zero object: a gate with no id and no rules, say, that the
 	// provider would take for the service's state.
 	if !env.Data.seen && !r.dataOptional {
-		return c.redactDecodeError(&DecodeError{Op: r.op, Object: r.object, Err: errors.New("the response carries no data"), Body: raw})
+		return env.Message, c.redactDecodeError(&DecodeError{Op: r.op, Object: r.object, Err: errors.New("the response carries no data"), Body: raw})
 	}
-	return nil
+	return env.Message, nil
+}
+
+// emptyAnswer reports whether err is a success that came without any body.
+func emptyAnswer(err error) bool {
+	var de *DecodeError
+	return errors.As(err, &de) && errors.Is(de.Err, errNoBody)
 }
 
 // dataSink decodes the envelope's data in place and notes whether it was there at all.
@@ -301,7 +257,7 @@ type envelope[T any] struct {
 
 func decodeEnvelope[T any](r request, raw []byte, env *envelope[T]) error {
 	if len(bytes.TrimSpace(raw)) == 0 {
-		return &DecodeError{Op: r.op, Object: r.object, Err: errors.New("empty response body")}
+		return &DecodeError{Op: r.op, Object: r.object, Err: errNoBody}
 	}
 	if err := json.Unmarshal(raw, env); err != nil {
 		return &DecodeError{Op: r.op, Object: r.object, Err: err, Body: raw}
@@ -312,8 +268,9 @@ func decodeEnvelope[T any](r request, raw []byte, env *envelope[T]) error {
 func (c *Client) send(ctx context.Context, r request) ([]byte, error) {
 	ctx = tflog.MaskMessageStrings(ctx, c.apiKey)
 	ctx = tflog.MaskAllFieldValuesStrings(ctx, c.apiKey)
-	st := &attemptState{}
+	st := &attemptState{noResend: r.noResend}
 	ctx = context.WithValue(ctx, attemptKey{}, st)
+	r.op = operationVerb(ctx, r.op)
 
 	// An empty id leaves an empty segment: the call would address the collection (DELETE
 	// /metrics/metric_source/) or another route, never the object.
@@ -352,33 +309,42 @@ func (c *Client) send(ctx context.Context, r request) ([]byte, error) {
 
 	start := time.Now()
 	resp, err := c.http.Do(req)
+	at := st.snapshot()
 	fields := map[string]any{
 		"method":      r.method,
 		"path":        apiPrefix + r.path,
-		"attempts":    st.attempts.Load(),
+		"attempts":    at.attempts,
 		"duration_ms": time.Since(start).Milliseconds(),
+	}
+	if at.refusals > 0 {
+		fields["rate_limited"] = at.refusals
 	}
 	if err != nil {
 		fields["error"] = err.Error()
 		tflog.Debug(ctx, "console API request failed", fields)
 		if ctx.Err() != nil {
-			return nil, fmt.Errorf("%s: cancelled: %w", r.describe(), ctx.Err())
+			maybe := at.ambiguous && r.method != http.MethodGet
+			if at.lastStatus == http.StatusTooManyRequests && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				return nil, &RateLimitError{Op: r.op, Object: r.object, Limited: time.Since(at.firstRefused),
+					Refusals: at.refusals, MaybeCommitted: maybe, Err: ctx.Err()}
+			}
+			return nil, &CancelledError{Op: r.op, Object: r.object, MaybeCommitted: maybe, Err: ctx.Err()}
 		}
 		if strings.Contains(err.Error(), c.apiKey) {
 			// Flattened only when needed: the chain tells callers a timeout from a refused connection.
 			err = errors.New(strings.ReplaceAll(err.Error(), c.apiKey, redacted))
 		}
-		return nil, &TransportError{Op: r.op, Object: r.object, Attempts: int(st.attempts.Load()), Err: err}
+		return nil, &TransportError{Op: r.op, Object: r.object, Attempts: at.attempts, Err: err}
 	}
 	defer resp.Body.Close()
 	fields["status"] = resp.StatusCode
 	raw, readErr := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes))
 	tflog.Debug(ctx, "console API request", fields)
 	if readErr != nil {
-		return nil, &TransportError{Op: r.op, Object: r.object, Attempts: int(st.attempts.Load()), Err: fmt.Errorf("reading response: %w", readErr)}
+		return nil, &TransportError{Op: r.op, Object: r.object, Attempts: at.attempts, Err: fmt.Errorf("reading response: %w", readErr)}
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return nil, newAPIError(r, resp, raw, c.apiKey, int(st.attempts.Load()), st.ambiguous.Load())
+		return nil, newAPIError(r, resp, raw, c.apiKey, at.attempts, at.ambiguous)
 	}
 	return raw, nil
 }
@@ -388,6 +354,23 @@ func (r request) describe() string {
 		return "Unable to " + r.op
 	}
 	return "Unable to " + r.op + " " + r.object
+}
+
+type operationKey struct{}
+
+// WithOperation names the Terraform operation (create, update, delete) a request serves, so that a
+// write the API calls an update ("update rules of gate") is described as what the user ran: a
+// create of gate rules is a PATCH of the gate's rules, and its errors say "create rules of gate".
+func WithOperation(ctx context.Context, name string) context.Context {
+	return context.WithValue(ctx, operationKey{}, name)
+}
+
+func operationVerb(ctx context.Context, op string) string {
+	name, _ := ctx.Value(operationKey{}).(string)
+	if (name == "create" || name == "delete") && strings.HasPrefix(op, "update ") {
+		return name + strings.TrimPrefix(op, "update")
+	}
+	return op
 }
 
 // redactDecodeError keeps the key out of the body a DecodeError quotes, should the service echo it.

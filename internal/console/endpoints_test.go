@@ -1,3 +1,6 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
 package console
 
 import (
@@ -321,10 +324,9 @@ func checkHeaders(t *testing.T, r seen, hasBody, review bool) {
 	}
 }
 
-func TestSetUserAgent(t *testing.T) {
+func TestConfiguredUserAgent(t *testing.T) {
 	f := newFake(t, script(ok(`{"id":"g"}`)))
-	c := f.client()
-	c.SetUserAgent("Terraform/1.9.0 terraform-provider-featureconsole/1.2.3")
+	c := f.client(func(cfg *Config) { cfg.UserAgent = "Terraform/1.9.0 terraform-provider-featureconsole/1.2.3" })
 	if _, err := c.GetGate(context.Background(), "g"); err != nil {
 		t.Fatal(err)
 	}

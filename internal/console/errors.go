@@ -1,3 +1,6 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
 package console
 
 import (
@@ -19,24 +22,34 @@ type APIError struct {
 	Body    []byte
 	// Attempts counts the HTTP attempts made, retries included.
 	Attempts int
+	// BodyStatus is the status the body itself states, when it states one; the HTTP status is
+	// trusted over it, but a 403 whose body says 401 is a rejected key all the same.
+	BodyStatus int
 	// MaybeCommitted is true for a write when an earlier attempt may have reached the service
 	// even though its answer was lost (a 5xx or a broken connection was retried).
 	MaybeCommitted bool
 }
 
+// unable is the sentence every error of this package starts with: "Unable to <op> <object>".
+func unable(op, object string) string {
+	if object == "" {
+		return "Unable to " + op
+	}
+	return "Unable to " + op + " " + object
+}
+
 func (e *APIError) Error() string {
 	var b strings.Builder
-	b.WriteString("Unable to " + e.Op)
-	if e.Object != "" {
-		b.WriteString(" " + e.Object)
-	}
+	b.WriteString(unable(e.Op, e.Object))
 	fmt.Fprintf(&b, ": %d %s", e.StatusCode, http.StatusText(e.StatusCode))
 	if e.Message != "" {
 		b.WriteString(": " + e.Message)
 	}
 	switch {
-	case e.StatusCode == http.StatusUnauthorized:
+	case e.StatusCode == http.StatusUnauthorized, e.StatusCode == http.StatusForbidden && e.BodyStatus == http.StatusUnauthorized:
 		b.WriteString(" (authentication failed: check the API key given in api_key or FEATURECONSOLE_API_KEY)")
+	case e.StatusCode == http.StatusConflict:
+		b.WriteString(" (someone else changed it at the same time; nothing was retried: run terraform plan to see where it stands now)")
 	case e.StatusCode == http.StatusTooManyRequests && e.Attempts > 1:
 		fmt.Fprintf(&b, " (gave up after %d attempts: the service kept rate limiting)", e.Attempts)
 	case e.StatusCode >= 500 && e.Attempts > 1:
@@ -51,12 +64,6 @@ func NotFound(err error) bool {
 	return errors.As(err, &ae) && ae.StatusCode == http.StatusNotFound
 }
 
-// IsStatus reports whether err is an APIError with the given status.
-func IsStatus(err error, status int) bool {
-	var ae *APIError
-	return errors.As(err, &ae) && ae.StatusCode == status
-}
-
 // newAPIError builds the error of a non-2xx answer; a service that echoes the API key (in a 401
 // message, say) never gets it into the error, which ends up in diagnostics.
 func newAPIError(r request, resp *http.Response, body []byte, apiKey string, attempts int, ambiguous bool) *APIError {
@@ -68,6 +75,7 @@ func newAPIError(r request, resp *http.Response, body []byte, apiKey string, att
 		Attempts:       attempts,
 		MaybeCommitted: ambiguous && r.method != http.MethodGet,
 	}
+	e.BodyStatus = bodyStatus(e.Body)
 	// Redacted before (a summary could cut the key in two) and after (JSON escapes may spell it differently).
 	e.Message = string(redactKey([]byte(errorMessage(resp.Header.Get("Content-Type"), e.Body)), apiKey))
 	if loc := resp.Header.Get("Location"); resp.StatusCode >= 300 && resp.StatusCode < 400 && loc != "" {
@@ -100,9 +108,10 @@ func errorMessage(contentType string, body []byte) string {
 		Error   json.RawMessage `json:"error"`
 	}
 	if json.Unmarshal([]byte(trimmed), &eb) == nil {
+		// NestJS answers {"statusCode", "message": string or [strings], "error"}: its "error" is only
+		// the status text, so the messages come first and every one of them is kept.
 		for _, raw := range []json.RawMessage{eb.Message, eb.Error} {
-			var s string
-			if len(raw) > 0 && json.Unmarshal(raw, &s) == nil && s != "" {
+			if s := messageText(raw); s != "" {
 				return s
 			}
 		}
@@ -111,6 +120,58 @@ func errorMessage(contentType string, body []byte) string {
 		return "the service answered with an HTML page instead of JSON"
 	}
 	return "unexpected response body: " + truncate(trimmed, 200)
+}
+
+// bodyStatus is the status an error body states ({"status"} or NestJS's {"statusCode"}), or 0.
+func bodyStatus(body []byte) int {
+	var eb struct {
+		Status     json.RawMessage `json:"status"`
+		StatusCode json.RawMessage `json:"statusCode"`
+	}
+	if json.Unmarshal(body, &eb) != nil {
+		return 0
+	}
+	for _, raw := range []json.RawMessage{eb.StatusCode, eb.Status} {
+		var n WholeNumber
+		if len(raw) > 0 && n.UnmarshalJSON(raw) == nil && n >= 100 && n <= 599 {
+			return int(n)
+		}
+	}
+	return 0
+}
+
+// messageText reads a message that is a string or a list of strings (joined with "; ").
+func messageText(raw json.RawMessage) string {
+	if len(raw) == 0 {
+		return ""
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return strings.TrimSpace(s)
+	}
+	var list []json.RawMessage
+	if json.Unmarshal(raw, &list) != nil {
+		return ""
+	}
+	parts := make([]string, 0, len(list))
+	for _, item := range list {
+		var one string
+		if json.Unmarshal(item, &one) != nil {
+			one = compact(item)
+		}
+		if one = strings.TrimSpace(one); one != "" {
+			parts = append(parts, one)
+		}
+	}
+	return truncate(strings.Join(parts, "; "), 2000)
+}
+
+func compact(raw json.RawMessage) string {
+	var b bytes.Buffer
+	if json.Compact(&b, raw) != nil {
+		return string(raw)
+	}
+	return b.String()
 }
 
 func truncate(s string, n int) string {
@@ -131,11 +192,7 @@ type DecodeError struct {
 }
 
 func (e *DecodeError) Error() string {
-	msg := "Unable to " + e.Op
-	if e.Object != "" {
-		msg += " " + e.Object
-	}
-	msg += ": the service's response could not be decoded: " + e.Err.Error()
+	msg := unable(e.Op, e.Object) + ": the service's response could not be decoded: " + e.Err.Error()
 	if len(e.Body) > 0 {
 		if strings.HasPrefix(strings.TrimSpace(string(e.Body)), "<") {
 			msg += " (the body is an HTML page, perhaps from a proxy)"
@@ -156,11 +213,7 @@ type TransportError struct {
 }
 
 func (e *TransportError) Error() string {
-	msg := "Unable to " + e.Op
-	if e.Object != "" {
-		msg += " " + e.Object
-	}
-	return fmt.Sprintf("%s: no answer from the service after %d attempt(s): %v", msg, e.Attempts, e.Err)
+	return fmt.Sprintf("%s: no answer from the service after %d attempt(s): %v", unable(e.Op, e.Object), e.Attempts, e.Err)
 }
 
 func (e *TransportError) Unwrap() error { return e.Err }

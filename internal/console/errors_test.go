@@ -1,3 +1,6 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
 package console
 
 import (
@@ -26,8 +29,8 @@ func TestAPIErrorMessage(t *testing.T) {
 	if f.count() != 1 {
 		t.Errorf("a 400 was retried: %d requests", f.count())
 	}
-	if NotFound(err) || !IsStatus(err, 400) {
-		t.Error("NotFound/IsStatus wrong for a 400")
+	if NotFound(err) || !hasStatus(err, 400) {
+		t.Error("NotFound/hasStatus wrong for a 400")
 	}
 }
 
@@ -66,7 +69,7 @@ func TestUnauthorizedNeverShowsKey(t *testing.T) {
 	} {
 		f := newFake(t, script(reply{Status: 401, Body: body}))
 		_, err := f.client().GetGate(context.Background(), "g")
-		if !IsStatus(err, 401) {
+		if !hasStatus(err, 401) {
 			t.Fatalf("body %q: got %v", body, err)
 		}
 		if !strings.Contains(err.Error(), "authentication failed") {
@@ -119,7 +122,7 @@ func TestOddErrorBodies(t *testing.T) {
 		want  string
 	}{
 		{"empty body", reply{Status: 400}, `Unable to read gate "g": 400 Bad Request`},
-		{"whitespace body", reply{Status: 409, Body: " \n "}, `Unable to read gate "g": 409 Conflict`},
+		{"whitespace body", reply{Status: 409, Body: " \n "}, `Unable to read gate "g": 409 Conflict (someone else changed it at the same time; nothing was retried: run terraform plan to see where it stands now)`},
 		{"plain text", reply{Status: 400, Body: "bad things happened\n", Header: map[string]string{"Content-Type": "text/plain"}},
 			`Unable to read gate "g": 400 Bad Request: unexpected response body: bad things happened`},
 		{"html from a proxy", reply{Status: 502, Body: "<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>",

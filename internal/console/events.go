@@ -1,3 +1,6 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
 package console
 
 import (
@@ -21,15 +24,18 @@ type Event struct {
 
 // ListEvents reads the recorded values of an event, every page unless opts.MaxRecords stops it.
 func (c *Client) ListEvents(ctx context.Context, eventName string, opts ListOptions) ([]Event, error) {
-	r := request{method: http.MethodGet, path: "/events/" + pathEscape(eventName), op: "list events", object: strconv.Quote(eventName)}
-	return listAll[Event](ctx, c, r, opts)
+	return listAll[Event](ctx, c, eventsRequest(eventName), opts)
 }
 
 // EachEventsPage reads the recorded values of an event like ListEvents, handing each page to fn in
 // order instead of collecting them, so that a caller can encode and drop them as they arrive.
 func (c *Client) EachEventsPage(ctx context.Context, eventName string, opts ListOptions, fn func([]Event) error) error {
-	r := request{method: http.MethodGet, path: "/events/" + pathEscape(eventName), op: "list events", object: strconv.Quote(eventName)}
-	return eachPage(ctx, c, r, opts, fn)
+	return eachPage(ctx, c, eventsRequest(eventName), opts, fn)
+}
+
+// eventsRequest is GET /events/{name}: the events are listed per name, so errors name the event.
+func eventsRequest(eventName string) request {
+	return request{method: http.MethodGet, path: "/events/" + pathEscape(eventName), op: "list events", object: strconv.Quote(eventName)}
 }
 
 // FlexString accepts a JSON string, or a number or bool rendered as its JSON text; null is "".

@@ -1,3 +1,6 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
 package console
 
 import (
@@ -6,12 +9,14 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"math"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 	"unicode/utf8"
 )
 
@@ -46,7 +51,8 @@ func checkErr(t *testing.T, err error) {
 	checkErrText(t, err)
 	var ae *APIError
 	var de *DecodeError
-	if err != nil && !errors.As(err, &ae) && !errors.As(err, &de) {
+	var re *RateLimitError // a 429 until the fuzz case's deadline
+	if err != nil && !errors.As(err, &ae) && !errors.As(err, &de) && !errors.As(err, &re) {
 		t.Fatalf("untyped error %T: %v", err, err)
 	}
 }
@@ -121,7 +127,10 @@ func fuzzObject(f *testing.F, call func(context.Context, *Client) (any, error)) 
 	f.Fuzz(func(t *testing.T, st uint16, raw []byte) {
 		status := fuzzStatus(st)
 		c := fuzzClient(t, func(r *http.Request) (*http.Response, error) { return bodyResponse(r, status, raw), nil })
-		_, err := call(context.Background(), c)
+		// A 429 is retried for as long as the context lives: bound it.
+		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+		defer cancel()
+		_, err := call(ctx, c)
 		if err == nil && (status < 200 || status > 299) {
 			t.Fatalf("status %d reported as success", status)
 		}
@@ -321,6 +330,40 @@ func FuzzNextPageParams(f *testing.F) {
 		u, _ := url.Parse(link)
 		if u.Query().Get("page") != strconv.Itoa(page) && u.Query().Get("page") != "+"+strconv.Itoa(page) && !strings.HasPrefix(u.Query().Get("page"), "0") {
 			t.Fatalf("page %d not from link %q", page, link)
+		}
+	})
+}
+
+func FuzzWholeNumber(f *testing.F) {
+	for _, s := range []string{`1`, `3600000.0`, `3.6e6`, `"12"`, `null`, `-0.5`, `1e400`, `"x"`, `9223372036854775807.4`, `-9223372036854775808`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var n WholeNumber
+		if err := n.UnmarshalJSON(b); err != nil {
+			return
+		}
+		text := strings.TrimSpace(string(b))
+		if i, err := strconv.ParseInt(text, 10, 64); err == nil && int64(n) != i {
+			t.Fatalf("%s decoded as %d", text, n)
+		}
+		// Any other number is rounded to the nearest whole one.
+		if fl, err := strconv.ParseFloat(strings.Trim(text, `"`), 64); err == nil && math.Abs(fl) < 1<<52 && math.Abs(float64(n)-fl) > 0.5 {
+			t.Fatalf("%s decoded as %d", text, n)
+		}
+	})
+}
+
+func FuzzSegment(f *testing.F) {
+	for _, s := range []string{`{"id":"s","rules":{}}`, `{"id":"s","rules":[]}`, `{"rules":[{"name":"a"},{}]}`, `{"rules":"x"}`, `{"rules":null,"count":1.0}`, `[]`, `null`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var s Segment
+		if err := json.Unmarshal(b, &s); err != nil {
+			if strings.Contains(err.Error(), "console.") {
+				t.Fatalf("Go type names in %q", err)
+			}
 		}
 	})
 }

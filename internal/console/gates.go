@@ -1,3 +1,6 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
 package console
 
 import (
@@ -38,35 +41,38 @@ type Gate struct {
 	LastModifierID   string     `json:"lastModifierID"`
 	Rules            []GateRule `json:"rules"`
 	Tags             []string   `json:"tags"`
+	// ActiveReview is set while a change of the gate waits for review.
+	ActiveReview *ActiveReview `json:"activeReview,omitempty"`
 }
+
+// gates is GET /gates and /gates/{id}; a listing carries every gate with its rules.
+var gates = collection[Gate]{path: "/gates", one: "gate", many: "gates"}
+
+func (g *Gate) activeReview() *ActiveReview { return g.ActiveReview }
 
 // GetGate reads GET /gates/{id}.
 func (c *Client) GetGate(ctx context.Context, id string) (*Gate, error) {
-	var g Gate
-	err := c.do(ctx, request{method: http.MethodGet, path: "/gates/" + pathEscape(id), op: "read gate", object: strconv.Quote(id)}, &g)
-	if err != nil {
-		return nil, err
-	}
-	return &g, nil
+	return gates.get(ctx, c, id)
+}
+
+// EachGatesPage reads GET /gates page by page, handing each page to fn in order as it arrives; an
+// error of fn stops the listing and is returned as it is.
+func (c *Client) EachGatesPage(ctx context.Context, opts ListOptions, fn func([]Gate) error) error {
+	return gates.each(ctx, c, opts, fn)
 }
 
 // UpdateGateRules replaces the gate's complete rule list (PATCH /gates/{id}/rules) and returns the gate.
 func (c *Client) UpdateGateRules(ctx context.Context, id string, rules []GateRule) (*Gate, error) {
 	out := make([]GateRule, len(rules))
 	for i, r := range rules {
-		if r.Conditions == nil {
-			r.Conditions = []Condition{}
-		}
+		r.Conditions = orEmpty(r.Conditions)
 		out[i] = r
 	}
-	rules = out
 	body := struct {
 		Rules []GateRule `json:"rules"`
-	}{rules}
-	var g Gate
-	err := c.do(ctx, request{method: http.MethodPatch, path: "/gates/" + pathEscape(id) + "/rules", body: body, op: "update rules of gate", object: strconv.Quote(id)}, &g)
-	if err != nil {
-		return nil, err
-	}
-	return &g, nil
+	}{out}
+	r := request{method: http.MethodPatch, path: "/gates/" + pathEscape(id) + "/rules", body: body, op: "update rules of gate", object: strconv.Quote(id)}
+	// An answer that leaves out the rules it was sent is completed by a read.
+	return writeReviewed(ctx, c, r, func() (*Gate, error) { return c.GetGate(ctx, id) },
+		func(g *Gate) bool { return g.Rules == nil && len(out) > 0 })
 }

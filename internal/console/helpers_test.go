@@ -1,6 +1,10 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
 package console
 
 import (
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -120,4 +124,10 @@ func noKey(t *testing.T, what, s string) {
 	if strings.Contains(s, testKey) {
 		t.Errorf("%s contains the API key: %s", what, s)
 	}
+}
+
+// hasStatus reports whether err is an APIError with the given status.
+func hasStatus(err error, status int) bool {
+	var ae *APIError
+	return errors.As(err, &ae) && ae.StatusCode == status
 }

@@ -1,3 +1,6 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
 package console
 
 import (
@@ -48,41 +51,52 @@ type MetricSource struct {
 	DryRun              bool                 `json:"dryRun,omitempty"`
 }
 
+// metricSources is /metrics/metric_source/{name}, listed at /metrics/metric_source/list; a listing
+// without a pagination object is the whole list.
+var metricSources = collection[MetricSource]{path: "/metrics/metric_source", listPath: "/metrics/metric_source/list", one: "metric source", many: "metric sources"}
+
 // CreateMetricSource sends POST /metrics/metric_source; with src.DryRun the service only validates.
 func (c *Client) CreateMetricSource(ctx context.Context, src MetricSource) (*MetricSource, error) {
-	src = src.forWrite()
-	op := "create metric source"
-	if src.DryRun {
-		op = "validate metric source"
-	}
-	var out MetricSource
-	err := c.do(ctx, request{method: http.MethodPost, path: "/metrics/metric_source", body: src, op: op, object: strconv.Quote(src.Name), dataOptional: src.DryRun}, &out)
-	if err != nil {
-		return nil, err
-	}
-	return &out, nil
+	return c.writeMetricSource(ctx, metricSources.path, "create", src.forWrite())
 }
 
 // GetMetricSource reads GET /metrics/metric_source/{name}.
 func (c *Client) GetMetricSource(ctx context.Context, name string) (*MetricSource, error) {
-	var out MetricSource
-	err := c.do(ctx, request{method: http.MethodGet, path: "/metrics/metric_source/" + pathEscape(name), op: "read metric source", object: strconv.Quote(name)}, &out)
-	if err != nil {
-		return nil, err
-	}
-	return &out, nil
+	return metricSources.get(ctx, c, name)
 }
 
 // UpdateMetricSource sends POST /metrics/metric_source/{name}; the name cannot change.
 func (c *Client) UpdateMetricSource(ctx context.Context, name string, src MetricSource) (*MetricSource, error) {
 	src = src.forWrite()
 	src.Name = name
-	op := "update metric source"
+	return c.writeMetricSource(ctx, metricSources.path+"/"+pathEscape(name), "update", src)
+}
+
+// writeMetricSource posts src to path; verb names the write in errors unless src is a dry run,
+// which only validates (and is not sent again for a body that already passed, see dryRun). A 2xx
+// answer without a body completes the write: a dry run has nothing to return, a create or update
+// is read back.
+func (c *Client) writeMetricSource(ctx context.Context, path, verb string, src MetricSource) (*MetricSource, error) {
+	op := verb + " metric source"
 	if src.DryRun {
 		op = "validate metric source"
 	}
+	r := request{method: http.MethodPost, path: path, body: src, op: op, object: strconv.Quote(src.Name), dataOptional: src.DryRun}
 	var out MetricSource
-	err := c.do(ctx, request{method: http.MethodPost, path: "/metrics/metric_source/" + pathEscape(name), body: src, op: op, object: strconv.Quote(name), dataOptional: src.DryRun}, &out)
+	if src.DryRun {
+		sent, err := c.dryRun(ctx, r, &out)
+		if err != nil {
+			return nil, err
+		}
+		if !sent {
+			out = src // a body that already passed: what passed
+		}
+		return &out, nil
+	}
+	err := c.do(ctx, r, &out)
+	if emptyAnswer(err) {
+		return c.GetMetricSource(ctx, src.Name)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -91,7 +105,7 @@ func (c *Client) UpdateMetricSource(ctx context.Context, name string, src Metric
 
 // DeleteMetricSource sends DELETE /metrics/metric_source/{name}.
 func (c *Client) DeleteMetricSource(ctx context.Context, name string) error {
-	return c.do(ctx, request{method: http.MethodDelete, path: "/metrics/metric_source/" + pathEscape(name), op: "delete metric source", object: strconv.Quote(name)}, nil)
+	return c.do(ctx, request{method: http.MethodDelete, path: metricSources.path + "/" + pathEscape(name), op: "delete metric source", object: strconv.Quote(name)}, nil)
 }
 
 // forWrite is the body of a create or update: lists are sent as [] rather than left out, because
@@ -99,11 +113,18 @@ func (c *Client) DeleteMetricSource(ctx context.Context, name string) error {
 // the service's to set.
 func (m MetricSource) forWrite() MetricSource {
 	m.Owner = nil
-	if m.Tags == nil {
-		m.Tags = []string{}
-	}
-	if m.CustomFieldMapping == nil {
-		m.CustomFieldMapping = []CustomFieldMapping{}
-	}
+	m.Tags = orEmpty(m.Tags)
+	m.CustomFieldMapping = orEmpty(m.CustomFieldMapping)
 	return m
+}
+
+// EachMetricSourcesPage reads GET /metrics/metric_source/list page by page, handing each page to fn
+// in order as it arrives; an error of fn stops the listing.
+func (c *Client) EachMetricSourcesPage(ctx context.Context, opts ListOptions, fn func([]MetricSource) error) error {
+	return metricSources.each(ctx, c, opts, fn)
+}
+
+// ListMetricSources reads every metric source unless opts.MaxRecords stops it.
+func (c *Client) ListMetricSources(ctx context.Context, opts ListOptions) ([]MetricSource, error) {
+	return metricSources.all(ctx, c, opts)
 }

@@ -1,61 +1,105 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
 package console
 
 import (
 	"context"
+	"io"
+	"math/rand/v2"
 	"net/http"
 	"sync"
 	"time"
 )
 
-// Pacer keeps mutating requests within the service's limit of Limit writes in any Window (the
-// service counts a sliding window), and holds every writer back once the service answers 429 with
-// Retry-After. A sliding window, unlike a token bucket, lets a large apply reach the limit's own
-// floor: a full window at once, then one write as each earlier write leaves the window.
+// Limit is one published limit of the service: at most N writes in any Window (sliding).
+type Limit struct {
+	N      int
+	Window time.Duration
+}
+
+// decrease is the multiplicative decrease on a 429: gentler than TCP's half, since a 429 costs the
+// service nothing and an idle budget costs the apply time.
+const decrease = 0.6
+
+// Pacer keeps this process's mutating requests within the service's limits and adapts to the
+// writes of other processes it cannot see. The limit is per project and every client of the project
+// spends it, so the pacer:
+//   - never sends more than each Limit allows in its sliding window (a sliding window, unlike a
+//     token bucket, lets a lone apply reach the limit's floor: a full window at once, then one write
+//     as each earlier write leaves the window);
+//   - on a 429 (someone else is spending the budget) cuts its rate to `decrease` of what it was and
+//     spaces writes evenly at that rate, then raises it step by step while writes succeed, never
+//     above the first limit's rate (AIMD, as TCP does for a shared link);
+//   - holds every writer back for the answer's Retry-After, or until the reset the rate-limit headers
+//     announce, plus a random share so processes told the same second do not come back together.
 type Pacer struct {
-	limit  int
-	window time.Duration
+	tiers   []*tier
+	maxRate float64 // writes per second allowed by the first limit; the adaptive rate never exceeds it
+	minRate float64
+	// cutEvery spaces multiplicative decreases: the 429s of one burst are one signal, not many.
+	cutEvery time.Duration
 
 	mu         sync.Mutex
-	sent       []time.Time // send times of the last `limit` writes, oldest first
+	rate       float64 // current rate; at maxRate writes are not spaced, only windowed
+	lastSend   time.Time
 	pauseUntil time.Time
+	lastCut    time.Time
+	jitter     func(time.Duration) time.Duration
+}
+
+type tier struct {
+	Limit
+	sent []time.Time // send times of the last N writes, oldest first
 }
 
 // NewPacer allows limit writes in any window; limit <= 0 disables the window (a 429's
 // Retry-After is still shared by all writers).
 func NewPacer(limit int, window time.Duration) *Pacer {
-	if window <= 0 {
-		limit = 0
+	return NewTieredPacer(Limit{N: limit, Window: window})
+}
+
+// NewTieredPacer paces against every limit at once (the service publishes 100 per 10 s and 900 per
+// 15 min); limits with N or Window <= 0 are ignored. The first valid limit sets the adaptive ceiling.
+func NewTieredPacer(limits ...Limit) *Pacer {
+	p := &Pacer{jitter: defaultJitter}
+	for _, l := range limits {
+		if l.N <= 0 || l.Window <= 0 {
+			continue
+		}
+		p.tiers = append(p.tiers, &tier{Limit: l})
 	}
-	return &Pacer{limit: limit, window: window}
+	if len(p.tiers) > 0 {
+		first := p.tiers[0]
+		p.maxRate = float64(first.N) / first.Window.Seconds()
+		p.minRate = p.maxRate / 50
+		p.cutEvery = first.Window / 5
+	}
+	p.rate = p.maxRate
+	return p
+}
+
+// defaultJitter adds up to a quarter of d and up to a second more: enough to spread processes that
+// were told the same Retry-After second (a whole second: the header has no finer unit), little
+// enough not to waste the budget. A Retry-After of 0 gets a token spread only.
+func defaultJitter(d time.Duration) time.Duration {
+	if d <= 0 {
+		return rand.N(50 * time.Millisecond)
+	}
+	return rand.N(d/4 + time.Second)
 }
 
 // margin covers the difference between when the client sends and when the service counts.
-func (p *Pacer) margin() time.Duration { return 50*time.Millisecond + p.window/100 }
+func margin(window time.Duration) time.Duration { return 50*time.Millisecond + window/100 }
 
-// Wait blocks until a write may be sent, or ctx ends, and counts the write as sent.
-func (p *Pacer) Wait(ctx context.Context) error {
+// wait blocks until a write may be sent, or ctx ends, and counts the write as sent. Time spent here
+// is not part of any attempt's request_timeout: the attempt's clock starts after Wait returns.
+func (p *Pacer) wait(ctx context.Context) error {
 	for {
-		p.mu.Lock()
-		now := time.Now()
-		wait := p.pauseUntil.Sub(now)
-		if wait <= 0 && p.limit > 0 {
-			cut := 0
-			for cut < len(p.sent) && now.Sub(p.sent[cut]) >= p.window+p.margin() {
-				cut++
-			}
-			p.sent = p.sent[cut:]
-			if len(p.sent) >= p.limit {
-				wait = p.sent[0].Add(p.window + p.margin()).Sub(now)
-			}
-		}
+		wait := p.reserve(time.Now())
 		if wait <= 0 {
-			if p.limit > 0 {
-				p.sent = append(p.sent, now)
-			}
-			p.mu.Unlock()
 			return nil
 		}
-		p.mu.Unlock()
 		t := time.NewTimer(wait)
 		select {
 		case <-ctx.Done():
@@ -66,33 +110,166 @@ func (p *Pacer) Wait(ctx context.Context) error {
 	}
 }
 
-// Pause holds every writer back for d.
-func (p *Pacer) Pause(d time.Duration) {
+// reserve counts a write sent at now and returns 0, or returns how long to wait before asking again.
+func (p *Pacer) reserve(now time.Time) time.Duration {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if t := time.Now().Add(d); t.After(p.pauseUntil) {
-		p.pauseUntil = t
+	wait := p.pauseUntil.Sub(now)
+	if wait > 0 {
+		return wait
+	}
+	for _, t := range p.tiers {
+		m := margin(t.Window)
+		cut := 0
+		for cut < len(t.sent) && now.Sub(t.sent[cut]) >= t.Window+m {
+			cut++
+		}
+		t.sent = t.sent[cut:]
+		if len(t.sent) >= t.N {
+			wait = max(wait, t.sent[0].Add(t.Window+m).Sub(now))
+		}
+	}
+	if wait <= 0 && p.rate < p.maxRate && !p.lastSend.IsZero() {
+		gap := time.Duration(float64(time.Second) / p.rate)
+		wait = p.lastSend.Add(gap).Sub(now)
+	}
+	if wait > 0 {
+		return wait
+	}
+	for _, t := range p.tiers {
+		t.sent = append(t.sent, now)
+	}
+	p.lastSend = now
+	return 0
+}
+
+// pause holds every writer back for d (no jitter, no rate change).
+func (p *Pacer) pause(d time.Duration) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.pauseLocked(time.Now().Add(d))
+}
+
+func (p *Pacer) pauseLocked(until time.Time) {
+	if until.After(p.pauseUntil) {
+		p.pauseUntil = until
 	}
 }
 
-// pacedTransport applies the pacer to every attempt of a mutating request, retries included.
+// throttled records a 429: the rate is cut (at most once per cutEvery) and every writer waits
+// retryAfter plus jitter.
+func (p *Pacer) throttled(retryAfter time.Duration) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	now := time.Now()
+	if p.maxRate > 0 && now.Sub(p.lastCut) >= p.cutEvery {
+		p.rate = max(p.rate*decrease, p.minRate)
+		p.lastCut = now
+	}
+	p.pauseLocked(now.Add(retryAfter + p.jitter(retryAfter)))
+}
+
+// succeeded records a write the service accepted: the rate grows by a fifth of the ceiling per
+// window's worth of writes at the current rate (half of it once two windows passed without a 429),
+// so a process left alone recovers within a few windows, while several processes sharing the
+// project grow slowly enough not to collide every window.
+func (p *Pacer) succeeded() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.rate >= p.maxRate || len(p.tiers) == 0 {
+		return
+	}
+	step := p.maxRate / 5
+	if time.Since(p.lastCut) > 2*p.tiers[0].Window {
+		// Two windows without a 429: the others have likely finished; come back faster.
+		step = p.maxRate / 2
+	}
+	perWindow := p.rate * p.tiers[0].Window.Seconds()
+	p.rate = min(p.rate+step/max(perWindow, 1), p.maxRate)
+}
+
+// remaining applies what the service's rate-limit headers say: with no write left until the reset,
+// every writer waits for it (plus jitter) instead of collecting 429s.
+func (p *Pacer) remaining(remaining int, reset time.Duration) {
+	if remaining > 0 || reset <= 0 {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.pauseLocked(time.Now().Add(reset + p.jitter(reset)))
+}
+
+// currentRate is the current adaptive rate in writes per second (0 when no limit is paced).
+func (p *Pacer) currentRate() float64 {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.rate
+}
+
+// pacedTransport applies the pacer to every attempt of a mutating request, retries included, and
+// bounds each attempt by timeout from the moment it is sent, so waiting for the pacer never uses up
+// an attempt's request_timeout.
 type pacedTransport struct {
-	next  http.RoundTripper
-	pacer *Pacer
+	next    http.RoundTripper
+	pacer   *Pacer
+	timeout time.Duration
 }
 
 func (t *pacedTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	write := r.Method != http.MethodGet && r.Method != http.MethodHead
 	if t.pacer != nil && write {
-		if err := t.pacer.Wait(r.Context()); err != nil {
-			return nil, err
+		if err := t.pacer.wait(r.Context()); err != nil {
+			return nil, err // never sent: not a write that may have been applied
 		}
 	}
-	resp, err := t.next.RoundTrip(r)
-	if t.pacer != nil && err == nil && resp.StatusCode == http.StatusTooManyRequests {
-		if d, ok := parseRetryAfter(resp.Header.Get("Retry-After")); ok {
-			t.pacer.Pause(min(d, maxRetryAfter))
+	if err := r.Context().Err(); err != nil {
+		return nil, err // the time ran out before it left: never sent
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), t.timeout)
+	if write {
+		markSent(r.Context())
+	}
+	resp, err := t.next.RoundTrip(r.WithContext(ctx))
+	if err != nil {
+		cancel()
+		if write {
+			markAmbiguous(r.Context()) // sent, or perhaps sent: its fate is unknown
+		}
+		return nil, err
+	}
+	// The deadline keeps bounding the body until the caller closes it.
+	resp.Body = &cancelOnClose{ReadCloser: resp.Body, cancel: cancel}
+	if t.pacer != nil && write {
+		t.observe(resp)
+	}
+	return resp, nil
+}
+
+// observe feeds a write's answer to the pacer.
+func (t *pacedTransport) observe(resp *http.Response) {
+	switch {
+	case resp.StatusCode == http.StatusTooManyRequests:
+		d, ok := parseRetryAfter(resp.Header.Get("Retry-After"))
+		if !ok {
+			d = time.Second
+		}
+		t.pacer.throttled(min(d, maxRetryAfter))
+	case resp.StatusCode >= 200 && resp.StatusCode <= 299:
+		t.pacer.succeeded()
+		if rem, reset, ok := rateLimitHeaders(resp.Header); ok {
+			t.pacer.remaining(rem, min(reset, maxRetryAfter))
 		}
 	}
-	return resp, err
+}
+
+// cancelOnClose releases an attempt's deadline once its body is closed.
+type cancelOnClose struct {
+	io.ReadCloser
+	cancel context.CancelFunc
+}
+
+func (c *cancelOnClose) Close() error {
+	err := c.ReadCloser.Close()
+	c.cancel()
+	return err
 }

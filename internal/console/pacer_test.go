@@ -1,3 +1,6 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
 package console
 
 import (
@@ -110,7 +113,7 @@ func TestPacer429PausesOtherWriters(t *testing.T) {
 func TestPacerPauseReadNotHeld(t *testing.T) {
 	f := newFake(t, script(ok(`{"id":"g"}`)))
 	p := NewPacer(0, 0)
-	p.Pause(time.Hour)
+	p.pause(time.Hour)
 	c := f.client(func(cfg *Config) { cfg.Pacer = p })
 	start := time.Now()
 	if _, err := c.GetGate(context.Background(), "g"); err != nil {
@@ -123,21 +126,21 @@ func TestPacerPauseReadNotHeld(t *testing.T) {
 
 func TestPacerWaitCancel(t *testing.T) {
 	p := NewPacer(0, 0)
-	p.Pause(time.Hour)
+	p.pause(time.Hour)
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	if err := p.Wait(ctx); !errors.Is(err, context.DeadlineExceeded) {
+	if err := p.wait(ctx); !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("Wait = %v", err)
 	}
 	if e := time.Since(start); e > time.Second {
 		t.Errorf("Wait ignored the context for %v", e)
 	}
 	// A shorter pause never shortens a longer one.
-	p.Pause(time.Millisecond)
+	p.pause(time.Millisecond)
 	ctx2, cancel2 := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel2()
-	if err := p.Wait(ctx2); err == nil {
+	if err := p.wait(ctx2); err == nil {
 		t.Error("a shorter Pause cut the longer one")
 	}
 }
@@ -146,7 +149,7 @@ func TestPacerWaitCancel(t *testing.T) {
 func TestPacerCancelWrite(t *testing.T) {
 	f := newFake(t, script(ok(`{}`)))
 	p := NewPacer(0, 0)
-	p.Pause(time.Hour)
+	p.pause(time.Hour)
 	c := f.client(func(cfg *Config) { cfg.Pacer = p })
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()

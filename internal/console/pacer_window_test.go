@@ -1,3 +1,6 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
 package console
 
 import (
@@ -17,7 +20,7 @@ func TestPacerSlidingWindow(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if err := p.Wait(context.Background()); err != nil {
+			if err := p.wait(context.Background()); err != nil {
 				t.Error(err)
 			}
 			mu.Lock()
@@ -46,7 +49,7 @@ func TestPacerBurstUpToLimitIsImmediate(t *testing.T) {
 	p := NewPacer(100, time.Hour)
 	start := time.Now()
 	for range 100 {
-		if err := p.Wait(context.Background()); err != nil {
+		if err := p.wait(context.Background()); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -55,16 +58,16 @@ func TestPacerBurstUpToLimitIsImmediate(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
 	defer cancel()
-	if err := p.Wait(ctx); err == nil {
+	if err := p.wait(ctx); err == nil {
 		t.Fatal("the 101st write in the window did not wait")
 	}
 }
 
 func TestPacerPauseHoldsEveryWriter(t *testing.T) {
 	p := NewPacer(0, 0)
-	p.Pause(150 * time.Millisecond)
+	p.pause(150 * time.Millisecond)
 	start := time.Now()
-	if err := p.Wait(context.Background()); err != nil {
+	if err := p.wait(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	if el := time.Since(start); el < 140*time.Millisecond {

@@ -1,3 +1,6 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
 package console
 
 import (
@@ -250,7 +253,7 @@ func TestPagingConcurrentError(t *testing.T) {
 		return pagedUsers(100, 10, true)(n, r)
 	})
 	_, err := f.client().ListUsers(context.Background(), ListOptions{Concurrency: 4})
-	if !IsStatus(err, 403) || !strings.Contains(err.Error(), "Unable to list users: 403 Forbidden: forbidden page") {
+	if !hasStatus(err, 403) || !strings.Contains(err.Error(), "Unable to list users: 403 Forbidden: forbidden page") {
 		t.Errorf("got %v", err)
 	}
 }

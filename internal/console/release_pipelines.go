@@ -1,3 +1,6 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
 package console
 
 import (
@@ -19,19 +22,21 @@ type PipelineRule struct {
 type Phase struct {
 	ID             string         `json:"id,omitempty"`
 	Name           string         `json:"name"`
-	TimeIntervalMs int64          `json:"timeIntervalMs"`
+	TimeIntervalMs WholeNumber    `json:"timeIntervalMs"`
 	RequiredReview bool           `json:"requiredReview"`
 	Rules          []PipelineRule `json:"rules"`
 }
 
 // ReleasePipeline is a phased rollout.
 type ReleasePipeline struct {
-	ID             string  `json:"id"`
-	Name           string  `json:"name"`
-	CreatorID      string  `json:"creatorID"`
-	CreatedTime    int64   `json:"createdTime"`
-	LastModifierID string  `json:"lastModifierID"`
-	Phases         []Phase `json:"phases"`
+	ID             string      `json:"id"`
+	Name           string      `json:"name"`
+	CreatorID      string      `json:"creatorID"`
+	CreatedTime    WholeNumber `json:"createdTime"`
+	LastModifierID string      `json:"lastModifierID"`
+	Phases         []Phase     `json:"phases"`
+	// ActiveReview is set while a change of the pipeline waits for review.
+	ActiveReview *ActiveReview `json:"activeReview,omitempty"`
 }
 
 // ReleasePipelineUpdate is the body of POST /release_pipelines/{id}.
@@ -40,36 +45,38 @@ type ReleasePipelineUpdate struct {
 	Phases []Phase `json:"phases"`
 }
 
+// releasePipelines is GET /release_pipelines and /release_pipelines/{id}; a listing carries every
+// pipeline with its phases.
+var releasePipelines = collection[ReleasePipeline]{path: "/release_pipelines", one: "release pipeline", many: "release pipelines"}
+
+func (p *ReleasePipeline) activeReview() *ActiveReview { return p.ActiveReview }
+
 // GetReleasePipeline reads GET /release_pipelines/{id}.
 func (c *Client) GetReleasePipeline(ctx context.Context, id string) (*ReleasePipeline, error) {
-	var p ReleasePipeline
-	err := c.do(ctx, request{method: http.MethodGet, path: "/release_pipelines/" + pathEscape(id), op: "read release pipeline", object: strconv.Quote(id)}, &p)
-	if err != nil {
-		return nil, err
-	}
-	return &p, nil
+	return releasePipelines.get(ctx, c, id)
 }
 
 // UpdateReleasePipeline sends the pipeline's name and complete phase list.
 func (c *Client) UpdateReleasePipeline(ctx context.Context, id string, u ReleasePipelineUpdate) (*ReleasePipeline, error) {
-	// Lists are sent as [], never null: the service documents arrays.
 	phases := make([]Phase, len(u.Phases))
 	for i, ph := range u.Phases {
 		rules := make([]PipelineRule, len(ph.Rules))
 		for j, r := range ph.Rules {
-			if r.Conditions == nil {
-				r.Conditions = []Condition{}
-			}
+			r.Conditions = orEmpty(r.Conditions)
 			rules[j] = r
 		}
 		ph.Rules = rules
 		phases[i] = ph
 	}
 	u.Phases = phases
-	var p ReleasePipeline
-	err := c.do(ctx, request{method: http.MethodPost, path: "/release_pipelines/" + pathEscape(id), body: u, op: "update release pipeline", object: strconv.Quote(id)}, &p)
-	if err != nil {
-		return nil, err
-	}
-	return &p, nil
+	r := request{method: http.MethodPost, path: "/release_pipelines/" + pathEscape(id), body: u, op: "update release pipeline", object: strconv.Quote(id)}
+	// An answer that leaves out the phases it was sent is completed by a read.
+	return writeReviewed(ctx, c, r, func() (*ReleasePipeline, error) { return c.GetReleasePipeline(ctx, id) },
+		func(p *ReleasePipeline) bool { return p.Phases == nil && len(phases) > 0 })
+}
+
+// EachReleasePipelinesPage reads GET /release_pipelines page by page, handing each page to fn in
+// order as it arrives; an error of fn stops the listing.
+func (c *Client) EachReleasePipelinesPage(ctx context.Context, opts ListOptions, fn func([]ReleasePipeline) error) error {
+	return releasePipelines.each(ctx, c, opts, fn)
 }

@@ -1,8 +1,10 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
 package console
 
 import (
 	"context"
-	"net/http"
 )
 
 // User is a member of the organization.
@@ -13,7 +15,10 @@ type User struct {
 	Role      string `json:"role"`
 }
 
+// users is GET /users; the provider only lists them.
+var users = collection[User]{path: "/users", one: "user", many: "users"}
+
 // ListUsers reads every page of GET /users.
 func (c *Client) ListUsers(ctx context.Context, opts ListOptions) ([]User, error) {
-	return listAll[User](ctx, c, request{method: http.MethodGet, path: "/users", op: "list users"}, opts)
+	return users.all(ctx, c, opts)
 }

@@ -1,0 +1,153 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
+package console
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// A write answered 429 is not a failure while its context (the resource's `timeouts`) has time
+// left: the client keeps waiting for the project's budget. Only 5xx answers and unanswered
+// attempts are counted against max_retries.
+
+type attemptKey struct{}
+
+// checkRetry retries 429 while ctx lives, and 5xx (but 501) and unanswered attempts up to maxRetries.
+func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
+	if ctx.Err() != nil {
+		return false, ctx.Err()
+	}
+	st, _ := ctx.Value(attemptKey{}).(*attemptState)
+	if st == nil {
+		st = &attemptState{}
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if err != nil {
+		st.lastStatus = 0
+		var ue *url.Error
+		if errors.As(err, &ue) && (strings.Contains(ue.Error(), "unsupported protocol scheme") || strings.Contains(ue.Error(), "certificate")) {
+			return false, err
+		}
+		st.failures++
+		if st.noResend && st.ambiguous {
+			return false, nil // the caller finds out whether it landed instead
+		}
+		return st.failures <= c.maxRetries, nil
+	}
+	st.lastStatus = resp.StatusCode
+	if resp.StatusCode == http.StatusTooManyRequests {
+		now := time.Now()
+		if st.refusals == 0 {
+			st.firstRefused = now
+		}
+		st.refusals++
+		return true, nil
+	}
+	if resp.StatusCode >= 500 && resp.StatusCode != http.StatusNotImplemented {
+		if resp.Request != nil && resp.Request.Method != http.MethodGet {
+			st.ambiguous = true
+		}
+		st.failures++
+		if st.noResend && st.ambiguous {
+			return false, nil
+		}
+		return st.failures <= c.maxRetries, nil
+	}
+	return false, nil
+}
+
+// maxRetryAfter caps how long a single Retry-After may hold a request.
+const maxRetryAfter = 2 * time.Minute
+
+// backoff is exponential with full jitter, but honours Retry-After on 429 and 503.
+func backoff(minWait, maxWait time.Duration, attempt int, resp *http.Response) time.Duration {
+	if resp != nil && resp.StatusCode == http.StatusTooManyRequests {
+		d, ok := parseRetryAfter(resp.Header.Get("Retry-After"))
+		if !ok {
+			d = time.Second
+		}
+		// Jitter: every process told the same second would otherwise come back at once.
+		d = min(d, maxRetryAfter)
+		return d + defaultJitter(d)
+	}
+	if resp != nil && resp.StatusCode == http.StatusServiceUnavailable {
+		if d, ok := parseRetryAfter(resp.Header.Get("Retry-After")); ok {
+			return min(d, maxRetryAfter)
+		}
+	}
+	ceiling := minWait << min(attempt, 30)
+	if ceiling <= 0 || ceiling > maxWait {
+		ceiling = maxWait
+	}
+	// Half fixed, half random: spreads concurrent writers without ever retrying at once.
+	half := ceiling / 2
+	return half + rand.N(half+1)
+}
+
+func parseRetryAfter(v string) (time.Duration, bool) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0, false
+	}
+	if s, err := strconv.Atoi(v); err == nil {
+		if s < 0 {
+			return 0, false
+		}
+		return time.Duration(s) * time.Second, true
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		return max(time.Until(t), 0), true
+	}
+	return 0, false
+}
+
+// attemptState follows one logical request across its attempts.
+type attemptState struct {
+	mu           sync.Mutex
+	attempts     int
+	failures     int // 5xx and unanswered attempts: the ones max_retries counts
+	refusals     int // 429 answers
+	firstRefused time.Time
+	lastStatus   int
+	// ambiguous is set once an attempt of a write may have reached the service without its answer reaching us.
+	ambiguous bool
+	// sent is set once an attempt left the pacer.
+	sent bool
+	// noResend stops retries once an attempt may have reached the service: the caller finds out
+	// whether it landed instead (a run's operation is read back from its recorded actions).
+	noResend bool
+}
+
+func (s *attemptState) snapshot() attemptState {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return attemptState{attempts: s.attempts, failures: s.failures, refusals: s.refusals,
+		firstRefused: s.firstRefused, lastStatus: s.lastStatus,
+		ambiguous: s.ambiguous, sent: s.sent, noResend: s.noResend}
+}
+
+func markAmbiguous(ctx context.Context) {
+	if st, ok := ctx.Value(attemptKey{}).(*attemptState); ok {
+		st.mu.Lock()
+		st.ambiguous = true
+		st.mu.Unlock()
+	}
+}
+
+func markSent(ctx context.Context) {
+	if st, ok := ctx.Value(attemptKey{}).(*attemptState); ok {
+		st.mu.Lock()
+		st.sent = true
+		st.mu.Unlock()
+	}
+}
