@@ -1,3 +1,6 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
 package mockconsole
 
 import (
@@ -112,7 +115,7 @@ func (s *Server) seed(eventRecords int) {
 			ReturnValue: map[string]any{},
 		}},
 	})
-	for i := 1; i <= 300; i++ {
+	for i := 1; i <= s.seedGates; i++ {
 		id := fmt.Sprintf("gate_%03d", i)
 		s.gates[id] = &gateState{gate: Gate{
 			ID: id, IsEnabled: true, Description: "Benchmark gate " + id, Status: "In Progress",

@@ -1,3 +1,6 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
 package mockconsole
 
 import (
@@ -209,19 +212,12 @@ func copyStrings(s []string) []string {
 	return append([]string{}, s...)
 }
 
-func copyConditions(cs []Condition) []Condition {
+// withTargets copies conditions, passing each targetValue through f (copyJSON to copy, normJSON
+// to store).
+func withTargets(cs []Condition, f func(any) any) []Condition {
 	out := make([]Condition, len(cs))
 	for i, c := range cs {
-		c.TargetValue = copyJSON(c.TargetValue)
-		out[i] = c
-	}
-	return out
-}
-
-func normConditions(cs []Condition) []Condition {
-	out := make([]Condition, len(cs))
-	for i, c := range cs {
-		c.TargetValue = normJSON(c.TargetValue)
+		c.TargetValue = f(c.TargetValue)
 		out[i] = c
 	}
 	return out
@@ -245,7 +241,7 @@ func (g Gate) clone() Gate {
 	g.Tags = nonNilStrings(g.Tags)
 	rules := make([]GateRule, len(g.Rules))
 	for i, r := range g.Rules {
-		r.Conditions = copyConditions(r.Conditions)
+		r.Conditions = withTargets(r.Conditions, copyJSON)
 		r.ReturnValue = copyJSON(r.ReturnValue)
 		r.ReturnValueJSON5 = copyJSON(r.ReturnValueJSON5)
 		r.Environments = copyStrings(r.Environments)
@@ -260,7 +256,7 @@ func (p Pipeline) clone() Pipeline {
 	for i, ph := range p.Phases {
 		rules := make([]PipelineRule, len(ph.Rules))
 		for j, r := range ph.Rules {
-			r.Conditions = copyConditions(r.Conditions)
+			r.Conditions = withTargets(r.Conditions, copyJSON)
 			r.Environments = copyStrings(r.Environments)
 			rules[j] = r
 		}
@@ -294,7 +290,7 @@ func (sg Segment) clone() Segment {
 	sg.Tags = nonNilStrings(sg.Tags)
 	if sg.Rules != nil {
 		r := *sg.Rules
-		r.Conditions = copyConditions(r.Conditions)
+		r.Conditions = withTargets(r.Conditions, copyJSON)
 		r.ReturnValue = copyJSON(r.ReturnValue)
 		sg.Rules = &r
 	}

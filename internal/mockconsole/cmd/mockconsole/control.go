@@ -1,3 +1,6 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
 package main
 
 import (
@@ -25,6 +28,9 @@ const controlPrefix = "/_mock/"
 //	POST /_mock/reset                        clears the request log
 //	POST /_mock/latency?d=10ms               latency added to every API request
 //	GET  /_mock/events-json-bytes?name=      size of json.Marshal of every record of the event
+//	POST /_mock/runs, /_mock/run-clock, /_mock/run-speed: release pipeline runs (control_runs.go)
+//	POST /_mock/seed-gates?n=1000            replaces every gate with n gates (onboard_0001..), each with
+//	                                         one or two rules, as a project made in the console
 func withControl(srv *mockconsole.Server) http.Handler {
 	var tl timeline
 	mux := http.NewServeMux()
@@ -59,15 +65,8 @@ func withControl(srv *mockconsole.Server) http.Handler {
 		tl.reset()
 		w.WriteHeader(http.StatusNoContent)
 	})
-	mux.HandleFunc("POST /_mock/latency", func(w http.ResponseWriter, r *http.Request) {
-		d, err := time.ParseDuration(r.URL.Query().Get("d"))
-		if err != nil || d < 0 {
-			http.Error(w, "d must be a non-negative Go duration such as 10ms", http.StatusBadRequest)
-			return
-		}
-		srv.SetLatency(d)
-		w.WriteHeader(http.StatusNoContent)
-	})
+	setting(mux, "/_mock/latency", "d", "a non-negative Go duration such as 10ms", time.ParseDuration, srv.SetLatency)
+	registerRunControls(mux, srv)
 	mux.HandleFunc("GET /_mock/events-json-bytes", func(w http.ResponseWriter, r *http.Request) {
 		b, err := json.Marshal(srv.EventRecords(r.URL.Query().Get("name")))
 		if err != nil {
@@ -76,6 +75,7 @@ func withControl(srv *mockconsole.Server) http.Handler {
 		}
 		fmt.Fprintln(w, len(b))
 	})
+	setting(mux, "/_mock/seed-gates", "n", "a non-negative number", strconv.Atoi, func(n int) { seedGates(srv, n) })
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasPrefix(r.URL.Path, controlPrefix) {
 			mux.ServeHTTP(w, r)
@@ -84,6 +84,20 @@ func withControl(srv *mockconsole.Server) http.Handler {
 		start := time.Now()
 		srv.ServeHTTP(w, r)
 		tl.add(timed{method: r.Method, path: strings.TrimPrefix(r.URL.Path, "/console/v1"), start: start, end: time.Now()})
+	})
+}
+
+// setting adds a control endpoint POST path?param=value that applies one non-negative value and
+// answers 204; a value parse refuses, or a negative one, is a 400 that says what it must be.
+func setting[T int | float64 | time.Duration](mux *http.ServeMux, path, param, must string, parse func(string) (T, error), apply func(T)) {
+	mux.HandleFunc("POST "+path, func(w http.ResponseWriter, r *http.Request) {
+		v, err := parse(r.URL.Query().Get(param))
+		if err != nil || v < 0 {
+			http.Error(w, param+" must be "+must, http.StatusBadRequest)
+			return
+		}
+		apply(v)
+		w.WriteHeader(http.StatusNoContent)
 	})
 }
 

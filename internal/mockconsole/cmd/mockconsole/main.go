@@ -1,3 +1,6 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
 // Command mockconsole serves the in-memory mock of the console API on a
 // loopback address, for the demo, the benchmark and manual experiments. The benchmark drives it
 // through the unauthenticated control endpoints under /_mock/ (see control.go).
@@ -13,6 +16,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -33,9 +37,19 @@ func run() error {
 	latency := flag.Duration("latency", 0, "latency added to every request")
 	writeLimit := flag.Int("write-limit", 0, "maximum mutating requests per -write-window (0 = unlimited)")
 	writeWindow := flag.Duration("write-window", 10*time.Second, "window of -write-limit")
+	writeLimitLong := flag.Int("write-limit-long", 0, "second tier: maximum mutating requests per -write-window-long (0 = none; the service: 900)")
+	writeWindowLong := flag.Duration("write-window-long", 15*time.Minute, "window of -write-limit-long")
+	rateLimitHeaders := flag.Bool("ratelimit-headers", false, "send RateLimit-Limit/-Remaining/-Reset on every answer of a write")
 	eventRecords := flag.Int("event-records", 0, "records seeded for event checkout_completed (0 = 2500)")
+	seedGates := flag.Int("seed-gates", 0, "benchmark gates gate_001.. to seed (0 = 300)")
 	urlFile := flag.String("url-file", "", "write the base URL to this file once listening")
+	habitList := flag.String("habits", os.Getenv(mockconsole.HabitsEnv), "the live service's habits to switch on: \"all\" or a comma-separated list of "+
+		strings.Join(mockconsole.HabitNames(), ", ")+" (default $"+mockconsole.HabitsEnv+")")
 	flag.Parse()
+	habits, err := mockconsole.ParseHabits(*habitList)
+	if err != nil {
+		return err
+	}
 
 	if err := checkLoopback(*addr); err != nil {
 		return err
@@ -45,13 +59,18 @@ func run() error {
 		return err
 	}
 	srv := mockconsole.New(mockconsole.Config{
-		APIKey:       *apiKey,
-		PageSizeCap:  *pageCap,
-		EventRecords: *eventRecords,
-		Latency:      *latency,
-		WriteLimit:   *writeLimit,
-		WriteWindow:  *writeWindow,
+		APIKey:           *apiKey,
+		PageSizeCap:      *pageCap,
+		EventRecords:     *eventRecords,
+		Latency:          *latency,
+		WriteLimit:       *writeLimit,
+		WriteWindow:      *writeWindow,
+		WriteLimitLong:   *writeLimitLong,
+		WriteWindowLong:  *writeWindowLong,
+		RateLimitHeaders: *rateLimitHeaders,
+		SeedGates:        *seedGates,
 	})
+	srv.SetHabits(habits)
 	url := "http://" + ln.Addr().String()
 	if *urlFile != "" {
 		tmp := *urlFile + ".tmp"

@@ -1,0 +1,88 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
+package mockconsole
+
+import (
+	"net/http"
+)
+
+// Faults injects failures.
+type Faults struct {
+	FailEvery      int    // every Nth request (global counter over all requests) fails instead of being served
+	ReadStatus     int    // status for a failed GET (default 503)
+	WriteStatus    int    // status for a failed write (default 429)
+	RetryAfter     string // Retry-After header on 429 fault responses ("" → "0")
+	LoseWriteEvery int    // every Nth mutating request (separate counter) is committed, but answered 502 with an HTML body
+	RawBody        string // if non-empty, every response is replaced by this raw body with RawStatus (default 200)
+	RawStatus      int
+}
+
+// SetFaults replaces the fault configuration and resets the fault counters.
+func (s *Server) SetFaults(f Faults) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.faults = f
+	s.reqCounter = 0
+	s.writeCount = 0
+}
+
+// rawBodyFault serves the request (a write is committed) but replaces its answer with
+// Faults.RawBody; s.mu is held.
+func (s *Server) rawBodyFault(r *http.Request, body []byte) (response, bool) {
+	f := s.faults
+	if f.RawBody == "" {
+		return response{}, false
+	}
+	s.serve(r, body)
+	st := f.RawStatus
+	if st == 0 {
+		st = http.StatusOK
+	}
+	return response{status: st, body: []byte(f.RawBody), contentType: "application/json"}, true
+}
+
+// failEveryFault fails every FailEvery-th request unserved; s.mu is held and reqCounter counts
+// this request already.
+func (s *Server) failEveryFault(mut bool) (response, bool) {
+	f := s.faults
+	if f.FailEvery <= 0 || s.reqCounter%f.FailEvery != 0 {
+		return response{}, false
+	}
+	st := f.ReadStatus
+	if st == 0 {
+		st = http.StatusServiceUnavailable
+	}
+	if mut {
+		st = f.WriteStatus
+		if st == 0 {
+			st = http.StatusTooManyRequests
+		}
+	}
+	resp := errResp(st, "injected fault: %s", http.StatusText(st))
+	if st == http.StatusTooManyRequests {
+		ra := f.RetryAfter
+		if ra == "" {
+			ra = "0"
+		}
+		resp.header = http.Header{"Retry-After": {ra}}
+	}
+	return resp, true
+}
+
+// lostWrite answers every LoseWriteEvery-th write, already committed, with a proxy's 502 page, as
+// when the answer is lost on the way back; s.mu is held.
+func (s *Server) lostWrite() (response, bool) {
+	if s.faults.LoseWriteEvery <= 0 {
+		return response{}, false
+	}
+	s.writeCount++
+	if s.writeCount%s.faults.LoseWriteEvery != 0 {
+		return response{}, false
+	}
+	return response{
+		status:      http.StatusBadGateway,
+		body:        []byte("<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n</body>\r\n</html>\r\n"),
+		contentType: "text/html",
+	}, true
+}

@@ -1,0 +1,204 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
+package mockconsole
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"strings"
+)
+
+// Gates: read and list; their rules are written as a whole with PATCH .../rules. A rule's id is
+// baseID:passPercentage:counter and changes whenever the rule's content does; its baseID stays.
+
+type gateState struct {
+	gate    Gate
+	counter int // the highest counter of any rule id the gate has had
+}
+
+// clone is the gate as the service answers it.
+func (st *gateState) clone() Gate { return st.gate.clone() }
+
+// Gate returns a deep copy of the gate.
+func (s *Server) Gate(id string) (Gate, bool) {
+	return stored(s, s.gates, id, (*gateState).clone)
+}
+
+// PutGate creates or replaces a gate; rules lacking baseID/id get them.
+func (s *Server) PutGate(g Gate) {
+	s.locked(func() { s.putGate(g) })
+}
+
+func (s *Server) putGate(g Gate) {
+	st := s.gates[g.ID]
+	if st == nil {
+		st = &gateState{}
+		s.gates[g.ID] = st
+	}
+	g = g.clone()
+	for i := range g.Rules {
+		r := &g.Rules[i]
+		r.Conditions = withTargets(r.Conditions, normJSON)
+		r.Environments = normEnvs(r.Environments)
+		r.ReturnValue = normJSON(r.ReturnValue)
+		if r.ReturnValue == nil {
+			r.ReturnValue = map[string]any{}
+		}
+		r.ReturnValueJSON5 = normJSON(r.ReturnValueJSON5)
+		if r.ReturnValueJSON5 == nil {
+			r.ReturnValueJSON5 = copyJSON(r.ReturnValue)
+		}
+		if r.ID != "" {
+			if parts := strings.Split(r.ID, ":"); len(parts) >= 3 {
+				if n, err := strconv.Atoi(parts[len(parts)-1]); err == nil && n > st.counter {
+					st.counter = n
+				}
+			}
+		}
+	}
+	for i := range g.Rules {
+		r := &g.Rules[i]
+		if r.BaseID == "" {
+			r.BaseID = s.newBaseID()
+		}
+		s.usedBaseIDs[r.BaseID] = true
+		if r.ID == "" {
+			st.counter++
+			r.ID = ruleID(r.BaseID, r.PassPercentage, st.counter)
+		}
+		if s.habits.ConsoleRules {
+			r.ID = r.BaseID // written in the console
+		}
+	}
+	st.gate = g
+}
+
+// DeleteGate removes a gate.
+func (s *Server) DeleteGate(id string) {
+	remove(s, s.gates, id)
+}
+
+// GateIDs returns the ids of all gates, sorted.
+func (s *Server) GateIDs() []string {
+	return sortedKeys(s, s.gates)
+}
+
+// ---- endpoints ----
+
+func (s *Server) listGates(r *http.Request) response {
+	return listByKey(s, r, s.gates, "/gates", "Gates", (*gateState).clone)
+}
+
+func (s *Server) getGate(id string) response {
+	return readOne(s.gates, "Gate", id, (*gateState).clone)
+}
+
+type gateRulesReq struct {
+	Rules *[]GateRule `json:"rules"`
+}
+
+type ruleContent struct {
+	Name           string      `json:"name"`
+	PassPercentage float64     `json:"passPercentage"`
+	Conditions     []Condition `json:"conditions"`
+	Environments   []string    `json:"environments"`
+	ReturnValue    any         `json:"returnValue"`
+}
+
+// contentOf is what decides whether a rule changed; like the stored form, it does not tell an
+// absent targetValue from an empty one.
+func contentOf(r GateRule) []byte {
+	conds := make([]Condition, len(r.Conditions))
+	for i, c := range r.Conditions {
+		if c.TargetValue == nil {
+			c.TargetValue = []any{}
+		}
+		conds[i] = c
+	}
+	b, _ := json.Marshal(ruleContent{r.Name, r.PassPercentage, conds, r.Environments, r.ReturnValue})
+	return b
+}
+
+func (s *Server) updateGateRules(id string, body []byte) response {
+	st, req, bad := writeTo[gateRulesReq](s.gates, "Gate", id, body)
+	if bad != nil {
+		return *bad
+	}
+	if req.Rules == nil {
+		return errResp(http.StatusBadRequest, "rules is required")
+	}
+	in := *req.Rules
+	names := map[string]int{}
+	for i, r := range in {
+		if strings.TrimSpace(r.Name) == "" {
+			return errResp(http.StatusBadRequest, "rules[%d].name must not be empty", i)
+		}
+		if j, dup := names[r.Name]; dup {
+			return errResp(http.StatusBadRequest, "rules[%d].name %q duplicates rules[%d].name", i, r.Name, j)
+		}
+		names[r.Name] = i
+		if r.PassPercentage < 0 || r.PassPercentage > 100 {
+			return errResp(http.StatusBadRequest, "rules[%d].passPercentage must be between 0 and 100", i)
+		}
+		for k, c := range r.Conditions {
+			if strings.TrimSpace(c.Type) == "" {
+				return errResp(http.StatusBadRequest, "rules[%d].conditions[%d].type must not be empty", i, k)
+			}
+		}
+		if r.ReturnValue != nil {
+			if _, isObj := r.ReturnValue.(map[string]any); !isObj {
+				return errResp(http.StatusBadRequest, "rules[%d].returnValue must be a JSON object", i)
+			}
+		}
+		if r.ReturnValueJSON5 != nil {
+			if _, isObj := r.ReturnValueJSON5.(map[string]any); !isObj {
+				return errResp(http.StatusBadRequest, "rules[%d].returnValueJson5 must be a JSON object", i)
+			}
+		}
+	}
+
+	current := map[string]GateRule{}
+	for _, r := range st.gate.Rules {
+		current[r.BaseID] = r
+	}
+	taken := map[string]bool{}
+	out := make([]GateRule, len(in))
+	for i, r := range in {
+		if r.Conditions == nil {
+			r.Conditions = []Condition{}
+		}
+		r.Environments = normEnvs(r.Environments)
+		if r.ReturnValue == nil {
+			r.ReturnValue = map[string]any{}
+		}
+		if r.ReturnValueJSON5 == nil {
+			r.ReturnValueJSON5 = copyJSON(r.ReturnValue)
+		}
+		cur, exists := current[r.BaseID]
+		if r.BaseID != "" && exists && !taken[r.BaseID] {
+			if bytes.Equal(contentOf(cur), contentOf(r)) && !s.habits.ConsoleRules {
+				r.ID = cur.ID
+			} else {
+				st.counter++
+				r.ID = ruleID(r.BaseID, r.PassPercentage, st.counter)
+			}
+		} else {
+			r.BaseID = s.newBaseID()
+			st.counter++
+			r.ID = ruleID(r.BaseID, r.PassPercentage, st.counter)
+		}
+		taken[r.BaseID] = true
+		out[i] = r
+	}
+	st.gate.Rules = out
+	st.gate.LastModifierName = modifierName
+	st.gate.LastModifierID = modifierID
+	return okResp("Gate rules updated successfully", st.gate.clone())
+}
+
+func ruleID(baseID string, pct float64, counter int) string {
+	return baseID + ":" + strconv.FormatFloat(pct, 'f', -1, 64) + ":" + strconv.Itoa(counter)
+}

@@ -1,0 +1,424 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
+package mockconsole
+
+import (
+	"bytes"
+	"cmp"
+	"compress/gzip"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"math"
+	"net/http"
+	"os"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Habits switches on what the live service does that the seed does not show (DESIGN §2). Each is
+// off by default, so the mock answers in the seed's tidy form; a test switches on the ones it
+// proves, and AllHabits (or FEATURECONSOLE_MOCK_HABITS=all, see HabitsFromEnv) switches on every
+// one of them at once.
+type Habits struct {
+	// ExtraFields: objects carry fields the seed does not list; empty strings are left out and
+	// empty lists come back null.
+	ExtraFields bool
+	// NumberForms: integers come back as 3600000.0, percentages with binary float noise
+	// (33.33 → 33.330000000000005, 100 → 100.0), other fractions with a trailing zero (12.50).
+	NumberForms bool
+	// StringTargets: numeric condition targets are stored and returned as strings ([18] → ["18"]).
+	StringTargets bool
+	// ConsoleRules: the rules gates already have were written in the console (id == baseID, null
+	// operator and targetValue, a lone target as a scalar, no environments, returnValue null), and
+	// every write gives every rule of the gate a new id (a baseID sent back is kept).
+	ConsoleRules bool
+	// SegmentRulesArray: a segment's rules come as an array of rules ([] for id-list segments).
+	SegmentRulesArray bool
+	// PagingLinks: nextPage and previousPage are scheme-less host-relative links to another host,
+	// all is "", totalItems is missing.
+	PagingLinks bool
+	// Created201: successful writes are answered 201.
+	Created201 bool
+	// Charset: Content-Type carries a charset.
+	Charset bool
+	// Gzip: bodies are gzip-encoded when the client accepts it.
+	Gzip bool
+	// EmptyWrites: successful writes of gates, pipelines and metric sources are answered 200 with
+	// an empty body (writes carrying dryRun keep theirs).
+	EmptyWrites bool
+	// DropIdle: every third request has its connection closed under it, unanswered and unprocessed,
+	// as a server closing an idle keep-alive connection does.
+	DropIdle bool
+	// ErrorForm is the form of error bodies: "" (the contract's {"status","message"}), "nestjs"
+	// ({"statusCode","message": [strings],"error"}) or "text" (the message as plain text).
+	ErrorForm string
+	// AuthAs403: a bad key is answered 403 with a body that says 401.
+	AuthAs403 bool
+	// Reviews: with x-respect-review-settings: true, writes to gates and pipelines are held for
+	// review (see ApproveReview) instead of applied.
+	Reviews bool
+}
+
+// AllHabits is every habit at once (errors in the NestJS form). A 409 is no habit but the answer to
+// a concurrent edit: see ConflictOnNextWrites.
+func AllHabits() Habits {
+	var h Habits
+	for _, on := range h.switches() {
+		*on = true
+	}
+	h.ErrorForm = "nestjs"
+	return h
+}
+
+// switches names every habit that is on or off, by its field name: the one list ParseHabits,
+// HabitNames and AllHabits read.
+func (h *Habits) switches() map[string]*bool {
+	return map[string]*bool{
+		"ExtraFields": &h.ExtraFields, "NumberForms": &h.NumberForms, "StringTargets": &h.StringTargets,
+		"ConsoleRules": &h.ConsoleRules, "SegmentRulesArray": &h.SegmentRulesArray, "PagingLinks": &h.PagingLinks,
+		"Created201": &h.Created201, "Charset": &h.Charset, "Gzip": &h.Gzip, "EmptyWrites": &h.EmptyWrites,
+		"DropIdle": &h.DropIdle, "AuthAs403": &h.AuthAs403, "Reviews": &h.Reviews,
+	}
+}
+
+// errorForms are the values of Habits.ErrorForm besides the contract's own "".
+var errorForms = []string{"nestjs", "text"}
+
+// HabitsEnv names the environment variable HabitsFromEnv reads.
+const HabitsEnv = "FEATURECONSOLE_MOCK_HABITS"
+
+// HabitsFromEnv reads FEATURECONSOLE_MOCK_HABITS: "all", or a comma-separated list of habit names
+// (the field names, case-insensitive; "nestjs" and "text" set ErrorForm). Unset or "" is none.
+func HabitsFromEnv() (Habits, error) {
+	return ParseHabits(os.Getenv(HabitsEnv))
+}
+
+// ParseHabits reads a habit list as HabitsFromEnv does.
+func ParseHabits(spec string) (Habits, error) {
+	var h Habits
+	for _, name := range strings.Split(spec, ",") {
+		word := strings.ToLower(strings.TrimSpace(name))
+		switch {
+		case word == "":
+		case word == "all":
+			h = AllHabits()
+		case slices.Contains(errorForms, word):
+			h.ErrorForm = word
+		default:
+			on := h.switchNamed(word)
+			if on == nil {
+				return Habits{}, fmt.Errorf("%s: unknown habit %q", HabitsEnv, name)
+			}
+			*on = true
+		}
+	}
+	return h, nil
+}
+
+// switchNamed is the switch of the habit named word (lower case), or nil.
+func (h *Habits) switchNamed(word string) *bool {
+	for name, on := range h.switches() {
+		if strings.ToLower(name) == word {
+			return on
+		}
+	}
+	return nil
+}
+
+// SetHabits switches habits on and off. Switching ConsoleRules on turns the rules gates hold now
+// into rules written in the console.
+func (s *Server) SetHabits(h Habits) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.habits = h
+	if h.ConsoleRules {
+		for _, st := range s.gates {
+			for i := range st.gate.Rules {
+				st.gate.Rules[i].ID = st.gate.Rules[i].BaseID
+			}
+		}
+	}
+}
+
+// Habits returns the habits switched on.
+func (s *Server) Habits() Habits {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.habits
+}
+
+// dropConnection closes the connection under every third request when DropIdle is on, before the
+// request is processed; it reports whether it did.
+func (s *Server) dropConnection(w http.ResponseWriter) bool {
+	s.mu.Lock()
+	drop := false
+	if s.habits.DropIdle {
+		s.dropCounter++
+		drop = s.dropCounter%3 == 0
+	}
+	s.mu.Unlock()
+	if !drop {
+		return false
+	}
+	hj, ok := w.(http.Hijacker)
+	if !ok {
+		return false
+	}
+	conn, _, err := hj.Hijack()
+	if err != nil {
+		return false
+	}
+	_ = conn.Close()
+	return true
+}
+
+// decorate gives an answer the form the live service gives it; s.mu is held.
+func (s *Server) decorate(r *http.Request, resp response) response {
+	h := s.habits
+	ok := resp.status >= 200 && resp.status < 300
+	mut := isMutating(r.Method)
+	if ok && len(resp.body) > 0 && (h != Habits{} || len(s.reviews) > 0) {
+		resp.body = s.reshapeBody(r, resp.body)
+	}
+	if !ok && h.ErrorForm != "" {
+		resp = reshapeError(resp, h.ErrorForm)
+	}
+	if ok && mut && h.EmptyWrites && isObjectWrite(r) && !bytes.Contains(resp.body, []byte(`dry run`)) {
+		resp.body = nil
+	}
+	if ok && mut && h.Created201 {
+		resp.status = http.StatusCreated
+	}
+	if h.Charset && resp.contentType != "" && !strings.Contains(resp.contentType, "charset") {
+		resp.contentType += "; charset=utf-8"
+	}
+	if h.Gzip && len(resp.body) > 0 && strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
+		var b bytes.Buffer
+		zw := gzip.NewWriter(&b)
+		_, _ = zw.Write(resp.body)
+		_ = zw.Close()
+		resp.body = b.Bytes()
+		if resp.header == nil {
+			resp.header = http.Header{}
+		}
+		resp.header.Set("Content-Encoding", "gzip")
+		resp.header.Add("Vary", "Accept-Encoding")
+	}
+	return resp
+}
+
+// isObjectWrite is a write of a gate's rules, a pipeline or a metric source.
+func isObjectWrite(r *http.Request) bool {
+	p := strings.TrimPrefix(r.URL.Path, basePath)
+	return strings.HasPrefix(p, "/gates/") || strings.HasPrefix(p, "/release_pipelines/") || strings.HasPrefix(p, "/metrics/metric_source")
+}
+
+// reshapeBody rewrites a success envelope; a body it cannot read is left as it is.
+func (s *Server) reshapeBody(r *http.Request, body []byte) []byte {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	var env map[string]any
+	if dec.Decode(&env) != nil || env == nil {
+		return body
+	}
+	h := s.habits
+	if data, ok := env["data"]; ok {
+		s.withActiveReview(r, data)
+		if h.SegmentRulesArray && strings.TrimPrefix(r.URL.Path, basePath) == "/segments" {
+			segmentRulesAsArrays(data)
+		}
+		env["data"] = h.reshape(data, "")
+	}
+	if pg, ok := env["pagination"].(map[string]any); ok && h.PagingLinks {
+		delete(pg, "totalItems")
+		pg["all"] = ""
+		for _, k := range []string{"nextPage", "previousPage"} {
+			if link, ok := pg[k].(string); ok {
+				pg[k] = "console.elsewhere.example" + link // scheme-less, another host
+			}
+		}
+	}
+	return marshal(env)
+}
+
+// reshape rewrites one decoded JSON value found under key.
+func (h Habits) reshape(v any, key string) any {
+	switch t := v.(type) {
+	case map[string]any:
+		if opaqueKeys[key] {
+			return t // the user's own JSON: returned as it was written
+		}
+		if h.ConsoleRules {
+			consoleRuleShape(t)
+		}
+		for k, x := range t {
+			t[k] = h.reshape(x, k)
+			if h.ExtraFields {
+				if str, ok := t[k].(string); ok && str == "" {
+					delete(t, k)
+				} else if arr, ok := t[k].([]any); ok && len(arr) == 0 {
+					t[k] = nil
+				}
+			}
+		}
+		if h.ExtraFields {
+			t["updatedTime"] = json.Number("1700000000000")
+			t["auditInfo"] = map[string]any{"source": "console", "schemaVersion": json.Number("3")}
+		}
+		return t
+	case []any:
+		for i, x := range t {
+			if key == "targetValue" && h.StringTargets {
+				if n, ok := x.(json.Number); ok {
+					t[i] = numberText(n)
+					continue
+				}
+			}
+			t[i] = h.reshape(x, key)
+		}
+		return t
+	case json.Number:
+		if key == "targetValue" && h.StringTargets {
+			return numberText(t)
+		}
+		if h.NumberForms {
+			return numberForm(t, key)
+		}
+	}
+	return v
+}
+
+// numberText is a number as the service's JavaScript turns it into a string: 19.50 → "19.5".
+func numberText(n json.Number) string {
+	f, err := n.Float64()
+	if err != nil {
+		return string(n)
+	}
+	return strconv.FormatFloat(f, 'f', -1, 64)
+}
+
+// opaqueKeys hold JSON written by users (return values, event metadata), which the service keeps as it is.
+var opaqueKeys = map[string]bool{"returnValue": true, "returnValueJson5": true, "metadata": true}
+
+// numberForm writes a number as the live service may: percentages with float noise, integers with
+// ".0", fractions with a trailing zero.
+func numberForm(n json.Number, key string) json.Number {
+	f, err := n.Float64()
+	if err != nil || math.IsInf(f, 0) {
+		return n
+	}
+	whole := f == math.Trunc(f) && math.Abs(f) < 1e15
+	switch {
+	case whole:
+		return json.Number(strconv.FormatFloat(f, 'f', 1, 64))
+	case key == "passPercentage":
+		return json.Number(strconv.FormatFloat(math.Nextafter(f, math.Inf(1)), 'g', -1, 64))
+	case strings.Contains(string(n), ".") && !strings.ContainsAny(string(n), "eE"):
+		return n + "0"
+	}
+	return n
+}
+
+// consoleRuleShape gives a gate rule written in the console (id == baseID) the shape the console
+// writes: operator and an empty targetValue null, a lone target a scalar, no environments,
+// returnValue null.
+func consoleRuleShape(rule map[string]any) {
+	id, _ := rule["id"].(string)
+	base, _ := rule["baseID"].(string)
+	if id == "" || id != base {
+		return
+	}
+	if envs, _ := rule["environments"].([]any); len(envs) == 0 {
+		delete(rule, "environments")
+	}
+	if rv, _ := rule["returnValue"].(map[string]any); len(rv) == 0 {
+		rule["returnValue"] = nil
+	}
+	conds, _ := rule["conditions"].([]any)
+	for _, c := range conds {
+		cm, ok := c.(map[string]any)
+		if !ok {
+			continue
+		}
+		if op, _ := cm["operator"].(string); op == "" {
+			cm["operator"] = nil
+		}
+		switch tv, _ := cm["targetValue"].([]any); len(tv) {
+		case 0:
+			cm["targetValue"] = nil
+		case 1:
+			cm["targetValue"] = tv[0]
+		}
+	}
+}
+
+// segmentRulesAsArrays turns each segment's rules object into an array of it ([] when none).
+func segmentRulesAsArrays(data any) {
+	list, _ := data.([]any)
+	for _, x := range list {
+		sg, ok := x.(map[string]any)
+		if !ok {
+			continue
+		}
+		if rules, ok := sg["rules"].(map[string]any); ok {
+			sg["rules"] = []any{rules}
+		} else {
+			sg["rules"] = []any{}
+		}
+	}
+}
+
+// reshapeError rewrites an error of the contract's form into another form the service uses.
+func reshapeError(resp response, form string) response {
+	var eb errorBody
+	if json.Unmarshal(resp.body, &eb) != nil || eb.Message == "" {
+		return resp
+	}
+	switch form {
+	case "nestjs":
+		var msg any = eb.Message
+		if resp.status == http.StatusBadRequest {
+			// Validation errors come as a list, one message per broken constraint.
+			parts := []any{}
+			for _, p := range strings.Split(eb.Message, "; ") {
+				parts = append(parts, p)
+			}
+			msg = parts
+		}
+		code := cmp.Or(eb.Status, resp.status) // a 403 may still say 401
+		resp.body = marshal(map[string]any{"statusCode": code, "message": msg, "error": http.StatusText(code)})
+	case "text":
+		resp.body = []byte(eb.Message + "\n")
+		resp.contentType = "text/plain"
+	}
+	return resp
+}
+
+// HabitNames lists the names ParseHabits knows, sorted.
+func HabitNames() []string {
+	var h Habits
+	names := slices.AppendSeq(slices.Clone(errorForms), maps.Keys(h.switches()))
+	sort.Strings(names)
+	return names
+}
+
+// ConflictOnNextWrites answers the next n writes 409, as the service does when someone else edited
+// the object at the same time; they are not applied.
+func (s *Server) ConflictOnNextWrites(n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.conflicts = n
+}
+
+// conflict answers a write 409 while ConflictOnNextWrites asks for it; s.mu is held.
+func (s *Server) conflict(r *http.Request) (response, bool) {
+	if s.conflicts <= 0 || !isMutating(r.Method) {
+		return response{}, false
+	}
+	s.conflicts--
+	return errResp(http.StatusConflict, "The object was modified by another request. Reload it and try again."), true
+}

@@ -1,0 +1,23 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
+package mockconsole
+
+import "net/http"
+
+// Users of the organization: listed only.
+
+// SetUsers replaces the user list.
+func (s *Server) SetUsers(u []User) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.users = append([]User{}, u...)
+}
+
+func (s *Server) listUsers(r *http.Request) response {
+	p, e := s.parsePage(r)
+	if e != nil {
+		return *e
+	}
+	return listed(p, "/users", "Users", len(s.users), func(i int) User { return s.users[i] })
+}
