@@ -1,3 +1,6 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
 package provider
 
 import (
@@ -120,7 +123,7 @@ func TestCancelStopsResourceWrites(t *testing.T) {
 	data := &providerData{client: c}
 
 	t.Run("gate rules update", func(t *testing.T) {
-		r := &gateRulesResource{data: data}
+		r := &gateRulesResource{resourceData{data: data}}
 		plan := testPlan(t, r, map[string]attr.Value{
 			"gate_id": types.StringValue("dark_mode"), "rules": types.ListValueMust(gateRuleObjectType, nil),
 		})
@@ -132,7 +135,7 @@ func TestCancelStopsResourceWrites(t *testing.T) {
 		})
 	})
 	t.Run("release pipeline update", func(t *testing.T) {
-		r := &releasePipelineResource{data: data}
+		r := &releasePipelineResource{resourceData{data: data}}
 		plan := testPlan(t, r, map[string]attr.Value{
 			"pipeline_id": types.StringValue("pl_web"), "name": types.StringValue("Web"),
 			"phases": types.ListValueMust(pipelinePhaseType, nil),
@@ -145,11 +148,11 @@ func TestCancelStopsResourceWrites(t *testing.T) {
 		})
 	})
 	t.Run("metric source create", func(t *testing.T) {
-		r := &metricSourceResource{data: data}
+		r := &metricSourceResource{resourceData{data: data}}
 		plan := testPlan(t, r, map[string]attr.Value{
 			"name": types.StringValue("orders"), "sql": types.StringValue("SELECT 1"), "timestamp_column": types.StringValue("ts"),
-			"id_type_mapping": types.ListValueMust(types.ObjectType{AttrTypes: idTypeMappingAttrTypes}, []attr.Value{
-				types.ObjectValueMust(idTypeMappingAttrTypes, map[string]attr.Value{"service_unit_id": types.StringValue("userID"), "column": types.StringValue("u")}),
+			"id_type_mapping": types.ListValueMust(idTypeMappingType, []attr.Value{
+				types.ObjectValueMust(idTypeMappingType.AttrTypes, map[string]attr.Value{"service_unit_id": types.StringValue("userID"), "column": types.StringValue("u")}),
 			}),
 		})
 		cancelAfter(t, 300*time.Millisecond, func(ctx context.Context) string {

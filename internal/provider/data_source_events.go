@@ -1,3 +1,6 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
 package provider
 
 import (
@@ -19,9 +22,11 @@ import (
 
 var _ datasource.DataSourceWithConfigure = &eventsDataSource{}
 
-func NewEventsDataSource() datasource.DataSource { return &eventsDataSource{} }
+func NewEventsDataSource() datasource.DataSource {
+	return &eventsDataSource{dataSourceData{typeName: "events"}}
+}
 
-type eventsDataSource struct{ data *providerData }
+type eventsDataSource struct{ dataSourceData }
 
 type eventsModel struct {
 	EventName  types.String `tfsdk:"event_name"`
@@ -29,18 +34,7 @@ type eventsModel struct {
 	Events     types.List   `tfsdk:"events"`
 }
 
-var eventAttrTypes = map[string]attr.Type{
-	"timestamp": types.StringType,
-	"name":      types.StringType,
-	"source":    types.StringType,
-	"value":     types.StringType,
-	"user_id":   types.StringType,
-	"metadata":  types.MapType{ElemType: types.StringType},
-}
-
-func (d *eventsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_events"
-}
+var eventObjType = dataSourceObjectType(eventAttributes())
 
 func (d *eventsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
@@ -60,52 +54,46 @@ func (d *eventsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest,
 			"events": schema.ListNestedAttribute{
 				Computed:            true,
 				MarkdownDescription: "The recorded values.",
-				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"timestamp": schema.StringAttribute{Computed: true, MarkdownDescription: "Milliseconds since the Unix epoch, as a string."},
-					"name":      schema.StringAttribute{Computed: true, MarkdownDescription: "Event name."},
-					"source":    schema.StringAttribute{Computed: true, MarkdownDescription: "Origin of the event."},
-					"value":     schema.StringAttribute{Computed: true, MarkdownDescription: "Value of the event; may be empty."},
-					"user_id":   schema.StringAttribute{Computed: true, MarkdownDescription: "User the event was recorded for."},
-					"metadata": schema.MapAttribute{
-						Computed:            true,
-						ElementType:         types.StringType,
-						MarkdownDescription: "Metadata of the event. String values as they are; numbers, booleans, objects and arrays JSON-encoded (`jsondecode` them).",
-					},
-				}},
+				NestedObject:        schema.NestedAttributeObject{Attributes: eventAttributes()},
 			},
 		},
 	}
 }
 
-func (d *eventsDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.data = configuredData(req.ProviderData, resp.Diagnostics.AddError)
+// eventAttributes is the schema of one event; eventObjType (and server.go's encoder) follow it.
+func eventAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"timestamp": schema.StringAttribute{Computed: true, MarkdownDescription: "Milliseconds since the Unix epoch, as a string."},
+		"name":      schema.StringAttribute{Computed: true, MarkdownDescription: "Event name."},
+		"source":    schema.StringAttribute{Computed: true, MarkdownDescription: "Origin of the event."},
+		"value":     schema.StringAttribute{Computed: true, MarkdownDescription: "Value of the event; may be empty."},
+		"user_id":   schema.StringAttribute{Computed: true, MarkdownDescription: "User the event was recorded for."},
+		"metadata": schema.MapAttribute{
+			Computed:            true,
+			ElementType:         types.StringType,
+			MarkdownDescription: "Metadata of the event. String values as they are; numbers, booleans, objects and arrays JSON-encoded (`jsondecode` them).",
+		},
+	}
 }
 
 func (d *eventsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m eventsModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() || !requireClient(d.data, &resp.Diagnostics) {
-		return
-	}
-	name := m.EventName.ValueString()
-	events, err := d.data.client.ListEvents(ctx, name, console.ListOptions{
-		MaxRecords:  int(m.MaxRecords.ValueInt64()),
-		Concurrency: d.data.readConcurrency,
+	d.read(ctx, req, resp, &m, func(client *console.Client, opts console.ListOptions) (apiFailure, error) {
+		name := m.EventName.ValueString()
+		opts.MaxRecords = int(m.MaxRecords.ValueInt64())
+		events, err := client.ListEvents(ctx, name, opts)
+		m.Events = flattenEvents(events)
+		return eventsFailure(name), err
 	})
-	if err != nil {
-		resp.Diagnostics.AddError(fmt.Sprintf("Unable to list events %q", name), err.Error())
-		return
-	}
-	m.Events = flattenEvents(events)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 
-var eventObjType = types.ObjectType{AttrTypes: eventAttrTypes}
+// eventsFailure names a failed read of events, here and in server.go alike.
+func eventsFailure(name string) apiFailure { return apiFailure{"list", fmt.Sprintf("events %q", name)} }
 
 func flattenEvents(events []console.Event) types.List {
 	vals := make([]attr.Value, len(events))
 	for i, e := range events {
-		vals[i] = types.ObjectValueMust(eventAttrTypes, map[string]attr.Value{
+		vals[i] = types.ObjectValueMust(eventObjType.AttrTypes, map[string]attr.Value{
 			"timestamp": types.StringValue(string(e.Timestamp)),
 			"name":      types.StringValue(e.Name),
 			"source":    types.StringValue(e.Source),

@@ -1,3 +1,6 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
 package provider
 
 import (
@@ -16,9 +19,11 @@ import (
 
 var _ datasource.DataSourceWithConfigure = &segmentsDataSource{}
 
-func NewSegmentsDataSource() datasource.DataSource { return &segmentsDataSource{} }
+func NewSegmentsDataSource() datasource.DataSource {
+	return &segmentsDataSource{dataSourceData{typeName: "segments"}}
+}
 
-type segmentsDataSource struct{ data *providerData }
+type segmentsDataSource struct{ dataSourceData }
 
 type segmentsModel struct {
 	Type     types.String `tfsdk:"type"`
@@ -26,40 +31,11 @@ type segmentsModel struct {
 }
 
 var (
-	segmentConditionAttrTypes = map[string]attr.Type{
-		"type":         types.StringType,
-		"operator":     types.StringType,
-		"field":        types.StringType,
-		"custom_id":    types.StringType,
-		"target_value": types.ListType{ElemType: types.StringType},
-	}
-	segmentRulesAttrTypes = map[string]attr.Type{
-		"name":            types.StringType,
-		"pass_percentage": types.Float64Type,
-		"conditions":      types.ListType{ElemType: types.ObjectType{AttrTypes: segmentConditionAttrTypes}},
-		"return_value":    jsontypes.NormalizedType{},
-	}
-	segmentAttrTypes = map[string]attr.Type{
-		"id":                 types.StringType,
-		"is_enabled":         types.BoolType,
-		"description":        types.StringType,
-		"last_modifier_name": types.StringType,
-		"last_modifier_id":   types.StringType,
-		"type":               types.StringType,
-		"count":              types.Int64Type,
-		"tags":               types.ListType{ElemType: types.StringType},
-		"rules":              types.ObjectType{AttrTypes: segmentRulesAttrTypes},
-	}
+	segmentObjectType      = dataSourceObjectType(segmentAttributes())
+	segmentRulesObjectType = nestedObjectType(segmentObjectType, "rules")
 )
 
-func (d *segmentsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_segments"
-}
-
 func (d *segmentsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	computedString := func(desc string) schema.StringAttribute {
-		return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
-	}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Lists the segments of the project (every page of `GET /segments`), optionally only those of one type.",
 		Attributes: map[string]schema.Attribute{
@@ -71,61 +47,50 @@ func (d *segmentsDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 			"segments": schema.ListNestedAttribute{
 				Computed:            true,
 				MarkdownDescription: "The segments, in the order the service lists them.",
-				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"id":                 computedString("Segment identifier."),
-					"is_enabled":         schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether the segment is enabled."},
-					"description":        computedString("Description."),
-					"last_modifier_name": computedString("Name of the last modifier."),
-					"last_modifier_id":   computedString("Identifier of the last modifier."),
-					"type":               computedString("`id_list` or `rule_based`."),
-					"count":              schema.Int64Attribute{Computed: true, MarkdownDescription: "Number of members (id lists) as reported by the service."},
-					"tags":               schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Tags."},
-					"rules": schema.SingleNestedAttribute{
-						Computed:            true,
-						MarkdownDescription: "The rule of a `rule_based` segment; null for `id_list` segments.",
-						Attributes: map[string]schema.Attribute{
-							"name":            computedString("Rule name."),
-							"pass_percentage": schema.Float64Attribute{Computed: true, MarkdownDescription: "Percent of matching units that pass, 0 to 100."},
-							"conditions": schema.ListNestedAttribute{
-								Computed:            true,
-								MarkdownDescription: "Conditions, all of which must match.",
-								NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-									"type":      computedString("Condition type, such as `user_id` or `email`."),
-									"operator":  computedString("Operator, such as `any`."),
-									"field":     computedString("Field, for `custom_field` conditions."),
-									"custom_id": computedString("Custom unit ID type, where the condition uses one."),
-									"target_value": schema.ListAttribute{
-										Computed: true, ElementType: types.StringType,
-										MarkdownDescription: "Target values as strings; numbers in their shortest decimal form, a single value as a one-element list.",
-									},
-								}},
-							},
-							"return_value": schema.StringAttribute{Computed: true, CustomType: jsontypes.NormalizedType{}, MarkdownDescription: "Return value as a JSON string."},
-						},
-					},
-				}},
+				NestedObject:        schema.NestedAttributeObject{Attributes: segmentAttributes()},
 			},
 		},
 	}
 }
 
-func (d *segmentsDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.data = configuredData(req.ProviderData, resp.Diagnostics.AddError)
+// segmentAttributes is the schema of one segment; segmentObjectType is derived from it.
+func segmentAttributes() map[string]schema.Attribute {
+	computedString := func(desc string) schema.StringAttribute {
+		return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
+	}
+	return map[string]schema.Attribute{
+		"id":                 computedString("Segment identifier."),
+		"is_enabled":         schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether the segment is enabled."},
+		"description":        computedString("Description."),
+		"last_modifier_name": computedString("Name of the last modifier."),
+		"last_modifier_id":   computedString("Identifier of the last modifier."),
+		"type":               computedString("`id_list` or `rule_based`."),
+		"count":              schema.Int64Attribute{Computed: true, MarkdownDescription: "Number of members (id lists) as reported by the service."},
+		"tags":               schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Tags."},
+		"rules": schema.SingleNestedAttribute{
+			Computed:            true,
+			MarkdownDescription: "The rule of a `rule_based` segment; null for `id_list` segments.",
+			Attributes: map[string]schema.Attribute{
+				"name":            computedString("Rule name."),
+				"pass_percentage": schema.Float64Attribute{Computed: true, MarkdownDescription: "Percent of matching units that pass, 0 to 100."},
+				"conditions": schema.ListNestedAttribute{
+					Computed:            true,
+					MarkdownDescription: "Conditions, all of which must match.",
+					NestedObject:        schema.NestedAttributeObject{Attributes: segmentConditions.dataSourceAttributes()},
+				},
+				"return_value": schema.StringAttribute{Computed: true, CustomType: jsontypes.NormalizedType{}, MarkdownDescription: "Return value as a JSON string."},
+			},
+		},
+	}
 }
 
 func (d *segmentsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m segmentsModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() || !requireClient(d.data, &resp.Diagnostics) {
-		return
-	}
-	segs, err := d.data.client.ListSegments(ctx, console.ListOptions{Concurrency: d.data.readConcurrency})
-	if err != nil {
-		resp.Diagnostics.AddError("Unable to list segments", err.Error())
-		return
-	}
-	m.Segments = flattenSegments(segs, m.Type.ValueString())
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	d.read(ctx, req, resp, &m, func(client *console.Client, opts console.ListOptions) (apiFailure, error) {
+		segs, err := client.ListSegments(ctx, opts)
+		m.Segments = flattenSegments(segs, m.Type.ValueString())
+		return apiFailure{"list", "segments"}, err
+	})
 }
 
 func flattenSegments(segs []console.Segment, typ string) types.List {
@@ -134,45 +99,34 @@ func flattenSegments(segs []console.Segment, typ string) types.List {
 		if typ != "" && s.Type != typ {
 			continue
 		}
-		vals = append(vals, types.ObjectValueMust(segmentAttrTypes, map[string]attr.Value{
+		vals = append(vals, types.ObjectValueMust(segmentObjectType.AttrTypes, map[string]attr.Value{
 			"id":                 types.StringValue(s.ID),
 			"is_enabled":         types.BoolValue(s.IsEnabled),
 			"description":        types.StringValue(s.Description),
 			"last_modifier_name": types.StringValue(s.LastModifierName),
 			"last_modifier_id":   types.StringValue(s.LastModifierID),
 			"type":               types.StringValue(s.Type),
-			"count":              types.Int64Value(s.Count),
+			"count":              types.Int64Value(int64(s.Count)),
 			"tags":               stringList(s.Tags),
 			"rules":              flattenSegmentRules(s.Rules),
 		}))
 	}
-	return types.ListValueMust(types.ObjectType{AttrTypes: segmentAttrTypes}, vals)
+	return types.ListValueMust(segmentObjectType, vals)
 }
 
 func flattenSegmentRules(r *console.SegmentRules) types.Object {
 	if r == nil {
-		return types.ObjectNull(segmentRulesAttrTypes)
+		return types.ObjectNull(segmentRulesObjectType.AttrTypes)
 	}
-	condType := types.ObjectType{AttrTypes: segmentConditionAttrTypes}
-	conds := make([]attr.Value, len(r.Conditions))
-	for i, c := range r.Conditions {
-		tv, _ := targetValueStrings(c.TargetValue)
-		conds[i] = types.ObjectValueMust(segmentConditionAttrTypes, map[string]attr.Value{
-			"type":         types.StringValue(c.Type),
-			"operator":     types.StringValue(c.Operator),
-			"field":        types.StringValue(c.Field),
-			"custom_id":    types.StringValue(c.CustomID),
-			"target_value": tv,
-		})
-	}
+	conds, _ := segmentConditions.flattenConditions(context.Background(), r.Conditions, segmentConditionObjectType)
 	rv := jsontypes.NewNormalizedNull()
 	if len(r.ReturnValue) > 0 && string(r.ReturnValue) != "null" {
 		rv = jsontypes.NewNormalizedValue(compactJSON(r.ReturnValue))
 	}
-	return types.ObjectValueMust(segmentRulesAttrTypes, map[string]attr.Value{
+	return types.ObjectValueMust(segmentRulesObjectType.AttrTypes, map[string]attr.Value{
 		"name":            types.StringValue(r.Name),
-		"pass_percentage": types.Float64Value(r.PassPercentage),
-		"conditions":      types.ListValueMust(condType, conds),
+		"pass_percentage": types.Float64Value(roundPercentage(r.PassPercentage)), // 12.500000000000002 is 12.5
+		"conditions":      conds,
 		"return_value":    rv,
 	})
 }

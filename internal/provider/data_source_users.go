@@ -1,3 +1,6 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
 package provider
 
 import (
@@ -15,25 +18,18 @@ import (
 
 var _ datasource.DataSourceWithConfigure = &usersDataSource{}
 
-func NewUsersDataSource() datasource.DataSource { return &usersDataSource{} }
+func NewUsersDataSource() datasource.DataSource {
+	return &usersDataSource{dataSourceData{typeName: "users"}}
+}
 
-type usersDataSource struct{ data *providerData }
+type usersDataSource struct{ dataSourceData }
 
 type usersModel struct {
 	Role  types.String `tfsdk:"role"`
 	Users types.List   `tfsdk:"users"`
 }
 
-var userAttrTypes = map[string]attr.Type{
-	"email":      types.StringType,
-	"first_name": types.StringType,
-	"last_name":  types.StringType,
-	"role":       types.StringType,
-}
-
-func (d *usersDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_users"
-}
+var userObjectType = dataSourceObjectType(userAttributes())
 
 func (d *usersDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
@@ -47,49 +43,43 @@ func (d *usersDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, 
 			"users": schema.ListNestedAttribute{
 				Computed:            true,
 				MarkdownDescription: "The users, in the order the service lists them.",
-				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"email":      schema.StringAttribute{Computed: true, MarkdownDescription: "E-mail address."},
-					"first_name": schema.StringAttribute{Computed: true, MarkdownDescription: "First name."},
-					"last_name":  schema.StringAttribute{Computed: true, MarkdownDescription: "Last name; may be empty."},
-					"role":       schema.StringAttribute{Computed: true, MarkdownDescription: "Role in the organization, such as `admin` or `member`."},
-				}},
+				NestedObject:        schema.NestedAttributeObject{Attributes: userAttributes()},
 			},
 		},
 	}
 }
 
-func (d *usersDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.data = configuredData(req.ProviderData, resp.Diagnostics.AddError)
+// userAttributes is the schema of one user; userObjectType is derived from it.
+func userAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"email":      schema.StringAttribute{Computed: true, MarkdownDescription: "E-mail address."},
+		"first_name": schema.StringAttribute{Computed: true, MarkdownDescription: "First name."},
+		"last_name":  schema.StringAttribute{Computed: true, MarkdownDescription: "Last name; may be empty."},
+		"role":       schema.StringAttribute{Computed: true, MarkdownDescription: "Role in the organization, such as `admin` or `member`."},
+	}
 }
 
 func (d *usersDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m usersModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() || !requireClient(d.data, &resp.Diagnostics) {
-		return
-	}
-	users, err := d.data.client.ListUsers(ctx, console.ListOptions{Concurrency: d.data.readConcurrency})
-	if err != nil {
-		resp.Diagnostics.AddError("Unable to list users", err.Error())
-		return
-	}
-	m.Users = flattenUsers(users, m.Role.ValueString())
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	d.read(ctx, req, resp, &m, func(client *console.Client, opts console.ListOptions) (apiFailure, error) {
+		users, err := client.ListUsers(ctx, opts)
+		m.Users = flattenUsers(users, m.Role.ValueString())
+		return apiFailure{"list", "users"}, err
+	})
 }
 
 func flattenUsers(users []console.User, role string) types.List {
-	objType := types.ObjectType{AttrTypes: userAttrTypes}
 	vals := make([]attr.Value, 0, len(users))
 	for _, u := range users {
 		if role != "" && u.Role != role {
 			continue
 		}
-		vals = append(vals, types.ObjectValueMust(userAttrTypes, map[string]attr.Value{
+		vals = append(vals, types.ObjectValueMust(userObjectType.AttrTypes, map[string]attr.Value{
 			"email":      types.StringValue(u.Email),
 			"first_name": types.StringValue(u.FirstName),
 			"last_name":  types.StringValue(u.LastName),
 			"role":       types.StringValue(u.Role),
 		}))
 	}
-	return types.ListValueMust(objType, vals)
+	return types.ListValueMust(userObjectType, vals)
 }

@@ -1,3 +1,6 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
 // Package provider implements the featureconsole Terraform provider.
 package provider
 
@@ -6,12 +9,15 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
@@ -29,21 +35,24 @@ const (
 	// The service's published limit: about 100 mutations per 10 seconds per project.
 	defaultWriteLimit       = 100
 	defaultWriteLimitWindow = 10 * time.Second
-	defaultReadConcurrency  = 4
+	// ...and about 900 per 15 minutes.
+	defaultWriteLimitLong       = 900
+	defaultWriteLimitLongWindow = 15 * time.Minute
+	defaultReadConcurrency      = 4
 )
 
-var _ provider.Provider = &featureConsoleProvider{}
-
-// New returns the provider factory for providerserver.Serve.
-func New(version string) func() provider.Provider {
-	return func() provider.Provider {
-		return &featureConsoleProvider{version: version}
-	}
-}
+var (
+	_ provider.ProviderWithActions       = &featureConsoleProvider{}
+	_ provider.ProviderWithListResources = &featureConsoleProvider{}
+)
 
 // clientTuning lets tests shorten retry waits; zero values keep the client's defaults.
 type clientTuning struct {
 	retryWaitMin, retryWaitMax time.Duration
+	runPollInterval            time.Duration // how often an action reads a run it waits for
+	// dryRunCacheDir keeps the metric-source dry runs that passed across the provider processes of
+	// one plan and apply ("" keeps them in memory only, as the in-process tests do by default).
+	dryRunCacheDir string
 }
 
 type featureConsoleProvider struct {
@@ -62,14 +71,10 @@ type providerModel struct {
 	RequestTimeout        types.String `tfsdk:"request_timeout"`
 	WriteLimit            types.Int64  `tfsdk:"write_limit"`
 	WriteLimitWindow      types.String `tfsdk:"write_limit_window"`
+	WriteLimitLong        types.Int64  `tfsdk:"write_limit_long"`
+	WriteLimitLongWindow  types.String `tfsdk:"write_limit_long_window"`
 	ReadConcurrency       types.Int64  `tfsdk:"read_concurrency"`
 	AllowInsecureHTTP     types.Bool   `tfsdk:"allow_insecure_http"`
-}
-
-// providerData is what resources and data sources receive in Configure.
-type providerData struct {
-	client          *console.Client
-	readConcurrency int
 }
 
 func (p *featureConsoleProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
@@ -101,29 +106,43 @@ func (p *featureConsoleProvider) Schema(_ context.Context, _ provider.SchemaRequ
 			},
 			"max_retries": schema.Int64Attribute{
 				Optional: true,
-				MarkdownDescription: fmt.Sprintf("How many times a request answered 429 or 5xx (or not answered) is retried, "+
-					"with exponential backoff and jitter, honouring `Retry-After`. `0` disables retries. Defaults to `%d`.", console.DefaultMaxRetries),
+				MarkdownDescription: fmt.Sprintf("How many times a request answered 5xx (or not answered at all) is retried, "+
+					"with exponential backoff and jitter, honouring `Retry-After`. `0` disables retries. A 429 (the project's "+
+					"write limit) is not counted here: it is waited out, `Retry-After` plus jitter, for as long as the resource's "+
+					"`timeouts` allow. Defaults to `%d`.", console.DefaultMaxRetries),
 				Validators: []validator.Int64{int64validator.Between(0, 20)},
 			},
 			"request_timeout": schema.StringAttribute{
 				Optional: true,
-				MarkdownDescription: "Time limit of one HTTP attempt, as a Go duration such as `30s` or `2m`. " +
-					"Defaults to `30s`.",
-				Validators: []validator.String{durationValidator{}},
+				MarkdownDescription: "Time limit of one HTTP attempt, as a Go duration such as `30s` or `2m`, counted from " +
+					"when the attempt is sent: waiting for the write pacer is not part of it. Defaults to `30s`.",
+				Validators: []validator.String{positiveDuration()},
 			},
 			"write_limit": schema.Int64Attribute{
 				Optional: true,
 				MarkdownDescription: fmt.Sprintf("Client-side pacing of mutating requests: at most this many writes in any "+
-					"`write_limit_window`, shared by every resource of this provider, so a large apply stays under the "+
-					"service's limit instead of collecting 429 answers. `0` disables pacing. Defaults to `%d` (the service "+
-					"allows about 100 per 10 seconds and 900 per 15 minutes per project: for long applies of more than 900 "+
-					"writes set `900` and `\"15m\"`).", defaultWriteLimit),
+					"`write_limit_window`, shared by every resource of this provider. The service's limit is per project and "+
+					"shared with every other client of the project, so the provider also slows down by itself when the service "+
+					"answers 429 and speeds up again while writes succeed, never above this. `0` disables this window. "+
+					"Defaults to `%d` (the service allows about 100 per 10 seconds).", defaultWriteLimit),
 				Validators: []validator.Int64{int64validator.AtLeast(0)},
 			},
 			"write_limit_window": schema.StringAttribute{
 				Optional:            true,
 				MarkdownDescription: "The window of `write_limit`, as a Go duration such as `10s` or `15m`. Defaults to `10s`.",
-				Validators:          []validator.String{durationValidator{}},
+				Validators:          []validator.String{positiveDuration()},
+			},
+			"write_limit_long": schema.Int64Attribute{
+				Optional: true,
+				MarkdownDescription: fmt.Sprintf("The service's second, longer limit, paced the same way: at most this many "+
+					"writes in any `write_limit_long_window`. `0` disables it. Defaults to `%d` (the service allows about 900 "+
+					"per 15 minutes).", defaultWriteLimitLong),
+				Validators: []validator.Int64{int64validator.AtLeast(0)},
+			},
+			"write_limit_long_window": schema.StringAttribute{
+				Optional:            true,
+				MarkdownDescription: "The window of `write_limit_long`, as a Go duration such as `15m`. Defaults to `15m`.",
+				Validators:          []validator.String{positiveDuration()},
 			},
 			"read_concurrency": schema.Int64Attribute{
 				Optional: true,
@@ -183,26 +202,14 @@ func (p *featureConsoleProvider) Configure(ctx context.Context, req provider.Con
 		return
 	}
 
-	maxRetries := console.DefaultMaxRetries
-	if !cfg.MaxRetries.IsNull() {
-		maxRetries = int(cfg.MaxRetries.ValueInt64())
-	}
-	timeout := console.DefaultTimeout
-	if s := cfg.RequestTimeout.ValueString(); s != "" {
-		timeout, _ = time.ParseDuration(s) // validated in the schema
-	}
-	writeLimit := defaultWriteLimit
-	if !cfg.WriteLimit.IsNull() {
-		writeLimit = int(cfg.WriteLimit.ValueInt64())
-	}
-	writeWindow := defaultWriteLimitWindow
-	if s := cfg.WriteLimitWindow.ValueString(); s != "" {
-		writeWindow, _ = time.ParseDuration(s) // validated in the schema
-	}
-	readConc := defaultReadConcurrency
-	if !cfg.ReadConcurrency.IsNull() {
-		readConc = int(cfg.ReadConcurrency.ValueInt64())
-	}
+	// Unset attributes take the defaults; the durations were validated in the schema.
+	maxRetries := intOr(cfg.MaxRetries, console.DefaultMaxRetries)
+	timeout := durationOr(cfg.RequestTimeout, console.DefaultTimeout)
+	writeLimit := intOr(cfg.WriteLimit, defaultWriteLimit)
+	writeWindow := durationOr(cfg.WriteLimitWindow, defaultWriteLimitWindow)
+	writeLimitLong := intOr(cfg.WriteLimitLong, defaultWriteLimitLong)
+	writeLongWindow := durationOr(cfg.WriteLimitLongWindow, defaultWriteLimitLongWindow)
+	readConc := intOr(cfg.ReadConcurrency, defaultReadConcurrency)
 
 	client, err := console.New(console.Config{
 		BaseURL:               baseURL,
@@ -212,16 +219,20 @@ func (p *featureConsoleProvider) Configure(ctx context.Context, req provider.Con
 		RetryWaitMin:          p.tuning.retryWaitMin,
 		RetryWaitMax:          p.tuning.retryWaitMax,
 		Timeout:               timeout,
-		Pacer:                 console.NewPacer(writeLimit, writeWindow),
-		UserAgent:             fmt.Sprintf("terraform-provider-featureconsole/%s Terraform/%s", p.version, req.TerraformVersion),
+		Pacer: console.NewTieredPacer(console.Limit{N: writeLimit, Window: writeWindow},
+			console.Limit{N: writeLimitLong, Window: writeLongWindow}),
+		UserAgent:      fmt.Sprintf("terraform-provider-featureconsole/%s Terraform/%s", p.version, req.TerraformVersion),
+		DryRunCacheDir: p.tuning.dryRunCacheDir,
 	})
 	if err != nil {
 		resp.Diagnostics.AddError("Unable to configure the console API client", err.Error())
 		return
 	}
-	data := &providerData{client: client, readConcurrency: readConc}
+	data := &providerData{client: client, readConcurrency: readConc, runPollInterval: p.tuning.runPollInterval}
 	resp.DataSourceData = data
 	resp.ResourceData = data
+	resp.ActionData = data
+	resp.ListResourceData = data
 	if p.configured != nil {
 		p.configured.Store(data)
 	}
@@ -235,11 +246,27 @@ func (p *featureConsoleProvider) Resources(_ context.Context) []func() resource.
 	}
 }
 
+// ListResources are the list resources of `terraform query` (list_*.go), one per resource type.
+func (p *featureConsoleProvider) ListResources(_ context.Context) []func() list.ListResource {
+	return []func() list.ListResource{
+		NewGateRulesList,
+		NewMetricSourceList,
+		NewReleasePipelineList,
+	}
+}
+
 func (p *featureConsoleProvider) DataSources(_ context.Context) []func() datasource.DataSource {
 	return []func() datasource.DataSource{
 		NewUsersDataSource,
 		NewSegmentsDataSource,
 		NewEventsDataSource,
+		NewReleasePipelineTriggersDataSource,
+	}
+}
+
+func (p *featureConsoleProvider) Actions(_ context.Context) []func() action.Action {
+	return []func() action.Action{
+		NewReleasePipelineTriggerAction,
 	}
 }
 
@@ -251,34 +278,12 @@ func isLoopback(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// configuredData extracts the provider's data in a resource's or data source's Configure.
-func configuredData(data any, add func(summary, detail string)) *providerData {
-	if data == nil {
-		return nil // the provider is not configured yet (validation, or values unknown until apply)
+// dryRunCacheDir is where metric-source dry runs that passed are remembered between the provider
+// processes of one plan and apply ("" when the machine has no cache directory: memory only).
+func dryRunCacheDir() string {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return ""
 	}
-	pd, ok := data.(*providerData)
-	if !ok {
-		add("Unexpected provider data", fmt.Sprintf("Expected *providerData, got %T. Please report this issue to the provider developers.", data))
-		return nil
-	}
-	return pd
-}
-
-type durationValidator struct{}
-
-func (durationValidator) Description(context.Context) string {
-	return "value must be a positive Go duration such as 30s or 2m"
-}
-
-func (v durationValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
-
-func (durationValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	d, err := time.ParseDuration(req.ConfigValue.ValueString())
-	if err != nil || d <= 0 {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid duration",
-			fmt.Sprintf("%q is not a positive duration such as 30s or 2m.", req.ConfigValue.ValueString()))
-	}
+	return filepath.Join(dir, "terraform-provider-featureconsole", "dry-runs")
 }

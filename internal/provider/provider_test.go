@@ -1,3 +1,6 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
 package provider
 
 import (
@@ -21,7 +24,7 @@ var testAccProtoV6ProviderFactories = map[string]func() (tfprotov6.ProviderServe
 func newTestProvider() *featureConsoleProvider {
 	return &featureConsoleProvider{
 		version: "test",
-		tuning:  clientTuning{retryWaitMin: time.Millisecond, retryWaitMax: 10 * time.Millisecond},
+		tuning:  clientTuning{retryWaitMin: time.Millisecond, retryWaitMax: 10 * time.Millisecond, runPollInterval: 20 * time.Millisecond},
 	}
 }
 
@@ -32,10 +35,19 @@ func testAccPreCheck(t *testing.T) {
 	}
 }
 
-// startMock starts a seeded mock console API for one test.
+// startMock starts a seeded mock console API for one test. A test that uses it relies on the mock
+// (its seed, faults or state): against a real service (acc_service_test.go) it skips; a test that
+// can run against either takes testAccService instead.
 func startMock(t *testing.T, cfg mockconsole.Config) (*mockconsole.Server, string) {
 	t.Helper()
+	mockOnly(t, "it starts its own mock")
 	m, srv := mockconsole.NewTestServer(t, cfg)
+	// FEATURECONSOLE_MOCK_HABITS=all runs every test against a mock with the live service's habits on.
+	h, err := mockconsole.HabitsFromEnv()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.SetHabits(h)
 	return m, srv.URL
 }
 

@@ -1,3 +1,6 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
 package provider
 
 import (
@@ -50,12 +53,12 @@ func TestGateRulesFlattenConditionTargets(t *testing.T) {
 		{"scalar", `"x"`, nil, stringList([]string{"x"}), types.ListNull(types.NumberType)},
 		{"absent", ``, nil, types.ListNull(types.StringType), types.ListNull(types.NumberType)},
 		{"empty, no hint", `[]`, nil, types.ListNull(types.StringType), types.ListNull(types.NumberType)},
-		{"empty, hint []", `[]`, &gateConditionModel{TargetValue: emptyStrings, TargetNumbers: types.ListNull(types.NumberType)}, emptyStrings, types.ListNull(types.NumberType)},
-		{"null, hint numbers []", `null`, &gateConditionModel{TargetValue: types.ListNull(types.StringType), TargetNumbers: emptyNumbers}, types.ListNull(types.StringType), emptyNumbers},
+		{"empty, hint []", `[]`, &gateConditionModel{conditionModel: conditionModel{TargetValue: emptyStrings}, TargetNumbers: types.ListNull(types.NumberType)}, emptyStrings, types.ListNull(types.NumberType)},
+		{"null, hint numbers []", `null`, &gateConditionModel{conditionModel: conditionModel{TargetValue: types.ListNull(types.StringType)}, TargetNumbers: emptyNumbers}, types.ListNull(types.StringType), emptyNumbers},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			v, err := flattenCondition(console.Condition{Type: "user_id", TargetValue: json.RawMessage(c.raw)}, c.hint)
+			v, err := flattenGateCondition(console.Condition{Type: "user_id", TargetValue: json.RawMessage(c.raw)}, c.hint)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -78,11 +81,11 @@ func TestGateRulesNumbersRoundTrip(t *testing.T) {
 	ctx := context.Background()
 	for _, s := range []string{"12.5", "100", "0.1", "33.33", "0", "-7.25", "1e3", "0.30"} {
 		cfg := hclNumber(t, s)
-		tv, err := expandTargets(ctx, gateConditionModel{TargetValue: types.ListNull(types.StringType), TargetNumbers: types.ListValueMust(types.NumberType, []attr.Value{cfg})})
+		tv, err := expandTargets(ctx, gateConditionModel{conditionModel: conditionModel{TargetValue: types.ListNull(types.StringType)}, TargetNumbers: types.ListValueMust(types.NumberType, []attr.Value{cfg})})
 		if err != nil {
 			t.Fatal(err)
 		}
-		v, err := flattenCondition(console.Condition{Type: "custom_field", TargetValue: tv}, nil)
+		v, err := flattenGateCondition(console.Condition{Type: "custom_field", TargetValue: tv}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -99,7 +102,7 @@ func TestGateRulesNumbersRoundTrip(t *testing.T) {
 
 func TestGateRulesExpandTargets(t *testing.T) {
 	ctx := context.Background()
-	null := gateConditionModel{TargetValue: types.ListNull(types.StringType), TargetNumbers: types.ListNull(types.NumberType)}
+	null := gateConditionModel{conditionModel: conditionModel{TargetValue: types.ListNull(types.StringType)}, TargetNumbers: types.ListNull(types.NumberType)}
 	numbers := null
 	numbers.TargetNumbers = numberList(t, "12.5", "100", "0.1")
 	strs := null
@@ -150,7 +153,7 @@ func TestGateRulesSameRuleContent(t *testing.T) {
 	}
 
 	cond := func(tv, tn types.List) types.List {
-		return types.ListValueMust(gateConditionObjectType, []attr.Value{types.ObjectValueMust(gateConditionAttrTypes, map[string]attr.Value{
+		return types.ListValueMust(gateConditionObjectType, []attr.Value{types.ObjectValueMust(gateConditionObjectType.AttrTypes, map[string]attr.Value{
 			"type": types.StringValue("custom_field"), "operator": types.StringValue("gt"), "field": types.StringValue("age"),
 			"custom_id": types.StringNull(), "target_value": tv, "target_numbers": tn,
 		})})
@@ -181,16 +184,34 @@ func TestGateRulesMatchPriorRules(t *testing.T) {
 		planned[i].ID, planned[i].BaseID = types.StringUnknown(), types.StringUnknown()
 	}
 	matchPriorRules(ctx, planned, prior)
-	want := []struct{ id, base string }{{"?", "?"}, {"id-c", "base-c"}, {"?", "base-a"}, {"id-b", "base-b"}}
-	for i, w := range want {
-		got := func(s types.String) string {
-			if s.IsUnknown() {
-				return "?"
-			}
-			return s.ValueString()
+	// The list is written: the service may give every rule a new id, so none is promised; base ids are.
+	want := []struct{ id, base string }{{"?", "?"}, {"?", "base-c"}, {"?", "base-a"}, {"?", "base-b"}}
+	got := func(s types.String) string {
+		if s.IsUnknown() {
+			return "?"
 		}
+		return s.ValueString()
+	}
+	for i, w := range want {
 		if got(planned[i].ID) != w.id || got(planned[i].BaseID) != w.base {
 			t.Errorf("planned[%d] = %s/%s, want %s/%s", i, got(planned[i].ID), got(planned[i].BaseID), w.id, w.base)
+		}
+	}
+
+	// The same list as before, rule for rule: nothing is written, every id is kept.
+	same := []gateRuleModel{testRule(t, "a", "10"), testRule(t, "b", "20"), testRule(t, "c", "30")}
+	matchPriorRules(ctx, same, prior)
+	for i, r := range same {
+		if got(r.ID) != got(prior[i].ID) || got(r.BaseID) != got(prior[i].BaseID) {
+			t.Errorf("unchanged[%d] = %s/%s, want %s/%s", i, got(r.ID), got(r.BaseID), got(prior[i].ID), got(prior[i].BaseID))
+		}
+	}
+	// Reordered only: still a write, ids unknown.
+	moved := []gateRuleModel{testRule(t, "b", "20"), testRule(t, "a", "10"), testRule(t, "c", "30")}
+	matchPriorRules(ctx, moved, prior)
+	for i, r := range moved {
+		if !r.ID.IsUnknown() {
+			t.Errorf("reordered[%d] promises id %s", i, r.ID)
 		}
 	}
 }
@@ -261,9 +282,27 @@ func TestGateRulesJSONObjectValidator(t *testing.T) {
 	ctx := context.Background()
 	for s, wantErr := range map[string]bool{`{}`: false, `{"a":[1]}`: false, `[1]`: true, `"x"`: true, `3`: true, `null`: true, `{bad`: false} {
 		resp := &validator.StringResponse{}
-		jsonObjectValidator{}.ValidateString(ctx, validator.StringRequest{Path: path.Root("r"), ConfigValue: types.StringValue(s)}, resp)
+		jsonObject().ValidateString(ctx, validator.StringRequest{Path: path.Root("r"), ConfigValue: types.StringValue(s)}, resp)
 		if resp.Diagnostics.HasError() != wantErr {
 			t.Errorf("%s: error %v, want %v", s, resp.Diagnostics.HasError(), wantErr)
+		}
+	}
+}
+
+// Pass percentages are read at two decimals, float noise dropped, so that they equal the
+// configuration's and pass its validator.
+func TestPercentFromFloat(t *testing.T) {
+	for in, want := range map[float64]string{
+		33.330000000000005: "33.33", 12.5: "12.5", 100: "100", 0: "0", 0.1 + 0.2: "0.3", 99.99: "99.99",
+	} {
+		got := percentFromFloat(in).ValueBigFloat().Text('f', -1)
+		if got != want {
+			t.Errorf("percentFromFloat(%v) = %s, want %s", in, got, want)
+		}
+		resp := &validator.NumberResponse{}
+		passPercentageValidator{}.ValidateNumber(context.Background(), validator.NumberRequest{Path: path.Root("p"), ConfigValue: percentFromFloat(in)}, resp)
+		if resp.Diagnostics.HasError() {
+			t.Errorf("percentFromFloat(%v) fails the validator: %v", in, resp.Diagnostics)
 		}
 	}
 }

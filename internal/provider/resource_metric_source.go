@@ -1,3 +1,6 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
 package provider
 
 import (
@@ -9,7 +12,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -32,70 +34,14 @@ var (
 	_ resource.ResourceWithValidateConfig = &metricSourceResource{}
 )
 
-func NewMetricSourceResource() resource.Resource { return &metricSourceResource{} }
-
-type metricSourceResource struct{ data *providerData }
-
-type metricSourceModel struct {
-	ID                  types.String   `tfsdk:"id"`
-	Name                types.String   `tfsdk:"name"`
-	SQL                 types.String   `tfsdk:"sql"`
-	TimestampColumn     types.String   `tfsdk:"timestamp_column"`
-	IDTypeMapping       types.List     `tfsdk:"id_type_mapping"`
-	Description         types.String   `tfsdk:"description"`
-	Tags                types.List     `tfsdk:"tags"`
-	TimestampAsDay      types.Bool     `tfsdk:"timestamp_as_day"`
-	SourceType          types.String   `tfsdk:"source_type"`
-	TableName           types.String   `tfsdk:"table_name"`
-	DatePartitionColumn types.String   `tfsdk:"date_partition_column"`
-	CustomFieldMapping  types.List     `tfsdk:"custom_field_mapping"`
-	IsReadOnly          types.Bool     `tfsdk:"is_read_only"`
-	IsVerified          types.Bool     `tfsdk:"is_verified"`
-	Team                types.String   `tfsdk:"team"`
-	TeamID              types.String   `tfsdk:"team_id"`
-	ValidateOnPlan      types.Bool     `tfsdk:"validate_on_plan"`
-	Owner               types.Object   `tfsdk:"owner"`
-	Timeouts            timeouts.Value `tfsdk:"timeouts"`
+func NewMetricSourceResource() resource.Resource {
+	return &metricSourceResource{resourceData{typeName: "metric_source"}}
 }
 
-type idTypeMappingModel struct {
-	ServiceUnitID types.String `tfsdk:"service_unit_id"`
-	Column        types.String `tfsdk:"column"`
-}
-
-type customFieldMappingModel struct {
-	Key     types.String `tfsdk:"key"`
-	Formula types.String `tfsdk:"formula"`
-}
-
-const (
-	sourceTypeQuery = "query"
-	sourceTypeTable = "table"
-)
-
-var (
-	idTypeMappingAttrTypes = map[string]attr.Type{
-		"service_unit_id": types.StringType,
-		"column":          types.StringType,
-	}
-	customFieldMappingAttrTypes = map[string]attr.Type{
-		"key":     types.StringType,
-		"formula": types.StringType,
-	}
-	ownerAttrTypes = map[string]attr.Type{
-		"owner_id":    types.StringType,
-		"owner_type":  types.StringType,
-		"owner_name":  types.StringType,
-		"owner_email": types.StringType,
-	}
-)
-
-func (r *metricSourceResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_metric_source"
-}
+type metricSourceResource struct{ resourceData }
 
 func (r *metricSourceResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	nonBlank := []validator.String{stringvalidator.RegexMatches(nonBlankRegexp, "must not be empty or only white space")}
+	nonBlank := []validator.String{notBlank()}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A metric source: where the service reads metric data from (a SQL query or a table). " +
 			"Every change is checked by the service at plan time with a dry run (see `validate_on_plan`), so an " +
@@ -127,18 +73,7 @@ func (r *metricSourceResource) Schema(ctx context.Context, _ resource.SchemaRequ
 				Required:            true,
 				MarkdownDescription: "Which source column holds which unit ID type of the service; at least one. Updated in place.",
 				Validators:          []validator.List{listvalidator.SizeAtLeast(1)},
-				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"service_unit_id": schema.StringAttribute{
-						Required:            true,
-						MarkdownDescription: "Unit ID type of the service, such as `userID` or `stableID`.",
-						Validators:          nonBlank,
-					},
-					"column": schema.StringAttribute{
-						Required:            true,
-						MarkdownDescription: "Column of the source holding that ID.",
-						Validators:          nonBlank,
-					},
-				}},
+				NestedObject:        schema.NestedAttributeObject{Attributes: idTypeMappingAttributes()},
 			},
 			"description": schema.StringAttribute{
 				Optional:            true,
@@ -185,19 +120,8 @@ func (r *metricSourceResource) Schema(ctx context.Context, _ resource.SchemaRequ
 				Computed:            true,
 				MarkdownDescription: "Fields derived from formulas. Defaults to `[]`. Updated in place.",
 				Default: listdefault.StaticValue(types.ListValueMust(
-					types.ObjectType{AttrTypes: customFieldMappingAttrTypes}, []attr.Value{})),
-				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"key": schema.StringAttribute{
-						Required:            true,
-						MarkdownDescription: "Name of the derived field.",
-						Validators:          nonBlank,
-					},
-					"formula": schema.StringAttribute{
-						Required:            true,
-						MarkdownDescription: "Formula computing it.",
-						Validators:          nonBlank,
-					},
-				}},
+					customFieldMappingType, []attr.Value{})),
+				NestedObject: schema.NestedAttributeObject{Attributes: customFieldMappingAttributes()},
 			},
 			"is_read_only": schema.BoolAttribute{
 				Optional: true,
@@ -236,12 +160,7 @@ func (r *metricSourceResource) Schema(ctx context.Context, _ resource.SchemaRequ
 				MarkdownDescription: "Console user owning the source; null for sources created through the API " +
 					"(and so by Terraform).",
 				PlanModifiers: []planmodifier.Object{objectplanmodifier.UseStateForUnknown()},
-				Attributes: map[string]schema.Attribute{
-					"owner_id":    schema.StringAttribute{Computed: true, MarkdownDescription: "Identifier of the owner."},
-					"owner_type":  schema.StringAttribute{Computed: true, MarkdownDescription: "Kind of owner, such as `USER`."},
-					"owner_name":  schema.StringAttribute{Computed: true, MarkdownDescription: "Name of the owner."},
-					"owner_email": schema.StringAttribute{Computed: true, MarkdownDescription: "E-mail address of the owner."},
-				},
+				Attributes:    ownerAttributes(),
 			},
 			"timeouts": timeoutsAttribute(ctx, "the source", timeouts.Opts{Create: true, Read: true, Update: true, Delete: true}, map[string]string{
 				"create": "It also bounds the plan-time dry run of a new source (`validate_on_plan`; `" + formatTimeout(defaultDryRunTimeout) + "` when unset), which only warns when it runs out.",
@@ -251,14 +170,42 @@ func (r *metricSourceResource) Schema(ctx context.Context, _ resource.SchemaRequ
 	}
 }
 
-func (r *metricSourceResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.data = configuredData(req.ProviderData, resp.Diagnostics.AddError)
+// The nested objects of the schema; their object types are derived from them.
+func idTypeMappingAttributes() map[string]schema.Attribute {
+	return requiredTexts(map[string]string{
+		"service_unit_id": "Unit ID type of the service, such as `userID` or `stableID`.",
+		"column":          "Column of the source holding that ID.",
+	})
+}
+
+func customFieldMappingAttributes() map[string]schema.Attribute {
+	return requiredTexts(map[string]string{
+		"key":     "Name of the derived field.",
+		"formula": "Formula computing it.",
+	})
+}
+
+// requiredTexts is a nested object of required, non-blank strings, given as name: description.
+func requiredTexts(descriptions map[string]string) map[string]schema.Attribute {
+	attrs := make(map[string]schema.Attribute, len(descriptions))
+	for name, desc := range descriptions {
+		attrs[name] = schema.StringAttribute{Required: true, MarkdownDescription: desc, Validators: []validator.String{notBlank()}}
+	}
+	return attrs
+}
+
+func ownerAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"owner_id":    schema.StringAttribute{Computed: true, MarkdownDescription: "Identifier of the owner."},
+		"owner_type":  schema.StringAttribute{Computed: true, MarkdownDescription: "Kind of owner, such as `USER`."},
+		"owner_name":  schema.StringAttribute{Computed: true, MarkdownDescription: "Name of the owner."},
+		"owner_email": schema.StringAttribute{Computed: true, MarkdownDescription: "E-mail address of the owner."},
+	}
 }
 
 func (r *metricSourceResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan metricSourceModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
+	if !r.begin(ctx, &resp.Diagnostics, resp.Identity, req.Plan, &plan) {
 		return
 	}
 	src, diags := expandMetricSource(ctx, plan)
@@ -267,21 +214,22 @@ func (r *metricSourceResource) Create(ctx context.Context, req resource.CreateRe
 		return
 	}
 	name := src.Name
-	op, cancel, d := startOperation(ctx, plan.Timeouts, "create")
+	op, cancel := startOperation(ctx, plan.Timeouts, "create", &resp.Diagnostics)
 	defer cancel()
-	resp.Diagnostics.Append(d...)
 	created, err := r.data.client.CreateMetricSource(op.ctx, src)
 	if err != nil {
 		created, err = r.recoverCreate(op.ctx, src, err)
 	}
 	if err != nil {
-		err = op.explain(fmt.Sprintf("Unable to create metric source %q", name), err)
+		create := apiFailure{"create", fmt.Sprintf("metric source %q", name)}
 		var exists *metricSourceExistsError
 		if errors.As(err, &exists) {
-			resp.Diagnostics.AddAttributeError(path.Root("name"), fmt.Sprintf("Metric source %q already exists", name), err.Error())
+			// Its own words say what happened to the attempts: no "may have been applied" here.
+			resp.Diagnostics.AddAttributeError(path.Root("name"), fmt.Sprintf("Metric source %q already exists", name),
+				op.explain(create.summary(), err).Error())
 			return
 		}
-		resp.Diagnostics.AddError(fmt.Sprintf("Unable to create metric source %q", name), err.Error())
+		create.add(&resp.Diagnostics, op, err)
 		return
 	}
 	// The create response echoes only some fields: state keeps the plan's values, which the
@@ -293,25 +241,20 @@ func (r *metricSourceResource) Create(ctx context.Context, req resource.CreateRe
 
 func (r *metricSourceResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state metricSourceModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
+	if !r.begin(ctx, &resp.Diagnostics, resp.Identity, req.State, &state) {
 		return
 	}
-	name := state.ID.ValueString()
-	if name == "" {
-		name = state.Name.ValueString()
-	}
-	op, cancel, d := startOperation(ctx, state.Timeouts, "read")
+	_, id := state.identity()
+	name := id.ValueString()
+	op, cancel := startOperation(ctx, state.Timeouts, "read", &resp.Diagnostics)
 	defer cancel()
-	resp.Diagnostics.Append(d...)
 	src, err := r.data.client.GetMetricSource(op.ctx, name)
 	if console.NotFound(err) {
-		resp.State.RemoveResource(ctx)
+		removedFromState(ctx, resp, "Metric source", name)
 		return
 	}
 	if err != nil {
-		summary := fmt.Sprintf("Unable to read metric source %q", name)
-		resp.Diagnostics.AddError(summary, op.explain(summary, err).Error())
+		apiFailure{"read", fmt.Sprintf("metric source %q", name)}.add(&resp.Diagnostics, op, err)
 		return
 	}
 	if src.Name == "" {
@@ -323,29 +266,21 @@ func (r *metricSourceResource) Read(ctx context.Context, req resource.ReadReques
 
 func (r *metricSourceResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, state metricSourceModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
+	if !r.begin(ctx, &resp.Diagnostics, resp.Identity, req.Plan, &plan) {
 		return
 	}
 	src, diags := expandMetricSource(ctx, plan)
-	resp.Diagnostics.Append(diags...)
-	if diags.HasError() {
-		return
-	}
-	old, diags := expandMetricSource(ctx, state)
-	resp.Diagnostics.Append(diags...)
-	if diags.HasError() {
+	old, stateDiags := expandMetricSource(ctx, state)
+	if resp.Diagnostics.Append(append(diags, stateDiags...)...); resp.Diagnostics.HasError() {
 		return
 	}
 	// A change of validate_on_plan alone is provider-side: nothing to send.
 	if !sameMetricSource(old, src) {
-		op, cancel, d := startOperation(ctx, plan.Timeouts, "update")
+		op, cancel := startOperation(ctx, plan.Timeouts, "update", &resp.Diagnostics)
 		defer cancel()
-		resp.Diagnostics.Append(d...)
 		if _, err := r.data.client.UpdateMetricSource(op.ctx, src.Name, src); err != nil {
-			summary := fmt.Sprintf("Unable to update metric source %q", src.Name)
-			resp.Diagnostics.AddError(summary, op.explain(summary, err).Error())
+			apiFailure{"update", fmt.Sprintf("metric source %q", src.Name)}.add(&resp.Diagnostics, op, err)
 			return
 		}
 	}
@@ -358,144 +293,23 @@ func (r *metricSourceResource) Update(ctx context.Context, req resource.UpdateRe
 
 func (r *metricSourceResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state metricSourceModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
+	if !r.begin(ctx, &resp.Diagnostics, nil, req.State, &state) {
 		return
 	}
 	name := state.Name.ValueString()
-	op, cancel, d := startOperation(ctx, state.Timeouts, "delete")
+	op, cancel := startOperation(ctx, state.Timeouts, "delete", &resp.Diagnostics)
 	defer cancel()
-	resp.Diagnostics.Append(d...)
 	if err := r.data.client.DeleteMetricSource(op.ctx, name); err != nil && !console.NotFound(err) {
-		summary := fmt.Sprintf("Unable to delete metric source %q", name)
-		resp.Diagnostics.AddError(summary, op.explain(summary, err).Error())
+		apiFailure{"delete", fmt.Sprintf("metric source %q", name)}.add(&resp.Diagnostics, op, err)
 	}
 }
 
 func (r *metricSourceResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	if req.ID == "" {
-		resp.Diagnostics.AddError("Invalid import ID", "Import a metric source by its name, for example: terraform import featureconsole_metric_source.orders orders")
+	id, ok := importID(ctx, req, resp, "featureconsole_metric_source", sourceIdentityAttr, "orders")
+	if !ok {
 		return
 	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), req.ID)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), id)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), id)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("validate_on_plan"), true)...)
-}
-
-// expandMetricSource builds the request body. Every optional field is sent, zero values
-// included, so that an update clears what the configuration no longer sets.
-func expandMetricSource(ctx context.Context, m metricSourceModel) (console.MetricSource, diag.Diagnostics) {
-	var diags diag.Diagnostics
-	src := console.MetricSource{
-		Name:                m.Name.ValueString(),
-		SQL:                 m.SQL.ValueString(),
-		TimestampColumn:     m.TimestampColumn.ValueString(),
-		Description:         new(m.Description.ValueString()),
-		TimestampAsDay:      new(m.TimestampAsDay.ValueBool()),
-		SourceType:          new(m.SourceType.ValueString()),
-		TableName:           new(m.TableName.ValueString()),
-		DatePartitionColumn: new(m.DatePartitionColumn.ValueString()),
-		IsReadOnly:          new(m.IsReadOnly.ValueBool()),
-		IsVerified:          new(m.IsVerified.ValueBool()),
-		Team:                m.Team.ValueStringPointer(),
-		TeamID:              m.TeamID.ValueStringPointer(),
-	}
-	if src.SourceType != nil && *src.SourceType == "" {
-		src.SourceType = new(sourceTypeQuery)
-	}
-
-	var ids []idTypeMappingModel
-	diags.Append(m.IDTypeMapping.ElementsAs(ctx, &ids, false)...)
-	src.IDTypeMapping = make([]console.IDTypeMapping, len(ids))
-	for i, it := range ids {
-		src.IDTypeMapping[i] = console.IDTypeMapping{ServiceUnitID: it.ServiceUnitID.ValueString(), Column: it.Column.ValueString()}
-	}
-
-	src.Tags = []string{}
-	if !m.Tags.IsNull() && !m.Tags.IsUnknown() {
-		diags.Append(m.Tags.ElementsAs(ctx, &src.Tags, false)...)
-	}
-
-	src.CustomFieldMapping = []console.CustomFieldMapping{}
-	if !m.CustomFieldMapping.IsNull() && !m.CustomFieldMapping.IsUnknown() {
-		var cfm []customFieldMappingModel
-		diags.Append(m.CustomFieldMapping.ElementsAs(ctx, &cfm, false)...)
-		for _, it := range cfm {
-			src.CustomFieldMapping = append(src.CustomFieldMapping, console.CustomFieldMapping{Key: it.Key.ValueString(), Formula: it.Formula.ValueString()})
-		}
-	}
-	return src, diags
-}
-
-// flattenMetricSource writes what the service holds into m; fields the service leaves out read
-// as the schema's defaults, so an omitted attribute never differs from a source that lacks it.
-// validate_on_plan is provider-side and kept (true after import).
-func flattenMetricSource(src *console.MetricSource, m *metricSourceModel) {
-	m.ID = types.StringValue(src.Name)
-	m.Name = types.StringValue(src.Name)
-	m.SQL = types.StringValue(src.SQL)
-	m.TimestampColumn = types.StringValue(src.TimestampColumn)
-
-	ids := make([]attr.Value, len(src.IDTypeMapping))
-	for i, it := range src.IDTypeMapping {
-		ids[i] = types.ObjectValueMust(idTypeMappingAttrTypes, map[string]attr.Value{
-			"service_unit_id": types.StringValue(it.ServiceUnitID),
-			"column":          types.StringValue(it.Column),
-		})
-	}
-	m.IDTypeMapping = types.ListValueMust(types.ObjectType{AttrTypes: idTypeMappingAttrTypes}, ids)
-
-	m.Description = types.StringValue(deref(src.Description, ""))
-	tags := src.Tags
-	if tags == nil {
-		tags = []string{}
-	}
-	m.Tags = stringList(tags)
-	m.TimestampAsDay = types.BoolValue(deref(src.TimestampAsDay, false))
-	m.SourceType = types.StringValue(deref(src.SourceType, sourceTypeQuery))
-	if m.SourceType.ValueString() == "" {
-		m.SourceType = types.StringValue(sourceTypeQuery)
-	}
-	m.TableName = types.StringValue(deref(src.TableName, ""))
-	m.DatePartitionColumn = types.StringValue(deref(src.DatePartitionColumn, ""))
-
-	cfm := make([]attr.Value, len(src.CustomFieldMapping))
-	for i, it := range src.CustomFieldMapping {
-		cfm[i] = types.ObjectValueMust(customFieldMappingAttrTypes, map[string]attr.Value{
-			"key":     types.StringValue(it.Key),
-			"formula": types.StringValue(it.Formula),
-		})
-	}
-	m.CustomFieldMapping = types.ListValueMust(types.ObjectType{AttrTypes: customFieldMappingAttrTypes}, cfm)
-
-	m.IsReadOnly = types.BoolValue(deref(src.IsReadOnly, false))
-	m.IsVerified = types.BoolValue(deref(src.IsVerified, false))
-	m.Team = optionalString(src.Team)
-	m.TeamID = optionalString(src.TeamID)
-	m.Owner = flattenOwner(src.Owner)
-	if m.ValidateOnPlan.IsNull() || m.ValidateOnPlan.IsUnknown() {
-		m.ValidateOnPlan = types.BoolValue(true)
-	}
-}
-
-func flattenOwner(o *console.Owner) types.Object {
-	if o == nil {
-		return types.ObjectNull(ownerAttrTypes)
-	}
-	return types.ObjectValueMust(ownerAttrTypes, map[string]attr.Value{
-		"owner_id":    types.StringValue(o.OwnerID),
-		"owner_type":  types.StringValue(o.OwnerType),
-		"owner_name":  types.StringValue(o.OwnerName),
-		"owner_email": types.StringValue(o.OwnerEmail),
-	})
-}
-
-// optionalString maps an absent or empty service value to null: the schema rejects "".
-func optionalString(p *string) types.String { return stringOrNull(deref(p, "")) }
-
-func deref[T any](p *T, def T) T {
-	if p == nil {
-		return def
-	}
-	return *p
 }

@@ -1,3 +1,6 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
 package provider
 
 import (
@@ -6,7 +9,6 @@ import (
 	"fmt"
 	"net/http"
 	"reflect"
-	"regexp"
 
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -14,8 +16,6 @@ import (
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
 )
-
-var nonBlankRegexp = regexp.MustCompile(`\S`)
 
 func (r *metricSourceResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var m metricSourceModel
@@ -26,7 +26,7 @@ func (r *metricSourceResource) ValidateConfig(ctx context.Context, req resource.
 	if m.SourceType.IsUnknown() || m.SourceType.ValueString() != sourceTypeTable || m.TableName.IsUnknown() {
 		return
 	}
-	if !nonBlankRegexp.MatchString(m.TableName.ValueString()) {
+	if isBlank(m.TableName.ValueString()) {
 		resp.Diagnostics.AddAttributeError(path.Root("table_name"), "Missing table name",
 			`table_name is required when source_type is "table": set it to the name of the table the source reads.`)
 	}
@@ -83,7 +83,8 @@ func (r *metricSourceResource) ModifyPlan(ctx context.Context, req resource.Modi
 	if err == nil {
 		return
 	}
-	err = op.explain(fmt.Sprintf("Unable to validate metric source %q", src.Name), err)
+	validate := apiFailure{"validate", fmt.Sprintf("metric source %q", src.Name)}
+	err = op.explain(validate.summary(), err)
 	var ae *console.APIError
 	switch {
 	case errors.As(err, &ae) && ae.StatusCode == http.StatusBadRequest:
@@ -98,7 +99,7 @@ func (r *metricSourceResource) ModifyPlan(ctx context.Context, req resource.Modi
 			"The console validated the planned metric source in a dry run (nothing was saved) and rejected it:\n\n"+
 				err.Error()+"\n\nFix the configuration, or set validate_on_plan = false to skip this check.")
 	case errors.As(err, &ae) && (ae.StatusCode == http.StatusUnauthorized || ae.StatusCode == http.StatusForbidden):
-		resp.Diagnostics.AddError(fmt.Sprintf("Unable to validate metric source %q", src.Name), err.Error())
+		validate.add(&resp.Diagnostics, nil, err)
 	default:
 		// The service could not answer; apply will meet the real outcome.
 		resp.Diagnostics.AddWarning(fmt.Sprintf("Metric source %q not validated at plan time", src.Name),

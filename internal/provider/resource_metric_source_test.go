@@ -1,3 +1,6 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
 package provider
 
 import (
@@ -819,7 +822,7 @@ func TestMetricSourceRecoverCreate(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := &metricSourceResource{data: &providerData{client: c}}
+			r := &metricSourceResource{resourceData{data: &providerData{client: c}}}
 			_, cerr := c.CreateMetricSource(context.Background(), sent)
 			var ae *console.APIError
 			if !errors.As(cerr, &ae) || !ae.MaybeCommitted || ae.StatusCode != http.StatusBadRequest {
@@ -843,7 +846,7 @@ func TestMetricSourceRecoverCreate(t *testing.T) {
 func TestMetricSourceRecoverCreateLeavesOtherErrors(t *testing.T) {
 	m, url := mockWithoutSources(t)
 	c, _ := console.New(console.Config{BaseURL: url, APIKey: mockconsole.DefaultAPIKey})
-	r := &metricSourceResource{data: &providerData{client: c}}
+	r := &metricSourceResource{resourceData{data: &providerData{client: c}}}
 	orig := &console.APIError{Op: "create metric source", StatusCode: http.StatusBadRequest, Message: "SQL compilation error"}
 	if _, err := r.recoverCreate(context.Background(), console.MetricSource{Name: "nope"}, orig); err != orig {
 		t.Fatalf("a 400 for a name not in use must come back unchanged, got %v", err)
@@ -861,7 +864,7 @@ func TestMetricSourceDeleteOfGoneSourceSucceeds(t *testing.T) {
 	ctx := context.Background()
 	m, url := mockWithoutSources(t)
 	c, _ := console.New(console.Config{BaseURL: url, APIKey: mockconsole.DefaultAPIKey})
-	r := &metricSourceResource{data: &providerData{client: c}}
+	r := &metricSourceResource{resourceData{data: &providerData{client: c}}}
 	var sr fwresource.SchemaResponse
 	r.Schema(ctx, fwresource.SchemaRequest{}, &sr)
 	model := metricSourceModel{Timeouts: nullTimeouts(ctx, r)}

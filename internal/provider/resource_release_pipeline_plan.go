@@ -1,15 +1,16 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
 package provider
 
 import (
 	"context"
 	"fmt"
 
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 )
 
 // ValidateConfig rejects duplicate names: a phase (and a rule within its phase) is tied to its id
@@ -27,7 +28,7 @@ func (r *releasePipelineResource) ValidateConfig(ctx context.Context, req resour
 			continue
 		}
 		phasePath := path.Root("phases").AtListIndex(i)
-		if name, ok := knownName(ph.Name); ok {
+		if name, ok := knownString(ph.Name); ok {
 			if first, dup := seenPhase[name]; dup {
 				resp.Diagnostics.AddAttributeError(phasePath.AtName("name"), "Duplicate phase name",
 					fmt.Sprintf("Phases %d and %d are both named %q. Phase names must be unique within a pipeline: the name "+
@@ -42,7 +43,7 @@ func (r *releasePipelineResource) ValidateConfig(ctx context.Context, req resour
 			if !asModel(ctx, rv, &ru, &resp.Diagnostics) {
 				continue
 			}
-			name, ok := knownName(ru.Name)
+			name, ok := knownString(ru.Name)
 			if !ok {
 				continue
 			}
@@ -96,27 +97,8 @@ func (r *releasePipelineResource) ModifyPlan(ctx context.Context, req resource.M
 }
 
 func planPipelinePhases(ctx context.Context, cfg types.List, prior []pipelinePhaseModel, diags *diag.Diagnostics) types.List {
-	used := make([]bool, len(prior))
-	out := make([]attr.Value, 0, len(cfg.Elements()))
-	for _, v := range cfg.Elements() {
-		var ph pipelinePhaseModel
-		if v.IsUnknown() || !asModel(ctx, v, &ph, diags) {
-			out = append(out, types.ObjectUnknown(pipelinePhaseType.AttrTypes))
-			continue
-		}
-		var match *pipelinePhaseModel
-		if name, ok := knownName(ph.Name); ok {
-			if i := matchName(len(prior), func(i int) string { return prior[i].Name.ValueString() }, used, name); i >= 0 {
-				match = &prior[i]
-			}
-		}
+	return planByName(ctx, cfg, prior, pipelinePhaseType, phaseKey, func(ph, match *pipelinePhaseModel) {
 		var priorRules types.List
-		if ph.ID.IsNull() {
-			ph.ID = types.StringUnknown()
-			if match != nil {
-				ph.ID = match.ID
-			}
-		}
 		if match != nil {
 			priorRules = match.Rules
 		}
@@ -124,9 +106,7 @@ func planPipelinePhases(ctx context.Context, cfg types.List, prior []pipelinePha
 			ph.RequiredReview = types.BoolValue(false)
 		}
 		ph.Rules = planPipelineRules(ctx, ph.Rules, priorRules, diags)
-		out = append(out, objectOf(ctx, pipelinePhaseType, ph, diags))
-	}
-	return listOf(pipelinePhaseType, out, diags)
+	}, diags)
 }
 
 func planPipelineRules(ctx context.Context, cfg, prior types.List, diags *diag.Diagnostics) types.List {
@@ -136,37 +116,43 @@ func planPipelineRules(ctx context.Context, cfg, prior types.List, diags *diag.D
 	if cfg.IsNull() {
 		return emptyListOf(pipelineRuleType)
 	}
-	var priorRules []pipelineRuleModel
-	if isKnownList(prior) {
-		diags.Append(prior.ElementsAs(ctx, &priorRules, true)...)
-	}
-	used := make([]bool, len(priorRules))
-	out := make([]attr.Value, 0, len(cfg.Elements()))
-	for _, v := range cfg.Elements() {
-		var ru pipelineRuleModel
-		if v.IsUnknown() || !asModel(ctx, v, &ru, diags) {
-			out = append(out, types.ObjectUnknown(pipelineRuleType.AttrTypes))
-			continue
-		}
-		var match *pipelineRuleModel
-		if name, ok := knownName(ru.Name); ok {
-			if i := matchName(len(priorRules), func(i int) string { return priorRules[i].Name.ValueString() }, used, name); i >= 0 {
-				match = &priorRules[i]
-			}
-		}
-		if ru.ID.IsNull() {
-			ru.ID = types.StringUnknown()
-			if match != nil {
-				ru.ID = match.ID
-			}
-		}
+	priorRules, d := listModels[pipelineRuleModel](ctx, prior)
+	diags.Append(d...)
+	return planByName(ctx, cfg, priorRules, pipelineRuleType, ruleKey, func(ru, _ *pipelineRuleModel) {
 		if ru.Environments.IsNull() {
 			ru.Environments = emptyListOf(types.StringType)
 		}
 		ru.Conditions = planPipelineConditions(ctx, ru.Conditions, diags)
-		out = append(out, objectOf(ctx, pipelineRuleType, ru, diags))
-	}
-	return listOf(pipelineRuleType, out, diags)
+	}, diags)
+}
+
+func phaseKey(p *pipelinePhaseModel) (name, id *types.String) { return &p.Name, &p.ID }
+func ruleKey(r *pipelineRuleModel) (name, id *types.String)   { return &r.Name, &r.ID }
+
+// planByName plans the configured elements of a list whose elements keep their identity by name
+// (phases, and rules within a phase): each takes the id of the first unused prior element of the
+// same name, or stays unknown as a new one, unless the configuration pins an id; finish then
+// completes it, given its match (nil for a new one).
+func planByName[T any](ctx context.Context, cfg types.List, prior []T, typ types.ObjectType, key func(*T) (name, id *types.String), finish func(t, match *T), diags *diag.Diagnostics) types.List {
+	used := make([]bool, len(prior))
+	priorName := func(i int) string { n, _ := key(&prior[i]); return n.ValueString() }
+	return mapObjects(ctx, cfg, typ, func(t *T) {
+		name, id := key(t)
+		var match *T
+		if n, ok := knownString(*name); ok {
+			if i := matchName(len(prior), priorName, used, n); i >= 0 {
+				match = &prior[i]
+			}
+		}
+		if id.IsNull() {
+			*id = types.StringUnknown()
+			if match != nil {
+				_, matchID := key(match)
+				*id = *matchID
+			}
+		}
+		finish(t, match)
+	}, diags)
 }
 
 func planPipelineConditions(ctx context.Context, cfg types.List, diags *diag.Diagnostics) types.List {
@@ -176,19 +162,11 @@ func planPipelineConditions(ctx context.Context, cfg types.List, diags *diag.Dia
 	if cfg.IsNull() {
 		return emptyListOf(pipelineConditionType)
 	}
-	out := make([]attr.Value, 0, len(cfg.Elements()))
-	for _, v := range cfg.Elements() {
-		var c pipelineConditionModel
-		if v.IsUnknown() || !asModel(ctx, v, &c, diags) {
-			out = append(out, types.ObjectUnknown(pipelineConditionType.AttrTypes))
-			continue
-		}
+	return mapObjects(ctx, cfg, pipelineConditionType, func(c *conditionModel) {
 		if c.TargetValue.IsNull() {
 			c.TargetValue = emptyListOf(types.StringType)
 		}
-		out = append(out, objectOf(ctx, pipelineConditionType, c, diags))
-	}
-	return listOf(pipelineConditionType, out, diags)
+	}, diags)
 }
 
 // checkPinnedIDs turns a service that did not keep a known phase or rule id (one pinned in the
@@ -211,13 +189,10 @@ func checkPinnedIDs(ctx context.Context, planned, applied types.List, pipelineID
 					pp.Name.ValueString(), pp.ID.String(), ap.ID.String()))
 			continue
 		}
-		var pr, ar []pipelineRuleModel
-		if isKnownList(pp.Rules) {
-			diags.Append(pp.Rules.ElementsAs(ctx, &pr, true)...)
-		}
-		if isKnownList(ap.Rules) {
-			diags.Append(ap.Rules.ElementsAs(ctx, &ar, true)...)
-		}
+		pr, d := listModels[pipelineRuleModel](ctx, pp.Rules)
+		diags.Append(d...)
+		ar, d := listModels[pipelineRuleModel](ctx, ap.Rules)
+		diags.Append(d...)
 		usedRule := make([]bool, len(ar))
 		for _, r := range pr {
 			j := matchName(len(ar), func(j int) string { return ar[j].Name.ValueString() }, usedRule, r.Name.ValueString())
@@ -232,58 +207,14 @@ func checkPinnedIDs(ctx context.Context, planned, applied types.List, pipelineID
 	return diags
 }
 
-func emptyListOf(elem attr.Type) types.List {
-	return types.ListValueMust(elem, []attr.Value{})
-}
-
 func phaseModels(ctx context.Context, l types.List, diags *diag.Diagnostics) []pipelinePhaseModel {
-	if !isKnownList(l) {
-		return nil
-	}
-	var out []pipelinePhaseModel
-	diags.Append(l.ElementsAs(ctx, &out, true)...)
+	out, d := listModels[pipelinePhaseModel](ctx, l)
+	diags.Append(d...)
 	return out
 }
 
-// knownElements is the list's elements, or none while the list is null or unknown.
-func knownElements(l types.List) []attr.Value {
-	if !isKnownList(l) {
-		return nil
-	}
-	return l.Elements()
-}
-
-func asModel(ctx context.Context, v attr.Value, target any, diags *diag.Diagnostics) bool {
-	obj, ok := v.(basetypes.ObjectValue)
-	if !ok || obj.IsNull() || obj.IsUnknown() {
-		return false
-	}
-	d := obj.As(ctx, target, basetypes.ObjectAsOptions{})
-	diags.Append(d...)
-	return !d.HasError()
-}
-
-func objectOf(ctx context.Context, typ types.ObjectType, model any, diags *diag.Diagnostics) attr.Value {
-	obj, d := types.ObjectValueFrom(ctx, typ.AttrTypes, model)
-	diags.Append(d...)
-	return obj
-}
-
-func listOf(elem attr.Type, vals []attr.Value, diags *diag.Diagnostics) types.List {
-	l, d := types.ListValue(elem, vals)
-	diags.Append(d...)
-	return l
-}
-
-func knownName(s types.String) (string, bool) {
-	if s.IsNull() || s.IsUnknown() {
-		return "", false
-	}
-	return s.ValueString(), true
-}
-
 func describePhase(ph pipelinePhaseModel, i int) string {
-	if name, ok := knownName(ph.Name); ok {
+	if name, ok := knownString(ph.Name); ok {
 		return fmt.Sprintf("%q", name)
 	}
 	return fmt.Sprintf("%d", i)

@@ -1,3 +1,6 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
 package provider
 
 import (
@@ -711,7 +714,7 @@ func TestPlanPipelinePhases_idsFollowNames(t *testing.T) {
 func TestExpandPipelinePhases(t *testing.T) {
 	ctx := context.Background()
 	var diags diag.Diagnostics
-	cond := pipelineConditionModel{
+	cond := conditionModel{
 		Type: types.StringValue("user_id"), Operator: types.StringValue("any"), Field: types.StringNull(), CustomID: types.StringNull(),
 		TargetValue: types.ListValueMust(types.StringType, []attr.Value{types.StringValue("42")}),
 	}
@@ -762,7 +765,7 @@ func TestFlattenPipelinePhases_canonicalEmpties(t *testing.T) {
 	phases := phaseModels(ctx, l, &diags)
 	var rules []pipelineRuleModel
 	diags.Append(phases[0].Rules.ElementsAs(ctx, &rules, false)...)
-	var conds []pipelineConditionModel
+	var conds []conditionModel
 	diags.Append(rules[0].Conditions.ElementsAs(ctx, &conds, false)...)
 	switch {
 	case phases[0].TimeIntervalMs.ValueInt64() != 3600000:

@@ -1,3 +1,6 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
 package provider
 
 import (
@@ -46,6 +49,15 @@ func TestSchema_markdownDescriptionEverywhere(t *testing.T) {
 	checkDescribed(t, "provider", resp.Provider)
 	for name, s := range resp.DataSourceSchemas {
 		checkDescribed(t, "data source "+name, s)
+	}
+	for name, s := range resp.ActionSchemas {
+		checkDescribed(t, "action "+name, s.Schema)
+	}
+	if len(resp.ListResourceSchemas) != len(resp.ResourceSchemas) {
+		t.Errorf("%d list resources for %d resources", len(resp.ListResourceSchemas), len(resp.ResourceSchemas))
+	}
+	for name, s := range resp.ListResourceSchemas {
+		checkDescribed(t, "list resource "+name, s)
 	}
 	// What changing an attribute does: replaced, changed in place, or nothing sent at all.
 	effect := regexp.MustCompile(`(?i)replacement|in place|sends no request`)

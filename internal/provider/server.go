@@ -1,3 +1,6 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
 package provider
 
 import (
@@ -20,7 +23,9 @@ import (
 // NewServer returns the factory of the provider's protocol 6 server: the framework's server, except
 // that ReadDataSource of featureconsole_events is answered below the framework (see eventsServer).
 func NewServer(version string) func() (tfprotov6.ProviderServer, error) {
-	return newServerFactory(func() *featureConsoleProvider { return &featureConsoleProvider{version: version} })
+	return newServerFactory(func() *featureConsoleProvider {
+		return &featureConsoleProvider{version: version, tuning: clientTuning{dryRunCacheDir: dryRunCacheDir()}}
+	})
 }
 
 // newServerFactory builds a new provider for every server, so that each server reads the data of the
@@ -111,6 +116,7 @@ func (s *eventsServer) readEvents(ctx context.Context, req *tfprotov6.ReadDataSo
 	}, enc.page)
 	if err != nil {
 		// As the framework answers a failed Read: the configuration as the state, and the error.
+		failure := eventsFailure(name)
 		cfg, cerr := req.Config.Unmarshal(eventsStateType)
 		if cerr != nil {
 			return nil
@@ -123,8 +129,8 @@ func (s *eventsServer) readEvents(ctx context.Context, req *tfprotov6.ReadDataSo
 			State: &st,
 			Diagnostics: []*tfprotov6.Diagnostic{{
 				Severity: tfprotov6.DiagnosticSeverityError,
-				Summary:  fmt.Sprintf("Unable to list events %q", name),
-				Detail:   err.Error(),
+				Summary:  failure.summary(),
+				Detail:   failure.detail(nil, err),
 			}},
 		}
 	}

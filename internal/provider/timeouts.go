@@ -1,3 +1,6 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
 package provider
 
 import (
@@ -10,7 +13,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
 )
 
 // Defaults of the per-resource `timeouts`. A write may wait for the client's pacing (write_limit)
@@ -47,7 +51,7 @@ func timeoutsAttribute(ctx context.Context, what string, opts timeouts.Opts, not
 		}
 		s.MarkdownDescription = desc
 		s.Description = desc
-		s.Validators = append(s.Validators, positiveDuration{})
+		s.Validators = append(s.Validators, positiveTimeout())
 		a.Attributes[name] = s
 		ops = append(ops, "`"+name+"`")
 	}
@@ -74,25 +78,28 @@ type operation struct {
 	ctx     context.Context
 }
 
-// startOperation derives the operation's context; the caller must call the returned cancel.
-func startOperation(ctx context.Context, t timeouts.Value, name string) (*operation, context.CancelFunc, diag.Diagnostics) {
+// startOperation derives the operation's context, adding to diags what reading its timeout found;
+// the caller must call the returned cancel.
+func startOperation(ctx context.Context, t timeouts.Value, name string, diags *diag.Diagnostics) (*operation, context.CancelFunc) {
 	var (
-		d     time.Duration
-		diags diag.Diagnostics
+		d time.Duration
+		x diag.Diagnostics
 	)
 	switch name {
 	case "create":
-		d, diags = t.Create(ctx, defaultWriteTimeout)
+		d, x = t.Create(ctx, defaultWriteTimeout)
 	case "read":
-		d, diags = t.Read(ctx, defaultReadTimeout)
+		d, x = t.Read(ctx, defaultReadTimeout)
 	case "update":
-		d, diags = t.Update(ctx, defaultWriteTimeout)
+		d, x = t.Update(ctx, defaultWriteTimeout)
 	case "delete":
-		d, diags = t.Delete(ctx, defaultWriteTimeout)
+		d, x = t.Delete(ctx, defaultWriteTimeout)
 	default:
 		panic("unknown operation " + name)
 	}
-	return newOperation(ctx, name, d, diags)
+	op, cancel, x := newOperation(ctx, name, d, x)
+	diags.Append(x...)
+	return op, cancel
 }
 
 func newOperation(ctx context.Context, name string, d time.Duration, diags diag.Diagnostics) (*operation, context.CancelFunc, diag.Diagnostics) {
@@ -110,10 +117,41 @@ func newOperation(ctx context.Context, name string, d time.Duration, diags diag.
 // by Terraform): then the error says what timed out after how long, and how to allow more time.
 // action reads like a diagnostic summary: `Unable to update rules of gate "x"`.
 func (o *operation) explain(action string, err error) error {
-	if err == nil || o.parent.Err() != nil || !errors.Is(o.ctx.Err(), context.DeadlineExceeded) {
+	if err == nil || !o.timedOut() {
 		return err
 	}
-	return &timeoutError{action: action, op: o.name, write: o.write, after: o.timeout, cause: err}
+	var rle *console.RateLimitError
+	if errors.As(err, &rle) {
+		return &rateLimitTimeoutError{op: o.name, after: o.timeout, cause: rle}
+	}
+	// A write that never left the pacer, or that every attempt of was refused, was not applied.
+	return &timeoutError{action: action, op: o.name, write: o.write && console.MaybeApplied(err), after: o.timeout, cause: err}
+}
+
+// rateLimitTimeoutError is an operation whose budget ran out while the project's write limit,
+// shared with every other client of the project, stayed exhausted.
+type rateLimitTimeoutError struct {
+	op    string
+	after time.Duration
+	cause *console.RateLimitError
+}
+
+func (e *rateLimitTimeoutError) Error() string {
+	msg := e.cause.Error() + fmt.Sprintf(" (timeouts.%s, %s here), for example:\n\n  timeouts = {\n    %s = \"%s\"\n  }",
+		e.op, formatTimeout(e.after), e.op, formatTimeout(2*e.after))
+	if e.cause.MaybeCommitted {
+		msg += "\n\nAn earlier attempt's answer was lost, so the change may have been applied: the next plan reads it again and shows what is left to do."
+	} else {
+		msg += "\n\nThe service refused every attempt, so nothing was applied: the next plan shows the same change."
+	}
+	return msg
+}
+
+func (e *rateLimitTimeoutError) Unwrap() error { return e.cause }
+
+// timedOut reports whether the operation's own deadline ended it (not a cancellation by Terraform).
+func (o *operation) timedOut() bool {
+	return o.parent.Err() == nil && errors.Is(o.ctx.Err(), context.DeadlineExceeded)
 }
 
 // timeoutError is an operation that ran out of its `timeouts` budget.
@@ -148,22 +186,4 @@ func formatTimeout(d time.Duration) string {
 		s = strings.TrimSuffix(s, "0m")
 	}
 	return s
-}
-
-// positiveDuration rejects durations that are zero or negative; the timeouts package accepts them.
-type positiveDuration struct{}
-
-func (positiveDuration) Description(context.Context) string { return "must be a positive duration" }
-func (v positiveDuration) MarkdownDescription(ctx context.Context) string {
-	return v.Description(ctx)
-}
-
-func (positiveDuration) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	if d, err := time.ParseDuration(req.ConfigValue.ValueString()); err == nil && d <= 0 {
-		resp.Diagnostics.AddAttributeError(req.Path, "Timeout must be positive",
-			fmt.Sprintf("%s must be a positive duration such as \"30s\" or \"20m\", got %q.", req.Path, req.ConfigValue.ValueString()))
-	}
 }

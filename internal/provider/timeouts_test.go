@@ -1,3 +1,6 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
 package provider
 
 import (
@@ -10,6 +13,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	fwresource "github.com/hashicorp/terraform-plugin-framework/resource"
 	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -321,7 +325,8 @@ func TestTimeoutsDefaultsAndFormat(t *testing.T) {
 		name string
 		want time.Duration
 	}{{"create", defaultWriteTimeout}, {"read", defaultReadTimeout}, {"update", defaultWriteTimeout}, {"delete", defaultWriteTimeout}} {
-		op, cancel, d := startOperation(ctx, timeouts.Value{}, tc.name)
+		var d diag.Diagnostics
+		op, cancel := startOperation(ctx, timeouts.Value{}, tc.name, &d)
 		cancel()
 		if d.HasError() || op.timeout != tc.want {
 			t.Errorf("%s: timeout %s (%v), want %s", tc.name, op.timeout, d, tc.want)

@@ -1,0 +1,154 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
+package provider
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+)
+
+var _ datasource.DataSourceWithConfigure = &releasePipelineTriggersDataSource{}
+
+func NewReleasePipelineTriggersDataSource() datasource.DataSource {
+	return &releasePipelineTriggersDataSource{dataSourceData{typeName: "release_pipeline_triggers"}}
+}
+
+type releasePipelineTriggersDataSource struct{ dataSourceData }
+
+type releasePipelineTriggersModel struct {
+	ReleasePipelineID types.String `tfsdk:"release_pipeline_id"`
+	GateID            types.String `tfsdk:"gate_id"`
+	Statuses          types.List   `tfsdk:"statuses"`
+	Triggers          types.List   `tfsdk:"triggers"`
+}
+
+var (
+	triggerObjectType = dataSourceObjectType(triggerAttributes())
+	triggerActionType = nestedObjectType(triggerObjectType, "actions")
+)
+
+func (d *releasePipelineTriggersDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Lists release pipeline runs (\"triggers\": one rollout of a pipeline for one saved change of a gate), " +
+			"every page of `GET /release_pipeline_triggers`, filtered by the service. Use it to find the run an action " +
+			"`featureconsole_release_pipeline_trigger` should act on, or to report where rollouts stand.",
+		Attributes: map[string]schema.Attribute{
+			"release_pipeline_id": schema.StringAttribute{
+				Optional:            true,
+				MarkdownDescription: "Only runs of this release pipeline.",
+				Validators:          []validator.String{notBlank()},
+			},
+			"gate_id": schema.StringAttribute{
+				Optional:            true,
+				MarkdownDescription: "Only runs rolling out a change of this gate.",
+				Validators:          []validator.String{notBlank()},
+			},
+			"statuses": schema.ListAttribute{
+				Optional:    true,
+				ElementType: types.StringType,
+				MarkdownDescription: "Only runs in one of these statuses: `IN_PROGRESS`, `PAUSED`, `WAITING_FOR_REVIEW`, " +
+					"`COMPLETED`, `ABORTED`. Omit for every status.",
+				Validators: []validator.List{
+					listvalidator.SizeAtLeast(1),
+					listvalidator.ValueStringsAre(stringvalidator.OneOf(console.TriggerStatuses...)),
+				},
+			},
+			"triggers": schema.ListNestedAttribute{
+				Computed:            true,
+				MarkdownDescription: "The runs, in the order the service lists them.",
+				NestedObject:        schema.NestedAttributeObject{Attributes: triggerAttributes()},
+			},
+		},
+	}
+}
+
+// triggerAttributes is the schema of one run; triggerObjectType is derived from it.
+func triggerAttributes() map[string]schema.Attribute {
+	computed := func(desc string) schema.StringAttribute {
+		return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
+	}
+	return map[string]schema.Attribute{
+		"id":                  computed("Identifier of the run (the `trigger_id` of the action)."),
+		"release_pipeline_id": computed("The pipeline the run rolls out."),
+		"gate_id":             computed("The gate whose change the run rolls out; null when the service names none."),
+		"status": computed("`IN_PROGRESS` (a phase bakes), `PAUSED` (the bake timer is stopped), " +
+			"`WAITING_FOR_REVIEW` (a phase with `required_review` waits for approval), `COMPLETED` or `ABORTED` (final)."),
+		"current_phase":    computed("Name of the current phase."),
+		"current_phase_id": computed("Identifier of the current phase."),
+		"current_phase_end_time": schema.Int64Attribute{Computed: true, MarkdownDescription: "When the current phase's bake " +
+			"time ends, in milliseconds since the Unix epoch; null while paused, waiting for review, or once final."},
+		"created_time": schema.Int64Attribute{Computed: true, MarkdownDescription: "When the run started, in milliseconds since the Unix epoch."},
+		"actions": schema.ListNestedAttribute{
+			Computed:            true,
+			MarkdownDescription: "The operations recorded on the run, oldest first.",
+			NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+				"type": computed("`APPROVED_FOR`, `PAUSED`, `UNPAUSED`, `SKIPPED`, `FULL_ROLL_OUT` or `ABORTED`."),
+				"time_ms": schema.Int64Attribute{Computed: true, MarkdownDescription: "When, in milliseconds " +
+					"since the Unix epoch; null when the service does not say."},
+				"phase_id":   computed("The phase the run was at."),
+				"actor_name": computed("Who did it."),
+			}},
+		},
+	}
+}
+
+func (d *releasePipelineTriggersDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var m releasePipelineTriggersModel
+	d.read(ctx, req, resp, &m, func(client *console.Client, opts console.ListOptions) (apiFailure, error) {
+		f := console.TriggerFilter{ReleasePipelineID: m.ReleasePipelineID.ValueString(), GateID: m.GateID.ValueString()}
+		if resp.Diagnostics.Append(m.Statuses.ElementsAs(ctx, &f.Statuses, false)...); resp.Diagnostics.HasError() {
+			return apiFailure{}, nil
+		}
+		runs, err := client.ListReleasePipelineTriggers(ctx, f, opts)
+		m.Triggers = flattenTriggers(runs)
+		return apiFailure{"list", "release pipeline runs"}, err
+	})
+}
+
+func flattenTriggers(runs []console.ReleasePipelineTrigger) types.List {
+	vals := make([]attr.Value, 0, len(runs))
+	for _, r := range runs {
+		actions := make([]attr.Value, 0, len(r.Actions))
+		for _, a := range r.Actions {
+			actions = append(actions, types.ObjectValueMust(triggerActionType.AttrTypes, map[string]attr.Value{
+				"type":       types.StringValue(a.Type),
+				"time_ms":    millisValue(a.TimeMs),
+				"phase_id":   types.StringValue(a.PhaseID),
+				"actor_name": types.StringValue(a.ActorName),
+			}))
+		}
+		gate := types.StringNull()
+		if r.GateID != "" {
+			gate = types.StringValue(r.GateID)
+		}
+		vals = append(vals, types.ObjectValueMust(triggerObjectType.AttrTypes, map[string]attr.Value{
+			"id":                     types.StringValue(r.ID),
+			"release_pipeline_id":    types.StringValue(r.ReleasePipelineID),
+			"gate_id":                gate,
+			"status":                 types.StringValue(r.Status),
+			"current_phase":          types.StringValue(r.CurrentPhase),
+			"current_phase_id":       types.StringValue(r.CurrentPhaseID),
+			"current_phase_end_time": millisValue(r.CurrentPhaseEndTime),
+			"created_time":           millisValue(r.CreatedTime),
+			"actions":                types.ListValueMust(triggerActionType, actions),
+		}))
+	}
+	return types.ListValueMust(triggerObjectType, vals)
+}
+
+func millisValue(m console.Millis) types.Int64 {
+	if !m.Set {
+		return types.Int64Null()
+	}
+	return types.Int64Value(m.Value)
+}

@@ -1,0 +1,315 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
+package provider
+
+import (
+	"context"
+	"fmt"
+	"math/big"
+	"net/http"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/list"
+	fwresource "github.com/hashicorp/terraform-plugin-framework/resource"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck/queryfilter"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+	"github.com/hashicorp/terraform-plugin-testing/tfversion"
+
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/mockconsole"
+)
+
+// checkQueryWith runs fn after the query, for assertions on what the service was sent.
+type checkQueryWith func() error
+
+func (f checkQueryWith) CheckQuery(_ context.Context, _ querycheck.CheckQueryRequest, resp *querycheck.CheckQueryResponse) {
+	resp.Error = f()
+}
+
+// queryTestCase runs query steps after a step applying provider: a query step runs with the
+// configuration (.tf) files of the step before it beside its .tfquery.hcl file.
+func queryTestCase(t *testing.T, provider string, steps ...resource.TestStep) resource.TestCase {
+	steps = append([]resource.TestStep{{Config: provider}}, steps...)
+	return resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps:                    steps,
+	}
+}
+
+func byGate(id string) queryfilter.QueryFilter {
+	return queryfilter.ByResourceIdentity(map[string]knownvalue.Check{"gate_id": knownvalue.StringExact(id)})
+}
+
+// The list resources on the seeded project: filters, display names, identities, include_resource built
+// from the list pages, and paging that stops at the block's limit.
+func TestAccListResources(t *testing.T) {
+	m, url := startMock(t, mockconsole.Config{PageSizeCap: 50})
+	m.PutMetricSource(mockconsole.MetricSource{
+		Name: "orders", SQL: "SELECT 1", TimestampColumn: "ts", Description: "Orders", Tags: []string{"finance"},
+		IDTypeMapping: []mockconsole.IDTypeMapping{{ServiceUnitID: "userID", Column: "user_id"}},
+	})
+	resource.Test(t, queryTestCase(t, providerBlock(url),
+		resource.TestStep{
+			Query:     true,
+			PreConfig: func() { m.ResetRequests() },
+			Config: `
+list "featureconsole_gate_rules" "with_rules" {
+  provider = featureconsole
+}
+
+list "featureconsole_gate_rules" "tagged" {
+  provider         = featureconsole
+  include_resource = true
+  config {
+    tags          = ["web", "checkout"]
+    include_empty = true
+  }
+}
+
+list "featureconsole_gate_rules" "tagged_ui_without_empty" {
+  provider = featureconsole
+  config {
+    tags = ["ui"]
+  }
+}
+
+list "featureconsole_gate_rules" "everything" {
+  provider = featureconsole
+  limit    = 1000
+  config {
+    include_empty = true
+  }
+}
+
+list "featureconsole_release_pipeline" "all" {
+  provider         = featureconsole
+  include_resource = true
+}
+
+list "featureconsole_metric_source" "all" {
+  provider         = featureconsole
+  include_resource = true
+}
+`,
+			QueryResultChecks: []querycheck.QueryResultCheck{
+				// new_checkout and search_v2 have rules; dark_mode and the 300 gate_NNN have none.
+				querycheck.ExpectLength("featureconsole_gate_rules.with_rules", 2),
+				querycheck.ExpectIdentity("featureconsole_gate_rules.with_rules", map[string]knownvalue.Check{"gate_id": knownvalue.StringExact("search_v2")}),
+				querycheck.ExpectResourceDisplayName("featureconsole_gate_rules.with_rules", byGate("new_checkout"), knownvalue.StringExact("new_checkout")),
+				querycheck.ExpectLength("featureconsole_gate_rules.tagged", 1),
+				querycheck.ExpectResourceKnownValues("featureconsole_gate_rules.tagged", byGate("new_checkout"), []querycheck.KnownValueCheck{
+					{Path: tfjsonpath.New("gate_id"), KnownValue: knownvalue.StringExact("new_checkout")},
+					{Path: tfjsonpath.New("rules").AtSliceIndex(0).AtMapKey("name"), KnownValue: knownvalue.StringExact("employees")},
+					{Path: tfjsonpath.New("rules").AtSliceIndex(1).AtMapKey("pass_percentage"), KnownValue: knownvalue.NumberExact(big.NewFloat(12.5))},
+					{Path: tfjsonpath.New("rules").AtSliceIndex(1).AtMapKey("conditions").AtSliceIndex(0).AtMapKey("target_numbers"),
+						KnownValue: knownvalue.ListExact([]knownvalue.Check{knownvalue.NumberExact(big.NewFloat(18))})},
+					{Path: tfjsonpath.New("rules").AtSliceIndex(1).AtMapKey("return_value"), KnownValue: knownvalue.StringExact(`{"color":"blue","size":3}`)},
+					{Path: tfjsonpath.New("tags"), KnownValue: knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("checkout"), knownvalue.StringExact("web")})},
+				}),
+				querycheck.ExpectLength("featureconsole_gate_rules.tagged_ui_without_empty", 0),
+				querycheck.ExpectLength("featureconsole_gate_rules.everything", 303),
+				querycheck.ExpectLength("featureconsole_release_pipeline.all", 3),
+				querycheck.ExpectResourceDisplayName("featureconsole_release_pipeline.all",
+					queryfilter.ByResourceIdentity(map[string]knownvalue.Check{"pipeline_id": knownvalue.StringExact("pl_web")}), knownvalue.StringExact("Web rollout")),
+				querycheck.ExpectResourceKnownValues("featureconsole_release_pipeline.all",
+					queryfilter.ByResourceIdentity(map[string]knownvalue.Check{"pipeline_id": knownvalue.StringExact("pl_web")}), []querycheck.KnownValueCheck{
+						{Path: tfjsonpath.New("name"), KnownValue: knownvalue.StringExact("Web rollout")},
+						{Path: tfjsonpath.New("phases").AtSliceIndex(0).AtMapKey("name"), KnownValue: knownvalue.StringExact("Canary")},
+						{Path: tfjsonpath.New("phases").AtSliceIndex(0).AtMapKey("time_interval_ms"), KnownValue: knownvalue.Int64Exact(3600000)},
+					}),
+				querycheck.ExpectLength("featureconsole_metric_source.all", 1),
+				querycheck.ExpectResourceKnownValues("featureconsole_metric_source.all",
+					queryfilter.ByResourceIdentity(map[string]knownvalue.Check{"name": knownvalue.StringExact("orders")}), []querycheck.KnownValueCheck{
+						{Path: tfjsonpath.New("sql"), KnownValue: knownvalue.StringExact("SELECT 1")},
+						{Path: tfjsonpath.New("description"), KnownValue: knownvalue.StringExact("Orders")},
+						{Path: tfjsonpath.New("id_type_mapping").AtSliceIndex(0).AtMapKey("column"), KnownValue: knownvalue.StringExact("user_id")},
+					}),
+				checkQueryWith(func() error {
+					// No read of single objects: include_resource is built from the list pages.
+					if n := m.CountRequests(http.MethodGet, "/gates/") + m.CountRequests(http.MethodGet, "/release_pipelines/"); n != 0 {
+						return fmt.Errorf("the query read %d single objects", n)
+					}
+					return nil
+				}),
+			},
+		},
+	))
+}
+
+// Terraform's limit stops the paging: 5 results of 303 gates cost one page, not seven.
+func TestAccListResources_limitStopsPaging(t *testing.T) {
+	m, url := startMock(t, mockconsole.Config{PageSizeCap: 50})
+	resource.Test(t, queryTestCase(t, providerBlock(url),
+		resource.TestStep{
+			Query:     true,
+			PreConfig: func() { m.ResetRequests() },
+			Config: `
+list "featureconsole_gate_rules" "some" {
+  provider = featureconsole
+  limit    = 5
+  config {
+    include_empty = true
+  }
+}
+
+list "featureconsole_release_pipeline" "one" {
+  provider = featureconsole
+  limit    = 1
+}
+`,
+			QueryResultChecks: []querycheck.QueryResultCheck{
+				querycheck.ExpectLength("featureconsole_gate_rules.some", 5),
+				querycheck.ExpectLength("featureconsole_release_pipeline.one", 1),
+				checkQueryWith(func() error {
+					for _, p := range []string{"/gates", "/release_pipelines"} {
+						if n := m.CountRequests(http.MethodGet, p); n != 1 {
+							return fmt.Errorf("GET %s sent %d times, want 1", p, n)
+						}
+					}
+					return nil
+				}),
+			},
+		},
+		// With a filter, pages are read until enough gates pass it, and no further: gate_001 and
+		// gate_120 (pages 1 and 3 of 50) have rules, so a limit of 1 costs one page, a limit of 2 three.
+		resource.TestStep{
+			Query: true,
+			PreConfig: func() {
+				for _, id := range []string{"gate_001", "gate_120"} {
+					g, _ := m.Gate(id)
+					g.Rules = []mockconsole.GateRule{{Name: "all", PassPercentage: 10}}
+					m.PutGate(g)
+				}
+				m.ResetRequests()
+			},
+			Config: `
+list "featureconsole_gate_rules" "with_rules" {
+  provider = featureconsole
+  limit    = 1
+}
+
+list "featureconsole_gate_rules" "two_with_rules" {
+  provider = featureconsole
+  limit    = 2
+}
+`,
+			QueryResultChecks: []querycheck.QueryResultCheck{
+				querycheck.ExpectLength("featureconsole_gate_rules.with_rules", 1),
+				querycheck.ExpectIdentity("featureconsole_gate_rules.with_rules", map[string]knownvalue.Check{"gate_id": knownvalue.StringExact("gate_001")}),
+				querycheck.ExpectLength("featureconsole_gate_rules.two_with_rules", 2),
+				checkQueryWith(func() error {
+					if n := m.CountRequests(http.MethodGet, "/gates"); n != 1+3 {
+						return fmt.Errorf("GET /gates sent %d times, want 4 (1 for limit 1, 3 for limit 2)", n)
+					}
+					return nil
+				}),
+			},
+		},
+	))
+}
+
+// A failing list endpoint ends the query with the service's words.
+func TestAccListResources_error(t *testing.T) {
+	m, url := startMock(t, mockconsole.Config{})
+	resource.Test(t, queryTestCase(t, providerBlock(url, "max_retries = 0"),
+		resource.TestStep{
+			Query:     true,
+			PreConfig: func() { m.SetFaults(mockconsole.Faults{FailEvery: 1, ReadStatus: http.StatusForbidden}) },
+			Config: `
+list "featureconsole_metric_source" "all" {
+  provider = featureconsole
+}
+`,
+			ExpectError: regexp.MustCompile(`(?s)Unable to list metric sources.*403 Forbidden`),
+		},
+	))
+}
+
+func listTypeName(ctx context.Context, l list.ListResource) string {
+	var resp fwresource.MetadataResponse
+	l.Metadata(ctx, fwresource.MetadataRequest{ProviderTypeName: "featureconsole"}, &resp)
+	return resp.TypeName
+}
+
+// Every list resource has a resource of the same name, as Terraform requires.
+func TestListResources_namedAsResources(t *testing.T) {
+	ctx := context.Background()
+	p := newTestProvider()
+	var resources []string
+	for _, f := range p.Resources(ctx) {
+		resources = append(resources, typeName(ctx, f()))
+	}
+	for _, f := range p.ListResources(ctx) {
+		if name := listTypeName(ctx, f()); !slices.Contains(resources, name) {
+			t.Errorf("list resource %s has no resource of that name", name)
+		}
+	}
+	if n := len(p.ListResources(ctx)); n != len(resources) {
+		t.Errorf("%d list resources for %d resources", n, len(resources))
+	}
+}
+
+// The list resource examples run as terraform query against the seeded mock and find something.
+func TestAccExamples_listResources(t *testing.T) {
+	for _, typ := range exampleTypeDirs(t, "list-resources") {
+		t.Run(typ, func(t *testing.T) {
+			query := readExample(t, filepath.Join("list-resources", typ, "list-resource.tfquery.hcl"))
+			m := regexp.MustCompile(`(?m)^list "` + typ + `" "(\w+)"`).FindStringSubmatch(query)
+			if m == nil {
+				t.Fatalf("the example of %s holds no list block of that type", typ)
+			}
+			mock, url := startMock(t, mockconsole.Config{})
+			mock.PutMetricSource(mockconsole.MetricSource{
+				Name: "orders", SQL: "SELECT 1", TimestampColumn: "ts",
+				IDTypeMapping: []mockconsole.IDTypeMapping{{ServiceUnitID: "userID", Column: "user_id"}},
+			})
+			resource.Test(t, queryTestCase(t, providerBlock(url), resource.TestStep{
+				Query:             true,
+				Config:            query,
+				QueryResultChecks: []querycheck.QueryResultCheck{querycheck.ExpectLengthAtLeast(typ+"."+m[1], 1)},
+			}))
+		})
+	}
+}
+
+// Every import-by-identity.tf, added to the resource example, plans as a no-op import.
+func TestAccExamples_importByIdentity(t *testing.T) {
+	for _, typ := range exampleTypeDirs(t, "resources") {
+		t.Run(typ, func(t *testing.T) {
+			dir := filepath.Join("resources", typ)
+			example := readExample(t, filepath.Join(dir, "resource.tf"))
+			importBlock := readExample(t, filepath.Join(dir, "import-by-identity.tf"))
+			m := importToRe.FindStringSubmatch(importBlock)
+			if m == nil || !strings.HasPrefix(m[1], typ+".") || !strings.Contains(importBlock, "identity = {") {
+				t.Fatalf("import-by-identity.tf of %s must hold one import block of a %s with an identity:\n%s", typ, typ, importBlock)
+			}
+			_, url := startMock(t, mockconsole.Config{})
+			cfg := providerBlock(url) + example
+			resource.Test(t, resource.TestCase{
+				PreCheck:                 func() { testAccPreCheck(t) },
+				TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_12_0)},
+				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				Steps: []resource.TestStep{
+					{Config: cfg},
+					{
+						Config:                 cfg + "\n" + importBlock,
+						ResourceName:           m[1],
+						ImportState:            true,
+						ImportStateKind:        resource.ImportBlockWithResourceIdentity,
+						ImportStateConfigExact: true,
+					},
+				},
+			})
+		})
+	}
+}

@@ -1,0 +1,160 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
+package provider
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/mockconsole"
+)
+
+// seedProject fills an empty mock with a project as the console makes it: gates (every sixth
+// without rules), pipelines and metric sources with a spread of optional fields set and unset.
+func seedProject(m *mockconsole.Server, gates, pipelines, sources int) {
+	ptr := func(s string) *string { return &s }
+	for i := 1; i <= gates; i++ {
+		g := mockconsole.Gate{
+			ID: fmt.Sprintf("gate_%03d", i), IsEnabled: i%2 == 0, Description: fmt.Sprintf("Gate %d", i),
+			Status: "In Progress", LastModifierName: "Console User", LastModifierID: "user_1", Tags: []string{},
+		}
+		if i%3 == 0 {
+			g.Tags = []string{"team-a"}
+		}
+		if i%6 != 0 {
+			g.Rules = []mockconsole.GateRule{{
+				Name: "employees", PassPercentage: 100,
+				Conditions: []mockconsole.Condition{{Type: "email", Operator: "str_contains_any", TargetValue: []any{"@example.com"}}},
+			}}
+			if i%2 == 1 {
+				g.Rules = append(g.Rules, mockconsole.GateRule{
+					Name: "rollout", PassPercentage: []float64{12.5, 33.33, 0, 50}[i%4], Environments: []string{"production"},
+					Conditions: []mockconsole.Condition{
+						{Type: "custom_field", Operator: "gte", Field: "age", TargetValue: []any{json.Number("18")}},
+						{Type: "unit_id", Operator: "any", CustomID: "stableID", TargetValue: []any{"a", "b"}},
+					},
+					ReturnValue: map[string]any{"variant": fmt.Sprintf("v%d", i%3)},
+				})
+			}
+		}
+		if i%10 == 7 {
+			// As rules written in the console come: no operator, a scalar target, no return value.
+			g.Rules = append(g.Rules, mockconsole.GateRule{
+				Name: "console made", PassPercentage: 33.330000000000005, // 33.33 with binary float noise, as the live service answers
+				Conditions: []mockconsole.Condition{{Type: "public"}, {Type: "country", Operator: "any", TargetValue: "US"}},
+			})
+		}
+		m.PutGate(g)
+	}
+	for i := 1; i <= pipelines; i++ {
+		p := mockconsole.Pipeline{
+			ID: fmt.Sprintf("pl_%02d", i), Name: fmt.Sprintf("Rollout %d", i), CreatorID: "user_1",
+			CreatedTime: 1700000000000 + int64(i), LastModifierID: "user_1",
+		}
+		for k := 0; k < i%3+1; k++ {
+			p.Phases = append(p.Phases, mockconsole.Phase{
+				Name: fmt.Sprintf("Phase %d", k+1), TimeIntervalMs: int64(k+1) * 3600000, RequiredReview: k == 0,
+				Rules: []mockconsole.PipelineRule{{
+					Name:         "internal",
+					Conditions:   []mockconsole.Condition{{Type: "user_id", Operator: "any", TargetValue: []any{"42"}}},
+					Environments: []string{"staging"},
+				}},
+			})
+		}
+		m.PutPipeline(p)
+	}
+	for i := 1; i <= sources; i++ {
+		src := mockconsole.MetricSource{
+			Name: fmt.Sprintf("source_%02d", i), SQL: fmt.Sprintf("SELECT * FROM t%d", i), TimestampColumn: "ts",
+			IDTypeMapping: []mockconsole.IDTypeMapping{{ServiceUnitID: "userID", Column: "user_id"}},
+		}
+		if i%2 == 0 {
+			src.Description, src.Tags, src.TimestampAsDay = "Orders", []string{"finance"}, true
+			src.SourceType, src.TableName, src.DatePartitionColumn = "table", "warehouse.orders", "ds"
+			src.CustomFieldMapping = []mockconsole.CustomFieldMapping{{Key: "cents", Formula: "amount * 100"}}
+			src.IsReadOnly, src.Team, src.TeamID = true, ptr("Payments"), ptr("team_7")
+			src.Owner = &mockconsole.Owner{OwnerID: "user_1", OwnerType: "USER", OwnerName: "Ada", OwnerEmail: "ada@example.com"}
+		}
+		m.PutMetricSource(src)
+	}
+}
+
+// guideQuery is the .tfquery.hcl the onboarding guide shows: its first terraform block.
+func guideQuery(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(guidesDir, "onboarding.md.tmpl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := guideHCLRe.FindSubmatch(b)
+	if m == nil || !strings.Contains(string(m[1]), `list "featureconsole_gate_rules"`) {
+		t.Fatal("onboarding.md.tmpl: the first terraform block is not the guide's .tfquery.hcl")
+	}
+	return string(m[1])
+}
+
+// The guide "Bring an existing project under Terraform", step by step, on Terraform 1.14+: a
+// .tfquery.hcl file, terraform query -generate-config-out, a plan that only imports, apply, and an
+// empty plan. The listing costs list pages, not one read per object.
+func TestAccOnboarding_wholeProject(t *testing.T) {
+	cli := newTFCLI(t, "1.14.0")
+	m, url := startMock(t, mockconsole.Config{NoSeed: true, PageSizeCap: 50})
+	seedProject(m, 240, 5, 5)
+
+	cli.write("main.tf", providerBlock(url))
+	cli.write("project.tfquery.hcl", guideQuery(t))
+	cli.must("init", "-input=false", "-no-color")
+
+	m.ResetRequests()
+	cli.must("query", "-no-color", "-generate-config-out=generated.tf")
+	gen := cli.read("generated.tf")
+	for typ, want := range map[string]int{"featureconsole_gate_rules": 240, "featureconsole_release_pipeline": 5, "featureconsole_metric_source": 5} {
+		if got := len(regexp.MustCompile(`(?m)^resource "`+typ+`" `).FindAllString(gen, -1)); got != want {
+			t.Errorf("generated.tf holds %d %s resources, want %d", got, typ, want)
+		}
+	}
+	if n := strings.Count(gen, "identity = {"); n != 250 {
+		t.Errorf("generated.tf holds %d identity import blocks, want 250", n)
+	}
+	// 240 gates in pages of 50, the pipelines and sources in one page each: no per-object read.
+	if got := m.CountRequests(http.MethodGet, "/gates"); got != 5 {
+		t.Errorf("query sent %d GET /gates requests, want 5 (240 gates in pages of 50)", got)
+	}
+	listPaths := map[string]bool{"/gates": true, "/release_pipelines": true, "/metrics/metric_source/list": true}
+	for _, r := range m.Requests() {
+		if p := strings.TrimPrefix(r.Path, "/console/v1"); r.Method != http.MethodGet || !listPaths[p] {
+			t.Errorf("query sent %s %s: only list requests were expected", r.Method, r.Path)
+		}
+	}
+
+	changes := cli.planActions()
+	if len(changes) != 250 {
+		t.Errorf("the plan of the generated configuration holds %d resources, want 250", len(changes))
+	}
+	for addr, c := range changes {
+		if c.actions != "no-op" || !c.importing {
+			t.Errorf("%s: planned %s, want an import and nothing else", addr, c)
+		}
+	}
+	if t.Failed() {
+		t.Fatalf("generated configuration:\n%s", gen)
+	}
+
+	m.ResetRequests()
+	cli.must("apply", "-input=false", "-no-color", "tfplan")
+	for _, r := range m.Requests() {
+		if r.Method != http.MethodGet {
+			t.Errorf("applying the imports sent %s %s", r.Method, r.Path)
+		}
+	}
+	if code, out := cli.run([]int{0, 2}, "plan", "-input=false", "-no-color", "-detailed-exitcode"); code != 0 {
+		t.Errorf("the plan after apply is not empty:\n%s", out)
+	}
+}

@@ -1,0 +1,116 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
+package provider
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+)
+
+// providerData is what resources and data sources receive in Configure.
+type providerData struct {
+	client          *console.Client
+	readConcurrency int
+	runPollInterval time.Duration // 0: the action's default
+}
+
+// resourceData is embedded by resources and list resources: it names the type (a list resource is
+// named as its resource) and its Configure keeps the provider's data.
+type resourceData struct {
+	typeName string // after the provider's name: gate_rules for featureconsole_gate_rules
+	data     *providerData
+}
+
+func (r *resourceData) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_" + r.typeName
+}
+
+func (r *resourceData) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.data = configuredData(req.ProviderData, resp.Diagnostics.AddError)
+}
+
+// dataSourceData is resourceData for data sources.
+type dataSourceData struct {
+	typeName string
+	data     *providerData
+}
+
+func (d *dataSourceData) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_" + d.typeName
+}
+
+// read is how every data source reads: the configuration into m, then fill (which lists what
+// the service holds into m, given the provider's read concurrency), then m into the state. fill
+// names what it read, for the diagnostic of its failure.
+func (d *dataSourceData) read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse, m any, fill func(client *console.Client, opts console.ListOptions) (apiFailure, error)) {
+	resp.Diagnostics.Append(req.Config.Get(ctx, m)...)
+	if resp.Diagnostics.HasError() || !requireClient(d.data, &resp.Diagnostics) {
+		return
+	}
+	if what, err := fill(d.data.client, console.ListOptions{Concurrency: d.data.readConcurrency}); err != nil {
+		what.add(&resp.Diagnostics, nil, err)
+	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
+}
+
+func (d *dataSourceData) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	d.data = configuredData(req.ProviderData, resp.Diagnostics.AddError)
+}
+
+// configuredData extracts the provider's data in a resource's, data source's, list resource's or
+// action's Configure.
+func configuredData(data any, add func(summary, detail string)) *providerData {
+	if data == nil {
+		return nil // the provider is not configured yet (validation, or values unknown until apply)
+	}
+	pd, ok := data.(*providerData)
+	if !ok {
+		add("Unexpected provider data", fmt.Sprintf("Expected *providerData, got %T. Please report this issue to the provider developers.", data))
+		return nil
+	}
+	return pd
+}
+
+// requireClient reports a clear error when a CRUD call arrives before the provider could configure
+// a client (for example when base_url depends on a value known only after apply).
+func requireClient(d *providerData, diags *diag.Diagnostics) bool {
+	if d != nil && d.client != nil {
+		return true
+	}
+	diags.AddError("Provider not configured",
+		"The featureconsole provider has no console API client: base_url or api_key was unknown when the provider was configured. "+
+			"Use values known at plan time for the provider configuration.")
+	return false
+}
+
+// modelSource is a plan or a state, from which a CRUD call reads its model.
+type modelSource interface {
+	Get(ctx context.Context, target any) diag.Diagnostics
+}
+
+// identifiedModel is a resource's model, which knows the resource's identity.
+type identifiedModel interface {
+	identity() (attr string, value types.String)
+}
+
+// begin is how every Create, Read, Update and Delete starts: it reads the model (from the plan or
+// the state), sets the identity before anything can fail or remove the resource (the framework
+// insists on one; identity is nil for Delete), and reports whether the call can go on with a client.
+func (r *resourceData) begin(ctx context.Context, diags *diag.Diagnostics, identity *tfsdk.ResourceIdentity, from modelSource, m identifiedModel) bool {
+	diags.Append(from.Get(ctx, m)...)
+	attr, id := m.identity()
+	diags.Append(setIdentity(ctx, identity, attr, id)...)
+	return !diags.HasError() && requireClient(r.data, diags)
+}

@@ -1,0 +1,210 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
+package provider
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+)
+
+// The model of featureconsole_gate_rules and its conversion to and from the service's gate.
+
+type gateRulesModel struct {
+	ID               types.String   `tfsdk:"id"`
+	GateID           types.String   `tfsdk:"gate_id"`
+	Rules            types.List     `tfsdk:"rules"`
+	IsEnabled        types.Bool     `tfsdk:"is_enabled"`
+	Description      types.String   `tfsdk:"description"`
+	Status           types.String   `tfsdk:"status"`
+	Tags             types.List     `tfsdk:"tags"`
+	LastModifierID   types.String   `tfsdk:"last_modifier_id"`
+	LastModifierName types.String   `tfsdk:"last_modifier_name"`
+	Timeouts         timeouts.Value `tfsdk:"timeouts"`
+}
+
+type gateRuleModel struct {
+	ID             types.String         `tfsdk:"id"`
+	BaseID         types.String         `tfsdk:"base_id"`
+	Name           types.String         `tfsdk:"name"`
+	PassPercentage types.Number         `tfsdk:"pass_percentage"`
+	Environments   types.List           `tfsdk:"environments"`
+	Conditions     types.List           `tfsdk:"conditions"`
+	ReturnValue    jsontypes.Normalized `tfsdk:"return_value"`
+}
+
+var gateRuleObjectType = resourceObjectType(gateRuleAttributes())
+
+func (m *gateRulesModel) identity() (string, types.String) { return gateIdentityAttr, m.GateID }
+
+func ruleModels(ctx context.Context, l types.List) ([]gateRuleModel, diag.Diagnostics) {
+	return listModels[gateRuleModel](ctx, l)
+}
+
+// expandRules builds the request body. baseID goes back for every rule whose base_id is known,
+// so the service keeps the rule's identity; empty lists and objects take one canonical wire form
+// (environments null, conditions [], targetValue [], returnValue {}) so that what was sent and what
+// is read back always compare equal.
+func expandRules(ctx context.Context, rules []gateRuleModel) ([]console.GateRule, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	out := make([]console.GateRule, 0, len(rules))
+	for i, m := range rules {
+		p := path.Root("rules").AtListIndex(i)
+		r := console.GateRule{
+			Name:         m.Name.ValueString(),
+			Environments: nil,
+			Conditions:   []console.Condition{},
+			ReturnValue:  json.RawMessage("{}"),
+		}
+		if !m.BaseID.IsUnknown() {
+			r.BaseID = m.BaseID.ValueString()
+		}
+		if bf := m.PassPercentage.ValueBigFloat(); bf != nil {
+			r.PassPercentage, _ = bf.Float64()
+		}
+		if isKnownList(m.Environments) {
+			var envs []string
+			diags.Append(m.Environments.ElementsAs(ctx, &envs, false)...)
+			if len(envs) > 0 {
+				r.Environments = envs
+			}
+		}
+		conds, d := listModels[gateConditionModel](ctx, m.Conditions)
+		diags.Append(d...)
+		for k, c := range conds {
+			tv, err := expandTargets(ctx, c)
+			if err != nil {
+				diags.AddAttributeError(p.AtName("conditions").AtListIndex(k), "Invalid condition targets", err.Error())
+				continue
+			}
+			r.Conditions = append(r.Conditions, expandCondition(c.conditionModel, tv))
+		}
+		if !m.ReturnValue.IsNull() && !m.ReturnValue.IsUnknown() {
+			r.ReturnValue = json.RawMessage(compactJSON(json.RawMessage(m.ReturnValue.ValueString())))
+		}
+		out = append(out, r)
+	}
+	return out, diags
+}
+
+// flattenGate stores the service's gate in m. hints (the plan after apply, the prior state on read)
+// are matched to the service's rules by name; where the service's value means the same as the
+// hint's (null or [] environments, absent or [] conditions, {} or absent return value, equal
+// numbers), the hint's form is kept so the configuration and the state never differ in form only.
+func flattenGate(ctx context.Context, g *console.Gate, m *gateRulesModel, hints []gateRuleModel) diag.Diagnostics {
+	var diags diag.Diagnostics
+	m.ID = types.StringValue(m.GateID.ValueString())
+	m.IsEnabled = types.BoolValue(g.IsEnabled)
+	m.Description = types.StringValue(g.Description)
+	m.Status = types.StringValue(g.Status)
+	m.LastModifierID = types.StringValue(g.LastModifierID)
+	m.LastModifierName = types.StringValue(g.LastModifierName)
+	tags := g.Tags
+	if tags == nil {
+		tags = []string{}
+	}
+	m.Tags = stringList(tags)
+
+	byName := map[string]*gateRuleModel{}
+	for i := range hints {
+		if h := &hints[i]; !h.Name.IsUnknown() && !h.Name.IsNull() {
+			if _, dup := byName[h.Name.ValueString()]; !dup {
+				byName[h.Name.ValueString()] = h
+			}
+		}
+	}
+	rules := make([]attr.Value, 0, len(g.Rules))
+	for _, r := range g.Rules {
+		hint := byName[r.Name]
+		delete(byName, r.Name) // a name the service holds twice takes its hint once
+		obj, d := flattenRule(ctx, r, hint)
+		diags.Append(d...)
+		rules = append(rules, obj)
+	}
+	if diags.HasError() {
+		return diags
+	}
+	m.Rules = types.ListValueMust(gateRuleObjectType, rules)
+	return diags
+}
+
+func flattenRule(ctx context.Context, r console.GateRule, hint *gateRuleModel) (attr.Value, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	if hint == nil {
+		hint = &gateRuleModel{}
+	}
+
+	// Percentages compare by value at their two decimals: 33.330000000000005 is 33.33.
+	pct := percentFromFloat(r.PassPercentage)
+	if hb := hint.PassPercentage.ValueBigFloat(); hb != nil && !hint.PassPercentage.IsUnknown() {
+		if f, _ := hb.Float64(); roundPercentage(f) == roundPercentage(r.PassPercentage) {
+			pct = hint.PassPercentage
+		}
+	}
+
+	envs := types.ListNull(types.StringType)
+	if len(r.Environments) > 0 {
+		envs = stringList(r.Environments)
+	} else if isEmptyList(hint.Environments) {
+		envs = hint.Environments
+	}
+
+	hintConds, d := listModels[gateConditionModel](ctx, hint.Conditions)
+	diags.Append(d...)
+	conds := types.ListNull(gateConditionObjectType)
+	if len(r.Conditions) > 0 {
+		vals := make([]attr.Value, len(r.Conditions))
+		for k, c := range r.Conditions {
+			var hc *gateConditionModel
+			if k < len(hintConds) {
+				hc = &hintConds[k]
+			}
+			v, err := flattenGateCondition(c, hc)
+			if err != nil {
+				diags.AddError("Unable to read a gate rule condition",
+					fmt.Sprintf("Rule %q, condition %d: the service's targetValue could not be read: %s", r.Name, k, err))
+				return nil, diags
+			}
+			vals[k] = v
+		}
+		conds = types.ListValueMust(gateConditionObjectType, vals)
+	} else if isEmptyList(hint.Conditions) {
+		conds = hint.Conditions
+	}
+
+	rv := jsontypes.NewNormalizedNull()
+	hintRV := !hint.ReturnValue.IsNull() && !hint.ReturnValue.IsUnknown()
+	switch {
+	case !isEmptyJSONObject(r.ReturnValue):
+		rv = jsontypes.NewNormalizedValue(compactJSON(r.ReturnValue))
+		if hintRV {
+			if eq, _ := hint.ReturnValue.StringSemanticEquals(ctx, rv); eq {
+				rv = hint.ReturnValue // the configuration's formatting and key order
+			}
+		}
+	case hintRV && isEmptyJSONObject(json.RawMessage(hint.ReturnValue.ValueString())):
+		rv = hint.ReturnValue
+	}
+
+	obj, d := types.ObjectValue(gateRuleObjectType.AttrTypes, map[string]attr.Value{
+		"id":              types.StringValue(r.ID),
+		"base_id":         types.StringValue(r.BaseID),
+		"name":            types.StringValue(r.Name),
+		"pass_percentage": pct,
+		"environments":    envs,
+		"conditions":      conds,
+		"return_value":    rv,
+	})
+	diags.Append(d...)
+	return obj, diags
+}

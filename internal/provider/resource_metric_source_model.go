@@ -1,0 +1,167 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
+package provider
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+)
+
+// The model of featureconsole_metric_source and its conversion to and from the service's source.
+
+var (
+	idTypeMappingType      = resourceObjectType(idTypeMappingAttributes())
+	customFieldMappingType = resourceObjectType(customFieldMappingAttributes())
+	ownerType              = resourceObjectType(ownerAttributes())
+)
+
+type metricSourceModel struct {
+	ID                  types.String   `tfsdk:"id"`
+	Name                types.String   `tfsdk:"name"`
+	SQL                 types.String   `tfsdk:"sql"`
+	TimestampColumn     types.String   `tfsdk:"timestamp_column"`
+	IDTypeMapping       types.List     `tfsdk:"id_type_mapping"`
+	Description         types.String   `tfsdk:"description"`
+	Tags                types.List     `tfsdk:"tags"`
+	TimestampAsDay      types.Bool     `tfsdk:"timestamp_as_day"`
+	SourceType          types.String   `tfsdk:"source_type"`
+	TableName           types.String   `tfsdk:"table_name"`
+	DatePartitionColumn types.String   `tfsdk:"date_partition_column"`
+	CustomFieldMapping  types.List     `tfsdk:"custom_field_mapping"`
+	IsReadOnly          types.Bool     `tfsdk:"is_read_only"`
+	IsVerified          types.Bool     `tfsdk:"is_verified"`
+	Team                types.String   `tfsdk:"team"`
+	TeamID              types.String   `tfsdk:"team_id"`
+	ValidateOnPlan      types.Bool     `tfsdk:"validate_on_plan"`
+	Owner               types.Object   `tfsdk:"owner"`
+	Timeouts            timeouts.Value `tfsdk:"timeouts"`
+}
+
+type idTypeMappingModel struct {
+	ServiceUnitID types.String `tfsdk:"service_unit_id"`
+	Column        types.String `tfsdk:"column"`
+}
+
+type customFieldMappingModel struct {
+	Key     types.String `tfsdk:"key"`
+	Formula types.String `tfsdk:"formula"`
+}
+
+const (
+	sourceTypeQuery = "query"
+	sourceTypeTable = "table"
+)
+
+// identity is the source's name: its id, or before the id is known (a state written without one),
+// its name attribute.
+func (m *metricSourceModel) identity() (string, types.String) {
+	if id, ok := knownString(m.ID); ok && id != "" {
+		return sourceIdentityAttr, m.ID
+	}
+	return sourceIdentityAttr, m.Name
+}
+
+// expandMetricSource builds the request body. Every optional field is sent, zero values
+// included, so that an update clears what the configuration no longer sets.
+func expandMetricSource(ctx context.Context, m metricSourceModel) (console.MetricSource, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	src := console.MetricSource{
+		Name:                m.Name.ValueString(),
+		SQL:                 m.SQL.ValueString(),
+		TimestampColumn:     m.TimestampColumn.ValueString(),
+		Description:         new(m.Description.ValueString()),
+		TimestampAsDay:      new(m.TimestampAsDay.ValueBool()),
+		SourceType:          new(m.SourceType.ValueString()),
+		TableName:           new(m.TableName.ValueString()),
+		DatePartitionColumn: new(m.DatePartitionColumn.ValueString()),
+		IsReadOnly:          new(m.IsReadOnly.ValueBool()),
+		IsVerified:          new(m.IsVerified.ValueBool()),
+		Team:                m.Team.ValueStringPointer(),
+		TeamID:              m.TeamID.ValueStringPointer(),
+	}
+	if src.SourceType != nil && *src.SourceType == "" {
+		src.SourceType = new(sourceTypeQuery)
+	}
+
+	var ids []idTypeMappingModel
+	diags.Append(m.IDTypeMapping.ElementsAs(ctx, &ids, false)...)
+	src.IDTypeMapping = make([]console.IDTypeMapping, len(ids))
+	for i, it := range ids {
+		src.IDTypeMapping[i] = console.IDTypeMapping{ServiceUnitID: it.ServiceUnitID.ValueString(), Column: it.Column.ValueString()}
+	}
+
+	src.Tags = []string{}
+	if !m.Tags.IsNull() && !m.Tags.IsUnknown() {
+		diags.Append(m.Tags.ElementsAs(ctx, &src.Tags, false)...)
+	}
+
+	src.CustomFieldMapping = []console.CustomFieldMapping{}
+	if !m.CustomFieldMapping.IsNull() && !m.CustomFieldMapping.IsUnknown() {
+		var cfm []customFieldMappingModel
+		diags.Append(m.CustomFieldMapping.ElementsAs(ctx, &cfm, false)...)
+		for _, it := range cfm {
+			src.CustomFieldMapping = append(src.CustomFieldMapping, console.CustomFieldMapping{Key: it.Key.ValueString(), Formula: it.Formula.ValueString()})
+		}
+	}
+	return src, diags
+}
+
+// flattenMetricSource writes what the service holds into m; fields the service leaves out read
+// as the schema's defaults, so an omitted attribute never differs from a source that lacks it.
+// validate_on_plan is provider-side and kept (true after import).
+func flattenMetricSource(src *console.MetricSource, m *metricSourceModel) {
+	m.ID = types.StringValue(src.Name)
+	m.Name = types.StringValue(src.Name)
+	m.SQL = types.StringValue(src.SQL)
+	m.TimestampColumn = types.StringValue(src.TimestampColumn)
+
+	m.IDTypeMapping = modelList(idTypeMappingType, src.IDTypeMapping, func(it console.IDTypeMapping) idTypeMappingModel {
+		return idTypeMappingModel{ServiceUnitID: types.StringValue(it.ServiceUnitID), Column: types.StringValue(it.Column)}
+	})
+
+	m.Description = types.StringValue(deref(src.Description, ""))
+	tags := src.Tags
+	if tags == nil {
+		tags = []string{}
+	}
+	m.Tags = stringList(tags)
+	m.TimestampAsDay = types.BoolValue(deref(src.TimestampAsDay, false))
+	m.SourceType = types.StringValue(deref(src.SourceType, sourceTypeQuery))
+	if m.SourceType.ValueString() == "" {
+		m.SourceType = types.StringValue(sourceTypeQuery)
+	}
+	m.TableName = types.StringValue(deref(src.TableName, ""))
+	m.DatePartitionColumn = types.StringValue(deref(src.DatePartitionColumn, ""))
+
+	m.CustomFieldMapping = modelList(customFieldMappingType, src.CustomFieldMapping, func(it console.CustomFieldMapping) customFieldMappingModel {
+		return customFieldMappingModel{Key: types.StringValue(it.Key), Formula: types.StringValue(it.Formula)}
+	})
+
+	m.IsReadOnly = types.BoolValue(deref(src.IsReadOnly, false))
+	m.IsVerified = types.BoolValue(deref(src.IsVerified, false))
+	m.Team = optionalString(src.Team)
+	m.TeamID = optionalString(src.TeamID)
+	m.Owner = flattenOwner(src.Owner)
+	if m.ValidateOnPlan.IsNull() || m.ValidateOnPlan.IsUnknown() {
+		m.ValidateOnPlan = types.BoolValue(true)
+	}
+}
+
+func flattenOwner(o *console.Owner) types.Object {
+	if o == nil {
+		return types.ObjectNull(ownerType.AttrTypes)
+	}
+	return types.ObjectValueMust(ownerType.AttrTypes, map[string]attr.Value{
+		"owner_id":    types.StringValue(o.OwnerID),
+		"owner_type":  types.StringValue(o.OwnerType),
+		"owner_name":  types.StringValue(o.OwnerName),
+		"owner_email": types.StringValue(o.OwnerEmail),
+	})
+}

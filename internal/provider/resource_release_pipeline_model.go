@@ -1,0 +1,182 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
+package provider
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+)
+
+// The model of featureconsole_release_pipeline and its conversion to and from the service's pipeline.
+
+type releasePipelineModel struct {
+	ID             types.String   `tfsdk:"id"`
+	PipelineID     types.String   `tfsdk:"pipeline_id"`
+	Name           types.String   `tfsdk:"name"`
+	Phases         types.List     `tfsdk:"phases"`
+	CreatorID      types.String   `tfsdk:"creator_id"`
+	CreatedTime    types.Int64    `tfsdk:"created_time"`
+	LastModifierID types.String   `tfsdk:"last_modifier_id"`
+	Timeouts       timeouts.Value `tfsdk:"timeouts"`
+}
+
+type pipelinePhaseModel struct {
+	ID             types.String `tfsdk:"id"`
+	Name           types.String `tfsdk:"name"`
+	TimeIntervalMs types.Int64  `tfsdk:"time_interval_ms"`
+	RequiredReview types.Bool   `tfsdk:"required_review"`
+	Rules          types.List   `tfsdk:"rules"`
+}
+
+type pipelineRuleModel struct {
+	ID           types.String `tfsdk:"id"`
+	Name         types.String `tfsdk:"name"`
+	Environments types.List   `tfsdk:"environments"`
+	Conditions   types.List   `tfsdk:"conditions"`
+}
+
+var (
+	pipelineRuleType  = resourceObjectType(pipelineRuleAttributes())
+	pipelinePhaseType = resourceObjectType(pipelinePhaseAttributes())
+)
+
+func (m *releasePipelineModel) identity() (string, types.String) {
+	return pipelineIdentityAttr, m.PipelineID
+}
+
+// expandPipelinePhases builds the request's phases from planned ones. Unknown phase and rule ids are
+// sent empty unless existing (the service's current phases, on create) has one with the same name.
+func expandPipelinePhases(ctx context.Context, list types.List, existing []console.Phase) ([]console.Phase, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	var phases []pipelinePhaseModel
+	diags.Append(list.ElementsAs(ctx, &phases, false)...)
+	if diags.HasError() {
+		return nil, diags
+	}
+	usedPhase := make([]bool, len(existing))
+	out := make([]console.Phase, 0, len(phases))
+	for _, ph := range phases {
+		var match *console.Phase
+		if i := matchName(len(existing), func(i int) string { return existing[i].Name }, usedPhase, ph.Name.ValueString()); i >= 0 {
+			match = &existing[i]
+		}
+		phaseID, _ := knownString(ph.ID)
+		cp := console.Phase{
+			ID:             phaseID,
+			Name:           ph.Name.ValueString(),
+			TimeIntervalMs: console.WholeNumber(ph.TimeIntervalMs.ValueInt64()),
+			RequiredReview: ph.RequiredReview.ValueBool(),
+			Rules:          []console.PipelineRule{},
+		}
+		if cp.ID == "" && match != nil {
+			cp.ID = match.ID
+		}
+		var rules []pipelineRuleModel
+		diags.Append(ph.Rules.ElementsAs(ctx, &rules, true)...)
+		var existingRules []console.PipelineRule
+		if match != nil {
+			existingRules = match.Rules
+		}
+		usedRule := make([]bool, len(existingRules))
+		for _, ru := range rules {
+			ruleID, _ := knownString(ru.ID)
+			cr := console.PipelineRule{
+				ID:           ruleID,
+				Name:         ru.Name.ValueString(),
+				Environments: []string{},
+				Conditions:   []console.Condition{},
+			}
+			if i := matchName(len(existingRules), func(i int) string { return existingRules[i].Name }, usedRule, cr.Name); i >= 0 && cr.ID == "" {
+				cr.ID = existingRules[i].ID
+			}
+			diags.Append(ru.Environments.ElementsAs(ctx, &cr.Environments, true)...)
+			if cr.Environments == nil {
+				cr.Environments = []string{}
+			}
+			var conds []conditionModel
+			diags.Append(ru.Conditions.ElementsAs(ctx, &conds, true)...)
+			for _, c := range conds {
+				targets, err := expandTargetStrings(ctx, c.TargetValue)
+				if err != nil {
+					diags.AddError("Unable to encode target_value", err.Error())
+					return nil, diags
+				}
+				cr.Conditions = append(cr.Conditions, expandCondition(c, targets))
+			}
+			cp.Rules = append(cp.Rules, cr)
+		}
+		out = append(out, cp)
+	}
+	return out, diags
+}
+
+// matchName returns the first unused index whose name equals name (marking it used), or -1.
+func matchName(n int, nameAt func(int) string, used []bool, name string) int {
+	for i := 0; i < n; i++ {
+		if !used[i] && nameAt(i) == name {
+			used[i] = true
+			return i
+		}
+	}
+	return -1
+}
+
+// setPipelineModel stores the service's pipeline in m. Empty lists are always stored as [] (the
+// service answers null for some of them): with one canonical form, omitting a list, null and []
+// never differ from state, after create, update or import alike.
+func setPipelineModel(ctx context.Context, m *releasePipelineModel, p *console.ReleasePipeline) diag.Diagnostics {
+	phases, diags := flattenPipelinePhases(ctx, p.Phases)
+	if diags.HasError() {
+		return diags
+	}
+	m.ID = m.PipelineID
+	m.Name = types.StringValue(p.Name)
+	m.Phases = phases
+	m.CreatorID = types.StringValue(p.CreatorID)
+	m.CreatedTime = types.Int64Value(int64(p.CreatedTime))
+	m.LastModifierID = types.StringValue(p.LastModifierID)
+	return diags
+}
+
+func flattenPipelinePhases(ctx context.Context, phases []console.Phase) (types.List, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	out := make([]pipelinePhaseModel, 0, len(phases))
+	for _, p := range phases {
+		rules, d := flattenPipelineRules(ctx, p.Rules)
+		diags.Append(d...)
+		out = append(out, pipelinePhaseModel{
+			ID:             types.StringValue(p.ID),
+			Name:           types.StringValue(p.Name),
+			TimeIntervalMs: types.Int64Value(int64(p.TimeIntervalMs)),
+			RequiredReview: types.BoolValue(p.RequiredReview),
+			Rules:          rules,
+		})
+	}
+	list, d := types.ListValueFrom(ctx, pipelinePhaseType, out)
+	diags.Append(d...)
+	return list, diags
+}
+
+func flattenPipelineRules(ctx context.Context, rules []console.PipelineRule) (types.List, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	out := make([]pipelineRuleModel, 0, len(rules))
+	for _, ru := range rules {
+		conds, d := pipelineConditions.flattenConditions(ctx, ru.Conditions, pipelineConditionType)
+		diags.Append(d...)
+		out = append(out, pipelineRuleModel{
+			ID:           types.StringValue(ru.ID),
+			Name:         types.StringValue(ru.Name),
+			Environments: nullToEmpty(stringList(ru.Environments)),
+			Conditions:   conds,
+		})
+	}
+	list, d := types.ListValueFrom(ctx, pipelineRuleType, out)
+	diags.Append(d...)
+	return list, diags
+}

@@ -1,0 +1,83 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
+package provider
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+)
+
+// The rules sent and the rules the service answers compare by meaning: the live service's forms of
+// the same rules are the same, any change of content is not.
+func TestSameGateRulesByMeaning(t *testing.T) {
+	sent := []console.GateRule{{
+		Name: "employees", PassPercentage: 33.33, Environments: nil,
+		Conditions: []console.Condition{
+			{Type: "email", Operator: "str_contains_any", TargetValue: json.RawMessage(`["@example.com"]`)},
+			{Type: "custom_field", Field: "age", Operator: "gt", TargetValue: json.RawMessage(`[18,21.5]`)},
+			{Type: "public", TargetValue: json.RawMessage(`[]`)},
+		},
+		ReturnValue: json.RawMessage(`{"color":"blue","size":3}`),
+	}, {Name: "everyone", PassPercentage: 100, Conditions: []console.Condition{}, ReturnValue: json.RawMessage(`{}`)}}
+	answer := func(mod func(rs []console.GateRule)) *console.Gate {
+		rs := []console.GateRule{{
+			ID: "b1", BaseID: "b1", Name: "employees", PassPercentage: 33.330000000000005, Environments: []string{},
+			Conditions: []console.Condition{
+				{Type: "email", Operator: "str_contains_any", TargetValue: json.RawMessage(`"@example.com"`)},
+				{Type: "custom_field", Field: "age", Operator: "gt", TargetValue: json.RawMessage(`["18","21.50"]`)},
+				{Type: "public", TargetValue: json.RawMessage(`null`)},
+			},
+			ReturnValue: json.RawMessage(`{ "size": 3.0, "color": "blue" }`),
+		}, {ID: "x:100:2", BaseID: "x", Name: "everyone", PassPercentage: 100.0, ReturnValue: json.RawMessage(`null`)}}
+		if mod != nil {
+			mod(rs)
+		}
+		return &console.Gate{ID: "g", Rules: rs}
+	}
+	if g := answer(nil); !sameGateRules(g, sent) {
+		t.Fatalf("the same rules in the service's forms differ: %s", firstRuleDifference(g, sent))
+	}
+	for name, mod := range map[string]func([]console.GateRule){
+		"percentage":   func(rs []console.GateRule) { rs[0].PassPercentage = 33.34 },
+		"target":       func(rs []console.GateRule) { rs[0].Conditions[1].TargetValue = json.RawMessage(`["18"]`) },
+		"environment":  func(rs []console.GateRule) { rs[1].Environments = []string{"staging"} },
+		"return value": func(rs []console.GateRule) { rs[0].ReturnValue = json.RawMessage(`{"color":"red","size":3}`) },
+		"operator":     func(rs []console.GateRule) { rs[0].Conditions[0].Operator = "any" },
+		"order":        func(rs []console.GateRule) { rs[0], rs[1] = rs[1], rs[0] },
+	} {
+		if g := answer(mod); sameGateRules(g, sent) {
+			t.Errorf("%s: a different rule list compares the same", name)
+		} else if d := firstRuleDifference(g, sent); !strings.Contains(d, "rules[") {
+			t.Errorf("%s: difference %q does not say which rule", name, d)
+		}
+	}
+	if d := firstRuleDifference(&console.Gate{}, sent); d != "2 rules were sent, the gate holds 0" {
+		t.Errorf("unchanged gate: %q", d)
+	}
+}
+
+func TestSamePipelineByMeaning(t *testing.T) {
+	sent := []console.Phase{{Name: "Canary", TimeIntervalMs: 3600000, RequiredReview: true, Rules: []console.PipelineRule{{
+		Name: "internal", Environments: []string{}, Conditions: []console.Condition{{Type: "user_id", Operator: "any", TargetValue: json.RawMessage(`["42"]`)}},
+	}}}, {Name: "GA", Rules: []console.PipelineRule{}}}
+	got := &console.ReleasePipeline{Name: "Web", Phases: []console.Phase{{ID: "ph_1", Name: "Canary", TimeIntervalMs: 3600000, RequiredReview: true, Rules: []console.PipelineRule{{
+		ID: "pr_1", Name: "internal", Conditions: []console.Condition{{Type: "user_id", Operator: "any", TargetValue: json.RawMessage(`"42"`)}},
+	}}}, {ID: "ph_2", Name: "GA"}}}
+	if !samePipeline(got, "Web", sent, false) {
+		t.Error("the same pipeline in the service's forms differs")
+	}
+	if samePipeline(got, "Web", sent, true) {
+		t.Error("ids compared though the request had none")
+	}
+	if samePipeline(got, "Web 2", sent, false) {
+		t.Error("another name compares the same")
+	}
+	got.Phases[0].TimeIntervalMs = 60000
+	if samePipeline(got, "Web", sent, false) {
+		t.Error("another interval compares the same")
+	}
+}
