@@ -5,6 +5,7 @@
 # (BENCH_WRITE_DOC=0 leaves the file alone).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/lib.sh
 : "${TERRAFORM:=terraform}" "${PROVIDER_BIN:=$PWD/bin/terraform-provider-featureconsole}"
 : "${BENCH_GATES:=300}"             # featureconsole_gate_rules resources applied
 : "${BENCH_WRITE_LIMIT:=100}"       # writes the mock allows per window (and the provider's write_limit)
@@ -14,7 +15,10 @@ cd "$(dirname "$0")/.."
 : "${BENCH_LATENCY_MS:=10}"         # mock latency per request for the plan and events runs
 : "${BENCH_READ_CONCURRENCY:=8}"    # read_concurrency of the concurrent events run
 : "${BENCH_EVENT_RUNS:=2}"          # events runs on each side; the fastest counts
+: "${BENCH_QUERY_GATES:=1000}"     # gates with rules onboarded by terraform query -generate-config-out
+: "${TERRAFORM_QUERY:=}"            # a terraform >= 1.14 for the query run (make bench: ../shared/tools/terraform-1.15)
 : "${BENCH_WRITE_DOC:=1}"
+: "${BENCH_SHARED:=1}"               # 0 skips the shared-limit runs (scripts/bench_shared.sh)
 doc=BENCHMARKS.md
 
 for tool in curl awk "$TERRAFORM" go; do
@@ -31,6 +35,7 @@ now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }'; }
 calc() { awk "BEGIN { printf \"$1\", $2 }"; }
 log() { printf '== %s\n' "$*" >&2; }
+yesno() { awk "BEGIN { print ($1) ? \"yes\" : \"**no**\" }"; }
 
 echo "building the mock and the RSS-measuring provider wrapper" >&2
 go build -o "$work/mockconsole" ./internal/mockconsole/cmd/mockconsole
@@ -48,27 +53,15 @@ gb() {
 }
 
 # ---- the mock ----
-"$work/mockconsole" -addr 127.0.0.1:0 -url-file "$work/url" -api-key bench-key \
-	-write-limit "$BENCH_WRITE_LIMIT" -write-window "${BENCH_WRITE_WINDOW_S}s" -event-records "$BENCH_EVENTS" \
-	>"$work/mock.log" 2>&1 &
-mock_pid=$!
+start_mock "$work/mockconsole" "$work" -api-key bench-key \
+	-write-limit "$BENCH_WRITE_LIMIT" -write-window "${BENCH_WRITE_WINDOW_S}s" -event-records "$BENCH_EVENTS"
 trap 'kill $mock_pid 2>/dev/null || true; wait $mock_pid 2>/dev/null || true' EXIT
-for _ in $(seq 100); do [ -s "$work/url" ] && break; sleep 0.1; done
-[ -s "$work/url" ] || { echo "the mock console API did not start:"; cat "$work/mock.log"; exit 1; }
-url=$(cat "$work/url")
 ctl() { curl -fsS -X "$1" "$url/_mock/$2"; }
 count() { ctl GET "count?$1" | tr -d '[:space:]'; }
 
 # Terraform runs the wrapper, which runs the provider just built and records its peak RSS.
-cat >"$work/terraformrc" <<RC
-provider_installation {
-  dev_overrides {
-    "featureconsole/featureconsole" = "$work/plugins"
-  }
-  direct {}
-}
-RC
-export TF_CLI_CONFIG_FILE=$work/terraformrc TF_IN_AUTOMATION=1 CHECKPOINT_DISABLE=1
+use_dev_overrides "$work" "$work/plugins"
+export CHECKPOINT_DISABLE=1
 export FEATURECONSOLE_BASE_URL=$url FEATURECONSOLE_API_KEY=bench-key
 export RSSWRAP_PROVIDER=$PROVIDER_BIN RSSWRAP_OUT=$work/rss-other
 unset TF_CLI_ARGS TF_LOG
@@ -213,8 +206,53 @@ for run in $(seq "$BENCH_EVENT_RUNS"); do
 	[ "$events_rss_kib" -le "$conc_rss_kib" ] || conc_rss_kib=$events_rss_kib
 done
 
+# ---- onboarding: terraform query -generate-config-out over gates with rules (Terraform 1.14+) ----
+query_row="| terraform query -generate-config-out, $BENCH_QUERY_GATES gates with rules, ${BENCH_LATENCY_MS} ms latency | skipped: no Terraform 1.14+ (set TERRAFORM_QUERY) | — | — | — | — |"
+query_plan_row=""
+if [ -n "$TERRAFORM_QUERY" ]; then
+	mkdir -p "$work/query"
+	cp "$work/gates/versions.tf" "$work/query/versions.tf"
+	echo 'provider "featureconsole" {}' >"$work/query/main.tf"
+	cat >"$work/query/project.tfquery.hcl" <<HCL
+list "featureconsole_gate_rules" "gates" {
+  provider         = featureconsole
+  include_resource = true
+  limit            = $BENCH_QUERY_GATES
+}
+HCL
+	ctl POST "seed-gates?n=$BENCH_QUERY_GATES"
+	ctl POST "latency?d=${BENCH_LATENCY_MS}ms"
+	tq() { "$TERRAFORM_QUERY" -chdir="$work/query" "$@"; }
+	log "terraform query -generate-config-out over $BENCH_QUERY_GATES gates with rules, ${BENCH_LATENCY_MS} ms latency ($("$TERRAFORM_QUERY" version | head -1))"
+	ctl POST reset
+	t0=$(now)
+	RSSWRAP_OUT=$work/rss-query tq query -no-color -generate-config-out=generated.tf >"$work/query.log" 2>&1 ||
+		{ tail -40 "$work/query.log"; echo "bench: terraform query failed (log: $work/query.log)"; exit 1; }
+	query_s=$(since "$t0")
+	query_lists=$(count "method=GET&prefix=/gates")
+	query_reads=$(count "method=GET&prefix=/gates/")
+	query_total=$(count "")
+	query_span=$(ctl GET "span?method=GET&prefix=/gates" | tr -d '[:space:]')
+	query_resources=$(grep -c '^resource "featureconsole_gate_rules"' "$work/query/generated.tf" || true)
+	log "terraform plan of the generated configuration"
+	ctl POST reset
+	t0=$(now)
+	RSSWRAP_OUT=$work/rss-query-plan tq plan -no-color -input=false -compact-warnings >"$work/query-plan.log" 2>&1 ||
+		{ tail -40 "$work/query-plan.log"; echo "bench: terraform plan of the generated configuration failed"; exit 1; }
+	qplan_s=$(since "$t0")
+	qplan_line=$(grep -E '^Plan: |No changes' "$work/query-plan.log" | tail -1)
+	qplan_gets=$(count "method=GET")
+	qplan_writes=$(($(count "") - qplan_gets))
+	imports_only=0
+	[ "$qplan_line" = "Plan: $BENCH_QUERY_GATES to import, 0 to add, 0 to change, 0 to destroy." ] && imports_only=1
+	query_ref=$(calc "%d" "($BENCH_QUERY_GATES + 99) / 100")
+	query_pages=$((query_lists - query_reads))
+	query_row="| terraform query -generate-config-out, $BENCH_QUERY_GATES gates with rules, ${BENCH_LATENCY_MS} ms latency: wall time and requests | ${query_s} s (provider CPU $(cpu_s "$work/rss-query") s; the list pages alone, first GET arriving to last answered: ${query_span} s); $query_pages list requests (GET /gates), $query_reads single reads, $query_total requests in all; $query_resources resource blocks written | $BENCH_QUERY_GATES gates / 100 per page = $query_ref list requests | $(calc "%.2fx" "$query_pages / $query_ref") | about 20 list requests, no single reads | $(yesno "$query_pages <= 20 && $query_reads == 0 && $query_resources == $BENCH_QUERY_GATES") |"
+	query_plan_row="
+| terraform plan of the generated configuration ($BENCH_QUERY_GATES import blocks by identity) | ${qplan_s} s (provider CPU $(cpu_s "$work/rss-query-plan") s): \"$qplan_line\"; $qplan_gets reads (Terraform reads each imported object once), $qplan_writes writes | imports only | — | imports only, no writes | $(yesno "$imports_only == 1 && $qplan_writes == 0") |"
+fi
+
 # ---- the table ----
-yesno() { awk "BEGIN { print ($1) ? \"yes\" : \"**no**\" }"; }
 mb() { calc "%.1f MB" "$1 / 1e6"; }
 c=$work/go-console.txt p=$work/go-provider.txt
 dec_ns=$(gb "$c" BenchmarkDecodeEvents100k ns/op) dec_b=$(gb "$c" BenchmarkDecodeEvents100k B/op)
@@ -251,6 +289,7 @@ table=$(
 | data.featureconsole_events, $BENCH_EVENTS records ($conc_pages pages), ${BENCH_LATENCY_MS} ms latency, read_concurrency=$BENCH_READ_CONCURRENCY: terraform plan wall time, fastest of $BENCH_EVENT_RUNS | ${conc_s} s (provider CPU ${conc_cpu} s) | read_concurrency=1: ${seq_s} s ($seq_pages pages; provider CPU ${seq_cpu} s) | ${ev_ratio}x | ≤ 0.5x | $(yesno "$ev_ratio <= 0.5") |
 | events: the page fetches alone, first GET arriving to last answered (at the mock) | read_concurrency=$BENCH_READ_CONCURRENCY: ${conc_fetch} s | read_concurrency=1: ${seq_fetch} s | $(calc "%.2fx" "$conc_fetch / $seq_fetch") | — | — |
 | events: provider peak RSS (read_concurrency=$BENCH_READ_CONCURRENCY) | $(calc "%.0f MB" "$conc_rss_kib * 1024 / 1e6") (read_concurrency=1: $(calc "%.0f MB" "$seq_rss_kib * 1024 / 1e6"), ${rss_ratio_seq}x) | JSON of the records, $(mb "$json_bytes") | ${rss_ratio}x | < 3x | $(yesno "$rss_ratio < 3") |
+$query_row$query_plan_row
 MD
 )
 total_s=$(($(date +%s) - t_start))
@@ -259,7 +298,7 @@ machine=$(
 	cat <<MD
 - Date: $(date -u '+%Y-%m-%d %H:%M UTC'); \`make bench\` took ${total_s} s (builds excluded).
 - Machine: $(uname -sm), $(nproc) CPUs ($(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || echo "unknown CPU")), $(awk '/^MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo 2>/dev/null || echo "? GiB") memory; load average (1, 5, 15 min) $load_start at the start, $load_end at the end.
-- $(go version | cut -d' ' -f3-); $("$TERRAFORM" version 2>/dev/null | head -1).
+- $(go version | cut -d' ' -f3-); $("$TERRAFORM" version 2>/dev/null | head -1)$([ -z "$TERRAFORM_QUERY" ] || echo "; the query rows: $("$TERRAFORM_QUERY" version 2>/dev/null | head -1)")
 MD
 )
 
@@ -278,4 +317,9 @@ if [ "$BENCH_WRITE_DOC" = 1 ]; then
 		{ printf '# Benchmarks\n\nThe latest output of `make bench`.\n\n'; cat "$gen"; } >"$doc"
 	fi
 	echo "bench: wrote $doc" >&2
+fi
+
+# Several applies at once against one project's shared write limit (issue 13): its own table.
+if [ "${BENCH_SHARED:-1}" = 1 ]; then
+	TERRAFORM=$TERRAFORM PROVIDER_BIN=$PROVIDER_BIN BENCH_WRITE_DOC=$BENCH_WRITE_DOC ./scripts/bench_shared.sh
 fi

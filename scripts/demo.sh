@@ -2,6 +2,7 @@
 # make demo: the provider end to end against the embedded mock console API on loopback.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/lib.sh
 : "${TERRAFORM:=terraform}" "${PROVIDER_BIN:=$PWD/bin/terraform-provider-featureconsole}"
 
 work=$PWD/.demo
@@ -9,24 +10,12 @@ rm -rf "$work" && mkdir -p "$work"
 cp examples/demo/*.tf "$work/"
 
 go build -o "$work/mockconsole" ./internal/mockconsole/cmd/mockconsole
-"$work/mockconsole" -addr 127.0.0.1:0 -url-file "$work/url" -api-key demo-key >"$work/mock.log" 2>&1 &
-mock_pid=$!
+start_mock "$work/mockconsole" "$work" -api-key demo-key
 trap 'kill $mock_pid 2>/dev/null || true; wait $mock_pid 2>/dev/null || true' EXIT
-for _ in $(seq 100); do [ -s "$work/url" ] && break; sleep 0.1; done
-[ -s "$work/url" ] || { echo "the mock console API did not start:"; cat "$work/mock.log"; exit 1; }
 
 # dev_overrides make terraform use the provider just built, with no registry and no init.
-cat >"$work/terraformrc" <<RC
-provider_installation {
-  dev_overrides {
-    "featureconsole/featureconsole" = "$(dirname "$PROVIDER_BIN")"
-  }
-  direct {}
-}
-RC
-export TF_CLI_CONFIG_FILE=$work/terraformrc
-export FEATURECONSOLE_BASE_URL=$(cat "$work/url") FEATURECONSOLE_API_KEY=demo-key
-export TF_IN_AUTOMATION=1
+use_dev_overrides "$work" "$(dirname "$PROVIDER_BIN")"
+export FEATURECONSOLE_BASE_URL=$url FEATURECONSOLE_API_KEY=demo-key
 [ -t 1 ] || export TF_CLI_ARGS="-no-color"
 tf() { "$TERRAFORM" -chdir="$work" "$@"; }
 

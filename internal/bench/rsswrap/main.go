@@ -1,3 +1,6 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
 // Command rsswrap measures the peak memory of the provider while Terraform runs it. Installed as
 // terraform-provider-featureconsole in a dev_overrides directory, it runs the real provider binary
 // named by RSSWRAP_PROVIDER with the same arguments, environment and standard streams (go-plugin's

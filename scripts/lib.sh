@@ -1,0 +1,33 @@
+# Copyright (c) The terraform-provider-featureconsole Authors
+# SPDX-License-Identifier: MPL-2.0
+
+# Shared by the scripts that drive terraform against the standalone mock console API
+# (demo.sh, bench.sh, bench_shared.sh); sourced, not run.
+
+# use_dev_overrides WORK PLUGINS: terraform uses the provider binary in PLUGINS, with no registry
+# and no init, through WORK/terraformrc.
+use_dev_overrides() {
+	cat >"$1/terraformrc" <<RC
+provider_installation {
+  dev_overrides {
+    "featureconsole/featureconsole" = "$2"
+  }
+  direct {}
+}
+RC
+	export TF_CLI_CONFIG_FILE=$1/terraformrc TF_IN_AUTOMATION=1
+}
+
+# start_mock BIN DIR ARGS...: starts the mock BIN on a free loopback port with ARGS, logging to
+# DIR/mock.log, and waits for it to write its address to DIR/url. Sets mock_pid and url; the
+# caller stops it.
+start_mock() {
+	local bin=$1 dir=$2
+	shift 2
+	rm -f "$dir/url"
+	"$bin" -addr 127.0.0.1:0 -url-file "$dir/url" "$@" >"$dir/mock.log" 2>&1 &
+	mock_pid=$!
+	for _ in $(seq 100); do [ -s "$dir/url" ] && break; sleep 0.1; done
+	[ -s "$dir/url" ] || { echo "the mock console API did not start:"; cat "$dir/mock.log"; exit 1; }
+	url=$(cat "$dir/url")
+}
