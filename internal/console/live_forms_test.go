@@ -12,7 +12,7 @@ import (
 	"testing"
 )
 
-// The forms the live service answers in (DESIGN §2), one decoder at a time.
+// The forms the live service answers in (DESIGN.md §9), one decoder at a time.
 
 func TestWholeNumber(t *testing.T) {
 	cases := []struct {

@@ -268,7 +268,7 @@ func TestAccDataSources_wrongKey(t *testing.T) {
 		{"segments", `data "featureconsole_segments" "all" {}`, `Unable to list segments`},
 		{"events", `data "featureconsole_events" "e" { event_name = "signup" }`, `Unable to list events "signup"`},
 	}
-	// A service that answers a bad key 403 with a body saying 401 (DESIGN §2) is understood alike.
+	// A service that answers a bad key 403 with a body saying 401 (DESIGN.md §9) is understood alike.
 	status, code := "401 Unauthorized", 401
 	if envHabits(t).AuthAs403 {
 		status, code = "403 Forbidden", 403

@@ -118,32 +118,6 @@ func (p *featureConsoleProvider) Schema(_ context.Context, _ provider.SchemaRequ
 					"when the attempt is sent: waiting for the write pacer is not part of it. Defaults to `30s`.",
 				Validators: []validator.String{positiveDuration()},
 			},
-			"write_limit": schema.Int64Attribute{
-				Optional: true,
-				MarkdownDescription: fmt.Sprintf("Client-side pacing of mutating requests: at most this many writes in any "+
-					"`write_limit_window`, shared by every resource of this provider. The service's limit is per project and "+
-					"shared with every other client of the project, so the provider also slows down by itself when the service "+
-					"answers 429 and speeds up again while writes succeed, never above this. `0` disables this window. "+
-					"Defaults to `%d` (the service allows about 100 per 10 seconds).", defaultWriteLimit),
-				Validators: []validator.Int64{int64validator.AtLeast(0)},
-			},
-			"write_limit_window": schema.StringAttribute{
-				Optional:            true,
-				MarkdownDescription: "The window of `write_limit`, as a Go duration such as `10s` or `15m`. Defaults to `10s`.",
-				Validators:          []validator.String{positiveDuration()},
-			},
-			"write_limit_long": schema.Int64Attribute{
-				Optional: true,
-				MarkdownDescription: fmt.Sprintf("The service's second, longer limit, paced the same way: at most this many "+
-					"writes in any `write_limit_long_window`. `0` disables it. Defaults to `%d` (the service allows about 900 "+
-					"per 15 minutes).", defaultWriteLimitLong),
-				Validators: []validator.Int64{int64validator.AtLeast(0)},
-			},
-			"write_limit_long_window": schema.StringAttribute{
-				Optional:            true,
-				MarkdownDescription: "The window of `write_limit_long`, as a Go duration such as `15m`. Defaults to `15m`.",
-				Validators:          []validator.String{positiveDuration()},
-			},
 			"read_concurrency": schema.Int64Attribute{
 				Optional: true,
 				MarkdownDescription: fmt.Sprintf("How many pages a data source may fetch at once once the first page tells "+
@@ -156,6 +130,30 @@ func (p *featureConsoleProvider) Schema(_ context.Context, _ provider.SchemaRequ
 					"would travel unencrypted. Defaults to `false`.",
 			},
 		},
+	}
+	// The service's two write limits, each a count and its window, are paced alike.
+	writeLimitAttributes(resp.Schema.Attributes, "write_limit", fmt.Sprintf("Client-side pacing of mutating requests: at most this many writes in any "+
+		"`write_limit_window`, shared by every resource of this provider. The service's limit is per project and "+
+		"shared with every other client of the project, so the provider also slows down by itself when the service "+
+		"answers 429 and speeds up again while writes succeed, never above this. `0` disables this window. "+
+		"Defaults to `%d` (the service allows about 100 per 10 seconds).", defaultWriteLimit), "`10s` or `15m`", "10s")
+	writeLimitAttributes(resp.Schema.Attributes, "write_limit_long", fmt.Sprintf("The service's second, longer limit, paced the same way: at most this many "+
+		"writes in any `write_limit_long_window`. `0` disables it. Defaults to `%d` (the service allows about 900 "+
+		"per 15 minutes).", defaultWriteLimitLong), "`15m`", "15m")
+}
+
+// writeLimitAttributes adds a write limit (name) and its window (name_window) to attrs.
+func writeLimitAttributes(attrs map[string]schema.Attribute, name, desc, windowExamples, windowDefault string) {
+	attrs[name] = schema.Int64Attribute{
+		Optional:            true,
+		MarkdownDescription: desc,
+		Validators:          []validator.Int64{int64validator.AtLeast(0)},
+	}
+	attrs[name+"_window"] = schema.StringAttribute{
+		Optional: true,
+		MarkdownDescription: fmt.Sprintf("The window of `%s`, as a Go duration such as %s. Defaults to `%s`.",
+			name, windowExamples, windowDefault),
+		Validators: []validator.String{positiveDuration()},
 	}
 }
 

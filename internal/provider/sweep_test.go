@@ -5,10 +5,7 @@ package provider
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
 	"strings"
 	"time"
 
@@ -59,14 +56,14 @@ func sweepMetricSources(_ string) error {
 	for _, n := range accMetricSourceNames {
 		names[e.prefix+n] = true
 	}
-	listed, err := listMetricSourceNames(ctx, e.url, e.key)
+	listed, err := c.ListMetricSources(ctx, console.ListOptions{})
 	if err != nil {
 		// Not fatal: the names the tests use are still swept.
 		fmt.Printf("[WARN] listing metric sources: %v; sweeping the test names only\n", err)
 	}
-	for _, n := range listed {
-		if strings.HasPrefix(n, e.prefix) {
-			names[n] = true
+	for _, src := range listed {
+		if strings.HasPrefix(src.Name, e.prefix) {
+			names[src.Name] = true
 		}
 	}
 	for n := range names {
@@ -90,43 +87,4 @@ func sweepGateRules(_ string) error {
 	defer cancel()
 	_, err = c.UpdateGateRules(ctx, e.gate, []console.GateRule{})
 	return err
-}
-
-// listMetricSourceNames reads GET /metrics/metric_source/list (the live service's listing, DESIGN.md
-// §2). The client has no listing of metric sources yet; once it has one, the sweeper uses it.
-func listMetricSourceNames(ctx context.Context, baseURL, key string) ([]string, error) {
-	u, err := console.NormalizeBaseURL(baseURL)
-	if err != nil {
-		return nil, err
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String()+"/metrics/metric_source/list", nil)
-	if err != nil {
-		return nil, err
-	}
-	req.Header.Set("SERVICE-API-KEY", key)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
-	if err != nil {
-		return nil, err
-	}
-	if resp.StatusCode/100 != 2 {
-		return nil, fmt.Errorf("GET /metrics/metric_source/list: %s", resp.Status)
-	}
-	var env struct {
-		Data []struct {
-			Name string `json:"name"`
-		} `json:"data"`
-	}
-	if err := json.Unmarshal(body, &env); err != nil {
-		return nil, fmt.Errorf("GET /metrics/metric_source/list: %w", err)
-	}
-	names := make([]string, 0, len(env.Data))
-	for _, d := range env.Data {
-		names = append(names, d.Name)
-	}
-	return names, nil
 }
