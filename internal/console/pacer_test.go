@@ -54,7 +54,8 @@ func TestPacerDoesNotPaceReads(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if e := time.Since(start); e > 500*time.Millisecond {
+	// Paced, they would take 9 s; the margin is for a loaded machine.
+	if e := time.Since(start); e > 5*time.Second {
 		t.Errorf("10 reads with a 1 write/s pacer took %v", e)
 	}
 }
@@ -119,7 +120,7 @@ func TestPacerPauseReadNotHeld(t *testing.T) {
 	if _, err := c.GetGate(context.Background(), "g"); err != nil {
 		t.Fatal(err)
 	}
-	if e := time.Since(start); e > 500*time.Millisecond {
+	if e := time.Since(start); e > 5*time.Second { // held, it would wait an hour
 		t.Errorf("a read waited %v for a write pause", e)
 	}
 }

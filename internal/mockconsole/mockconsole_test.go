@@ -783,11 +783,18 @@ func TestLatencyAndCancel(t *testing.T) {
 	s.SetLatency(0)
 }
 
-func TestNewIsFast(t *testing.T) {
-	start := time.Now()
-	New(Config{EventRecords: 100000})
-	if d := time.Since(start); d > 200*time.Millisecond {
-		t.Fatalf("New took %v", d)
+// New stays fast with many event records because they are generated when read, never stored:
+// asserted on the state rather than timed (a timed test fails on a loaded machine).
+func TestNewDoesNotMaterialiseEvents(t *testing.T) {
+	s := New(Config{EventRecords: 100000})
+	s.mu.Lock()
+	stored, generated := len(s.events[checkoutEvent]), s.genEvents
+	s.mu.Unlock()
+	if stored != 0 || generated != 100000 {
+		t.Fatalf("%d records stored, %d generated on demand; want 0 and 100000", stored, generated)
+	}
+	if got := s.EventRecords(checkoutEvent); len(got) != 100000 || got[99999].Name != checkoutEvent {
+		t.Fatalf("reading gives %d records", len(got))
 	}
 }
 
