@@ -8,6 +8,16 @@ import (
 	"net/url"
 )
 
+// Event is one recorded value of an event.
+type Event struct {
+	Timestamp string         `json:"timestamp"`
+	Name      string         `json:"name"`
+	Source    string         `json:"source"`
+	Value     string         `json:"value"`
+	UserID    string         `json:"userID"`
+	Metadata  map[string]any `json:"metadata"`
+}
+
 // Events: the records of one event, listed only. The records of checkout_completed are generated
 // on the fly (seed.go) unless a test set its own; an unknown event lists empty.
 
@@ -64,4 +74,13 @@ func (s *Server) listEvents(r *http.Request, name string) response {
 	}
 	n, record := s.eventRecords(name)
 	return listed(p, "/events/"+url.PathEscape(name), "Events", n, record)
+}
+
+func (e Event) clone() Event {
+	if e.Metadata == nil {
+		e.Metadata = map[string]any{}
+	} else {
+		e.Metadata, _ = copyJSON(e.Metadata).(map[string]any) // a map copies to a map
+	}
+	return e
 }

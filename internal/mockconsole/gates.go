@@ -11,6 +11,30 @@ import (
 	"strings"
 )
 
+// GateRule is one rule of a gate.
+type GateRule struct {
+	Name             string      `json:"name"`
+	ID               string      `json:"id"`
+	BaseID           string      `json:"baseID"`
+	PassPercentage   float64     `json:"passPercentage"`
+	Conditions       []Condition `json:"conditions"`
+	ReturnValue      any         `json:"returnValue"`
+	ReturnValueJSON5 any         `json:"returnValueJson5"`
+	Environments     []string    `json:"environments"`
+}
+
+// Gate is a feature gate.
+type Gate struct {
+	ID               string     `json:"id"`
+	IsEnabled        bool       `json:"isEnabled"`
+	Description      string     `json:"description"`
+	Status           string     `json:"status"`
+	LastModifierName string     `json:"lastModifierName"`
+	LastModifierID   string     `json:"lastModifierID"`
+	Rules            []GateRule `json:"rules"`
+	Tags             []string   `json:"tags"`
+}
+
 // Gates: read and list; their rules are written as a whole with PATCH .../rules. A rule's id is
 // baseID:passPercentage:counter and changes whenever the rule's content does; its baseID stays.
 
@@ -201,4 +225,18 @@ func (s *Server) updateGateRules(id string, body []byte) response {
 
 func ruleID(baseID string, pct float64, counter int) string {
 	return baseID + ":" + strconv.FormatFloat(pct, 'f', -1, 64) + ":" + strconv.Itoa(counter)
+}
+
+func (g Gate) clone() Gate {
+	g.Tags = nonNilStrings(g.Tags)
+	rules := make([]GateRule, len(g.Rules))
+	for i, r := range g.Rules {
+		r.Conditions = withTargets(r.Conditions, copyJSON)
+		r.ReturnValue = copyJSON(r.ReturnValue)
+		r.ReturnValueJSON5 = copyJSON(r.ReturnValueJSON5)
+		r.Environments = copyStrings(r.Environments)
+		rules[i] = r
+	}
+	g.Rules = rules
+	return g
 }

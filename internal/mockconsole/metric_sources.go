@@ -9,6 +9,46 @@ import (
 	"strings"
 )
 
+// IDTypeMapping maps a service unit ID type to a source column.
+type IDTypeMapping struct {
+	ServiceUnitID string `json:"serviceUnitID"`
+	Column        string `json:"column"`
+}
+
+// CustomFieldMapping maps a custom field key to a formula.
+type CustomFieldMapping struct {
+	Key     string `json:"key"`
+	Formula string `json:"formula"`
+}
+
+// Owner of a metric source (null for sources created through the API).
+type Owner struct {
+	OwnerID    string `json:"ownerID"`
+	OwnerType  string `json:"ownerType"`
+	OwnerName  string `json:"ownerName"`
+	OwnerEmail string `json:"ownerEmail"`
+}
+
+// MetricSource is a metric source as stored (and returned by GET).
+type MetricSource struct {
+	Name                string               `json:"name"`
+	SQL                 string               `json:"sql"`
+	TimestampColumn     string               `json:"timestampColumn"`
+	IDTypeMapping       []IDTypeMapping      `json:"idTypeMapping"`
+	Description         string               `json:"description"`
+	Tags                []string             `json:"tags"`
+	TimestampAsDay      bool                 `json:"timestampAsDay"`
+	SourceType          string               `json:"sourceType"`
+	TableName           string               `json:"tableName"`
+	DatePartitionColumn string               `json:"datePartitionColumn"`
+	CustomFieldMapping  []CustomFieldMapping `json:"customFieldMapping"`
+	IsReadOnly          bool                 `json:"isReadOnly"`
+	IsVerified          bool                 `json:"isVerified"`
+	Owner               *Owner               `json:"owner"`
+	Team                *string              `json:"team"`
+	TeamID              *string              `json:"teamID"`
+}
+
 // Metric sources, named by their name: created (POST without a name), read, listed, replaced and
 // deleted. A write may be a dry run: validated and answered, not saved.
 
@@ -202,4 +242,23 @@ func (s *Server) deleteMetricSource(name string) response {
 	}
 	delete(s.sources, name)
 	return okResp("deleted", map[string]any{})
+}
+
+func (m MetricSource) clone() MetricSource {
+	m.IDTypeMapping = append([]IDTypeMapping{}, m.IDTypeMapping...)
+	m.CustomFieldMapping = append([]CustomFieldMapping{}, m.CustomFieldMapping...)
+	m.Tags = nonNilStrings(m.Tags)
+	if m.Owner != nil {
+		o := *m.Owner
+		m.Owner = &o
+	}
+	if m.Team != nil {
+		t := *m.Team
+		m.Team = &t
+	}
+	if m.TeamID != nil {
+		t := *m.TeamID
+		m.TeamID = &t
+	}
+	return m
 }

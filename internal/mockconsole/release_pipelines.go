@@ -8,6 +8,33 @@ import (
 	"strings"
 )
 
+// PipelineRule is a rule of a release pipeline phase.
+type PipelineRule struct {
+	ID           string      `json:"id"`
+	Name         string      `json:"name"`
+	Conditions   []Condition `json:"conditions"`
+	Environments []string    `json:"environments"`
+}
+
+// Phase is a phase of a release pipeline.
+type Phase struct {
+	ID             string         `json:"id"`
+	Name           string         `json:"name"`
+	TimeIntervalMs int64          `json:"timeIntervalMs"`
+	RequiredReview bool           `json:"requiredReview"`
+	Rules          []PipelineRule `json:"rules"`
+}
+
+// Pipeline is a release pipeline.
+type Pipeline struct {
+	ID             string  `json:"id"`
+	Name           string  `json:"name"`
+	CreatorID      string  `json:"creatorID"`
+	CreatedTime    int64   `json:"createdTime"`
+	LastModifierID string  `json:"lastModifierID"`
+	Phases         []Phase `json:"phases"`
+}
+
 // Release pipelines: read, list and replace (POST, name and phases as a whole). Phase and rule ids
 // sent back are kept; new ones, or ids sent twice, get fresh ones.
 
@@ -156,4 +183,20 @@ func (s *Server) updatePipeline(id string, body []byte) response {
 	st.p.Phases = phases
 	st.p.LastModifierID = modifierID
 	return okResp("Release pipeline updated successfully", st.p.clone())
+}
+
+func (p Pipeline) clone() Pipeline {
+	phases := make([]Phase, len(p.Phases))
+	for i, ph := range p.Phases {
+		rules := make([]PipelineRule, len(ph.Rules))
+		for j, r := range ph.Rules {
+			r.Conditions = withTargets(r.Conditions, copyJSON)
+			r.Environments = copyStrings(r.Environments)
+			rules[j] = r
+		}
+		ph.Rules = rules
+		phases[i] = ph
+	}
+	p.Phases = phases
+	return p
 }

@@ -5,6 +5,14 @@ package mockconsole
 
 import "net/http"
 
+// User of the organization.
+type User struct {
+	Email     string `json:"email"`
+	FirstName string `json:"firstName"`
+	LastName  string `json:"lastName"`
+	Role      string `json:"role"`
+}
+
 // Users of the organization: listed only.
 
 // SetUsers replaces the user list.
