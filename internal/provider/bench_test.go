@@ -44,7 +44,7 @@ func benchEvents(b *testing.B) ([]console.Event, int) {
 func eventsState(b *testing.B, events types.List) tfsdk.State {
 	ctx := context.Background()
 	var sr datasource.SchemaResponse
-	(&eventsDataSource{}).Schema(ctx, datasource.SchemaRequest{}, &sr)
+	NewEventsDataSource().Schema(ctx, datasource.SchemaRequest{}, &sr)
 	st := tfsdk.State{Schema: sr.Schema, Raw: tftypes.NewValue(sr.Schema.Type().TerraformType(ctx), nil)}
 	m := eventsModel{EventName: types.StringValue("checkout_completed"), MaxRecords: types.Int64Null(), Events: events}
 	if d := st.Set(ctx, &m); d.HasError() {

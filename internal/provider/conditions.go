@@ -146,14 +146,11 @@ func (k conditionKind) resourceAttributes() map[string]schema.Attribute {
 
 // dataSourceAttributes is the schema of one condition read by a data source: all computed.
 func (k conditionKind) dataSourceAttributes() map[string]dschema.Attribute {
-	text := func(desc string) dschema.StringAttribute {
-		return dschema.StringAttribute{Computed: true, MarkdownDescription: desc}
-	}
 	return map[string]dschema.Attribute{
-		"type":         text(k.typeDesc),
-		"operator":     text(k.operatorDesc),
-		"field":        text(k.fieldDesc),
-		"custom_id":    text(k.customIDDesc),
+		"type":         computedText(k.typeDesc),
+		"operator":     computedText(k.operatorDesc),
+		"field":        computedText(k.fieldDesc),
+		"custom_id":    computedText(k.customIDDesc),
 		"target_value": dschema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: k.targetDesc},
 	}
 }

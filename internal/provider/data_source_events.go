@@ -14,33 +14,21 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
 )
 
-var _ datasource.DataSourceWithConfigure = &eventsDataSource{}
-
+// NewEventsDataSource is featureconsole_events as the framework serves it; server.go answers its
+// usual reads below the framework, and must give the same state.
 func NewEventsDataSource() datasource.DataSource {
-	return &eventsDataSource{dataSourceData{typeName: "events"}}
-}
-
-type eventsDataSource struct{ dataSourceData }
-
-type eventsModel struct {
-	EventName  types.String `tfsdk:"event_name"`
-	MaxRecords types.Int64  `tfsdk:"max_records"`
-	Events     types.List   `tfsdk:"events"`
-}
-
-var eventObjType = dataSourceObjectType(eventAttributes())
-
-func (d *eventsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	resp.Schema = schema.Schema{
-		MarkdownDescription: "Lists the recorded values of one event (`GET /events/{eventName}`), every page unless " +
+	return newListDataSource(listDataSourceSpec[eventsModel]{
+		typeName: "events",
+		description: "Lists the recorded values of one event (`GET /events/{eventName}`), every page unless " +
 			"`max_records` stops it, in the order the service returns them. An event with no records gives an empty list.",
-		Attributes: map[string]schema.Attribute{
+		filters: map[string]schema.Attribute{
 			"event_name": schema.StringAttribute{
 				Required:            true,
 				MarkdownDescription: "Name of the event, such as `checkout_completed`.",
@@ -51,40 +39,42 @@ func (d *eventsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest,
 				MarkdownDescription: "Stop after this many records (at least 1). Omit to read every record.",
 				Validators:          []validator.Int64{int64validator.AtLeast(1)},
 			},
-			"events": schema.ListNestedAttribute{
-				Computed:            true,
-				MarkdownDescription: "The recorded values.",
-				NestedObject:        schema.NestedAttributeObject{Attributes: eventAttributes()},
-			},
 		},
-	}
+		listAttr:        "events",
+		listDescription: "The recorded values.",
+		item:            eventAttributes(),
+		fill: func(ctx context.Context, client *console.Client, opts console.ListOptions, m *eventsModel, _ *diag.Diagnostics) (apiFailure, error) {
+			name := m.EventName.ValueString()
+			opts.MaxRecords = int(m.MaxRecords.ValueInt64())
+			events, err := client.ListEvents(ctx, name, opts)
+			m.Events = flattenEvents(events)
+			return eventsFailure(name), err
+		},
+	})
 }
+
+type eventsModel struct {
+	EventName  types.String `tfsdk:"event_name"`
+	MaxRecords types.Int64  `tfsdk:"max_records"`
+	Events     types.List   `tfsdk:"events"`
+}
+
+var eventObjType = dataSourceObjectType(eventAttributes())
 
 // eventAttributes is the schema of one event; eventObjType (and server.go's encoder) follow it.
 func eventAttributes() map[string]schema.Attribute {
 	return map[string]schema.Attribute{
-		"timestamp": schema.StringAttribute{Computed: true, MarkdownDescription: "Milliseconds since the Unix epoch, as a string."},
-		"name":      schema.StringAttribute{Computed: true, MarkdownDescription: "Event name."},
-		"source":    schema.StringAttribute{Computed: true, MarkdownDescription: "Origin of the event."},
-		"value":     schema.StringAttribute{Computed: true, MarkdownDescription: "Value of the event; may be empty."},
-		"user_id":   schema.StringAttribute{Computed: true, MarkdownDescription: "User the event was recorded for."},
+		"timestamp": computedText("Milliseconds since the Unix epoch, as a string."),
+		"name":      computedText("Event name."),
+		"source":    computedText("Origin of the event."),
+		"value":     computedText("Value of the event; may be empty."),
+		"user_id":   computedText("User the event was recorded for."),
 		"metadata": schema.MapAttribute{
 			Computed:            true,
 			ElementType:         types.StringType,
 			MarkdownDescription: "Metadata of the event. String values as they are; numbers, booleans, objects and arrays JSON-encoded (`jsondecode` them).",
 		},
 	}
-}
-
-func (d *eventsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	var m eventsModel
-	d.read(ctx, req, resp, &m, func(client *console.Client, opts console.ListOptions) (apiFailure, error) {
-		name := m.EventName.ValueString()
-		opts.MaxRecords = int(m.MaxRecords.ValueInt64())
-		events, err := client.ListEvents(ctx, name, opts)
-		m.Events = flattenEvents(events)
-		return eventsFailure(name), err
-	})
 }
 
 // eventsFailure names a failed read of events, here and in server.go alike.

@@ -11,38 +11,20 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
 )
 
-var _ datasource.DataSourceWithConfigure = &releasePipelineTriggersDataSource{}
-
 func NewReleasePipelineTriggersDataSource() datasource.DataSource {
-	return &releasePipelineTriggersDataSource{dataSourceData{typeName: "release_pipeline_triggers"}}
-}
-
-type releasePipelineTriggersDataSource struct{ dataSourceData }
-
-type releasePipelineTriggersModel struct {
-	ReleasePipelineID types.String `tfsdk:"release_pipeline_id"`
-	GateID            types.String `tfsdk:"gate_id"`
-	Statuses          types.List   `tfsdk:"statuses"`
-	Triggers          types.List   `tfsdk:"triggers"`
-}
-
-var (
-	triggerObjectType = dataSourceObjectType(triggerAttributes())
-	triggerActionType = nestedObjectType(triggerObjectType, "actions")
-)
-
-func (d *releasePipelineTriggersDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	resp.Schema = schema.Schema{
-		MarkdownDescription: "Lists release pipeline runs (\"triggers\": one rollout of a pipeline for one saved change of a gate), " +
+	return newListDataSource(listDataSourceSpec[releasePipelineTriggersModel]{
+		typeName: "release_pipeline_triggers",
+		description: "Lists release pipeline runs (\"triggers\": one rollout of a pipeline for one saved change of a gate), " +
 			"every page of `GET /release_pipeline_triggers`, filtered by the service. Use it to find the run an action " +
 			"`featureconsole_release_pipeline_trigger` should act on, or to report where rollouts stand.",
-		Attributes: map[string]schema.Attribute{
+		filters: map[string]schema.Attribute{
 			"release_pipeline_id": schema.StringAttribute{
 				Optional:            true,
 				MarkdownDescription: "Only runs of this release pipeline.",
@@ -63,28 +45,36 @@ func (d *releasePipelineTriggersDataSource) Schema(_ context.Context, _ datasour
 					listvalidator.ValueStringsAre(stringvalidator.OneOf(console.TriggerStatuses...)),
 				},
 			},
-			"triggers": schema.ListNestedAttribute{
-				Computed:            true,
-				MarkdownDescription: "The runs, in the order the service lists them.",
-				NestedObject:        schema.NestedAttributeObject{Attributes: triggerAttributes()},
-			},
 		},
-	}
+		listAttr:        "triggers",
+		listDescription: "The runs, in the order the service lists them.",
+		item:            triggerAttributes(),
+		fill:            fillTriggers,
+	})
 }
+
+type releasePipelineTriggersModel struct {
+	ReleasePipelineID types.String `tfsdk:"release_pipeline_id"`
+	GateID            types.String `tfsdk:"gate_id"`
+	Statuses          types.List   `tfsdk:"statuses"`
+	Triggers          types.List   `tfsdk:"triggers"`
+}
+
+var (
+	triggerObjectType = dataSourceObjectType(triggerAttributes())
+	triggerActionType = nestedObjectType(triggerObjectType, "actions")
+)
 
 // triggerAttributes is the schema of one run; triggerObjectType is derived from it.
 func triggerAttributes() map[string]schema.Attribute {
-	computed := func(desc string) schema.StringAttribute {
-		return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
-	}
 	return map[string]schema.Attribute{
-		"id":                  computed("Identifier of the run (the `trigger_id` of the action)."),
-		"release_pipeline_id": computed("The pipeline the run rolls out."),
-		"gate_id":             computed("The gate whose change the run rolls out; null when the service names none."),
-		"status": computed("`IN_PROGRESS` (a phase bakes), `PAUSED` (the bake timer is stopped), " +
+		"id":                  computedText("Identifier of the run (the `trigger_id` of the action)."),
+		"release_pipeline_id": computedText("The pipeline the run rolls out."),
+		"gate_id":             computedText("The gate whose change the run rolls out; null when the service names none."),
+		"status": computedText("`IN_PROGRESS` (a phase bakes), `PAUSED` (the bake timer is stopped), " +
 			"`WAITING_FOR_REVIEW` (a phase with `required_review` waits for approval), `COMPLETED` or `ABORTED` (final)."),
-		"current_phase":    computed("Name of the current phase."),
-		"current_phase_id": computed("Identifier of the current phase."),
+		"current_phase":    computedText("Name of the current phase."),
+		"current_phase_id": computedText("Identifier of the current phase."),
 		"current_phase_end_time": schema.Int64Attribute{Computed: true, MarkdownDescription: "When the current phase's bake " +
 			"time ends, in milliseconds since the Unix epoch; null while paused, waiting for review, or once final."},
 		"created_time": schema.Int64Attribute{Computed: true, MarkdownDescription: "When the run started, in milliseconds since the Unix epoch."},
@@ -92,27 +82,24 @@ func triggerAttributes() map[string]schema.Attribute {
 			Computed:            true,
 			MarkdownDescription: "The operations recorded on the run, oldest first.",
 			NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-				"type": computed("`APPROVED_FOR`, `PAUSED`, `UNPAUSED`, `SKIPPED`, `FULL_ROLL_OUT` or `ABORTED`."),
+				"type": computedText("`APPROVED_FOR`, `PAUSED`, `UNPAUSED`, `SKIPPED`, `FULL_ROLL_OUT` or `ABORTED`."),
 				"time_ms": schema.Int64Attribute{Computed: true, MarkdownDescription: "When, in milliseconds " +
 					"since the Unix epoch; null when the service does not say."},
-				"phase_id":   computed("The phase the run was at."),
-				"actor_name": computed("Who did it."),
+				"phase_id":   computedText("The phase the run was at."),
+				"actor_name": computedText("Who did it."),
 			}},
 		},
 	}
 }
 
-func (d *releasePipelineTriggersDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	var m releasePipelineTriggersModel
-	d.read(ctx, req, resp, &m, func(client *console.Client, opts console.ListOptions) (apiFailure, error) {
-		f := console.TriggerFilter{ReleasePipelineID: m.ReleasePipelineID.ValueString(), GateID: m.GateID.ValueString()}
-		if resp.Diagnostics.Append(m.Statuses.ElementsAs(ctx, &f.Statuses, false)...); resp.Diagnostics.HasError() {
-			return apiFailure{}, nil
-		}
-		runs, err := client.ListReleasePipelineTriggers(ctx, f, opts)
-		m.Triggers = flattenTriggers(runs)
-		return apiFailure{"list", "release pipeline runs"}, err
-	})
+func fillTriggers(ctx context.Context, client *console.Client, opts console.ListOptions, m *releasePipelineTriggersModel, diags *diag.Diagnostics) (apiFailure, error) {
+	f := console.TriggerFilter{ReleasePipelineID: m.ReleasePipelineID.ValueString(), GateID: m.GateID.ValueString()}
+	if diags.Append(m.Statuses.ElementsAs(ctx, &f.Statuses, false)...); diags.HasError() {
+		return apiFailure{}, nil
+	}
+	runs, err := client.ListReleasePipelineTriggers(ctx, f, opts)
+	m.Triggers = flattenTriggers(runs)
+	return apiFailure{"list", "release pipeline runs"}, err
 }
 
 func flattenTriggers(runs []console.ReleasePipelineTrigger) types.List {

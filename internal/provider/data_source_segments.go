@@ -11,19 +11,34 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
 )
 
-var _ datasource.DataSourceWithConfigure = &segmentsDataSource{}
-
 func NewSegmentsDataSource() datasource.DataSource {
-	return &segmentsDataSource{dataSourceData{typeName: "segments"}}
+	return newListDataSource(listDataSourceSpec[segmentsModel]{
+		typeName:    "segments",
+		description: "Lists the segments of the project (every page of `GET /segments`), optionally only those of one type.",
+		filters: map[string]schema.Attribute{
+			"type": schema.StringAttribute{
+				Optional:            true,
+				MarkdownDescription: "Only segments of this type: `id_list` or `rule_based`. Omit for every segment.",
+				Validators:          []validator.String{stringvalidator.OneOf("id_list", "rule_based")},
+			},
+		},
+		listAttr:        "segments",
+		listDescription: "The segments, in the order the service lists them.",
+		item:            segmentAttributes(),
+		fill: func(ctx context.Context, client *console.Client, opts console.ListOptions, m *segmentsModel, _ *diag.Diagnostics) (apiFailure, error) {
+			segs, err := client.ListSegments(ctx, opts)
+			m.Segments = flattenSegments(segs, m.Type.ValueString())
+			return apiFailure{"list", "segments"}, err
+		},
+	})
 }
-
-type segmentsDataSource struct{ dataSourceData }
 
 type segmentsModel struct {
 	Type     types.String `tfsdk:"type"`
@@ -35,43 +50,22 @@ var (
 	segmentRulesObjectType = nestedObjectType(segmentObjectType, "rules")
 )
 
-func (d *segmentsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	resp.Schema = schema.Schema{
-		MarkdownDescription: "Lists the segments of the project (every page of `GET /segments`), optionally only those of one type.",
-		Attributes: map[string]schema.Attribute{
-			"type": schema.StringAttribute{
-				Optional:            true,
-				MarkdownDescription: "Only segments of this type: `id_list` or `rule_based`. Omit for every segment.",
-				Validators:          []validator.String{stringvalidator.OneOf("id_list", "rule_based")},
-			},
-			"segments": schema.ListNestedAttribute{
-				Computed:            true,
-				MarkdownDescription: "The segments, in the order the service lists them.",
-				NestedObject:        schema.NestedAttributeObject{Attributes: segmentAttributes()},
-			},
-		},
-	}
-}
-
 // segmentAttributes is the schema of one segment; segmentObjectType is derived from it.
 func segmentAttributes() map[string]schema.Attribute {
-	computedString := func(desc string) schema.StringAttribute {
-		return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
-	}
 	return map[string]schema.Attribute{
-		"id":                 computedString("Segment identifier."),
+		"id":                 computedText("Segment identifier."),
 		"is_enabled":         schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether the segment is enabled."},
-		"description":        computedString("Description."),
-		"last_modifier_name": computedString("Name of the last modifier."),
-		"last_modifier_id":   computedString("Identifier of the last modifier."),
-		"type":               computedString("`id_list` or `rule_based`."),
+		"description":        computedText("Description."),
+		"last_modifier_name": computedText("Name of the last modifier."),
+		"last_modifier_id":   computedText("Identifier of the last modifier."),
+		"type":               computedText("`id_list` or `rule_based`."),
 		"count":              schema.Int64Attribute{Computed: true, MarkdownDescription: "Number of members (id lists) as reported by the service."},
 		"tags":               schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Tags."},
 		"rules": schema.SingleNestedAttribute{
 			Computed:            true,
 			MarkdownDescription: "The rule of a `rule_based` segment; null for `id_list` segments.",
 			Attributes: map[string]schema.Attribute{
-				"name":            computedString("Rule name."),
+				"name":            computedText("Rule name."),
 				"pass_percentage": schema.Float64Attribute{Computed: true, MarkdownDescription: "Percent of matching units that pass, 0 to 100."},
 				"conditions": schema.ListNestedAttribute{
 					Computed:            true,
@@ -82,15 +76,6 @@ func segmentAttributes() map[string]schema.Attribute {
 			},
 		},
 	}
-}
-
-func (d *segmentsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	var m segmentsModel
-	d.read(ctx, req, resp, &m, func(client *console.Client, opts console.ListOptions) (apiFailure, error) {
-		segs, err := client.ListSegments(ctx, opts)
-		m.Segments = flattenSegments(segs, m.Type.ValueString())
-		return apiFailure{"list", "segments"}, err
-	})
 }
 
 func flattenSegments(segs []console.Segment, typ string) types.List {

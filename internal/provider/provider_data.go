@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
-	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
@@ -36,37 +35,6 @@ func (r *resourceData) Metadata(_ context.Context, req resource.MetadataRequest,
 
 func (r *resourceData) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
 	r.data = configuredData(req.ProviderData, resp.Diagnostics.AddError)
-}
-
-// dataSourceData is resourceData for data sources.
-type dataSourceData struct {
-	typeName string
-	data     *providerData
-}
-
-func (d *dataSourceData) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_" + d.typeName
-}
-
-// read is how every data source reads: the configuration into m, then fill (which lists what
-// the service holds into m, given the provider's read concurrency), then m into the state. fill
-// names what it read, for the diagnostic of its failure.
-func (d *dataSourceData) read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse, m any, fill func(client *console.Client, opts console.ListOptions) (apiFailure, error)) {
-	resp.Diagnostics.Append(req.Config.Get(ctx, m)...)
-	if resp.Diagnostics.HasError() || !requireClient(d.data, &resp.Diagnostics) {
-		return
-	}
-	if what, err := fill(d.data.client, console.ListOptions{Concurrency: d.data.readConcurrency}); err != nil {
-		what.add(&resp.Diagnostics, nil, err)
-	}
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
-}
-
-func (d *dataSourceData) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.data = configuredData(req.ProviderData, resp.Diagnostics.AddError)
 }
 
 // configuredData extracts the provider's data in a resource's, data source's, list resource's or

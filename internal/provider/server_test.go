@@ -62,7 +62,7 @@ func checkFastEventsRead(url string) func(*terraform.State) error {
 func TestEventsStateTypeMatchesSchema(t *testing.T) {
 	ctx := context.Background()
 	var sr datasource.SchemaResponse
-	(&eventsDataSource{}).Schema(ctx, datasource.SchemaRequest{}, &sr)
+	NewEventsDataSource().Schema(ctx, datasource.SchemaRequest{}, &sr)
 	if got := sr.Schema.Type().TerraformType(ctx); !got.Equal(eventsStateType) {
 		t.Fatalf("schema type %s, eventsStateType %s", got, eventsStateType)
 	}
