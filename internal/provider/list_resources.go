@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/list"
+	listschema "github.com/hashicorp/terraform-plugin-framework/list/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
@@ -57,34 +58,97 @@ func listStream[T any](limit int64, failure apiFailure, fetch func(func([]T) err
 	}
 }
 
-// listSetup is how every List begins: the configured client, and the null `timeouts` of the
-// listed objects (they carry none). ok is false when the stream already carries the error.
-func listSetup(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream, data *providerData) (client *console.Client, nullTO timeouts.Value, ok bool) {
-	var d diag.Diagnostics
-	if !requireClient(data, &d) {
-		stream.Results = list.ListResultsStreamDiagnostics(d)
-		return nil, nullTO, false
-	}
-	nullTO, d = nullListTimeouts(ctx, req)
-	if d.HasError() {
-		stream.Results = list.ListResultsStreamDiagnostics(d)
-		return nil, nullTO, false
-	}
-	return data.client, nullTO, true
+// pagedListSpec is one list resource: the filters of its block, read into C (struct{} when it takes
+// none), the service's listing of T page by page, and how each T becomes a result.
+type pagedListSpec[T, C any] struct {
+	typeName    string // the resource's: a list resource is named as the resource it lists
+	description string
+	config      map[string]listschema.Attribute // nil: the block takes no filter and C is not read
+	// filter reads the block's filters into keep, which leaves objects out; a nil keep keeps every
+	// object. nil: the block has nothing to filter by.
+	filter func(ctx context.Context, cfg *C) (keep func(*T) bool, diags diag.Diagnostics)
+	// pages reads the service's listing, handing each page to fn; failure names it in the
+	// diagnostic of its failure.
+	pages   func(client *console.Client, ctx context.Context, opts console.ListOptions, fn func([]T) error) error
+	failure apiFailure
+	// identify gives an object's identity (the resource's identityAttr) and display name.
+	identityAttr string
+	identify     func(*T) (id, displayName string)
+	// model builds the resource from the object on the list page, exactly as Read would after an
+	// import; nullTO is its `timeouts` (listed objects carry none).
+	model func(ctx context.Context, obj *T, nullTO timeouts.Value) (any, diag.Diagnostics)
 }
 
-// listedResult is the result of one listed object (none for an object without an id): its identity
-// and display name, and with include_resource the resource that model builds from the list page,
-// exactly as Read would build it after an import.
-func listedResult(ctx context.Context, req list.ListRequest, identityAttr, id, displayName string, model func() (any, diag.Diagnostics)) (list.ListResult, bool) {
+type pagedList[T, C any] struct {
+	resourceData
+	spec pagedListSpec[T, C]
+}
+
+var _ list.ListResourceWithConfigure = &pagedList[struct{}, struct{}]{}
+
+func newPagedList[T, C any](spec pagedListSpec[T, C]) list.ListResource {
+	return &pagedList[T, C]{resourceData: resourceData{typeName: spec.typeName}, spec: spec}
+}
+
+func (l *pagedList[T, C]) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
+	resp.Schema = listschema.Schema{MarkdownDescription: l.spec.description, Attributes: l.spec.config}
+}
+
+func (l *pagedList[T, C]) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
+	keep, nullTO, diags := l.start(ctx, req)
+	if diags.HasError() {
+		stream.Results = list.ListResultsStreamDiagnostics(diags)
+		return
+	}
+	// Without a filter the service's page can stop at the limit; with one, pages are read until
+	// enough objects pass it.
+	opts := console.ListOptions{}
+	if keep == nil {
+		opts.MaxRecords = int(max(req.Limit, 0))
+	}
+	client := l.data.client
+	stream.Results = listStream(req.Limit, l.spec.failure,
+		func(fn func([]T) error) error { return l.spec.pages(client, ctx, opts, fn) },
+		func(obj T) (list.ListResult, bool) {
+			if keep != nil && !keep(&obj) {
+				return list.ListResult{}, false
+			}
+			return l.result(ctx, req, &obj, nullTO)
+		})
+}
+
+// start is how every List begins: the block's filters, the configured client, and the null
+// `timeouts` of the listed objects. The diagnostics are those of the first step that failed.
+func (l *pagedList[T, C]) start(ctx context.Context, req list.ListRequest) (keep func(*T) bool, nullTO timeouts.Value, diags diag.Diagnostics) {
+	var cfg C
+	if l.spec.config != nil {
+		if diags = req.Config.Get(ctx, &cfg); diags.HasError() {
+			return nil, nullTO, diags
+		}
+	}
+	diags = nil
+	if !requireClient(l.data, &diags) {
+		return nil, nullTO, diags
+	}
+	if nullTO, diags = nullListTimeouts(ctx, req); diags.HasError() || l.spec.filter == nil {
+		return nil, nullTO, diags
+	}
+	keep, diags = l.spec.filter(ctx, &cfg)
+	return keep, nullTO, diags
+}
+
+// result is the result of one listed object (none for an object without an id): its identity
+// and display name, and with include_resource the resource built from the list page.
+func (l *pagedList[T, C]) result(ctx context.Context, req list.ListRequest, obj *T, nullTO timeouts.Value) (list.ListResult, bool) {
+	id, displayName := l.spec.identify(obj)
 	if id == "" {
 		return list.ListResult{}, false
 	}
 	res := req.NewListResult(ctx)
 	res.DisplayName = displayName
-	res.Diagnostics.Append(res.Identity.SetAttribute(ctx, path.Root(identityAttr), id)...)
+	res.Diagnostics.Append(res.Identity.SetAttribute(ctx, path.Root(l.spec.identityAttr), id)...)
 	if req.IncludeResource {
-		m, d := model()
+		m, d := l.spec.model(ctx, obj, nullTO)
 		res.Diagnostics.Append(d...)
 		if !res.Diagnostics.HasError() {
 			setListResource(ctx, &res, m)
