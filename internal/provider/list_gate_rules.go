@@ -56,6 +56,8 @@ type gateRulesListModel struct {
 	IncludeEmpty types.Bool `tfsdk:"include_empty"`
 }
 
+// gateRulesFilter keeps the gates with rules (all of them with include_empty) that carry every tag
+// asked for; when that is every gate it says so (nil), so that the service's pages stop at the limit.
 func gateRulesFilter(ctx context.Context, cfg *gateRulesListModel) (func(*console.Gate) bool, diag.Diagnostics) {
 	var tags []string
 	if isKnownList(cfg.Tags) {
