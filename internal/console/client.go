@@ -275,7 +275,7 @@ func (c *Client) send(ctx context.Context, r request) ([]byte, error) {
 	// An empty id leaves an empty segment: the call would address the collection (DELETE
 	// /metrics/metric_source/) or another route, never the object.
 	if strings.HasSuffix(r.path, "/") || strings.Contains(r.path, "//") {
-		return nil, fmt.Errorf("%s: the identifier is empty", r.describe())
+		return nil, &RequestError{Op: r.op, Object: r.object, Err: errors.New("the identifier is empty")}
 	}
 	target := c.base.String() + r.path
 	if len(r.query) > 0 {
@@ -286,7 +286,7 @@ func (c *Client) send(ctx context.Context, r request) ([]byte, error) {
 	if r.body != nil {
 		var err error
 		if body, err = json.Marshal(r.body); err != nil {
-			return nil, fmt.Errorf("%s: encoding request: %w", r.describe(), err)
+			return nil, &RequestError{Op: r.op, Object: r.object, Err: fmt.Errorf("encoding request: %w", err)}
 		}
 	}
 	var reqBody any
@@ -295,7 +295,7 @@ func (c *Client) send(ctx context.Context, r request) ([]byte, error) {
 	}
 	req, err := retryablehttp.NewRequestWithContext(ctx, r.method, target, reqBody)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", r.describe(), err)
+		return nil, &RequestError{Op: r.op, Object: r.object, Err: err}
 	}
 	req.Header.Set("SERVICE-API-KEY", c.apiKey)
 	req.Header.Set("Accept", "application/json")
@@ -347,13 +347,6 @@ func (c *Client) send(ctx context.Context, r request) ([]byte, error) {
 		return nil, newAPIError(r, resp, raw, c.apiKey, at.attempts, at.ambiguous)
 	}
 	return raw, nil
-}
-
-func (r request) describe() string {
-	if r.object == "" {
-		return "Unable to " + r.op
-	}
-	return "Unable to " + r.op + " " + r.object
 }
 
 type operationKey struct{}

@@ -38,24 +38,19 @@ func unable(op, object string) string {
 	return "Unable to " + op + " " + object
 }
 
-func (e *APIError) Error() string {
-	var b strings.Builder
-	b.WriteString(unable(e.Op, e.Object))
-	fmt.Fprintf(&b, ": %d %s", e.StatusCode, http.StatusText(e.StatusCode))
+// Every error of this package is typed and says, in Error, a short account for logs and callers
+// other than the provider: "Unable to <op> <object>: <Reason>". Its fields carry the rest (attempts,
+// whether a write may have been committed); advice to the user is the provider's to give.
+
+func (e *APIError) Error() string { return unable(e.Op, e.Object) + ": " + e.Reason() }
+
+// Reason is the status and the service's words: "400 Bad Request: rules[0] is invalid".
+func (e *APIError) Reason() string {
+	s := fmt.Sprintf("%d %s", e.StatusCode, http.StatusText(e.StatusCode))
 	if e.Message != "" {
-		b.WriteString(": " + e.Message)
+		s += ": " + e.Message
 	}
-	switch {
-	case e.StatusCode == http.StatusUnauthorized, e.StatusCode == http.StatusForbidden && e.BodyStatus == http.StatusUnauthorized:
-		b.WriteString(" (authentication failed: check the API key given in api_key or FEATURECONSOLE_API_KEY)")
-	case e.StatusCode == http.StatusConflict:
-		b.WriteString(" (someone else changed it at the same time; nothing was retried: run terraform plan to see where it stands now)")
-	case e.StatusCode == http.StatusTooManyRequests && e.Attempts > 1:
-		fmt.Fprintf(&b, " (gave up after %d attempts: the service kept rate limiting)", e.Attempts)
-	case e.StatusCode >= 500 && e.Attempts > 1:
-		fmt.Fprintf(&b, " (gave up after %d attempts)", e.Attempts)
-	}
-	return b.String()
+	return s
 }
 
 // NotFound reports whether err is a 404 of the service.
@@ -191,8 +186,11 @@ type DecodeError struct {
 	Body       []byte
 }
 
-func (e *DecodeError) Error() string {
-	msg := unable(e.Op, e.Object) + ": the service's response could not be decoded: " + e.Err.Error()
+func (e *DecodeError) Error() string { return unable(e.Op, e.Object) + ": " + e.Reason() }
+
+// Reason says what could not be decoded and how the body starts.
+func (e *DecodeError) Reason() string {
+	msg := "the service's response could not be decoded: " + e.Err.Error()
 	if len(e.Body) > 0 {
 		if strings.HasPrefix(strings.TrimSpace(string(e.Body)), "<") {
 			msg += " (the body is an HTML page, perhaps from a proxy)"
@@ -212,8 +210,25 @@ type TransportError struct {
 	Err        error
 }
 
-func (e *TransportError) Error() string {
-	return fmt.Sprintf("%s: no answer from the service after %d attempt(s): %v", unable(e.Op, e.Object), e.Attempts, e.Err)
+func (e *TransportError) Error() string { return unable(e.Op, e.Object) + ": " + e.Reason() }
+
+// Reason says how many attempts went unanswered and why the last did.
+func (e *TransportError) Reason() string {
+	return fmt.Sprintf("no answer from the service after %d attempt(s): %v", e.Attempts, e.Err)
 }
 
 func (e *TransportError) Unwrap() error { return e.Err }
+
+// RequestError is a request that could not be made (an empty identifier, a body that does not
+// encode), or a listing whose pages could not be followed.
+type RequestError struct {
+	Op, Object string
+	Err        error
+}
+
+func (e *RequestError) Error() string { return unable(e.Op, e.Object) + ": " + e.Reason() }
+
+// Reason is what stopped the request.
+func (e *RequestError) Reason() string { return e.Err.Error() }
+
+func (e *RequestError) Unwrap() error { return e.Err }

@@ -114,10 +114,12 @@ func TestNestJSErrors(t *testing.T) {
 			t.Errorf("%s:\n got %v\nwant %s", tc.body, err, tc.want)
 		}
 	}
-	// A 403 whose body says 401 keeps the HTTP status and says what a 401 says.
+	// A 403 whose body says 401 keeps the HTTP status and the body's, from which the provider
+	// says what a 401 says (TestFailureDetail).
 	f := newFake(t, script(reply{Status: 403, Body: `{"statusCode":401,"message":"Unauthorized"}`}))
 	_, err := f.client().GetGate(context.Background(), "g")
-	if !hasStatus(err, http.StatusForbidden) || !strings.Contains(err.Error(), "check the API key") {
+	var ae *APIError
+	if !hasStatus(err, http.StatusForbidden) || !errors.As(err, &ae) || ae.BodyStatus != http.StatusUnauthorized {
 		t.Errorf("got %v", err)
 	}
 }

@@ -89,7 +89,7 @@ func eachPage[T any](ctx context.Context, c *Client, r request, opts ListOptions
 	}
 	page, limit, err := nextPageParams(pg, 1)
 	if err != nil {
-		return fmt.Errorf("%s: %w", r.describe(), err)
+		return &RequestError{Op: r.op, Object: r.object, Err: err}
 	}
 
 	// With the total known, the remaining pages can be fetched at once; what the service adds
@@ -116,7 +116,7 @@ func eachPage[T any](ctx context.Context, c *Client, r request, opts ListOptions
 				pages[i] = nil
 			}
 			if page, limit, err = nextPageParams(pgs[len(pgs)-1], to); err != nil {
-				return fmt.Errorf("%s: %w", r.describe(), err)
+				return &RequestError{Op: r.op, Object: r.object, Err: err}
 			}
 		}
 	}
@@ -130,10 +130,10 @@ func eachPage[T any](ctx context.Context, c *Client, r request, opts ListOptions
 			return err
 		}
 		if page, limit, err = nextPageParams(pg, page); err != nil {
-			return fmt.Errorf("%s: %w", r.describe(), err)
+			return &RequestError{Op: r.op, Object: r.object, Err: err}
 		}
 	}
-	return fmt.Errorf("%s: the service kept announcing a next page after %d pages", r.describe(), maxPages)
+	return &RequestError{Op: r.op, Object: r.object, Err: fmt.Errorf("the service kept announcing a next page after %d pages", maxPages)}
 }
 
 // nextPageParams takes page and limit from the nextPage link; the path of the link is ignored so a
@@ -224,7 +224,7 @@ func fetchPages[T any](ctx context.Context, c *Client, r request, from, to, limi
 		return nil, nil, firstErr
 	}
 	if ctx.Err() != nil {
-		return nil, nil, fmt.Errorf("%s: %w", r.describe(), ctx.Err())
+		return nil, nil, &RequestError{Op: r.op, Object: r.object, Err: ctx.Err()}
 	}
 	return pages, pgs, nil
 }

@@ -25,33 +25,15 @@ type RateLimitError struct {
 	Err            error
 }
 
-func (e *RateLimitError) Error() string {
-	msg := request{op: e.Op, object: e.Object}.describe()
-	return fmt.Sprintf("%s: the project's write limit was exhausted for %s: the service answered 429 Too Many Requests "+
-		"to %d attempt(s) of this request, waiting out each Retry-After, until the time allowed ran out. The limit (about "+
-		"100 writes per 10 seconds and 900 per 15 minutes) belongs to the project and is shared by every client writing "+
-		"to it: other terraform applies, CI jobs, scripts and people in the console. To get through, lower -parallelism, "+
-		"stagger the applies that write to this project, or give the resource more time in its timeouts block",
-		msg, humanDuration(e.Limited), e.Refusals)
+func (e *RateLimitError) Error() string { return unable(e.Op, e.Object) + ": " + e.Reason() }
+
+// Reason says how long and how often the service refused the request.
+func (e *RateLimitError) Reason() string {
+	return fmt.Sprintf("the project's write limit was exhausted for %s: 429 Too Many Requests to %d attempt(s), until the time allowed ran out",
+		e.Limited.Round(10*time.Millisecond), e.Refusals)
 }
 
 func (e *RateLimitError) Unwrap() error { return e.Err }
-
-// humanDuration renders d as "N minutes" from a minute on, else "N seconds".
-func humanDuration(d time.Duration) string {
-	if d >= time.Minute {
-		m := int((d + 30*time.Second) / time.Minute)
-		if m == 1 {
-			return "1 minute"
-		}
-		return strconv.Itoa(m) + " minutes"
-	}
-	s := int((d + 500*time.Millisecond) / time.Second)
-	if s == 1 {
-		return "1 second"
-	}
-	return strconv.Itoa(s) + " seconds"
-}
 
 // CancelledError is a request whose context ended before it got an answer it could return.
 type CancelledError struct {
@@ -62,9 +44,10 @@ type CancelledError struct {
 	Err            error
 }
 
-func (e *CancelledError) Error() string {
-	return request{op: e.Op, object: e.Object}.describe() + ": cancelled: " + e.Err.Error()
-}
+func (e *CancelledError) Error() string { return unable(e.Op, e.Object) + ": " + e.Reason() }
+
+// Reason is the context's own account.
+func (e *CancelledError) Reason() string { return "cancelled: " + e.Err.Error() }
 
 func (e *CancelledError) Unwrap() error { return e.Err }
 

@@ -61,8 +61,8 @@ func TestRateLimitErrorAtDeadline(t *testing.T) {
 		t.Errorf("Limited %v", re.Limited)
 	}
 	msg := err.Error()
-	for _, want := range []string{`Unable to create rules of gate "g"`, "write limit was exhausted for", "shared by every client",
-		"lower -parallelism", "stagger", "timeouts"} {
+	// What the limit is and what to do about it is the provider's to say (TestFailureDetail).
+	for _, want := range []string{`Unable to create rules of gate "g"`, "write limit was exhausted for", "429 Too Many Requests"} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("error lacks %q: %s", want, msg)
 		}
@@ -88,15 +88,6 @@ func TestServerErrorsCountedApartFrom429(t *testing.T) {
 	}
 	if f.count() != 6 || ae.Attempts != 6 {
 		t.Errorf("%d requests, Attempts %d; want 6 (three 429s free, three 502s = 1 + max_retries 2)", f.count(), ae.Attempts)
-	}
-}
-
-func TestHumanDuration(t *testing.T) {
-	for d, want := range map[time.Duration]string{20 * time.Minute: "20 minutes", 61 * time.Second: "1 minute",
-		90 * time.Second: "2 minutes", 45 * time.Second: "45 seconds", time.Second: "1 second"} {
-		if got := humanDuration(d); got != want {
-			t.Errorf("humanDuration(%v) = %q, want %q", d, got, want)
-		}
 	}
 }
 

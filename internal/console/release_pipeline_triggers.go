@@ -199,7 +199,8 @@ func (c *Client) RunTriggerOperation(ctx context.Context, run *ReleasePipelineTr
 		select {
 		case <-ctx.Done():
 			t.Stop()
-			return nil, fmt.Errorf("%s: cancelled: %w", r.describe(), ctx.Err())
+			// An attempt that was sent may yet land: the write is not known to have failed.
+			return nil, &CancelledError{Op: r.op, Object: r.object, MaybeCommitted: true, Err: ctx.Err()}
 		case <-t.C:
 		}
 	}

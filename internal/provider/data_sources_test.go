@@ -340,7 +340,7 @@ func TestAccDataSources_serverErrorsExhaustRetries(t *testing.T) {
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config:      providerBlock(url, "max_retries = 2") + `data "featureconsole_segments" "all" {}`,
-			ExpectError: regexp.MustCompile(`(?s)Unable to list segments.*503 Service Unavailable.*gave up after 3 attempts`),
+			ExpectError: regexp.MustCompile(`(?s)Unable to list segments.*503 Service Unavailable.*gave\s+up\s+after\s+3\s+attempts`),
 		}},
 	})
 }

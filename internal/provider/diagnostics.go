@@ -5,8 +5,14 @@ package provider
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"net/http"
+	"strconv"
 	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -16,11 +22,12 @@ import (
 )
 
 // Every diagnostic about a failed call to the service is built here, so that resources, data
-// sources, list resources and the action word them alike: the summary names the operation and the
-// object ("Unable to update rules of gate \"x\""), the detail gives the request's own account (the
-// status, the service's words, how many attempts were made), what the operation's timeout did, and,
-// for a write that may have reached the service although its answer was lost, that it may have been
-// applied.
+// sources, list resources and the action word them alike. The client's errors are typed and carry
+// the facts (status, the service's words, attempts, whether a write may have been committed); the
+// summary names the operation and the object ("Unable to update rules of gate \"x\""), and the
+// detail gives the rest once: the status and the service's words, what to do about them, what the
+// operation's timeout did, and, for a write that may have reached the service although its answer
+// was lost, that it may have been applied.
 
 // apiFailure names what failed: Unable to <op> <object>.
 type apiFailure struct {
@@ -32,15 +39,14 @@ func (f apiFailure) summary() string {
 	return strings.TrimSpace("Unable to " + f.op + " " + f.object)
 }
 
-// detail is the body of the diagnostic. op (nil outside CRUD calls) explains its own timeout,
-// which says itself whether the change may have been applied; otherwise a failed write whose fate
-// is unknown (console.MaybeApplied: an answer lost after an attempt may have reached the service)
-// says that it may have been applied.
+// detail is the body of the diagnostic of err. op (nil outside CRUD calls) says whether its own
+// deadline ended the call, and whether it writes: a failed write whose fate is unknown
+// (console.MaybeApplied) may have been applied.
 func (f apiFailure) detail(op *operation, err error) string {
 	if op != nil && op.timedOut() {
-		return op.explain(f.summary(), err).Error()
+		return timeoutDetail(op, err)
 	}
-	detail := err.Error()
+	detail := failureAccount(err)
 	if op != nil && op.write && console.MaybeApplied(err) {
 		detail += fmt.Sprintf("\n\nThe change may have been applied even though its answer was lost; the next plan reads %s again "+
 			"and shows what is left to do: re-run apply if it still shows a change.", f.object)
@@ -61,6 +67,104 @@ func (f apiFailure) addAt(diags *diag.Diagnostics, attr path.Path, summary strin
 		detail = guidance + "\n\n" + detail
 	}
 	diags.AddAttributeError(attr, summary, detail)
+}
+
+// failureAccount is what err says after "Unable to <op> <object>", with the advice that goes with
+// it. Errors that wrap a cause only to add words after it keep those words.
+func failureAccount(err error) string {
+	switch e := err.(type) {
+	case *console.APIError:
+		return capitalize(e.Reason()) + apiAdvice(e)
+	case *console.RateLimitError:
+		return fmt.Sprintf("The project's write limit was exhausted for %s: the service answered 429 Too Many Requests "+
+			"to %d attempt(s) of this request, waiting out each Retry-After, until the time allowed ran out. The limit (about "+
+			"100 writes per 10 seconds and 900 per 15 minutes) belongs to the project and is shared by every client writing "+
+			"to it: other terraform applies, CI jobs, scripts and people in the console. To get through, lower -parallelism, "+
+			"stagger the applies that write to this project, or give the resource more time in its timeouts block",
+			humanDuration(e.Limited), e.Refusals)
+	case *console.ReviewPendingError:
+		review := "a review"
+		if e.ReviewID != "" {
+			review = fmt.Sprintf("review %q", e.ReviewID)
+		}
+		msg := "The change awaits " + review + " and has not been applied."
+		if m := strings.TrimSpace(e.Message); m != "" {
+			msg += " The service says: " + m
+		}
+		return msg
+	case *console.CancelledError:
+		return "The request was cancelled: " + e.Err.Error()
+	case interface{ Reason() string }: // the client's other errors: nothing to add
+		return capitalize(e.Reason())
+	}
+	if inner := errors.Unwrap(err); inner != nil {
+		if more, ok := strings.CutPrefix(err.Error(), inner.Error()); ok {
+			return failureAccount(inner) + more
+		}
+	}
+	return err.Error()
+}
+
+// apiAdvice is what to do about an answer, worded after the account: a rejected key, a
+// concurrent edit, a service that kept failing.
+func apiAdvice(e *console.APIError) string {
+	switch {
+	case e.StatusCode == http.StatusUnauthorized, e.StatusCode == http.StatusForbidden && e.BodyStatus == http.StatusUnauthorized:
+		return " (authentication failed: check the API key given in api_key or FEATURECONSOLE_API_KEY)"
+	case e.StatusCode == http.StatusConflict:
+		return " (someone else changed it at the same time; nothing was retried: run terraform plan to see where it stands now)"
+	case e.StatusCode == http.StatusTooManyRequests && e.Attempts > 1:
+		return fmt.Sprintf(" (gave up after %d attempts: the service kept rate limiting)", e.Attempts)
+	case e.StatusCode >= 500 && e.Attempts > 1:
+		return fmt.Sprintf(" (gave up after %d attempts)", e.Attempts)
+	}
+	return ""
+}
+
+// timeoutDetail explains an operation that its own deadline ended: after how long, how to allow
+// more, and whether the change may have been applied. Waiting out the project's write limit is
+// said as such, since more time is only one of the ways through.
+func timeoutDetail(op *operation, err error) string {
+	example := fmt.Sprintf("\n\n  timeouts = {\n    %s = \"%s\"\n  }", op.name, formatTimeout(2*op.timeout))
+	if rle, ok := errors.AsType[*console.RateLimitError](err); ok {
+		msg := failureAccount(rle) + fmt.Sprintf(" (timeouts.%s, %s here), for example:", op.name, formatTimeout(op.timeout)) + example
+		if rle.MaybeCommitted {
+			return msg + "\n\nAn earlier attempt's answer was lost, so the change may have been applied: the next plan reads it again and shows what is left to do."
+		}
+		return msg + "\n\nThe service refused every attempt, so nothing was applied: the next plan shows the same change."
+	}
+	msg := fmt.Sprintf("Timed out after %s waiting for the service (raise timeouts.%s)", formatTimeout(op.timeout), op.name)
+	msg += fmt.Sprintf("\n\nThe %s operation has a budget of %s, retries, Retry-After waits and write pacing included. "+
+		"Allow more in the resource's configuration, for example:", op.name, formatTimeout(op.timeout)) + example
+	// A write that never left the pacer, or that every attempt of was refused, was not applied.
+	if op.write && console.MaybeApplied(err) {
+		msg += "\n\nThe service may still have received the change: the next plan reads it again and shows what is left to do."
+	}
+	return msg
+}
+
+// humanDuration renders d as "N minutes" from a minute on, else "N seconds".
+func humanDuration(d time.Duration) string {
+	if d >= time.Minute {
+		m := int((d + 30*time.Second) / time.Minute)
+		if m == 1 {
+			return "1 minute"
+		}
+		return strconv.Itoa(m) + " minutes"
+	}
+	s := int((d + 500*time.Millisecond) / time.Second)
+	if s == 1 {
+		return "1 second"
+	}
+	return strconv.Itoa(s) + " seconds"
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	r, n := utf8.DecodeRuneInString(s)
+	return string(unicode.ToUpper(r)) + s[n:]
 }
 
 // removedFromState handles a Read that found the object gone: the one wording of every resource,

@@ -369,11 +369,22 @@ func TestAccGateRules_lifecycle(t *testing.T) {
 
 // errRe matches a phrase across Terraform's line wrapping of diagnostics.
 func errRe(phrase string) *regexp.Regexp {
+	return regexp.MustCompile(`(?s)` + wordsRe(phrase))
+}
+
+// diagRe matches a diagnostic as Terraform prints it: "Error: <summary>", then (after the lines
+// naming the resource) its detail.
+func diagRe(summary, detail string) *regexp.Regexp {
+	return regexp.MustCompile(`(?s)Error:\s+` + wordsRe(summary) + `\n.*` + wordsRe(detail))
+}
+
+// wordsRe matches phrase however Terraform wraps its lines.
+func wordsRe(phrase string) string {
 	words := strings.Fields(phrase)
 	for i, w := range words {
 		words[i] = regexp.QuoteMeta(w)
 	}
-	return regexp.MustCompile(`(?s)` + strings.Join(words, `\s+`))
+	return strings.Join(words, `\s+`)
 }
 
 func lastPatchBody(m *mockconsole.Server) string {

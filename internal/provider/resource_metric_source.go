@@ -225,8 +225,11 @@ func (r *metricSourceResource) Create(ctx context.Context, req resource.CreateRe
 		var exists *metricSourceExistsError
 		if errors.As(err, &exists) {
 			// Its own words say what happened to the attempts: no "may have been applied" here.
-			resp.Diagnostics.AddAttributeError(path.Root("name"), fmt.Sprintf("Metric source %q already exists", name),
-				op.explain(create.summary(), err).Error())
+			detail := exists.Error()
+			if op.timedOut() {
+				detail = create.detail(op, err)
+			}
+			resp.Diagnostics.AddAttributeError(path.Root("name"), fmt.Sprintf("Metric source %q already exists", name), detail)
 			return
 		}
 		create.add(&resp.Diagnostics, op, err)

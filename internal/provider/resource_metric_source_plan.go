@@ -84,7 +84,6 @@ func (r *metricSourceResource) ModifyPlan(ctx context.Context, req resource.Modi
 		return
 	}
 	validate := apiFailure{"validate", fmt.Sprintf("metric source %q", src.Name)}
-	err = op.explain(validate.summary(), err)
 	var ae *console.APIError
 	switch {
 	case errors.As(err, &ae) && ae.StatusCode == http.StatusBadRequest:
@@ -97,13 +96,13 @@ func (r *metricSourceResource) ModifyPlan(ctx context.Context, req resource.Modi
 		}
 		resp.Diagnostics.AddError(fmt.Sprintf("Metric source %q rejected by the console", src.Name),
 			"The console validated the planned metric source in a dry run (nothing was saved) and rejected it:\n\n"+
-				err.Error()+"\n\nFix the configuration, or set validate_on_plan = false to skip this check.")
+				validate.detail(op, err)+"\n\nFix the configuration, or set validate_on_plan = false to skip this check.")
 	case errors.As(err, &ae) && (ae.StatusCode == http.StatusUnauthorized || ae.StatusCode == http.StatusForbidden):
-		validate.add(&resp.Diagnostics, nil, err)
+		validate.add(&resp.Diagnostics, op, err)
 	default:
 		// The service could not answer; apply will meet the real outcome.
 		resp.Diagnostics.AddWarning(fmt.Sprintf("Metric source %q not validated at plan time", src.Name),
-			"The dry run that checks the planned source failed, so the plan was made without it:\n\n"+err.Error())
+			"The dry run that checks the planned source failed, so the plan was made without it:\n\n"+validate.detail(op, err))
 	}
 }
 
@@ -164,7 +163,7 @@ func (e *metricSourceExistsError) Error() string {
 		"or an import block:\n\n"+
 		"  import {\n    to = featureconsole_metric_source.<resource name>\n    id = %[1]q\n  }\n\n"+
 		"then adjust the configuration until the plan shows no changes. Or choose another name.\n\n"+
-		"The console answered: %[3]s", e.name, what, e.cause.Error())
+		"The console answered: %[3]s", e.name, what, failureAccount(e.cause))
 }
 
 func (e *metricSourceExistsError) Unwrap() error { return e.cause }

@@ -531,7 +531,7 @@ func TestAccReleasePipeline_missingPipeline(t *testing.T) {
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config:      providerBlock(url) + strings.Replace(pipelineExampleHCL, `"pl_web"`, `"pl_missing"`, 1),
-			ExpectError: errRe(`Unable to read release pipeline "pl_missing": 404 Not Found: Release pipeline "pl_missing" not found`),
+			ExpectError: diagRe(`Unable to read release pipeline "pl_missing"`, `404 Not Found: Release pipeline "pl_missing" not found`),
 		}},
 	})
 	if n := m.CountRequests("POST", "/release_pipelines/"); n != 0 {
@@ -542,7 +542,7 @@ func TestAccReleasePipeline_missingPipeline(t *testing.T) {
 func TestAccReleasePipeline_locked(t *testing.T) {
 	m, url := startMock(t, mockconsole.Config{})
 	seeded, _ := m.Pipeline("pl_web")
-	lockedErr := errRe(`Unable to update release pipeline "pl_web": 400 Bad Request: Cannot modify release pipeline "pl_web": a rollout is in progress`)
+	lockedErr := diagRe(`Unable to update release pipeline "pl_web"`, `400 Bad Request: Cannot modify release pipeline "pl_web": a rollout is in progress`)
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,

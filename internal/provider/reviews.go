@@ -29,14 +29,10 @@ func reviewHeld(diags *diag.Diagnostics, err error, summary, after string) bool 
 	if !ok {
 		return false
 	}
-	review := "a review"
-	if re.ReviewID != "" {
-		review = fmt.Sprintf("review %q", re.ReviewID)
-	}
-	detail := fmt.Sprintf("%s\n\nThe change awaits %s and has not been applied. %s\n\n"+
+	detail := fmt.Sprintf("%s\n\n%s\n\n"+
 		"What to do next: have the review approved in the console (or reject it there to drop the change). "+
 		"Once it is approved, `terraform plan` shows no change for this resource. Until then every plan shows "+
-		"this change again, and applying it again submits it for review again.", re.Error(), review, after)
+		"this change again, and applying it again submits it for review again.", failureAccount(re), after)
 	diags.AddError(summary+" awaits review", detail)
 	return true
 }

@@ -13,8 +13,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-
-	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
 )
 
 // Defaults of the per-resource `timeouts`. A write may wait for the client's pacing (write_limit)
@@ -113,68 +111,10 @@ func newOperation(ctx context.Context, name string, d time.Duration, diags diag.
 	return &operation{name: name, write: name != "read", timeout: d, parent: ctx, ctx: tctx}, cancel, diags
 }
 
-// explain returns err unchanged unless the operation's own deadline ended it (not a cancellation
-// by Terraform): then the error says what timed out after how long, and how to allow more time.
-// action reads like a diagnostic summary: `Unable to update rules of gate "x"`.
-func (o *operation) explain(action string, err error) error {
-	if err == nil || !o.timedOut() {
-		return err
-	}
-	var rle *console.RateLimitError
-	if errors.As(err, &rle) {
-		return &rateLimitTimeoutError{op: o.name, after: o.timeout, cause: rle}
-	}
-	// A write that never left the pacer, or that every attempt of was refused, was not applied.
-	return &timeoutError{action: action, op: o.name, write: o.write && console.MaybeApplied(err), after: o.timeout, cause: err}
-}
-
-// rateLimitTimeoutError is an operation whose budget ran out while the project's write limit,
-// shared with every other client of the project, stayed exhausted.
-type rateLimitTimeoutError struct {
-	op    string
-	after time.Duration
-	cause *console.RateLimitError
-}
-
-func (e *rateLimitTimeoutError) Error() string {
-	msg := e.cause.Error() + fmt.Sprintf(" (timeouts.%s, %s here), for example:\n\n  timeouts = {\n    %s = \"%s\"\n  }",
-		e.op, formatTimeout(e.after), e.op, formatTimeout(2*e.after))
-	if e.cause.MaybeCommitted {
-		msg += "\n\nAn earlier attempt's answer was lost, so the change may have been applied: the next plan reads it again and shows what is left to do."
-	} else {
-		msg += "\n\nThe service refused every attempt, so nothing was applied: the next plan shows the same change."
-	}
-	return msg
-}
-
-func (e *rateLimitTimeoutError) Unwrap() error { return e.cause }
-
 // timedOut reports whether the operation's own deadline ended it (not a cancellation by Terraform).
 func (o *operation) timedOut() bool {
 	return o.parent.Err() == nil && errors.Is(o.ctx.Err(), context.DeadlineExceeded)
 }
-
-// timeoutError is an operation that ran out of its `timeouts` budget.
-type timeoutError struct {
-	action string
-	op     string
-	write  bool
-	after  time.Duration
-	cause  error
-}
-
-func (e *timeoutError) Error() string {
-	msg := fmt.Sprintf("%s: timed out after %s waiting for the service (raise timeouts.%s)", e.action, formatTimeout(e.after), e.op)
-	msg += fmt.Sprintf("\n\nThe %s operation has a budget of %s, retries, Retry-After waits and write pacing included. "+
-		"Allow more in the resource's configuration, for example:\n\n  timeouts = {\n    %s = \"%s\"\n  }",
-		e.op, formatTimeout(e.after), e.op, formatTimeout(2*e.after))
-	if e.write {
-		msg += "\n\nThe service may still have received the change: the next plan reads it again and shows what is left to do."
-	}
-	return msg
-}
-
-func (e *timeoutError) Unwrap() error { return e.cause }
 
 // formatTimeout renders 20m0s as 20m and 1h0m0s as 1h.
 func formatTimeout(d time.Duration) string {

@@ -21,6 +21,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/mockconsole"
 )
 
@@ -73,7 +74,7 @@ resource "featureconsole_gate_rules" "checkout" {
   timeouts = { create = "500ms" }
 }
 `,
-			ExpectError: errRe(`Unable to read gate "dark_mode": timed out after 500ms waiting for the service (raise timeouts.create)`),
+			ExpectError: diagRe(`Unable to read gate "dark_mode"`, `Timed out after 500ms waiting for the service (raise timeouts.create)`),
 		}, {
 			// An empty configuration: checks that the failed step was quick and stored nothing.
 			Config: providerBlock(url),
@@ -105,7 +106,7 @@ resource "featureconsole_release_pipeline" "web" {
 }
 `,
 			// Taking a pipeline over starts by reading it; the create budget covers both calls.
-			ExpectError: errRe(`Unable to read release pipeline "pl_web": timed out after 500ms waiting for the service (raise timeouts.create)`),
+			ExpectError: diagRe(`Unable to read release pipeline "pl_web"`, `Timed out after 500ms waiting for the service (raise timeouts.create)`),
 		}, {
 			Config: providerBlock(url),
 			Check: resource.ComposeTestCheckFunc(sw.within(20*time.Second), func(*terraform.State) error {
@@ -137,7 +138,7 @@ resource "featureconsole_metric_source" "orders" {
 }
 `,
 			// The plan-time dry run is bounded by the same budget (and only warns); apply then fails.
-			ExpectError: errRe(`Unable to create metric source "orders": timed out after 500ms waiting for the service (raise timeouts.create)`),
+			ExpectError: diagRe(`Unable to create metric source "orders"`, `Timed out after 500ms waiting for the service (raise timeouts.create)`),
 		}, {
 			Config: providerBlock(url),
 			Check: resource.ComposeTestCheckFunc(sw.within(20*time.Second), func(*terraform.State) error {
@@ -227,7 +228,7 @@ func TestAccTimeouts_lifecycle(t *testing.T) {
 			{
 				PreConfig:   func() { m.SetLatency(2 * time.Second) },
 				Config:      cfg("30m", "300ms"),
-				ExpectError: errRe(`timed out after 300ms waiting for the service (raise timeouts.read)`),
+				ExpectError: errRe(`Timed out after 300ms waiting for the service (raise timeouts.read)`),
 			},
 			{
 				PreConfig: func() { m.SetLatency(0) },
@@ -278,35 +279,39 @@ resource "featureconsole_gate_rules" "checkout" {
 
 func TestTimeoutsExplain(t *testing.T) {
 	ctx := context.Background()
+	f := apiFailure{"update rules of", `gate "x"`}
 	op, cancel, _ := newOperation(ctx, "update", time.Millisecond, nil)
 	defer cancel()
 	<-op.ctx.Done()
 	cause := fmt.Errorf("Unable to update rules of gate \"x\": cancelled: %w", op.ctx.Err())
-	err := op.explain(`Unable to update rules of gate "x"`, cause)
-	want := `Unable to update rules of gate "x": timed out after 1ms waiting for the service (raise timeouts.update)`
-	if !strings.HasPrefix(err.Error(), want) {
-		t.Fatalf("got %q, want it to start with %q", err, want)
+	got := f.detail(op, cause)
+	want := `Timed out after 1ms waiting for the service (raise timeouts.update)`
+	if !strings.HasPrefix(got, want) {
+		t.Fatalf("got %q, want it to start with %q", got, want)
 	}
-	if !strings.Contains(err.Error(), `update = "2ms"`) || !strings.Contains(err.Error(), "may still have received the change") {
-		t.Fatalf("missing the example or the write note: %q", err)
+	if !strings.Contains(got, `update = "2ms"`) || !strings.Contains(got, "may still have received the change") {
+		t.Fatalf("missing the example or the write note: %q", got)
 	}
-	if !errors.Is(err, context.DeadlineExceeded) {
-		t.Fatal("the cause must stay in the chain")
+	// The cause is still what the write note is decided from: a write that never left the pacer
+	// was not applied.
+	unsent := &console.CancelledError{Op: "update rules of gate", Object: `"x"`, Err: op.ctx.Err()}
+	if got := f.detail(op, unsent); !strings.HasPrefix(got, want) || strings.Contains(got, "may still have received the change") {
+		t.Fatalf("an unsent write: %q", got)
 	}
 
-	// Terraform cancelling (Ctrl-C) is not a timeout: the error stays as the client wrote it.
+	// Terraform cancelling (Ctrl-C) is not a timeout: the detail is the client's account.
 	parent, stop := context.WithCancel(ctx)
 	op, cancel2, _ := newOperation(parent, "read", time.Hour, nil)
 	defer cancel2()
 	stop()
 	cause = errors.New("Unable to read gate \"x\": cancelled: context canceled")
-	if got := op.explain("Unable to read gate \"x\"", cause); got != cause {
+	if got := f.detail(op, cause); got != cause.Error() {
 		t.Fatalf("a cancellation became %q", got)
 	}
 	// An error before the deadline is left alone.
 	op, cancel3, _ := newOperation(ctx, "read", time.Hour, nil)
 	defer cancel3()
-	if got := op.explain("x", cause); got != cause {
+	if got := f.detail(op, cause); got != cause.Error() {
 		t.Fatalf("got %q", got)
 	}
 }
