@@ -6,9 +6,11 @@ package provider
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
@@ -20,6 +22,16 @@ type providerData struct {
 	client          *console.Client
 	readConcurrency int
 	runPollInterval time.Duration // 0: the action's default
+}
+
+// managedResource is what every resource of the provider implements: plan-time checks and plan
+// modification (ValidateConfig, ModifyPlan), import by id and by identity (Terraform 1.12+).
+type managedResource interface {
+	resource.ResourceWithConfigure
+	resource.ResourceWithImportState
+	resource.ResourceWithModifyPlan
+	resource.ResourceWithValidateConfig
+	resource.ResourceWithIdentity
 }
 
 // resourceData is embedded by resources and list resources: it names the type (a list resource is
@@ -81,4 +93,28 @@ func (r *resourceData) begin(ctx context.Context, diags *diag.Diagnostics, ident
 	attr, id := m.identity()
 	diags.Append(setIdentity(ctx, identity, attr, id)...)
 	return !diags.HasError() && requireClient(r.data, diags)
+}
+
+// readObject is how every Read goes on after begin: the object, read within the read timeout, goes
+// into the model through flatten and the model becomes the state; an object that is gone leaves the
+// state with the one warning of every resource, and a failed read is the one diagnostic. kind names
+// the object as a sentence starts ("Release pipeline").
+func readObject[T any](ctx context.Context, resp *resource.ReadResponse, t timeouts.Value, kind, id string,
+	get func(context.Context, string) (*T, error), flatten func(*T) diag.Diagnostics, model any) {
+	op, cancel := startOperation(ctx, t, "read", &resp.Diagnostics)
+	defer cancel()
+	obj, err := get(op.ctx, id)
+	if console.NotFound(err) {
+		removedFromState(ctx, resp, kind, id)
+		return
+	}
+	if err != nil {
+		apiFailure{"read", fmt.Sprintf("%s %q", strings.ToLower(kind), id)}.add(&resp.Diagnostics, op, err)
+		return
+	}
+	resp.Diagnostics.Append(flatten(obj)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, model)...)
 }

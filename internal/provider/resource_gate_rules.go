@@ -24,12 +24,7 @@ import (
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
 )
 
-var (
-	_ resource.ResourceWithConfigure      = &gateRulesResource{}
-	_ resource.ResourceWithImportState    = &gateRulesResource{}
-	_ resource.ResourceWithModifyPlan     = &gateRulesResource{}
-	_ resource.ResourceWithValidateConfig = &gateRulesResource{}
-)
+var _ managedResource = &gateRulesResource{}
 
 func NewGateRulesResource() resource.Resource {
 	return &gateRulesResource{resourceData{typeName: "gate_rules"}}
@@ -168,30 +163,17 @@ func (r *gateRulesResource) Read(ctx context.Context, req resource.ReadRequest, 
 		return
 	}
 	gateID := state.GateID.ValueString()
-	op, cancel := startOperation(ctx, state.Timeouts, "read", &resp.Diagnostics)
-	defer cancel()
-	g, err := r.data.client.GetGate(op.ctx, gateID)
-	if console.NotFound(err) {
-		removedFromState(ctx, resp, "Gate", gateID)
-		return
-	}
-	if err != nil {
-		apiFailure{"read", fmt.Sprintf("gate %q", gateID)}.add(&resp.Diagnostics, op, err)
-		return
-	}
-	hints, d := ruleModels(ctx, state.Rules)
-	resp.Diagnostics.Append(d...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	// A change held for review comes first: once approved, its rules are what the gate holds.
-	hints = append(pendingRules(ctx, req.Private), hints...)
-	warnPendingReview(&resp.Diagnostics, fmt.Sprintf("Gate %q", gateID), g.ActiveReview)
-	resp.Diagnostics.Append(flattenGate(ctx, g, &state, hints)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	readObject(ctx, resp, state.Timeouts, "Gate", gateID, r.data.client.GetGate, func(g *console.Gate) diag.Diagnostics {
+		hints, diags := ruleModels(ctx, state.Rules)
+		if diags.HasError() {
+			return diags
+		}
+		// A change held for review comes first: once approved, its rules are what the gate holds.
+		hints = append(pendingRules(ctx, req.Private), hints...)
+		warnPendingReview(&diags, fmt.Sprintf("Gate %q", gateID), g.ActiveReview)
+		diags.Append(flattenGate(ctx, g, &state, hints)...)
+		return diags
+	}, &state)
 }
 
 func (r *gateRulesResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {

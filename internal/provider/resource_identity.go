@@ -22,12 +22,6 @@ import (
 // so each sets it before anything can fail or remove the resource; a state written without one (an
 // earlier provider version, Terraform 1.11) gains it on the next refresh.
 
-var (
-	_ resource.ResourceWithIdentity = &gateRulesResource{}
-	_ resource.ResourceWithIdentity = &releasePipelineResource{}
-	_ resource.ResourceWithIdentity = &metricSourceResource{}
-)
-
 const (
 	gateIdentityAttr     = "gate_id"
 	pipelineIdentityAttr = "pipeline_id"

@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -27,12 +28,7 @@ import (
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
 )
 
-var (
-	_ resource.ResourceWithConfigure      = &metricSourceResource{}
-	_ resource.ResourceWithImportState    = &metricSourceResource{}
-	_ resource.ResourceWithModifyPlan     = &metricSourceResource{}
-	_ resource.ResourceWithValidateConfig = &metricSourceResource{}
-)
+var _ managedResource = &metricSourceResource{}
 
 func NewMetricSourceResource() resource.Resource {
 	return &metricSourceResource{resourceData{typeName: "metric_source"}}
@@ -249,22 +245,13 @@ func (r *metricSourceResource) Read(ctx context.Context, req resource.ReadReques
 	}
 	_, id := state.identity()
 	name := id.ValueString()
-	op, cancel := startOperation(ctx, state.Timeouts, "read", &resp.Diagnostics)
-	defer cancel()
-	src, err := r.data.client.GetMetricSource(op.ctx, name)
-	if console.NotFound(err) {
-		removedFromState(ctx, resp, "Metric source", name)
-		return
-	}
-	if err != nil {
-		apiFailure{"read", fmt.Sprintf("metric source %q", name)}.add(&resp.Diagnostics, op, err)
-		return
-	}
-	if src.Name == "" {
-		src.Name = name
-	}
-	flattenMetricSource(src, &state)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	readObject(ctx, resp, state.Timeouts, "Metric source", name, r.data.client.GetMetricSource, func(src *console.MetricSource) diag.Diagnostics {
+		if src.Name == "" {
+			src.Name = name
+		}
+		flattenMetricSource(src, &state)
+		return nil
+	}, &state)
 }
 
 func (r *metricSourceResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {

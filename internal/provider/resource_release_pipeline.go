@@ -24,12 +24,7 @@ import (
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
 )
 
-var (
-	_ resource.ResourceWithConfigure      = &releasePipelineResource{}
-	_ resource.ResourceWithImportState    = &releasePipelineResource{}
-	_ resource.ResourceWithModifyPlan     = &releasePipelineResource{}
-	_ resource.ResourceWithValidateConfig = &releasePipelineResource{}
-)
+var _ managedResource = &releasePipelineResource{}
 
 func NewReleasePipelineResource() resource.Resource {
 	return &releasePipelineResource{resourceData{typeName: "release_pipeline"}}
@@ -207,23 +202,12 @@ func (r *releasePipelineResource) Read(ctx context.Context, req resource.ReadReq
 		return
 	}
 	id := state.PipelineID.ValueString()
-	op, cancel := startOperation(ctx, state.Timeouts, "read", &resp.Diagnostics)
-	defer cancel()
-	p, err := r.data.client.GetReleasePipeline(op.ctx, id)
-	if console.NotFound(err) {
-		removedFromState(ctx, resp, "Release pipeline", id)
-		return
-	}
-	if err != nil {
-		apiFailure{"read", fmt.Sprintf("release pipeline %q", id)}.add(&resp.Diagnostics, op, err)
-		return
-	}
-	warnPendingReview(&resp.Diagnostics, fmt.Sprintf("Release pipeline %q", id), p.ActiveReview)
-	resp.Diagnostics.Append(setPipelineModel(ctx, &state, p)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	readObject(ctx, resp, state.Timeouts, "Release pipeline", id, r.data.client.GetReleasePipeline, func(p *console.ReleasePipeline) diag.Diagnostics {
+		var diags diag.Diagnostics
+		warnPendingReview(&diags, fmt.Sprintf("Release pipeline %q", id), p.ActiveReview)
+		diags.Append(setPipelineModel(ctx, &state, p)...)
+		return diags
+	}, &state)
 }
 
 func (r *releasePipelineResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
