@@ -14,10 +14,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/go-version"
 	"github.com/hashicorp/terraform-plugin-testing/config"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/mockconsole"
 )
@@ -97,6 +99,10 @@ func TestAccGenerateConfig(t *testing.T) {
 			// Providers per step: the harness counts the provider block of a ConfigFile as step-level providers.
 			resource.Test(t, resource.TestCase{
 				PreCheck: func() { testAccPreCheck(t) },
+				// Terraform before 1.9.3 cannot generate configuration for nested objects holding
+				// computed attributes (hashicorp/terraform#35478, and #34463 crashes): the import
+				// guide says so.
+				TerraformVersionChecks: []tfversion.TerraformVersionCheck{tfversion.SkipBelow(version.Must(version.NewVersion("1.9.3")))},
 				Steps: []resource.TestStep{
 					{
 						ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
