@@ -277,12 +277,7 @@ func (r *gateRulesResource) Delete(ctx context.Context, req resource.DeleteReque
 }
 
 func (r *gateRulesResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	id, ok := importID(ctx, req, resp, "featureconsole_gate_rules", gateIdentityAttr, "new_checkout")
-	if !ok {
-		return
-	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("gate_id"), id)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), id)...)
+	importState(ctx, req, resp, "featureconsole_gate_rules", gateIdentityAttr, "new_checkout")
 }
 
 // addGateWriteError reports a failed write of the rules; a missing gate is the configuration's

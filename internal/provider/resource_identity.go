@@ -55,9 +55,21 @@ func setIdentity(ctx context.Context, id *tfsdk.ResourceIdentity, attr string, v
 	return id.SetAttribute(ctx, path.Root(attr), v)
 }
 
-// importID is the object an import names: the import id (`terraform import`, an import block's
-// `id`), else the identity's attribute (an import block's `identity`, which generated
-// configuration uses). It also sets the identity, so that it is known before the first Read.
+// importState is every resource's ImportState: the object an import names is the import id
+// (`terraform import`, an import block's `id`), else the identity's attribute (an import block's
+// `identity`, which generated configuration uses). It goes into the state as the identifying
+// attribute and as `id`, and into the identity, so that both are known before the first Read.
+func importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse, typeName, attr, example string) bool {
+	id, ok := importID(ctx, req, resp, typeName, attr, example)
+	if !ok {
+		return false
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root(attr), id)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), id)...)
+	return !resp.Diagnostics.HasError()
+}
+
+// importID is the object an import names, set into the identity.
 func importID(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse, typeName, attr, example string) (string, bool) {
 	id := req.ID
 	if id == "" && req.Identity != nil {

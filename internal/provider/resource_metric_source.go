@@ -295,11 +295,7 @@ func (r *metricSourceResource) Delete(ctx context.Context, req resource.DeleteRe
 }
 
 func (r *metricSourceResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	id, ok := importID(ctx, req, resp, "featureconsole_metric_source", sourceIdentityAttr, "orders")
-	if !ok {
-		return
+	if importState(ctx, req, resp, "featureconsole_metric_source", sourceIdentityAttr, "orders") {
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("validate_on_plan"), true)...)
 	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), id)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), id)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("validate_on_plan"), true)...)
 }
