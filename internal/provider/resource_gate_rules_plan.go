@@ -134,25 +134,10 @@ func canonicalRule(ctx context.Context, m gateRuleModel) (string, bool) {
 func (r *gateRulesResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var rules types.List
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("rules"), &rules)...)
-	if resp.Diagnostics.HasError() || rules.IsNull() || rules.IsUnknown() {
+	if resp.Diagnostics.HasError() {
 		return
 	}
-	seen := map[string]int{}
-	for i, e := range rules.Elements() {
-		obj, ok := e.(types.Object)
-		if !ok || obj.IsNull() || obj.IsUnknown() {
-			continue
-		}
-		n, ok := obj.Attributes()["name"].(types.String)
-		if !ok || n.IsNull() || n.IsUnknown() {
-			continue
-		}
-		name := n.ValueString()
-		if j, dup := seen[name]; dup {
-			resp.Diagnostics.AddAttributeError(path.Root("rules").AtListIndex(i).AtName("name"), "Duplicate rule name",
-				fmt.Sprintf("Rule names must be unique within a gate: rules[%d] and rules[%d] are both named %q.", j, i, name))
-			continue
-		}
-		seen[name] = i
-	}
+	uniqueNames(rules, path.Root("rules"), &resp.Diagnostics, func(first, i int, name string) (string, string) {
+		return "Duplicate rule name", fmt.Sprintf("Rule names must be unique within a gate: rules[%d] and rules[%d] are both named %q.", first, i, name)
+	})
 }

@@ -21,41 +21,20 @@ func (r *releasePipelineResource) ValidateConfig(ctx context.Context, req resour
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	seenPhase := map[string]int{}
 	for i, pv := range knownElements(phases) {
 		var ph pipelinePhaseModel
 		if !asModel(ctx, pv, &ph, &resp.Diagnostics) {
 			continue
 		}
-		phasePath := path.Root("phases").AtListIndex(i)
-		if name, ok := knownString(ph.Name); ok {
-			if first, dup := seenPhase[name]; dup {
-				resp.Diagnostics.AddAttributeError(phasePath.AtName("name"), "Duplicate phase name",
-					fmt.Sprintf("Phases %d and %d are both named %q. Phase names must be unique within a pipeline: the name "+
-						"is what keeps a phase's id across changes.", first, i, name))
-			} else {
-				seenPhase[name] = i
-			}
-		}
-		seenRule := map[string]int{}
-		for j, rv := range knownElements(ph.Rules) {
-			var ru pipelineRuleModel
-			if !asModel(ctx, rv, &ru, &resp.Diagnostics) {
-				continue
-			}
-			name, ok := knownString(ru.Name)
-			if !ok {
-				continue
-			}
-			if first, dup := seenRule[name]; dup {
-				resp.Diagnostics.AddAttributeError(phasePath.AtName("rules").AtListIndex(j).AtName("name"), "Duplicate rule name",
-					fmt.Sprintf("Rules %d and %d of phase %s are both named %q. Rule names must be unique within a phase: the "+
-						"name is what keeps a rule's id across changes.", first, j, describePhase(ph, i), name))
-			} else {
-				seenRule[name] = j
-			}
-		}
+		uniqueNames(ph.Rules, path.Root("phases").AtListIndex(i).AtName("rules"), &resp.Diagnostics, func(first, j int, name string) (string, string) {
+			return "Duplicate rule name", fmt.Sprintf("Rules %d and %d of phase %s are both named %q. Rule names must be unique "+
+				"within a phase: the name is what keeps a rule's id across changes.", first, j, describePhase(ph, i), name)
+		})
 	}
+	uniqueNames(phases, path.Root("phases"), &resp.Diagnostics, func(first, i int, name string) (string, string) {
+		return "Duplicate phase name", fmt.Sprintf("Phases %d and %d are both named %q. Phase names must be unique within a "+
+			"pipeline: the name is what keeps a phase's id across changes.", first, i, name)
+	})
 }
 
 // ModifyPlan gives phases and rules their identity by name. List plan modifiers would pair plan and

@@ -12,7 +12,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
 // The provider's own validators, for what the framework's validators packages cannot say: each
@@ -126,4 +129,30 @@ func codeList(values []string) string {
 		quoted[i] = "`" + v + "`"
 	}
 	return strings.Join(quoted, ", ")
+}
+
+// uniqueNames reports each element of a list of named objects (gate rules, pipeline phases, the
+// rules of a phase) whose name an earlier element already has, at the repeat's name (list at
+// list[i].name): a name is what ties a rule or phase to its id, so two of one name could not both
+// keep theirs. Unknown elements and names are passed over; the plan checks them once known. dup
+// writes the error of a repeat at i of the name first given at first.
+func uniqueNames(list types.List, at path.Path, diags *diag.Diagnostics, dup func(first, i int, name string) (summary, detail string)) {
+	seen := map[string]int{}
+	for i, e := range knownElements(list) {
+		obj, ok := e.(types.Object)
+		if !ok || obj.IsNull() || obj.IsUnknown() {
+			continue
+		}
+		n, _ := obj.Attributes()["name"].(types.String)
+		name, ok := knownString(n)
+		if !ok {
+			continue
+		}
+		if first, seenBefore := seen[name]; seenBefore {
+			summary, detail := dup(first, i, name)
+			diags.AddAttributeError(at.AtListIndex(i).AtName("name"), summary, detail)
+			continue
+		}
+		seen[name] = i
+	}
 }

@@ -39,26 +39,19 @@ func sameGateRules(g *console.Gate, want []console.GateRule) bool {
 // canonicalWireRule renders a rule's content as the service sees it, ids left out: empty lists,
 // null and {} take one form, numbers and strings of numbers compare by value, JSON by meaning.
 func canonicalWireRule(r console.GateRule) (string, bool) {
-	type cond struct {
-		Type, Operator, Field, CustomID string
-		Targets                         []string
+	conds, ok := canonicalConditions(r.Conditions)
+	if !ok {
+		return "", false
 	}
 	out := struct {
 		Name        string
 		Percentage  float64
 		Envs        []string
-		Conds       []cond
+		Conds       []canonicalCondition
 		ReturnValue any
-	}{Name: r.Name, Percentage: roundPercentage(r.PassPercentage), Envs: r.Environments}
+	}{Name: r.Name, Percentage: roundPercentage(r.PassPercentage), Envs: r.Environments, Conds: conds}
 	if len(out.Envs) == 0 {
 		out.Envs = nil
-	}
-	for _, c := range r.Conditions {
-		l, err := targetValueStrings(c.TargetValue)
-		if err != nil {
-			return "", false
-		}
-		out.Conds = append(out.Conds, cond{c.Type, c.Operator, c.Field, c.CustomID, targetTexts(l)})
 	}
 	if !isEmptyJSONObject(r.ReturnValue) {
 		if json.Unmarshal(r.ReturnValue, &out.ReturnValue) != nil {
@@ -83,14 +76,10 @@ func samePipeline(p *console.ReleasePipeline, name string, phases []console.Phas
 // canonicalPhases renders phases as the service sees them; ids only withIDs (a write sends none
 // for new phases and rules).
 func canonicalPhases(phases []console.Phase, withIDs bool) (string, bool) {
-	type cond struct {
-		Type, Operator, Field, CustomID string
-		Targets                         []string
-	}
 	type rule struct {
 		ID, Name string
 		Envs     []string
-		Conds    []cond
+		Conds    []canonicalCondition
 	}
 	type phase struct {
 		ID, Name string
@@ -112,19 +101,37 @@ func canonicalPhases(phases []console.Phase, withIDs bool) (string, bool) {
 			if len(r.Environments) > 0 {
 				cr.Envs = r.Environments
 			}
-			for _, c := range r.Conditions {
-				l, err := targetValueStrings(c.TargetValue)
-				if err != nil {
-					return "", false
-				}
-				cr.Conds = append(cr.Conds, cond{c.Type, c.Operator, c.Field, c.CustomID, targetTexts(l)})
+			conds, ok := canonicalConditions(r.Conditions)
+			if !ok {
+				return "", false
 			}
+			cr.Conds = conds
 			cp.Rules = append(cp.Rules, cr)
 		}
 		out = append(out, cp)
 	}
 	b, err := json.Marshal(out)
 	return string(b), err == nil
+}
+
+// canonicalCondition is a condition as the service sees it, whichever rule it is of.
+type canonicalCondition struct {
+	Type, Operator, Field, CustomID string
+	Targets                         []string
+}
+
+// canonicalConditions renders conditions as the service sees them: targets that are numbers, or
+// strings of numbers, compare by value. False when a target is not a form the service answers.
+func canonicalConditions(cs []console.Condition) ([]canonicalCondition, bool) {
+	var out []canonicalCondition
+	for _, c := range cs {
+		l, err := targetValueStrings(c.TargetValue)
+		if err != nil {
+			return nil, false
+		}
+		out = append(out, canonicalCondition{c.Type, c.Operator, c.Field, c.CustomID, targetTexts(l)})
+	}
+	return out, true
 }
 
 // targetTexts is a condition's targets as text, numbers (and strings of numbers, the form the
