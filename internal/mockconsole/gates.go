@@ -6,6 +6,7 @@ package mockconsole
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -167,10 +168,8 @@ func (s *Server) updateGateRules(id string, body []byte) response {
 		if r.PassPercentage < 0 || r.PassPercentage > 100 {
 			return errResp(http.StatusBadRequest, "rules[%d].passPercentage must be between 0 and 100", i)
 		}
-		for k, c := range r.Conditions {
-			if strings.TrimSpace(c.Type) == "" {
-				return errResp(http.StatusBadRequest, "rules[%d].conditions[%d].type must not be empty", i, k)
-			}
+		if bad := conditionsRefused(r.Conditions, fmt.Sprintf("rules[%d]", i)); bad != nil {
+			return *bad
 		}
 		if r.ReturnValue != nil {
 			if _, isObj := r.ReturnValue.(map[string]any); !isObj {

@@ -4,6 +4,7 @@
 package mockconsole
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 )
@@ -136,10 +137,8 @@ func (s *Server) updatePipeline(id string, body []byte) response {
 			return errResp(http.StatusBadRequest, "phases[%d].timeIntervalMs must be greater than or equal to 0", i)
 		}
 		for j, r := range ph.Rules {
-			for k, c := range r.Conditions {
-				if strings.TrimSpace(c.Type) == "" {
-					return errResp(http.StatusBadRequest, "phases[%d].rules[%d].conditions[%d].type must not be empty", i, j, k)
-				}
+			if bad := conditionsRefused(r.Conditions, fmt.Sprintf("phases[%d].rules[%d]", i, j)); bad != nil {
+				return *bad
 			}
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
+	"strings"
 )
 
 // Condition is shared by pipeline rules, gate rules and segment rules.
@@ -18,6 +19,18 @@ type Condition struct {
 	TargetValue any    `json:"targetValue"`
 	Field       string `json:"field"`
 	CustomID    string `json:"customID"`
+}
+
+// conditionsRefused is the service's check of a rule's conditions, as it answers it for every kind
+// of rule; rule is the rule's place in the body, such as rules[2]. Nil when the service takes them.
+func conditionsRefused(cs []Condition, rule string) *response {
+	for k, c := range cs {
+		if strings.TrimSpace(c.Type) == "" {
+			r := errResp(http.StatusBadRequest, "%s.conditions[%d].type must not be empty", rule, k)
+			return &r
+		}
+	}
+	return nil
 }
 
 // Request is one entry of the request log.
