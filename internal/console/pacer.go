@@ -8,6 +8,8 @@ import (
 	"io"
 	"math/rand/v2"
 	"net/http"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
@@ -272,4 +274,30 @@ func (c *cancelOnClose) Close() error {
 	err := c.ReadCloser.Close()
 	c.cancel()
 	return err
+}
+
+// rateLimitHeaders reads the remaining writes and the time to the reset from the IETF draft's
+// RateLimit-Remaining/RateLimit-Reset or the common X-RateLimit-Remaining/X-RateLimit-Reset. A
+// reset larger than a year of seconds is a Unix time, as some services send.
+func rateLimitHeaders(h http.Header) (remaining int, reset time.Duration, ok bool) {
+	for _, prefix := range []string{"RateLimit-", "X-RateLimit-"} {
+		rs := strings.TrimSpace(h.Get(prefix + "Remaining"))
+		if rs == "" {
+			continue
+		}
+		rem, err := strconv.Atoi(rs)
+		if err != nil || rem < 0 {
+			continue
+		}
+		v := strings.TrimSpace(h.Get(prefix + "Reset"))
+		secs, err := strconv.ParseFloat(v, 64)
+		if err != nil || !(secs >= 0) || secs > 1e11 { // NaN, negative, or past any date: no reset
+			return rem, 0, true
+		}
+		if secs > 365*24*3600 {
+			return rem, max(time.Until(time.Unix(int64(secs), 0)), 0), true
+		}
+		return rem, time.Duration(secs * float64(time.Second)), true
+	}
+	return 0, 0, false
 }
