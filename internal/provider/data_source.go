@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
 )
@@ -58,6 +59,11 @@ func (d *listDataSource[M]) Schema(_ context.Context, _ datasource.SchemaRequest
 	}}
 	maps.Copy(attrs, d.spec.filters)
 	resp.Schema = schema.Schema{MarkdownDescription: d.spec.description, Attributes: attrs}
+}
+
+// stringFilter is an optional string attribute that narrows what a data source lists.
+func stringFilter(desc string, check validator.String) schema.StringAttribute {
+	return schema.StringAttribute{Optional: true, MarkdownDescription: desc, Validators: []validator.String{check}}
 }
 
 // computedText is a string attribute of what a data source read.

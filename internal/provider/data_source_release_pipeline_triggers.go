@@ -25,16 +25,8 @@ func NewReleasePipelineTriggersDataSource() datasource.DataSource {
 			"every page of `GET /release_pipeline_triggers`, filtered by the service. Use it to find the run an action " +
 			"`featureconsole_release_pipeline_trigger` should act on, or to report where rollouts stand.",
 		filters: map[string]schema.Attribute{
-			"release_pipeline_id": schema.StringAttribute{
-				Optional:            true,
-				MarkdownDescription: "Only runs of this release pipeline.",
-				Validators:          []validator.String{notBlank()},
-			},
-			"gate_id": schema.StringAttribute{
-				Optional:            true,
-				MarkdownDescription: "Only runs rolling out a change of this gate.",
-				Validators:          []validator.String{notBlank()},
-			},
+			"release_pipeline_id": stringFilter("Only runs of this release pipeline.", notBlank()),
+			"gate_id":             stringFilter("Only runs rolling out a change of this gate.", notBlank()),
 			"statuses": schema.ListAttribute{
 				Optional:    true,
 				ElementType: types.StringType,

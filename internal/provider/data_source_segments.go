@@ -12,7 +12,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
@@ -23,11 +22,8 @@ func NewSegmentsDataSource() datasource.DataSource {
 		typeName:    "segments",
 		description: "Lists the segments of the project (every page of `GET /segments`), optionally only those of one type.",
 		filters: map[string]schema.Attribute{
-			"type": schema.StringAttribute{
-				Optional:            true,
-				MarkdownDescription: "Only segments of this type: `id_list` or `rule_based`. Omit for every segment.",
-				Validators:          []validator.String{stringvalidator.OneOf("id_list", "rule_based")},
-			},
+			"type": stringFilter("Only segments of this type: `id_list` or `rule_based`. Omit for every segment.",
+				stringvalidator.OneOf("id_list", "rule_based")),
 		},
 		listAttr:        "segments",
 		listDescription: "The segments, in the order the service lists them.",

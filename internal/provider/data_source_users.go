@@ -11,7 +11,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
@@ -22,11 +21,8 @@ func NewUsersDataSource() datasource.DataSource {
 		typeName:    "users",
 		description: "Lists the users of the organization (every page of `GET /users`), optionally only those with one role.",
 		filters: map[string]schema.Attribute{
-			"role": schema.StringAttribute{
-				Optional:            true,
-				MarkdownDescription: "Only users with this role, compared exactly. Roles seen: `admin`, `member`. Omit for every user.",
-				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
-			},
+			"role": stringFilter("Only users with this role, compared exactly. Roles seen: `admin`, `member`. Omit for every user.",
+				stringvalidator.LengthAtLeast(1)),
 		},
 		listAttr:        "users",
 		listDescription: "The users, in the order the service lists them.",
