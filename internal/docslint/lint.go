@@ -1,0 +1,257 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
+package docslint
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// Problem is one disagreement, at a file and line.
+type Problem struct {
+	File string
+	Line int
+	Msg  string
+}
+
+func (p Problem) String() string { return fmt.Sprintf("%s:%d: %s", p.File, p.Line, p.Msg) }
+
+type checker struct {
+	root     string
+	schema   *Schema
+	targets  map[string]bool
+	problems []Problem
+	pending  map[string]bool
+}
+
+func (c *checker) report(file string, line int, format string, args ...any) {
+	c.problems = append(c.problems, Problem{File: file, Line: line, Msg: fmt.Sprintf(format, args...)})
+}
+
+// Result is what Run found: the problems, and the pending types it met but could not check yet.
+type Result struct {
+	Problems []Problem
+	Pending  []string
+}
+
+// Which files each check reads, relative to the repository root.
+var (
+	// Contributors' and users' Markdown on GitHub: its relative links must resolve in the repository.
+	repoDocs = []string{"README.md", "CONTRIBUTING.md", "DESIGN.md", "CHANGELOG.md"}
+	// Files whose `make` commands must be targets of the GNUmakefile.
+	makeDocs = []string{"README.md", "CONTRIBUTING.md"}
+	// Registry text: published on the registry, where only absolute links work and internal words
+	// (the test double and the client's internals) mean nothing to users.
+	registryDirs = []string{"docs", "templates"}
+	internalRe   = regexp.MustCompile(`(?i)\b(habits?|pacer|pacing-?bucket|seed(ed|s)?|mock\w*)\b`)
+	makeCmdRe    = regexp.MustCompile(`(?:^|[\s;&|(])make\s+([a-z][\w-]*)`)
+	proseAttrRe  = regexp.MustCompile(`^([a-z][a-z0-9_]*) += `)
+)
+
+// Terraform's own names that appear as `name = value` in prose.
+var terraformWords = set("count", "for_each", "provider", "depends_on", "source", "version", "to", "id", "identity",
+	"from", "destroy", "limit", "include_resource", "prevent_destroy", "create_before_destroy", "ignore_changes",
+	"events", "actions", "condition", "alias", "required_version")
+
+// Run checks the repository at root against the provider's schema.
+func Run(root string, schema *Schema) (Result, error) {
+	c := &checker{root: root, schema: schema, pending: map[string]bool{}}
+	mk, err := os.ReadFile(filepath.Join(root, "GNUmakefile"))
+	if err != nil {
+		return Result{}, err
+	}
+	c.targets = MakeTargets(string(mk))
+
+	for _, f := range repoDocs {
+		text, err := os.ReadFile(filepath.Join(root, f))
+		if err != nil {
+			return Result{}, err
+		}
+		d := parseDoc(f, string(text))
+		c.checkRepoLinks(d)
+		c.checkTables(d)
+	}
+	for _, f := range makeDocs {
+		text, _ := os.ReadFile(filepath.Join(root, f))
+		c.checkMakeTargets(parseDoc(f, string(text)))
+	}
+	readme, _ := os.ReadFile(filepath.Join(root, "README.md"))
+	c.checkConfigDoc(parseDoc("README.md", string(readme)))
+
+	for _, dir := range registryDirs {
+		err := filepath.WalkDir(filepath.Join(root, dir), func(p string, e fs.DirEntry, err error) error {
+			if err != nil || e.IsDir() || !(strings.HasSuffix(p, ".md") || strings.HasSuffix(p, ".md.tmpl")) {
+				return err
+			}
+			text, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			rel, _ := filepath.Rel(root, p)
+			d := parseDoc(filepath.ToSlash(rel), string(text))
+			c.checkConfigDoc(d)
+			c.checkTables(d)
+			c.checkRegistryLinks(d)
+			c.checkWords(d.path, string(text))
+			return nil
+		})
+		if err != nil {
+			return Result{}, err
+		}
+	}
+	err = filepath.WalkDir(filepath.Join(root, "examples"), func(p string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() || !(strings.HasSuffix(p, ".tf") || strings.HasSuffix(p, ".tfquery.hcl")) {
+			return err
+		}
+		text, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		c.checkHCL(filepath.ToSlash(rel), 1, string(text))
+		return nil
+	})
+	if err != nil {
+		return Result{}, err
+	}
+	res := Result{Problems: c.problems}
+	for p := range c.pending {
+		res.Pending = append(res.Pending, p)
+	}
+	sort.Strings(res.Pending)
+	return res, nil
+}
+
+// MakeTargets are the targets a GNUmakefile defines.
+func MakeTargets(makefile string) map[string]bool {
+	out := map[string]bool{}
+	for _, m := range regexp.MustCompile(`(?m)^([A-Za-z0-9][\w./-]*(?:[ \t]+[A-Za-z0-9][\w./-]*)*)[ \t]*:([^=]|$)`).FindAllStringSubmatch(makefile, -1) {
+		for _, t := range strings.Fields(m[1]) {
+			out[t] = true
+		}
+	}
+	return out
+}
+
+// checkMakeTargets: every `make x` in code spans and shell blocks names a target.
+func (c *checker) checkMakeTargets(d doc) {
+	check := func(text string, line int) {
+		for _, m := range makeCmdRe.FindAllStringSubmatch(text, -1) {
+			if !c.targets[m[1]] {
+				c.report(d.path, line, "make %s: no such target in GNUmakefile", m[1])
+			}
+		}
+	}
+	spans, lines := d.codeSpans()
+	for i, s := range spans {
+		check(s, lines[i])
+	}
+	for _, f := range d.fences {
+		if f.lang == "sh" || f.lang == "shell" || f.lang == "bash" || f.lang == "console" {
+			for i, l := range strings.Split(f.text, "\n") {
+				check(l, f.line+i)
+			}
+		}
+	}
+}
+
+// checkConfigDoc checks the HCL of fenced terraform and hcl blocks, and `name = value` in prose.
+func (c *checker) checkConfigDoc(d doc) {
+	for _, f := range d.fences {
+		if f.lang == "terraform" || f.lang == "hcl" || f.lang == "tf" {
+			c.checkHCL(d.path, f.line, f.text)
+		}
+	}
+	spans, lines := d.codeSpans()
+	for i, s := range spans {
+		if m := proseAttrRe.FindStringSubmatch(s); m != nil && !c.schema.names[m[1]] && !terraformWords[m[1]] {
+			c.report(d.path, lines[i], "`%s`: %q is no attribute of the provider's schema", s, m[1])
+		}
+	}
+}
+
+// checkTables: no table lists the same first cell twice.
+func (c *checker) checkTables(d doc) {
+	for _, t := range d.tables() {
+		seen := map[string]int{}
+		for _, r := range t {
+			key := r.cells[0]
+			if key == "" {
+				continue
+			}
+			if prev, ok := seen[key]; ok {
+				c.report(d.path, r.line, "table row %q repeats the row of line %d", key, prev)
+				continue
+			}
+			seen[key] = r.line
+		}
+	}
+}
+
+// checkRepoLinks: relative links resolve to a file of the repository, and their fragments to a
+// heading of the target.
+func (c *checker) checkRepoLinks(d doc) {
+	targets, lines := d.links()
+	for i, t := range targets {
+		if isAbsolute(t) {
+			continue
+		}
+		file, frag, _ := strings.Cut(t, "#")
+		target := d.path
+		if file != "" {
+			target = filepath.ToSlash(filepath.Join(filepath.Dir(d.path), file))
+			if _, err := os.Stat(filepath.Join(c.root, target)); err != nil {
+				c.report(d.path, lines[i], "link %q: %s does not exist", t, target)
+				continue
+			}
+		}
+		if frag == "" || !strings.HasSuffix(target, ".md") {
+			continue
+		}
+		text, err := os.ReadFile(filepath.Join(c.root, target))
+		if err != nil {
+			continue
+		}
+		if !parseDoc(target, string(text)).anchors()[frag] {
+			c.report(d.path, lines[i], "link %q: %s has no heading for #%s", t, target, frag)
+		}
+	}
+}
+
+// checkRegistryLinks: registry pages are read on the registry and on GitHub, where a relative
+// link resolves differently; only absolute links and fragments of the page itself work on both.
+func (c *checker) checkRegistryLinks(d doc) {
+	targets, lines := d.links()
+	anchors := d.anchors()
+	for i, t := range targets {
+		switch {
+		case isAbsolute(t):
+		case strings.HasPrefix(t, "#"):
+			// Generated pages link to their schema's anchors, which a template cannot know.
+			if !anchors[t[1:]] && !strings.HasSuffix(d.path, ".tmpl") {
+				c.report(d.path, lines[i], "link %q: no heading or anchor for it on this page", t)
+			}
+		default:
+			c.report(d.path, lines[i], "link %q is relative: it breaks on GitHub or the registry; use the registry address", t)
+		}
+	}
+}
+
+func isAbsolute(t string) bool {
+	return strings.HasPrefix(t, "https://") || strings.HasPrefix(t, "http://") || strings.HasPrefix(t, "mailto:")
+}
+
+// checkWords: registry text says nothing of the provider's internals or its test double.
+func (c *checker) checkWords(file, text string) {
+	for i, l := range strings.Split(text, "\n") {
+		if m := internalRe.FindString(l); m != "" {
+			c.report(file, i+1, "internal word %q in registry text: say it in users' words", m)
+		}
+	}
+}
