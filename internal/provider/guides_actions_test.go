@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/mockconsole"
 )
 
@@ -232,4 +234,50 @@ func TestAccExamples_actions(t *testing.T) {
 			t.Fatalf("after %s: %+v", n[1], r)
 		}
 	}
+}
+
+// The guide's action_trigger example, as written: creating the rules runs nothing, an apply that
+// changes them approves the canary phase of the gate's rollout once, and a plan without changes
+// runs nothing again.
+func TestAccGuides_actionTrigger(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(guidesDir, "approve-rollout-from-ci.md.tmpl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var example string
+	for _, blk := range regexp.MustCompile("(?s)```hcl\n(.*?)```").FindAllStringSubmatch(string(b), -1) {
+		if strings.Contains(blk[1], "action_trigger") {
+			example = blk[1]
+		}
+	}
+	const percentage = "pass_percentage = 20"
+	if example == "" || !strings.Contains(example, percentage) {
+		t.Fatalf("the guide should hold an hcl block with action_trigger and %q", percentage)
+	}
+	m, url, id := runMock(t)
+	resource.Test(t, resource.TestCase{
+		TerraformVersionChecks:   actionsTerraform,
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: providerBlock(url) + example,
+				Check: resource.ComposeAggregateTestCheckFunc(
+					checkRun(m, id, mockconsole.RunWaitingForReview, "Canary", "APPROVED_FOR", 0),
+					checkSent(m, id, "approve", 0),
+				),
+			},
+			{
+				Config: providerBlock(url) + strings.Replace(example, percentage, "pass_percentage = 30", 1),
+				Check: resource.ComposeAggregateTestCheckFunc(
+					checkRun(m, id, mockconsole.RunInProgress, "Canary", "APPROVED_FOR", 1),
+					checkSent(m, id, "approve", 1),
+				),
+			},
+			{
+				Config:   providerBlock(url) + strings.Replace(example, percentage, "pass_percentage = 30", 1),
+				PlanOnly: true,
+			},
+		},
+	})
 }
