@@ -6,10 +6,16 @@ provider "featureconsole" {
   # Changes to gates and pipelines follow the project's review settings.
   respect_review_settings = true
 
-  # Retries of 429 and 5xx answers (0 disables them) and client-side pacing of writes.
-  max_retries        = 4
-  write_limit        = 100
-  write_limit_window = "10s"
+  # Retries of 5xx and unanswered requests (0 disables them; a 429 is waited out within the
+  # resource's timeouts instead, and not counted here).
+  max_retries = 4
+
+  # At most 100 writes per 10 seconds and 900 per 15 minutes from this provider, the service's own
+  # limits; lower them to leave room to other workspaces applying to the same project.
+  write_limit             = 100
+  write_limit_window      = "10s"
+  write_limit_long        = 900
+  write_limit_long_window = "15m"
 }
 
 variable "console_api_key" {

@@ -115,7 +115,7 @@ func (p *featureConsoleProvider) Schema(_ context.Context, _ provider.SchemaRequ
 			"request_timeout": schema.StringAttribute{
 				Optional: true,
 				MarkdownDescription: "Time limit of one HTTP attempt, as a Go duration such as `30s` or `2m`, counted from " +
-					"when the attempt is sent: waiting for the write pacer is not part of it. Defaults to `30s`.",
+					"when the attempt is sent: waiting for a turn under `write_limit` is not part of it. Defaults to `30s`.",
 				Validators: []validator.String{positiveDuration()},
 			},
 			"read_concurrency": schema.Int64Attribute{
