@@ -52,6 +52,7 @@ var (
 	internalRe   = regexp.MustCompile(`(?i)\b(habits?|pacer|pacing-?bucket|seed(ed|s)?|mock\w*)\b`)
 	makeCmdRe    = regexp.MustCompile(`(?:^|[\s;&|(])make\s+([a-z][\w-]*)`)
 	proseAttrRe  = regexp.MustCompile(`^([a-z][a-z0-9_]*) += `)
+	proseTypeRe  = regexp.MustCompile(`^(featureconsole_[a-z0-9_]+)(?:\.[a-z0-9_.*\[\]]+)?$`)
 )
 
 // Terraform's own names that appear as `name = value` in prose.
@@ -173,7 +174,26 @@ func (c *checker) checkConfigDoc(d doc) {
 		if m := proseAttrRe.FindStringSubmatch(s); m != nil && !c.schema.names[m[1]] && !terraformWords[m[1]] {
 			c.report(d.path, lines[i], "`%s`: %q is no attribute of the provider's schema", s, m[1])
 		}
+		if m := proseTypeRe.FindStringSubmatch(s); m != nil && !c.knownType(m[1]) {
+			c.report(d.path, lines[i], "`%s`: no resource, data source, list resource or action is named %s", s, m[1])
+		}
 	}
+}
+
+// knownType reports whether any kind has a type of that name, or one is pending.
+func (c *checker) knownType(name string) bool {
+	for kind := range c.schema.Types {
+		if c.schema.Has(kind, name) {
+			return true
+		}
+	}
+	for _, kind := range []string{"resource", "list"} {
+		if isPending(kind, name) {
+			c.pending[kind+" "+name] = true
+			return true
+		}
+	}
+	return false
 }
 
 // checkTables: no table lists the same first cell twice.

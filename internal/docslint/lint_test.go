@@ -52,7 +52,7 @@ var goodRepo = map[string]string{
 		"action \"featureconsole_release_pipeline_trigger\" \"go\" {\n  config {\n    operation = \"approve\"\n  }\n}\n" +
 		"import {\n  to       = featureconsole_gate_rules.a\n  identity = { gate_id = \"g\" }\n}\n" +
 		"resource \"featureconsole_gate\" \"new\" {\n  anything = 1\n}\n```\n",
-	"docs/index.md":                 "# Provider\n\n## Settings\n\n[here](#settings)\n",
+	"docs/index.md":                 "# Provider\n\n## Settings\n\n[here](#settings), `featureconsole_gate_rules.a.rules[0]`, `featureconsole_segment`\n",
 	"examples/provider/provider.tf": "provider \"featureconsole\" {\n  max_retries = 4\n}\n",
 }
 
@@ -92,7 +92,7 @@ func TestRun_goodRepositoryPasses(t *testing.T) {
 	if len(res.Problems) != 0 {
 		t.Fatalf("problems in a good repository: %v", res.Problems)
 	}
-	if len(res.Pending) != 1 || res.Pending[0] != "resource featureconsole_gate" {
+	if len(res.Pending) != 2 || res.Pending[0] != "resource featureconsole_gate" || res.Pending[1] != "resource featureconsole_segment" {
 		t.Fatalf("pending: %v", res.Pending)
 	}
 }
@@ -142,6 +142,10 @@ func TestRun_eachBadInputFails(t *testing.T) {
 			`no attribute "gateid"`},
 		"unknown attribute in prose": {
 			map[string]string{"docs/index.md": "Set `write_limit_long = 900`.\n"}, `"write_limit_long" is no attribute`},
+		"unknown type in prose": {
+			map[string]string{"docs/index.md": "Use `featureconsole_gates` to read gates.\n"}, "no resource, data source, list resource or action is named featureconsole_gates"},
+		"unknown type in README prose": {
+			map[string]string{"README.md": "Read `featureconsole_gate_rule.checkout.rules`.\n"}, "named featureconsole_gate_rule"},
 		"HCL that does not parse": {
 			map[string]string{"examples/r.tf": "resource \"featureconsole_gate_rules\" {\n"}, "HCL does not parse"},
 		"internal word": {
