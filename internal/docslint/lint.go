@@ -87,7 +87,7 @@ func Run(root string, schema *Schema) (Result, error) {
 
 	for _, dir := range registryDirs {
 		err := filepath.WalkDir(filepath.Join(root, dir), func(p string, e fs.DirEntry, err error) error {
-			if err != nil || e.IsDir() || !(strings.HasSuffix(p, ".md") || strings.HasSuffix(p, ".md.tmpl")) {
+			if err != nil || e.IsDir() || !hasSuffix(p, ".md", ".md.tmpl") {
 				return err
 			}
 			text, err := os.ReadFile(p)
@@ -107,7 +107,7 @@ func Run(root string, schema *Schema) (Result, error) {
 		}
 	}
 	err = filepath.WalkDir(filepath.Join(root, "examples"), func(p string, e fs.DirEntry, err error) error {
-		if err != nil || e.IsDir() || !(strings.HasSuffix(p, ".tf") || strings.HasSuffix(p, ".tfquery.hcl")) {
+		if err != nil || e.IsDir() || !hasSuffix(p, ".tf", ".tfquery.hcl") {
 			return err
 		}
 		text, err := os.ReadFile(p)
@@ -261,6 +261,15 @@ func (c *checker) checkRegistryLinks(d doc) {
 			c.report(d.path, lines[i], "link %q is relative: it breaks on GitHub or the registry; use the registry address", t)
 		}
 	}
+}
+
+func hasSuffix(p string, suffixes ...string) bool {
+	for _, s := range suffixes {
+		if strings.HasSuffix(p, s) {
+			return true
+		}
+	}
+	return false
 }
 
 func isAbsolute(t string) bool {
