@@ -79,6 +79,15 @@ func (s *Server) startGateRun(gateID string, st *gateState, prev []GateRule) {
 	rs.restore = Gate{Rules: prev}.clone().Rules
 }
 
+// abortRun ends a run as aborted; a run started by a write of a gate's rules puts back the rules
+// the gate had before it. s.mu is held.
+func (s *Server) abortRun(rs *runState) {
+	rs.run.Status, rs.run.CurrentPhaseEndTime = RunAborted, nil
+	if g := s.gates[rs.run.GateID]; g != nil && rs.restore != nil {
+		g.gate.Rules = Gate{Rules: rs.restore}.clone().Rules
+	}
+}
+
 func sameRuleContents(a, b []GateRule) bool {
 	return slices.EqualFunc(a, b, func(x, y GateRule) bool { return x.BaseID == y.BaseID && bytes.Equal(contentOf(x), contentOf(y)) })
 }
@@ -97,8 +106,9 @@ func changesOnly(held []GateRule, written map[string]GateRule) []GateRule {
 }
 
 // ServeOldRuleWrites makes the gate's rule writes those of a service version on which they do not
-// take: with PartialRuleWrites on, a write changes only rules the gate already holds.
-func (s *Server) ServeOldRuleWrites(gateID string) error {
+// take (old) or of a current one: with PartialRuleWrites on, a write to an old one changes only
+// rules the gate already holds.
+func (s *Server) ServeOldRuleWrites(gateID string, old bool) error {
 	var err error
 	s.locked(func() {
 		st, ok := s.gates[gateID]
@@ -106,7 +116,7 @@ func (s *Server) ServeOldRuleWrites(gateID string) error {
 			err = fmt.Errorf("gate %q not found", gateID)
 			return
 		}
-		st.oldRuleWrites = true
+		st.oldRuleWrites = old
 	})
 	return err
 }

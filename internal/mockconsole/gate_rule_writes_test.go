@@ -106,7 +106,7 @@ func TestPartialRuleWrites(t *testing.T) {
 		t.Fatalf("current version: %s", ruleNames(got))
 	}
 	s.PutGate(g)
-	if err := s.ServeOldRuleWrites("new_checkout"); err != nil {
+	if err := s.ServeOldRuleWrites("new_checkout", true); err != nil {
 		t.Fatal(err)
 	}
 	if st, _ := do(t, ts.URL, http.MethodPatch, "/gates/new_checkout/rules", write); st != 200 {

@@ -145,7 +145,9 @@ func (s *Server) SetRun(id, status, phase string, actions []RunAction) error {
 	case RunPaused:
 		rs.remaining = rs.bake()
 		rs.run.Status, rs.run.CurrentPhaseEndTime = status, nil
-	case RunWaitingForReview, RunCompleted, RunAborted:
+	case RunAborted:
+		s.abortRun(rs)
+	case RunWaitingForReview, RunCompleted:
 		rs.run.Status, rs.run.CurrentPhaseEndTime = status, nil
 	default:
 		return fmt.Errorf("unknown run status %q", status)
@@ -353,10 +355,7 @@ func (s *Server) operateRun(id, op string, body []byte) response {
 		run.Status, run.CurrentPhaseEndTime = RunCompleted, nil
 	case "abort":
 		record("ABORTED")
-		run.Status, run.CurrentPhaseEndTime = RunAborted, nil
-		if g := s.gates[run.GateID]; g != nil && rs.restore != nil {
-			g.gate.Rules = rs.restore
-		}
+		s.abortRun(rs)
 	}
 	return okResp("Release pipeline trigger updated successfully", rs.copy())
 }

@@ -284,7 +284,7 @@ func (r *gateRulesResource) apply(ctx context.Context, op *operation, plan *gate
 		return notTaken
 	}
 	diags.Append(flattenGate(ctx, g, plan, planned)...)
-	r.warnRolloutStarted(op.ctx, diags, g)
+	r.warnRolloutStarted(op.ctx, diags, gateID, g)
 	return written
 }
 
@@ -314,6 +314,8 @@ func (r *gateRulesResource) Delete(ctx context.Context, req resource.DeleteReque
 		r.addGateWriteError(&resp.Diagnostics, gateID, op, err)
 	case len(g.Rules) > 0: // the write did not take: destroy is not done while the gate holds rules
 		addRulesNotTaken(&resp.Diagnostics, gateID, ruleDifferences(g, nil), false)
+	default:
+		r.warnRolloutStarted(op.ctx, &resp.Diagnostics, gateID, g)
 	}
 }
 

@@ -56,27 +56,27 @@ func followAndDrive(gateID string) string {
 
 // warnRolloutStarted warns, after a write to a gate attached to a release pipeline, of the run the
 // write started; a run that cannot be found is said too, without failing the apply that wrote.
-func (r *gateRulesResource) warnRolloutStarted(ctx context.Context, diags *diag.Diagnostics, g *console.Gate) {
+func (r *gateRulesResource) warnRolloutStarted(ctx context.Context, diags *diag.Diagnostics, gateID string, g *console.Gate) {
 	if g.ReleasePipelineID == "" {
 		return
 	}
-	runs, err := activeRunsOfGate(ctx, r.data.client, g.ID)
+	runs, err := activeRunsOfGate(ctx, r.data.client, gateID)
 	run := newestRun(runs)
 	if err != nil || run == nil {
 		why := "no active run of it was found"
 		if err != nil {
 			why = "its runs could not be listed: " + failureAccount(err)
 		}
-		diags.AddWarning(fmt.Sprintf("Rules of gate %q roll out through release pipeline %q", g.ID, g.ReleasePipelineID),
+		diags.AddWarning(fmt.Sprintf("Rules of gate %q roll out through release pipeline %q", gateID, g.ReleasePipelineID),
 			fmt.Sprintf("The gate is attached to release pipeline %q, so the service rolls the change out through a run of it, "+
-				"but %s. %s", g.ReleasePipelineID, why, followAndDrive(g.ID)))
+				"but %s. %s", g.ReleasePipelineID, why, followAndDrive(gateID)))
 		return
 	}
-	diags.AddWarning(fmt.Sprintf("Rules of gate %q roll out through release pipeline run %q", g.ID, run.ID),
+	diags.AddWarning(fmt.Sprintf("Rules of gate %q roll out through release pipeline run %q", gateID, run.ID),
 		fmt.Sprintf("The gate is attached to release pipeline %q: this change of its rules started run %q (%s, phase %q), "+
 			"which rolls the new rules out phase by phase. %s\n\nUntil the run ends, the service refuses further changes of "+
 			"the gate's rules. Aborting the run puts back the rules the gate had before this apply; the next plan then "+
-			"shows them as a change to make again.", run.ReleasePipelineID, run.ID, run.Status, run.CurrentPhase, followAndDrive(g.ID)))
+			"shows them as a change to make again.", run.ReleasePipelineID, run.ID, run.Status, run.CurrentPhase, followAndDrive(gateID)))
 }
 
 // activeRun is the run that locks a gate's rules, when err is the service refusing a write (400)
