@@ -183,7 +183,7 @@ func TestAccGateRules_scheduledRollouts(t *testing.T) {
 						t.Fatal(err)
 					}
 				},
-				Config: cfg,
+				Config:           cfg,
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 				Check: resource.ComposeTestCheckFunc(
 					resource.TestCheckResourceAttr(gateRulesAddr, "rules.0.scheduled_rollouts.#", "2"),
