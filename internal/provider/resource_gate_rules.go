@@ -45,7 +45,10 @@ func (r *gateRulesResource) Schema(ctx context.Context, _ resource.SchemaRequest
 			"Create and update send the whole list (`PATCH /gates/{id}/rules`); destroy leaves the gate in place with no rules. " +
 			"A rule that keeps its `name` keeps its identity (`base_id`) and history, wherever it moves in the list; " +
 			"when Terraform first takes over a gate, the rules the gate already has keep theirs if the configuration " +
-			"names them (create reads the gate once for that).",
+			"names them (create reads the gate once for that). A gate attached to a release pipeline rolls every change " +
+			"of its rules out through a run, which apply names in a warning; until the run ends, changes are refused " +
+			"with an error naming the run. A write the service answers with other rules than were sent is an error " +
+			"naming those rules, with the state holding what the gate holds. See the guide \"Writing gate rules\".",
 		Attributes: map[string]schema.Attribute{
 			"id": computedString("Identifier of this resource: the gate id."),
 			"gate_id": schema.StringAttribute{

@@ -147,16 +147,22 @@ func TestAccGateRules_scheduledRollouts(t *testing.T) {
 	m, url := startMock(t, mockconsole.Config{})
 	m.SetHabits(mergeHabits(m.Habits(), mockconsole.Habits{ScheduledRollouts: true}))
 	m.SetRunSpeed(0)
-	cfg := gateRulesConfig(url, "dark_mode", ruleHCL("ramp", "10"))
-	owned := cfg[:len(cfg)-len("}\n")] + "  lifecycle {\n    ignore_changes = [rules[0].pass_percentage]\n  }\n}\n"
+	// The guide's example lets the schedule own the percentage; without its lifecycle block, the
+	// configuration owns it.
+	owned := providerBlock(url) + readExample(t, "guides/scheduled-rollout.tf")
+	cfg := regexp.MustCompile(`(?s)\n  lifecycle \{.*?\n  \}\n`).ReplaceAllString(owned, "\n")
+	if cfg == owned {
+		t.Fatal("the example has no lifecycle block")
+	}
+	const addr = "featureconsole_gate_rules.dark_mode"
 	var start time.Time
 	scheduled := func(i int, pct string, done bool) resource.TestCheckFunc {
 		at := func() string { return start.Add(time.Duration(i+1) * time.Hour).UTC().Format(time.RFC3339) }
 		return func(s *terraform.State) error {
 			return resource.ComposeTestCheckFunc(
-				resource.TestCheckResourceAttr(gateRulesAddr, fmt.Sprintf("rules.0.scheduled_rollouts.%d.time", i), at()),
-				resource.TestCheckResourceAttr(gateRulesAddr, fmt.Sprintf("rules.0.scheduled_rollouts.%d.pass_percentage", i), pct),
-				resource.TestCheckResourceAttr(gateRulesAddr, fmt.Sprintf("rules.0.scheduled_rollouts.%d.done", i), fmt.Sprint(done)),
+				resource.TestCheckResourceAttr(addr, fmt.Sprintf("rules.0.scheduled_rollouts.%d.time", i), at()),
+				resource.TestCheckResourceAttr(addr, fmt.Sprintf("rules.0.scheduled_rollouts.%d.pass_percentage", i), pct),
+				resource.TestCheckResourceAttr(addr, fmt.Sprintf("rules.0.scheduled_rollouts.%d.done", i), fmt.Sprint(done)),
 			)(s)
 		}
 	}
@@ -168,10 +174,10 @@ func TestAccGateRules_scheduledRollouts(t *testing.T) {
 			{
 				Config: cfg,
 				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectUnknownValue(gateRulesAddr, tfjsonpath.New("rules").AtSliceIndex(0).AtMapKey("scheduled_rollouts"))},
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectUnknownValue(addr, tfjsonpath.New("rules").AtSliceIndex(0).AtMapKey("scheduled_rollouts"))},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
-				Check: resource.TestCheckResourceAttr(gateRulesAddr, "rules.0.scheduled_rollouts.#", "0"),
+				Check: resource.TestCheckResourceAttr(addr, "rules.0.scheduled_rollouts.#", "0"),
 			},
 			{
 				// A schedule set in the console shows, and changes nothing to do.
@@ -186,7 +192,7 @@ func TestAccGateRules_scheduledRollouts(t *testing.T) {
 				Config:           cfg,
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 				Check: resource.ComposeTestCheckFunc(
-					resource.TestCheckResourceAttr(gateRulesAddr, "rules.0.scheduled_rollouts.#", "2"),
+					resource.TestCheckResourceAttr(addr, "rules.0.scheduled_rollouts.#", "2"),
 					scheduled(0, "30", false), scheduled(1, "60", false),
 				),
 			},
@@ -196,7 +202,7 @@ func TestAccGateRules_scheduledRollouts(t *testing.T) {
 				RefreshState:       true,
 				ExpectNonEmptyPlan: true,
 				Check: resource.ComposeTestCheckFunc(
-					resource.TestCheckResourceAttr(gateRulesAddr, "rules.0.pass_percentage", "30"),
+					resource.TestCheckResourceAttr(addr, "rules.0.pass_percentage", "30"),
 					scheduled(0, "30", true), scheduled(1, "60", false),
 				),
 			},
@@ -217,14 +223,14 @@ func TestAccGateRules_scheduledRollouts(t *testing.T) {
 				Config: cfg,
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectResourceAction(gateRulesAddr, plancheck.ResourceActionUpdate),
-						plancheck.ExpectUnknownValue(gateRulesAddr, tfjsonpath.New("rules").AtSliceIndex(0).AtMapKey("scheduled_rollouts")),
-						plancheck.ExpectKnownValue(gateRulesAddr, tfjsonpath.New("rules").AtSliceIndex(0).AtMapKey("pass_percentage"), knownvalue.Int64Exact(10)),
+						plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+						plancheck.ExpectUnknownValue(addr, tfjsonpath.New("rules").AtSliceIndex(0).AtMapKey("scheduled_rollouts")),
+						plancheck.ExpectKnownValue(addr, tfjsonpath.New("rules").AtSliceIndex(0).AtMapKey("pass_percentage"), knownvalue.Int64Exact(10)),
 					},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
 				Check: resource.ComposeTestCheckFunc(
-					resource.TestCheckResourceAttr(gateRulesAddr, "rules.0.pass_percentage", "10"),
+					resource.TestCheckResourceAttr(addr, "rules.0.pass_percentage", "10"),
 					scheduled(0, "30", true), scheduled(1, "60", false),
 				),
 			},
