@@ -210,7 +210,7 @@ func (r *gateRulesResource) Update(ctx context.Context, req resource.UpdateReque
 	defer cancel()
 	prior, d := ruleModels(ctx, state.Rules)
 	resp.Diagnostics.Append(d...)
-	switch r.apply(ctx, op, &plan, nil, prior, notTakenKeptServiceState, &resp.Diagnostics) {
+	switch r.apply(ctx, op, &plan, nil, prior, reviewKeptState, &resp.Diagnostics) {
 	case held:
 		// Nothing changed on the service: the state keeps what it held, so the next plan shows the change again.
 		resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
@@ -236,9 +236,6 @@ const (
 	held                         // held for review: nothing changed
 	notTaken                     // answered with other rules than were sent: plan holds the service's rules
 )
-
-// notTakenKeptServiceState is what an update that did not take keeps.
-const notTakenKeptServiceState = "The Terraform state now holds the rules the gate holds."
 
 // apply sends the planned rule list and replaces plan's computed values with the service's answer;
 // existing (on create) lends its baseIDs to planned rules of the same name, and a gate that already

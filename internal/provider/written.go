@@ -194,7 +194,11 @@ func ruleDifferences(g *console.Gate, sent []console.GateRule) string {
 	if len(changed) > 0 {
 		parts = append(parts, "changed but held otherwise: "+strings.Join(changed, "; "))
 	}
-	if len(parts) == 0 && !sameGateRules(g, sent) {
+	switch {
+	case len(parts) > 0 || sameGateRules(g, sent):
+	case len(g.Rules) != len(sent): // names held twice
+		parts = append(parts, fmt.Sprintf("%d rules were sent, the gate holds %d: %s", len(sent), len(g.Rules), strings.Join(heldOrder, ", ")))
+	default:
 		parts = append(parts, fmt.Sprintf("the rules are in another order: sent %s, the gate holds %s",
 			strings.Join(sentOrder, ", "), strings.Join(heldOrder, ", ")))
 	}
