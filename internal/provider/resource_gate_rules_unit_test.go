@@ -122,9 +122,10 @@ func testRule(t *testing.T, name, pct string) gateRuleModel {
 	return gateRuleModel{
 		ID: types.StringValue("id-" + name), BaseID: types.StringValue("base-" + name),
 		Name: types.StringValue(name), PassPercentage: hclNumber(t, pct),
-		Environments: types.ListNull(types.StringType),
-		Conditions:   types.ListNull(gateConditionObjectType),
-		ReturnValue:  jsontypes.NewNormalizedNull(),
+		Environments:      types.ListNull(types.StringType),
+		Conditions:        types.ListNull(gateConditionObjectType),
+		ReturnValue:       jsontypes.NewNormalizedNull(),
+		ScheduledRollouts: types.ListNull(scheduledRolloutListType.ElemType),
 	}
 }
 

@@ -6,6 +6,8 @@ package provider
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -29,6 +31,22 @@ var (
 			`return_value = jsonencode({ color = "blue", size = 3 })`)
 	}
 )
+
+// guideBlock is the terraform block of a guide that holds marker.
+func guideBlock(t *testing.T, guide, marker string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(guidesDir, guide))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range guideHCLRe.FindAllStringSubmatch(string(b), -1) {
+		if strings.Contains(m[1], marker) {
+			return m[1]
+		}
+	}
+	t.Fatalf("guide %s has no terraform block with %s", guide, marker)
+	return ""
+}
 
 // phrasesRe matches the phrases in order, however Terraform wraps its lines.
 func phrasesRe(phrases ...string) *regexp.Regexp {
@@ -149,7 +167,7 @@ func TestAccGateRules_scheduledRollouts(t *testing.T) {
 	m.SetRunSpeed(0)
 	// The guide's example lets the schedule own the percentage; without its lifecycle block, the
 	// configuration owns it.
-	owned := providerBlock(url) + readExample(t, "guides/scheduled-rollout.tf")
+	owned := providerBlock(url) + guideBlock(t, "gate-rules.md.tmpl", "ignore_changes")
 	cfg := regexp.MustCompile(`(?s)\n  lifecycle \{.*?\n  \}\n`).ReplaceAllString(owned, "\n")
 	if cfg == owned {
 		t.Fatal("the example has no lifecycle block")
