@@ -199,6 +199,21 @@ func TestEndpointsWire(t *testing.T) {
 			want:  &Gate{ID: "g", Rules: []GateRule{}},
 		},
 		{
+			name:   "5 update gate rules: no empty ids, the read-only schedule never sent back; the answer's schedule and pipeline read",
+			method: http.MethodPatch, path: "/console/v1/gates/g/rules",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.UpdateGateRules(ctx, "g", []GateRule{{Name: "ramp", PassPercentage: 10,
+					PendingAutomatedRollouts:   []AutomatedRollout{{Time: Millis{Value: 2, Set: true}, PassPercent: 60}},
+					CompletedAutomatedRollouts: []AutomatedRollout{{Time: Millis{Value: 1, Set: true}, PassPercent: 30}}}})
+			},
+			body: `{"rules":[{"name":"ramp","passPercentage":10,"conditions":[],"environments":null}]}`,
+			reply: ok(`{"id":"g","releasePipelineID":"pl_web","rules":[{"id":"b:10:2","baseID":"b","name":"ramp","passPercentage":10,` +
+				`"conditions":[],"pendingAutomatedRollouts":[{"time":2.0,"passPercent":60}],"completedAutomatedRollouts":[]}]}`),
+			want: &Gate{ID: "g", ReleasePipelineID: "pl_web", Rules: []GateRule{{ID: "b:10:2", BaseID: "b", Name: "ramp", PassPercentage: 10,
+				Conditions: []Condition{}, PendingAutomatedRollouts: []AutomatedRollout{{Time: Millis{Value: 2, Set: true}, PassPercent: 60}},
+				CompletedAutomatedRollouts: []AutomatedRollout{}}}},
+		},
+		{
 			name:   "6 list events",
 			method: http.MethodGet, path: "/console/v1/events/add%20to%2Fcart", query: "limit=100&page=1",
 			call: func(ctx context.Context, c *Client) (any, error) {

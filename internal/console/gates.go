@@ -29,6 +29,16 @@ type GateRule struct {
 	Conditions     []Condition     `json:"conditions"`
 	ReturnValue    json.RawMessage `json:"returnValue,omitempty"`
 	Environments   []string        `json:"environments"`
+	// The rule's schedule (read-only): at each step's time the service sets passPercentage.
+	PendingAutomatedRollouts   []AutomatedRollout `json:"pendingAutomatedRollouts,omitempty"`
+	CompletedAutomatedRollouts []AutomatedRollout `json:"completedAutomatedRollouts,omitempty"`
+}
+
+// AutomatedRollout is one step of a rule's schedule: at Time the rule's passPercentage becomes
+// PassPercent.
+type AutomatedRollout struct {
+	Time        Millis  `json:"time"`
+	PassPercent float64 `json:"passPercent"`
 }
 
 // Gate is a feature gate with its rules.
@@ -41,6 +51,9 @@ type Gate struct {
 	LastModifierID   string     `json:"lastModifierID"`
 	Rules            []GateRule `json:"rules"`
 	Tags             []string   `json:"tags"`
+	// ReleasePipelineID names the pipeline the gate is attached to: changes of its rules roll out
+	// through a run of it.
+	ReleasePipelineID string `json:"releasePipelineID,omitempty"`
 	// ActiveReview is set while a change of the gate waits for review.
 	ActiveReview *ActiveReview `json:"activeReview,omitempty"`
 }
@@ -61,11 +74,14 @@ func (c *Client) EachGatesPage(ctx context.Context, opts ListOptions, fn func([]
 	return gates.each(ctx, c, opts, fn)
 }
 
-// UpdateGateRules replaces the gate's complete rule list (PATCH /gates/{id}/rules) and returns the gate.
+// UpdateGateRules replaces the gate's complete rule list (PATCH /gates/{id}/rules) and returns the
+// gate. An id or baseID not known yet is left out, never sent as "" (which the service refuses).
 func (c *Client) UpdateGateRules(ctx context.Context, id string, rules []GateRule) (*Gate, error) {
 	out := make([]GateRule, len(rules))
 	for i, r := range rules {
 		r.Conditions = orEmpty(r.Conditions)
+		// Read-only: the service refuses a write that carries them.
+		r.PendingAutomatedRollouts, r.CompletedAutomatedRollouts = nil, nil
 		out[i] = r
 	}
 	body := struct {

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -22,6 +23,10 @@ type GateRule struct {
 	ReturnValue      any         `json:"returnValue"`
 	ReturnValueJSON5 any         `json:"returnValueJson5"`
 	Environments     []string    `json:"environments"`
+	// The steps of a schedule that raises passPercentage at set times (ScheduledRollouts);
+	// read-only: a write that carries them is refused.
+	PendingAutomatedRollouts   []AutomatedRollout `json:"pendingAutomatedRollouts,omitempty"`
+	CompletedAutomatedRollouts []AutomatedRollout `json:"completedAutomatedRollouts,omitempty"`
 }
 
 // Gate is a feature gate.
@@ -34,6 +39,8 @@ type Gate struct {
 	LastModifierID   string     `json:"lastModifierID"`
 	Rules            []GateRule `json:"rules"`
 	Tags             []string   `json:"tags"`
+	// ReleasePipelineID attaches the gate to a pipeline: a change of its rules starts a run.
+	ReleasePipelineID string `json:"releasePipelineID,omitempty"`
 }
 
 // Gates: read and list; their rules are written as a whole with PATCH .../rules. A rule's id is
@@ -42,6 +49,9 @@ type Gate struct {
 type gateState struct {
 	gate    Gate
 	counter int // the highest counter of any rule id the gate has had
+	// oldRuleWrites: the gate is served by a service version whose rule writes do not take
+	// (PartialRuleWrites).
+	oldRuleWrites bool
 }
 
 // clone is the gate as the service answers it.
@@ -114,10 +124,12 @@ func (s *Server) GateIDs() []string {
 // ---- endpoints ----
 
 func (s *Server) listGates(r *http.Request) response {
+	s.tickRollouts()
 	return listByKey(s, r, s.gates, "/gates", "Gates", (*gateState).clone)
 }
 
 func (s *Server) getGate(id string) response {
+	s.tickRollouts()
 	return readOne(s.gates, "Gate", id, (*gateState).clone)
 }
 
@@ -148,12 +160,20 @@ func contentOf(r GateRule) []byte {
 }
 
 func (s *Server) updateGateRules(id string, body []byte) response {
+	s.tickRollouts()
 	st, req, bad := writeTo[gateRulesReq](s.gates, "Gate", id, body)
 	if bad != nil {
 		return *bad
 	}
 	if req.Rules == nil {
 		return errResp(http.StatusBadRequest, "rules is required")
+	}
+	if bad := ruleFieldsRefused(body); bad != nil {
+		return *bad
+	}
+	if rs := s.activeRunOfGate(id); rs != nil {
+		return errResp(http.StatusBadRequest, "Gate %q is being rolled out by release pipeline trigger %q (%s, phase %q): "+
+			"its rules cannot change until the trigger is completed or aborted", id, rs.run.ID, rs.run.Status, rs.run.CurrentPhase)
 	}
 	in := *req.Rules
 	names := map[string]int{}
@@ -188,6 +208,7 @@ func (s *Server) updateGateRules(id string, body []byte) response {
 		current[r.BaseID] = r
 	}
 	taken := map[string]bool{}
+	sent := map[string]GateRule{} // the written rules the gate held, by baseID
 	out := make([]GateRule, len(in))
 	for i, r := range in {
 		if r.Conditions == nil {
@@ -208,6 +229,8 @@ func (s *Server) updateGateRules(id string, body []byte) response {
 				st.counter++
 				r.ID = ruleID(r.BaseID, r.PassPercentage, st.counter)
 			}
+			r.PendingAutomatedRollouts, r.CompletedAutomatedRollouts = cur.PendingAutomatedRollouts, cur.CompletedAutomatedRollouts
+			sent[r.BaseID] = r
 		} else {
 			r.BaseID = s.newBaseID()
 			st.counter++
@@ -216,9 +239,14 @@ func (s *Server) updateGateRules(id string, body []byte) response {
 		taken[r.BaseID] = true
 		out[i] = r
 	}
+	if s.habits.PartialRuleWrites && st.oldRuleWrites {
+		out = changesOnly(st.gate.Rules, sent)
+	}
+	prev := st.gate.Rules
 	st.gate.Rules = out
 	st.gate.LastModifierName = modifierName
 	st.gate.LastModifierID = modifierID
+	s.startGateRun(id, st, prev)
 	return okResp("Gate rules updated successfully", st.gate.clone())
 }
 
@@ -234,6 +262,8 @@ func (g Gate) clone() Gate {
 		r.ReturnValue = copyJSON(r.ReturnValue)
 		r.ReturnValueJSON5 = copyJSON(r.ReturnValueJSON5)
 		r.Environments = copyStrings(r.Environments)
+		r.PendingAutomatedRollouts = slices.Clone(r.PendingAutomatedRollouts)
+		r.CompletedAutomatedRollouts = slices.Clone(r.CompletedAutomatedRollouts)
 		rules[i] = r
 	}
 	g.Rules = rules

@@ -61,6 +61,14 @@ type Habits struct {
 	// Reviews: with x-respect-review-settings: true, writes to gates and pipelines are held for
 	// review (see ApproveReview) instead of applied.
 	Reviews bool
+	// PartialRuleWrites: on gates served by an old service version (see ServeOldRuleWrites), a
+	// write of the rules changes only rules the gate already holds (matched by baseID), ignores
+	// added rules, keeps omitted ones, and still answers 200 with the gate.
+	PartialRuleWrites bool
+	// ScheduledRollouts: gate rules carry pendingAutomatedRollouts and completedAutomatedRollouts
+	// ([] when none), and at each scheduled time (the run clock's) the service sets the rule's
+	// passPercentage itself (see ScheduleRollouts).
+	ScheduledRollouts bool
 }
 
 // AllHabits is every habit at once (errors in the NestJS form). A 409 is no habit but the answer to
@@ -82,6 +90,7 @@ func (h *Habits) switches() map[string]*bool {
 		"ConsoleRules": &h.ConsoleRules, "SegmentRulesArray": &h.SegmentRulesArray, "PagingLinks": &h.PagingLinks,
 		"Created201": &h.Created201, "Charset": &h.Charset, "Gzip": &h.Gzip, "EmptyWrites": &h.EmptyWrites,
 		"DropIdle": &h.DropIdle, "AuthAs403": &h.AuthAs403, "Reviews": &h.Reviews,
+		"PartialRuleWrites": &h.PartialRuleWrites, "ScheduledRollouts": &h.ScheduledRollouts,
 	}
 }
 
@@ -254,6 +263,9 @@ func (h Habits) reshape(v any, key string) any {
 		}
 		if h.ConsoleRules {
 			consoleRuleShape(t)
+		}
+		if h.ScheduledRollouts && key == "rules" {
+			scheduleFields(t)
 		}
 		for k, x := range t {
 			t[k] = h.reshape(x, k)

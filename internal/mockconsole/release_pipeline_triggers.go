@@ -48,6 +48,9 @@ type runState struct {
 	phases    []Phase
 	phase     int
 	remaining time.Duration
+	// restore is what the gate's rules were before the write that started the run: an abort puts
+	// them back. Nil for a run started otherwise.
+	restore []GateRule
 }
 
 // runClock is the time runs see: real time scaled by speed, plus whatever tests advanced it by.
@@ -69,12 +72,21 @@ func (c *runClock) now() time.Time {
 func (s *Server) StartRun(pipelineID, gateID string) (string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	rs, err := s.startRun(pipelineID, gateID)
+	if err != nil {
+		return "", err
+	}
+	return rs.run.ID, nil
+}
+
+// startRun is StartRun with s.mu held.
+func (s *Server) startRun(pipelineID, gateID string) (*runState, error) {
 	st, ok := s.pipelines[pipelineID]
 	if !ok {
-		return "", fmt.Errorf("release pipeline %q not found", pipelineID)
+		return nil, fmt.Errorf("release pipeline %q not found", pipelineID)
 	}
 	if len(st.p.Phases) == 0 {
-		return "", fmt.Errorf("release pipeline %q has no phases", pipelineID)
+		return nil, fmt.Errorf("release pipeline %q has no phases", pipelineID)
 	}
 	if s.runs == nil {
 		s.runs = map[string]*runState{}
@@ -88,7 +100,7 @@ func (s *Server) StartRun(pipelineID, gateID string) (string, error) {
 	}
 	rs.enter(0, now)
 	s.runs[id] = rs
-	return id, nil
+	return rs, nil
 }
 
 // Run returns a copy of a run as the service would return it now.
@@ -133,7 +145,9 @@ func (s *Server) SetRun(id, status, phase string, actions []RunAction) error {
 	case RunPaused:
 		rs.remaining = rs.bake()
 		rs.run.Status, rs.run.CurrentPhaseEndTime = status, nil
-	case RunWaitingForReview, RunCompleted, RunAborted:
+	case RunAborted:
+		s.abortRun(rs)
+	case RunWaitingForReview, RunCompleted:
 		rs.run.Status, rs.run.CurrentPhaseEndTime = status, nil
 	default:
 		return fmt.Errorf("unknown run status %q", status)
@@ -142,13 +156,15 @@ func (s *Server) SetRun(id, status, phase string, actions []RunAction) error {
 }
 
 // AdvanceRunClock moves the time runs see forward by d: bake timers that end meanwhile move their
-// runs on, phase by phase.
+// runs on, phase by phase, and scheduled rollouts of gate rules that fall due are made
+// (ScheduledRollouts).
 func (s *Server) AdvanceRunClock(d time.Duration) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now := s.clock.now()
 	s.clock.base, s.clock.realAt = now.Add(d), time.Now()
 	s.tickRuns()
+	s.tickRollouts()
 }
 
 // SetRunSpeed makes run time pass speed times faster than real time (1 by default), so that a test
@@ -339,7 +355,7 @@ func (s *Server) operateRun(id, op string, body []byte) response {
 		run.Status, run.CurrentPhaseEndTime = RunCompleted, nil
 	case "abort":
 		record("ABORTED")
-		run.Status, run.CurrentPhaseEndTime = RunAborted, nil
+		s.abortRun(rs)
 	}
 	return okResp("Release pipeline trigger updated successfully", rs.copy())
 }

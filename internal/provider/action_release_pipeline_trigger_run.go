@@ -78,19 +78,11 @@ func (in *triggerInvocation) find(ctx context.Context, diags *diag.Diagnostics) 
 		}
 		return run, true
 	}
-	runs, err := in.client.ListReleasePipelineTriggers(ctx, console.TriggerFilter{GateID: in.gateID, Statuses: activeStatuses}, console.ListOptions{})
+	runs, err := activeRunsOfGate(ctx, in.client, in.gateID)
 	if err != nil {
 		in.failCall(ctx, apiFailure{"list", fmt.Sprintf("the release pipeline runs of gate %q", in.gateID)}, err, diags)
 		return nil, false
 	}
-	// Filtered here too: a service that ignored a filter must not make the action act on another run.
-	active := runs[:0]
-	for _, r := range runs {
-		if (r.GateID == "" || r.GateID == in.gateID) && !r.Final() {
-			active = append(active, r)
-		}
-	}
-	runs = active
 	switch len(runs) {
 	case 1:
 		return &runs[0], true
@@ -100,12 +92,7 @@ func (in *triggerInvocation) find(ctx context.Context, diags *diag.Diagnostics) 
 		if in.op == console.TriggerRollout || in.op == console.TriggerAbort {
 			all, err := in.client.ListReleasePipelineTriggers(ctx, console.TriggerFilter{GateID: in.gateID}, console.ListOptions{})
 			if err == nil && len(all) > 0 {
-				newest := &all[0]
-				for i := range all {
-					if all[i].CreatedTime.Value > newest.CreatedTime.Value {
-						newest = &all[i]
-					}
-				}
+				newest := newestRun(all)
 				if alreadyDone(in.op, newest) {
 					in.last = newest
 					in.warnDone(newest, diags)

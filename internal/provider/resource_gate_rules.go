@@ -45,7 +45,10 @@ func (r *gateRulesResource) Schema(ctx context.Context, _ resource.SchemaRequest
 			"Create and update send the whole list (`PATCH /gates/{id}/rules`); destroy leaves the gate in place with no rules. " +
 			"A rule that keeps its `name` keeps its identity (`base_id`) and history, wherever it moves in the list; " +
 			"when Terraform first takes over a gate, the rules the gate already has keep theirs if the configuration " +
-			"names them (create reads the gate once for that).",
+			"names them (create reads the gate once for that). A gate attached to a release pipeline rolls every change " +
+			"of its rules out through a run, which apply names in a warning; until the run ends, changes are refused " +
+			"with an error naming the run. A write the service answers with other rules than were sent is an error " +
+			"naming those rules, with the state holding what the gate holds. See the guide \"Writing gate rules\".",
 		Attributes: map[string]schema.Attribute{
 			"id": computedString("Identifier of this resource: the gate id."),
 			"gate_id": schema.StringAttribute{
@@ -123,6 +126,22 @@ func gateRuleAttributes() map[string]schema.Attribute {
 				"rule that matches every unit.",
 			NestedObject: schema.NestedAttributeObject{Attributes: gateConditions.resourceAttributes()},
 		},
+		"scheduled_rollouts": schema.ListNestedAttribute{
+			Computed: true,
+			MarkdownDescription: "The rule's schedule, set in the console (read-only): at each step's `time` the service " +
+				"itself sets the rule's percentage to the step's `pass_percentage`. Steps already made come first " +
+				"(`done = true`), then the ones to come. A plan that shows `pass_percentage` going back after a step " +
+				"was made is the schedule's doing: to let the schedule own the percentage, add " +
+				"`lifecycle { ignore_changes = [rules[N].pass_percentage] }` for the rule at index N. " +
+				"Unknown in the plan of a change of the rules.",
+			NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+				"time": schema.StringAttribute{Computed: true, MarkdownDescription: "When the step is made, in RFC 3339 form (UTC)."},
+				"pass_percentage": schema.NumberAttribute{
+					Computed: true, MarkdownDescription: "The rule's percentage from that time on.",
+				},
+				"done": schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether the step was made already."},
+			}},
+		},
 		"return_value": schema.StringAttribute{
 			Optional:   true,
 			CustomType: jsontypes.NormalizedType{},
@@ -149,9 +168,9 @@ func (r *gateRulesResource) Create(ctx context.Context, req resource.CreateReque
 		apiFailure{"read", fmt.Sprintf("gate %q", gateID)}.add(&resp.Diagnostics, op, err)
 		return
 	}
-	// A held create leaves no state: saved with an error, Terraform would taint it and plan a replacement.
-	r.apply(ctx, op, &plan, existing, reviewKeptNoState, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
+	// A held create, or one that did not take, leaves no state: saved with an error, Terraform
+	// would taint it and plan a replacement, whose destroy would remove rules the gate held before.
+	if r.apply(ctx, op, &plan, existing, nil, reviewKeptNoState, &resp.Diagnostics) != written || resp.Diagnostics.HasError() {
 		return
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
@@ -189,10 +208,17 @@ func (r *gateRulesResource) Update(ctx context.Context, req resource.UpdateReque
 	}
 	op, cancel := startOperation(ctx, plan.Timeouts, "update", &resp.Diagnostics)
 	defer cancel()
-	if held := r.apply(ctx, op, &plan, nil, reviewKeptState, &resp.Diagnostics); held {
+	prior, d := ruleModels(ctx, state.Rules)
+	resp.Diagnostics.Append(d...)
+	switch r.apply(ctx, op, &plan, nil, prior, reviewKeptState, &resp.Diagnostics) {
+	case held:
 		// Nothing changed on the service: the state keeps what it held, so the next plan shows the change again.
 		resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 		resp.Diagnostics.Append(savePendingRules(ctx, resp.Private, plan.Rules)...)
+		return
+	case notTaken:
+		// The state holds what the service holds, so the next plan shows what is left to do.
+		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 		return
 	}
 	if resp.Diagnostics.HasError() {
@@ -202,22 +228,31 @@ func (r *gateRulesResource) Update(ctx context.Context, req resource.UpdateReque
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
+// writeOutcome is what became of a write of the rules.
+type writeOutcome int
+
+const (
+	written  writeOutcome = iota // applied as sent (or found already so), or failed with an error
+	held                         // held for review: nothing changed
+	notTaken                     // answered with other rules than were sent: plan holds the service's rules
+)
+
 // apply sends the planned rule list and replaces plan's computed values with the service's answer;
 // existing (on create) lends its baseIDs to planned rules of the same name, and a gate that already
-// holds exactly the planned rules is taken as it is, without a write. held reports a write the
-// service held for review or answered with other rules than were sent (the diagnostic is added;
-// kept says what Terraform kept).
-func (r *gateRulesResource) apply(ctx context.Context, op *operation, plan *gateRulesModel, existing *console.Gate, kept string, diags *diag.Diagnostics) (held bool) {
+// holds exactly the planned rules is taken as it is, without a write. prior (on update) is the
+// state's rules, the hints for rules the gate kept although the write removed them. Held and
+// notTaken writes are reported (kept says what Terraform kept for a held one).
+func (r *gateRulesResource) apply(ctx context.Context, op *operation, plan *gateRulesModel, existing *console.Gate, prior []gateRuleModel, kept string, diags *diag.Diagnostics) writeOutcome {
 	gateID := plan.GateID.ValueString()
 	planned, d := ruleModels(ctx, plan.Rules)
 	diags.Append(d...)
 	if diags.HasError() {
-		return
+		return written
 	}
 	rules, d := expandRules(ctx, planned)
 	diags.Append(d...)
 	if diags.HasError() {
-		return
+		return written
 	}
 	if existing != nil {
 		baseIDs := make(map[string]string, len(existing.Rules))
@@ -231,24 +266,26 @@ func (r *gateRulesResource) apply(ctx context.Context, op *operation, plan *gate
 		}
 		if sameGateRules(existing, rules) {
 			diags.Append(flattenGate(ctx, existing, plan, planned)...)
-			return false
+			return written
 		}
 	}
 	// The API call is a PATCH of the rules either way; errors name what the user ran (create, update).
 	g, err := r.data.client.UpdateGateRules(console.WithOperation(op.ctx, op.name), gateID, rules)
 	if reviewHeld(diags, err, fmt.Sprintf("Change to the rules of gate %q", gateID), kept) {
-		return true
+		return held
 	}
 	if err != nil {
-		addGateWriteError(diags, gateID, op, err)
-		return false
+		r.addGateWriteError(diags, gateID, op, err)
+		return written
 	}
-	if !sameGateRules(g, rules) {
-		addNotAsSent(diags, fmt.Sprintf("Rules of gate %q not updated as sent", gateID), firstRuleDifference(g, rules), kept)
-		return true
+	if difference := ruleDifferences(g, rules); difference != "" {
+		diags.Append(flattenGate(ctx, g, plan, append(planned, prior...))...)
+		addRulesNotTaken(diags, gateID, difference, existing != nil)
+		return notTaken
 	}
 	diags.Append(flattenGate(ctx, g, plan, planned)...)
-	return false
+	r.warnRolloutStarted(op.ctx, diags, gateID, g)
+	return written
 }
 
 func (r *gateRulesResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
@@ -267,12 +304,18 @@ func (r *gateRulesResource) Delete(ctx context.Context, req resource.DeleteReque
 			return
 		}
 	}
-	_, err := r.data.client.UpdateGateRules(op.ctx, gateID, []console.GateRule{})
+	g, err := r.data.client.UpdateGateRules(op.ctx, gateID, []console.GateRule{})
 	if reviewHeld(&resp.Diagnostics, err, fmt.Sprintf("Removal of the rules of gate %q", gateID), reviewKeptResource) {
 		return // an error keeps the resource in state
 	}
-	if err != nil && !console.NotFound(err) { // a gate that is gone has no rules left to remove
-		apiFailure{"remove the rules of", fmt.Sprintf("gate %q", gateID)}.add(&resp.Diagnostics, op, err)
+	switch {
+	case console.NotFound(err): // a gate that is gone has no rules left to remove
+	case err != nil:
+		r.addGateWriteError(&resp.Diagnostics, gateID, op, err)
+	case len(g.Rules) > 0: // the write did not take: destroy is not done while the gate holds rules
+		addRulesNotTaken(&resp.Diagnostics, gateID, ruleDifferences(g, nil), false)
+	default:
+		r.warnRolloutStarted(op.ctx, &resp.Diagnostics, gateID, g)
 	}
 }
 
@@ -281,13 +324,19 @@ func (r *gateRulesResource) ImportState(ctx context.Context, req resource.Import
 }
 
 // addGateWriteError reports a failed write of the rules; a missing gate is the configuration's
-// mistake (this resource cannot create gates) and is reported on gate_id.
-func addGateWriteError(diags *diag.Diagnostics, gateID string, op *operation, err error) {
+// mistake (this resource cannot create gates) and is reported on gate_id, and a gate locked by a
+// run of its release pipeline is said with the run and what to do.
+func (r *gateRulesResource) addGateWriteError(diags *diag.Diagnostics, gateID string, op *operation, err error) {
 	write := apiFailure{op.name + " rules of", fmt.Sprintf("gate %q", gateID)}
 	if console.NotFound(err) {
 		write.addAt(diags, path.Root("gate_id"), fmt.Sprintf("Gate %q not found", gateID), op, err,
 			"featureconsole_gate_rules manages the rules of an existing gate and cannot create the gate itself: "+
 				"create the gate in the console first, or check gate_id.")
+		return
+	}
+	if run := r.activeRun(op.ctx, gateID, err); run != nil {
+		diags.AddError(fmt.Sprintf("Rules of gate %q are locked by release pipeline run %q", gateID, run.ID),
+			lockedByRun(gateID, run)+"\n\n"+write.detail(op, err))
 		return
 	}
 	write.add(diags, op, err)

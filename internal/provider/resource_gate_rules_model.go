@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
@@ -41,9 +42,14 @@ type gateRuleModel struct {
 	Environments   types.List           `tfsdk:"environments"`
 	Conditions     types.List           `tfsdk:"conditions"`
 	ReturnValue    jsontypes.Normalized `tfsdk:"return_value"`
+	// ScheduledRollouts is the service's, read-only: never sent back.
+	ScheduledRollouts types.List `tfsdk:"scheduled_rollouts"`
 }
 
-var gateRuleObjectType = resourceObjectType(gateRuleAttributes())
+var (
+	gateRuleObjectType       = resourceObjectType(gateRuleAttributes())
+	scheduledRolloutListType = gateRuleObjectType.AttrTypes["scheduled_rollouts"].(types.ListType)
+)
 
 func (m *gateRulesModel) identity() (string, types.String) { return gateIdentityAttr, m.GateID }
 
@@ -197,14 +203,33 @@ func flattenRule(ctx context.Context, r console.GateRule, hint *gateRuleModel) (
 	}
 
 	obj, d := types.ObjectValue(gateRuleObjectType.AttrTypes, map[string]attr.Value{
-		"id":              types.StringValue(r.ID),
-		"base_id":         types.StringValue(r.BaseID),
-		"name":            types.StringValue(r.Name),
-		"pass_percentage": pct,
-		"environments":    envs,
-		"conditions":      conds,
-		"return_value":    rv,
+		"id":                 types.StringValue(r.ID),
+		"base_id":            types.StringValue(r.BaseID),
+		"name":               types.StringValue(r.Name),
+		"pass_percentage":    pct,
+		"environments":       envs,
+		"conditions":         conds,
+		"return_value":       rv,
+		"scheduled_rollouts": flattenSchedule(r),
 	})
 	diags.Append(d...)
 	return obj, diags
+}
+
+// flattenSchedule is a rule's schedule: the steps made, then the steps to come; [] when it has none.
+func flattenSchedule(r console.GateRule) types.List {
+	elem := scheduledRolloutListType.ElemType.(types.ObjectType)
+	steps := make([]attr.Value, 0, len(r.CompletedAutomatedRollouts)+len(r.PendingAutomatedRollouts))
+	add := func(list []console.AutomatedRollout, done bool) {
+		for _, st := range list {
+			steps = append(steps, types.ObjectValueMust(elem.AttrTypes, map[string]attr.Value{
+				"time":            types.StringValue(time.UnixMilli(st.Time.Value).UTC().Format(time.RFC3339)),
+				"pass_percentage": percentFromFloat(st.PassPercent),
+				"done":            types.BoolValue(done),
+			}))
+		}
+	}
+	add(r.CompletedAutomatedRollouts, true)
+	add(r.PendingAutomatedRollouts, false)
+	return types.ListValueMust(elem, steps)
 }

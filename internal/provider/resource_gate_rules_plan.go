@@ -19,7 +19,8 @@ import (
 // state keeps its base_id in the plan wherever it moves. The framework alone would match by index,
 // so inserting a rule at the top would show every rule below it as changed. A rule's id is the
 // service's and may change on any write of the list (the service may give every rule of the gate a
-// new one), so it is promised only when nothing is written: when the list is unchanged.
+// new one), so it is promised only when nothing is written: when the list is unchanged; so is a
+// rule's schedule, which is the service's.
 func (r *gateRulesResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() || req.State.Raw.IsNull() {
 		return // destroy, or create: every id is unknown until the service assigns it
@@ -57,6 +58,7 @@ func matchPriorRules(ctx context.Context, planned, prior []gateRuleModel) {
 	for i := range planned {
 		p := &planned[i]
 		p.ID, p.BaseID = types.StringUnknown(), types.StringUnknown()
+		p.ScheduledRollouts = types.ListUnknown(scheduledRolloutListType.ElemType)
 		if p.Name.IsUnknown() {
 			unchanged = false
 			continue
@@ -74,7 +76,7 @@ func matchPriorRules(ctx context.Context, planned, prior []gateRuleModel) {
 	}
 	if unchanged {
 		for i := range planned {
-			planned[i].ID = prior[i].ID
+			planned[i].ID, planned[i].ScheduledRollouts = prior[i].ID, prior[i].ScheduledRollouts
 		}
 	}
 }

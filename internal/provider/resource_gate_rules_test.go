@@ -669,6 +669,10 @@ func TestAccGateRules_validation(t *testing.T) {
 		{"return value not JSON", ruleHCL("a", "50", `return_value = "{color"`), `Invalid JSON String Value`},
 		{"empty type", ruleHCL("a", "50", `conditions = [{ type = "", operator = "any" }]`), `rules[0].conditions[0].type must not be empty`},
 		{"empty operator", ruleHCL("a", "50", `conditions = [{ type = "user_id", operator = "" }]`), `rules[0].conditions[0].operator`},
+		// The service's own fields are read-only: a schedule or an id is never written from configuration.
+		{"schedule set", ruleHCL("a", "50", `scheduled_rollouts = [{ time = "2030-01-01T00:00:00Z", pass_percentage = 60, done = false }]`),
+			`Invalid Configuration for Read-Only Attribute`},
+		{"base id set", ruleHCL("a", "50", `base_id = ""`), `Invalid Configuration for Read-Only Attribute`},
 	}
 	var steps []resource.TestStep
 	for _, c := range cases {

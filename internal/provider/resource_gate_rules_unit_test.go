@@ -122,9 +122,10 @@ func testRule(t *testing.T, name, pct string) gateRuleModel {
 	return gateRuleModel{
 		ID: types.StringValue("id-" + name), BaseID: types.StringValue("base-" + name),
 		Name: types.StringValue(name), PassPercentage: hclNumber(t, pct),
-		Environments: types.ListNull(types.StringType),
-		Conditions:   types.ListNull(gateConditionObjectType),
-		ReturnValue:  jsontypes.NewNormalizedNull(),
+		Environments:      types.ListNull(types.StringType),
+		Conditions:        types.ListNull(gateConditionObjectType),
+		ReturnValue:       jsontypes.NewNormalizedNull(),
+		ScheduledRollouts: types.ListNull(scheduledRolloutListType.ElemType),
 	}
 }
 
@@ -304,5 +305,34 @@ func TestPercentFromFloat(t *testing.T) {
 		if resp.Diagnostics.HasError() {
 			t.Errorf("percentFromFloat(%v) fails the validator: %v", in, resp.Diagnostics)
 		}
+	}
+}
+
+// A rule's schedule reads as the steps made, then the steps to come; none is [], never null.
+func TestGateRulesFlattenSchedule(t *testing.T) {
+	r := console.GateRule{
+		CompletedAutomatedRollouts: []console.AutomatedRollout{{Time: console.Millis{Value: 1767225600000, Set: true}, PassPercent: 30}},
+		PendingAutomatedRollouts:   []console.AutomatedRollout{{Time: console.Millis{Value: 1767229200000, Set: true}, PassPercent: 60.5}},
+	}
+	got := flattenSchedule(r).String()
+	want := `[{"done":true,"pass_percentage":30,"time":"2026-01-01T00:00:00Z"},{"done":false,"pass_percentage":60.5,"time":"2026-01-01T01:00:00Z"}]`
+	if got != want {
+		t.Errorf("schedule = %s\nwant %s", got, want)
+	}
+	if none := flattenSchedule(console.GateRule{}); none.IsNull() || len(none.Elements()) != 0 {
+		t.Errorf("no schedule = %s, want []", none)
+	}
+	// Planned: unknown when the list is written, the prior schedule when nothing is.
+	prior := []gateRuleModel{testRule(t, "a", "10")}
+	prior[0].ScheduledRollouts = flattenSchedule(r)
+	changed := []gateRuleModel{testRule(t, "a", "11")}
+	matchPriorRules(context.Background(), changed, prior)
+	if !changed[0].ScheduledRollouts.IsUnknown() {
+		t.Errorf("a written rule promises its schedule %s", changed[0].ScheduledRollouts)
+	}
+	same := []gateRuleModel{testRule(t, "a", "10")}
+	matchPriorRules(context.Background(), same, prior)
+	if !same[0].ScheduledRollouts.Equal(prior[0].ScheduledRollouts) {
+		t.Errorf("an unchanged rule's schedule = %s", same[0].ScheduledRollouts)
 	}
 }

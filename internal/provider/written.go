@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -154,19 +155,54 @@ func targetTexts(l types.List) []string {
 	return out
 }
 
-// firstRuleDifference describes where the gate's rules differ from those sent.
-func firstRuleDifference(g *console.Gate, sent []console.GateRule) string {
-	if len(g.Rules) != len(sent) {
-		return fmt.Sprintf("%d rules were sent, the gate holds %d", len(sent), len(g.Rules))
+// ruleDifferences names, by rule name, how the gate's rules differ from those sent: rules added
+// that the gate does not hold, rules removed that it still holds, rules changed that it holds
+// otherwise, and failing those an order other than the one sent. "" when they do not differ.
+func ruleDifferences(g *console.Gate, sent []console.GateRule) string {
+	held := map[string]string{}
+	var heldOrder, sentOrder []string
+	for _, r := range g.Rules {
+		held[r.Name], _ = canonicalWireRule(r)
+		heldOrder = append(heldOrder, strconv.Quote(r.Name))
 	}
-	for i := range sent {
-		a, _ := canonicalWireRule(sent[i])
-		b, _ := canonicalWireRule(g.Rules[i])
-		if a != b {
-			return fmt.Sprintf("rules[%d] was sent as %s, the gate holds %s", i, truncate(a, 300), truncate(b, 300))
+	var added, changed, removed []string
+	sentNames := map[string]bool{}
+	for _, r := range sent {
+		sentNames[r.Name] = true
+		sentOrder = append(sentOrder, strconv.Quote(r.Name))
+		got, ok := held[r.Name]
+		want, _ := canonicalWireRule(r)
+		switch {
+		case !ok:
+			added = append(added, strconv.Quote(r.Name))
+		case got != want:
+			changed = append(changed, fmt.Sprintf("%q (sent as %s, the gate holds %s)", r.Name, truncate(want, 300), truncate(got, 300)))
 		}
 	}
-	return "none found"
+	for _, r := range g.Rules {
+		if !sentNames[r.Name] {
+			removed = append(removed, strconv.Quote(r.Name))
+		}
+	}
+	var parts []string
+	if len(added) > 0 {
+		parts = append(parts, "added but not held by the gate: "+strings.Join(added, ", "))
+	}
+	if len(removed) > 0 {
+		parts = append(parts, "removed but still held by the gate: "+strings.Join(removed, ", "))
+	}
+	if len(changed) > 0 {
+		parts = append(parts, "changed but held otherwise: "+strings.Join(changed, "; "))
+	}
+	switch {
+	case len(parts) > 0 || sameGateRules(g, sent):
+	case len(g.Rules) != len(sent): // names held twice
+		parts = append(parts, fmt.Sprintf("%d rules were sent, the gate holds %d: %s", len(sent), len(g.Rules), strings.Join(heldOrder, ", ")))
+	default:
+		parts = append(parts, fmt.Sprintf("the rules are in another order: sent %s, the gate holds %s",
+			strings.Join(sentOrder, ", "), strings.Join(heldOrder, ", ")))
+	}
+	return strings.Join(parts, "; ")
 }
 
 // addNotAsSent reports a write the service answered with something other than what was sent.

@@ -39,7 +39,7 @@ func TestSameGateRulesByMeaning(t *testing.T) {
 		return &console.Gate{ID: "g", Rules: rs}
 	}
 	if g := answer(nil); !sameGateRules(g, sent) {
-		t.Fatalf("the same rules in the service's forms differ: %s", firstRuleDifference(g, sent))
+		t.Fatalf("the same rules in the service's forms differ: %s", ruleDifferences(g, sent))
 	}
 	for name, mod := range map[string]func([]console.GateRule){
 		"percentage":   func(rs []console.GateRule) { rs[0].PassPercentage = 33.34 },
@@ -51,12 +51,22 @@ func TestSameGateRulesByMeaning(t *testing.T) {
 	} {
 		if g := answer(mod); sameGateRules(g, sent) {
 			t.Errorf("%s: a different rule list compares the same", name)
-		} else if d := firstRuleDifference(g, sent); !strings.Contains(d, "rules[") {
+		} else if d := ruleDifferences(g, sent); !strings.Contains(d, `"employees"`) && !strings.Contains(d, `"everyone"`) {
 			t.Errorf("%s: difference %q does not say which rule", name, d)
 		}
 	}
-	if d := firstRuleDifference(&console.Gate{}, sent); d != "2 rules were sent, the gate holds 0" {
+	if d := ruleDifferences(&console.Gate{}, sent); d != `added but not held by the gate: "employees", "everyone"` {
 		t.Errorf("unchanged gate: %q", d)
+	}
+	// A write that did not take: an added rule ignored, an omitted one kept, a change not made.
+	old := &console.Gate{Rules: []console.GateRule{sent[0], {Name: "legacy", PassPercentage: 1}}}
+	old.Rules[0].PassPercentage = 10
+	want := `added but not held by the gate: "everyone"; removed but still held by the gate: "legacy"; changed but held otherwise: "employees" (sent as`
+	if d := ruleDifferences(old, sent); !strings.HasPrefix(d, want) || !strings.Contains(d, `"Percentage":10`) {
+		t.Errorf("write that did not take: %q", d)
+	}
+	if d := ruleDifferences(answer(nil), sent); d != "" {
+		t.Errorf("no difference: %q", d)
 	}
 }
 

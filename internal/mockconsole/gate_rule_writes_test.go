@@ -1,0 +1,149 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
+package mockconsole
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+)
+
+func ruleNames(g Gate) string {
+	var n []string
+	for _, r := range g.Rules {
+		n = append(n, r.Name)
+	}
+	return strings.Join(n, ",")
+}
+
+// A write of the rules of a gate attached to a pipeline starts a run, which locks the gate until
+// it ends; an abort puts back the rules the gate had before the write.
+func TestGateRulesAttachedToPipeline(t *testing.T) {
+	s, ts := NewTestServer(t, Config{})
+	s.SetRunSpeed(0)
+	g, _ := s.Gate("new_checkout")
+	before := ruleNames(g)
+	g.ReleasePipelineID = "pl_web"
+	s.PutGate(g)
+
+	// Writing what the gate holds starts nothing.
+	st, _ := do(t, ts.URL, http.MethodPatch, "/gates/new_checkout/rules", `{"rules":[`+rulesJSON(g)+`]}`)
+	if st != 200 || len(s.runs) != 0 {
+		t.Fatalf("unchanged write: %d, %d runs", st, len(s.runs))
+	}
+	st, body := do(t, ts.URL, http.MethodPatch, "/gates/new_checkout/rules", `{"rules":[{"name":"all","passPercentage":5}]}`)
+	if st != 200 {
+		t.Fatalf("write: %d %v", st, body)
+	}
+	if got, _ := s.Gate("new_checkout"); ruleNames(got) != "all" {
+		t.Fatalf("the answer carries the new rules: %s", ruleNames(got))
+	}
+	_, list := do(t, ts.URL, http.MethodGet, "/release_pipeline_triggers?gateID=new_checkout&status=WAITING_FOR_REVIEW", "")
+	runs, _ := list["data"].([]any)
+	if len(runs) != 1 {
+		t.Fatalf("runs: %v", list)
+	}
+	runID := runs[0].(map[string]any)["id"].(string)
+
+	st, body = do(t, ts.URL, http.MethodPatch, "/gates/new_checkout/rules", `{"rules":[]}`)
+	if st != 400 || !strings.Contains(body["message"].(string), runID) {
+		t.Fatalf("write during the run: %d %v", st, body)
+	}
+	if st, _ := do(t, ts.URL, http.MethodPut, "/release_pipeline_triggers/"+runID+"/abort", ""); st != 200 {
+		t.Fatalf("abort: %d", st)
+	}
+	if got, _ := s.Gate("new_checkout"); ruleNames(got) != before {
+		t.Fatalf("abort left %s, want %s", ruleNames(got), before)
+	}
+	// Ended: writes go through again, and start another run.
+	if st, _ := do(t, ts.URL, http.MethodPatch, "/gates/new_checkout/rules", `{"rules":[]}`); st != 200 || len(s.runs) != 2 {
+		t.Fatalf("write after the abort: %d, %d runs", st, len(s.runs))
+	}
+	if err := s.SetRun(runs[0].(map[string]any)["id"].(string), RunCompleted, "", nil); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func rulesJSON(g Gate) string {
+	var parts []string
+	for _, r := range g.Rules {
+		parts = append(parts, string(marshal(map[string]any{"name": r.Name, "baseID": r.BaseID, "id": r.ID,
+			"passPercentage": r.PassPercentage, "conditions": r.Conditions, "environments": r.Environments, "returnValue": r.ReturnValue})))
+	}
+	return strings.Join(parts, ",")
+}
+
+func TestGateRulesRefusedFields(t *testing.T) {
+	_, ts := NewTestServer(t, Config{})
+	for _, body := range []string{
+		`{"rules":[{"name":"a","passPercentage":1,"id":""}]}`,
+		`{"rules":[{"name":"a","passPercentage":1,"baseID":""}]}`,
+		`{"rules":[{"name":"a","passPercentage":1,"pendingAutomatedRollouts":[]}]}`,
+		`{"rules":[{"name":"a","passPercentage":1,"completedAutomatedRollouts":null}]}`,
+	} {
+		if st, _ := do(t, ts.URL, http.MethodPatch, "/gates/new_checkout/rules", body); st != 400 {
+			t.Errorf("%s: %d, want 400", body, st)
+		}
+	}
+}
+
+func TestPartialRuleWrites(t *testing.T) {
+	s, ts := NewTestServer(t, Config{})
+	s.SetHabits(Habits{PartialRuleWrites: true})
+	g, _ := s.Gate("new_checkout")
+	if len(g.Rules) < 2 {
+		t.Fatal("the seed gate has fewer than two rules")
+	}
+	first := g.Rules[0]
+	write := `{"rules":[{"name":"` + first.Name + `","baseID":"` + first.BaseID + `","passPercentage":7},{"name":"added","passPercentage":1}]}`
+	// A gate of a current service version takes the write as it is.
+	if st, _ := do(t, ts.URL, http.MethodPatch, "/gates/new_checkout/rules", write); st != 200 {
+		t.Fatal(st)
+	}
+	if got, _ := s.Gate("new_checkout"); ruleNames(got) != first.Name+",added" {
+		t.Fatalf("current version: %s", ruleNames(got))
+	}
+	s.PutGate(g)
+	if err := s.ServeOldRuleWrites("new_checkout", true); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := do(t, ts.URL, http.MethodPatch, "/gates/new_checkout/rules", write); st != 200 {
+		t.Fatal(st)
+	}
+	got, _ := s.Gate("new_checkout")
+	if ruleNames(got) != ruleNames(g) || got.Rules[0].PassPercentage != 7 || got.Rules[1].PassPercentage != g.Rules[1].PassPercentage {
+		t.Fatalf("old version: %+v", got.Rules)
+	}
+}
+
+func TestScheduledRollouts(t *testing.T) {
+	s, c := newClient(t, Config{})
+	s.SetHabits(Habits{ScheduledRollouts: true})
+	s.SetRunSpeed(0)
+	g, _ := s.Gate("new_checkout")
+	name := g.Rules[0].Name
+	at := s.RunClock().Add(time.Hour).UnixMilli()
+	if err := s.ScheduleRollouts("new_checkout", name, AutomatedRollout{Time: at + 1000, PassPercent: 60}, AutomatedRollout{Time: at, PassPercent: 30}); err != nil {
+		t.Fatal(err)
+	}
+	_, _, body := raw(t, c, "GET", "/gates/new_checkout", "")
+	if !strings.Contains(body, `"pendingAutomatedRollouts":[{"passPercent":30,`) || !strings.Contains(body, `"completedAutomatedRollouts":[]`) {
+		t.Fatalf("schedule not shown: %s", body)
+	}
+	s.AdvanceRunClock(time.Hour)
+	got, _ := s.Gate("new_checkout")
+	r := got.Rules[0]
+	if r.PassPercentage != 30 || len(r.PendingAutomatedRollouts) != 1 || len(r.CompletedAutomatedRollouts) != 1 || r.ID == g.Rules[0].ID {
+		t.Fatalf("after the first step: %+v", r)
+	}
+	// A write keeps the schedule of a rule it keeps.
+	if st, _, b := raw(t, c, "PATCH", "/gates/new_checkout/rules", `{"rules":[{"name":"`+name+`","baseID":"`+r.BaseID+`","passPercentage":31}]}`); st != 200 {
+		t.Fatal(st, b)
+	}
+	s.AdvanceRunClock(time.Second)
+	if got, _ := s.Gate("new_checkout"); got.Rules[0].PassPercentage != 60 || len(got.Rules[0].CompletedAutomatedRollouts) != 2 {
+		t.Fatalf("after the second step: %+v", got.Rules[0])
+	}
+}
