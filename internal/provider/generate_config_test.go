@@ -14,12 +14,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hashicorp/go-version"
 	"github.com/hashicorp/terraform-plugin-testing/config"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
-	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/mockconsole"
 )
@@ -102,7 +100,7 @@ func TestAccGenerateConfig(t *testing.T) {
 				// Terraform before 1.9.3 cannot generate configuration for nested objects holding
 				// computed attributes (hashicorp/terraform#35478, and #34463 crashes): the import
 				// guide says so.
-				TerraformVersionChecks: []tfversion.TerraformVersionCheck{tfversion.SkipBelow(version.Must(version.NewVersion("1.9.3")))},
+				TerraformVersionChecks: cliCan(featGenerateConfig),
 				Steps: []resource.TestStep{
 					{
 						ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,

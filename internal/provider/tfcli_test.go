@@ -31,8 +31,8 @@ type tfCLI struct {
 }
 
 // newTFCLI starts the provider and returns a runner, or skips the test when TF_ACC is not set or the
-// terraform binary is older than min.
-func newTFCLI(t *testing.T, minVersion string) *tfCLI {
+// CLI lacks the feature.
+func newTFCLI(t *testing.T, feature cliFeature) *tfCLI {
 	t.Helper()
 	if os.Getenv("TF_ACC") == "" {
 		t.Skip("acceptance test: set TF_ACC=1")
@@ -58,9 +58,7 @@ func newTFCLI(t *testing.T, minVersion string) *tfCLI {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if have.LessThan(version.Must(version.NewVersion(minVersion))) {
-		t.Skipf("Terraform %s is older than %s", have, minVersion)
-	}
+	skipUnlessCLICan(t, bin, have, feature)
 
 	ctx, cancel := context.WithCancel(context.Background())
 	cfgCh := make(chan *goplugin.ReattachConfig, 1)
