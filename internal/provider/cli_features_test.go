@@ -7,11 +7,12 @@ import (
 	"context"
 	"os"
 	"os/exec"
-	"strings"
+	"regexp"
 	"sync"
 	"testing"
 
 	"github.com/hashicorp/go-version"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 )
 
@@ -69,10 +70,13 @@ func skipUnlessCLICan(t *testing.T, bin string, have *version.Version, f cliFeat
 	}
 }
 
-var openTofuCLIs sync.Map // binary path -> bool
+var (
+	openTofuCLIs    sync.Map // binary path -> bool
+	openTofuVersion = regexp.MustCompile(`(?m)^OpenTofu v`)
+)
 
-// cliIsOpenTofu tells whether the binary (terraform from PATH when empty) is OpenTofu: the first
-// line `version` prints names the product.
+// cliIsOpenTofu tells whether the binary (terraform from PATH when empty) is OpenTofu: `version`
+// names the product (after warnings about the CLI configuration, which OpenTofu prints first).
 func cliIsOpenTofu(bin string) bool {
 	if bin == "" {
 		bin, _ = exec.LookPath("terraform")
@@ -81,7 +85,29 @@ func cliIsOpenTofu(bin string) bool {
 		return v.(bool)
 	}
 	out, _ := exec.Command(bin, "version").Output()
-	tofu := strings.HasPrefix(string(out), "OpenTofu ")
+	tofu := openTofuVersion.Match(out)
 	openTofuCLIs.Store(bin, tofu)
 	return tofu
+}
+
+// openTofuDefaults lets `go test` run the acceptance tests under OpenTofu as they run under
+// Terraform, unless the variables are set already:
+//   - OpenTofu refuses terraform-plugin-testing's default provider address
+//     (registry.terraform.io/-/featureconsole): configurations without required_providers mean
+//     registry.opentofu.org/hashicorp/featureconsole to it;
+//   - terraform-plugin-testing reads the CLI's version from what `version` prints first, and
+//     OpenTofu prints a warning first when it finds no CLI configuration file.
+func openTofuDefaults() {
+	if os.Getenv("TF_ACC") == "" || !cliIsOpenTofu(os.Getenv("TF_ACC_TERRAFORM_PATH")) {
+		return
+	}
+	for k, v := range map[string]string{
+		resource.EnvTfAccProviderHost:      "registry.opentofu.org",
+		resource.EnvTfAccProviderNamespace: "hashicorp",
+		"TF_CLI_CONFIG_FILE":               os.DevNull,
+	} {
+		if os.Getenv(k) == "" {
+			_ = os.Setenv(k, v)
+		}
+	}
 }
