@@ -21,7 +21,8 @@ import (
 // `terraform destroy` is never stopped by a failed destroy-time action (its errors become
 // warnings); in a plan that replaces the resource, on_failure decides (halt by default).
 
-const destroyExample = "action-before-destroy.tf"
+// After action.tf in the registry page, which shows the example files in name order.
+const destroyExample = "action_before_destroy.tf"
 
 // lastRequest is the index in the mock's request log of the last request that acted (not a 429)
 // with the method and a path ending in suffix, or -1.
