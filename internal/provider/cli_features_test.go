@@ -96,7 +96,8 @@ func cliIsOpenTofu(bin string) bool {
 //     (registry.terraform.io/-/featureconsole): configurations without required_providers mean
 //     registry.opentofu.org/hashicorp/featureconsole to it;
 //   - terraform-plugin-testing reads the CLI's version from what `version` prints first, and
-//     OpenTofu prints a warning first when it finds no CLI configuration file.
+//     OpenTofu prints a warning first when TF_CLI_CONFIG_FILE names a file that does not exist
+//     (Terraform says nothing), so such a setting is replaced by an empty configuration.
 func openTofuDefaults() {
 	if os.Getenv("TF_ACC") == "" || !cliIsOpenTofu(os.Getenv("TF_ACC_TERRAFORM_PATH")) {
 		return
@@ -104,10 +105,17 @@ func openTofuDefaults() {
 	for k, v := range map[string]string{
 		resource.EnvTfAccProviderHost:      "registry.opentofu.org",
 		resource.EnvTfAccProviderNamespace: "hashicorp",
-		"TF_CLI_CONFIG_FILE":               os.DevNull,
 	} {
 		if os.Getenv(k) == "" {
 			_ = os.Setenv(k, v)
 		}
 	}
+	if rc := os.Getenv("TF_CLI_CONFIG_FILE"); rc == "" || !fileExists(rc) {
+		_ = os.Setenv("TF_CLI_CONFIG_FILE", os.DevNull)
+	}
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }
