@@ -36,11 +36,14 @@ func lastRequest(m *mockconsole.Server, method, suffix string) int {
 	return last
 }
 
-// The example, applied, then destroyed while a run of the gate waits for review: the run is
-// aborted, and the abort reaches the service before the rules are removed.
+// The example, applied, then destroyed while a run of the gate waits for review (started after the
+// apply: the service refuses rule writes to a gate whose rules a run rolls out): the run is aborted,
+// and the abort reaches the service before the rules are removed.
 func TestAccReleasePipelineTrigger_abortBeforeDestroy(t *testing.T) {
 	example := readExample(t, filepath.Join("actions", "featureconsole_release_pipeline_trigger", destroyExample))
-	m, url, id := runMock(t)
+	m, url := startMock(t, mockconsole.Config{})
+	var id string
+	cfg := providerBlock(url) + example
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
@@ -61,13 +64,25 @@ func TestAccReleasePipelineTrigger_abortBeforeDestroy(t *testing.T) {
 			}
 			return checkGateHasNoRules(m, "new_checkout")(nil)
 		},
-		Steps: []resource.TestStep{{
-			Config: providerBlock(url) + example,
-			Check: resource.ComposeTestCheckFunc(
-				checkRun(m, id, mockconsole.RunWaitingForReview, "Canary", "ABORTED", 0),
-				checkSent(m, id, "abort", 0),
-			),
-		}},
+		Steps: []resource.TestStep{
+			{Config: cfg},
+			{
+				PreConfig: func() {
+					var err error
+					if id, err = m.StartRun("pl_web", "new_checkout"); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config: cfg,
+				Check: func(s *terraform.State) error {
+					// Nothing is invoked while the rules stay.
+					return resource.ComposeTestCheckFunc(
+						checkRun(m, id, mockconsole.RunWaitingForReview, "Canary", "ABORTED", 0),
+						checkSent(m, id, "abort", 0),
+					)(s)
+				},
+			},
+		},
 	})
 }
 

@@ -1,7 +1,7 @@
-# Terraform 1.16 and later: abort the gate's active rollout before its rules are destroyed, so that
-# no run goes on rolling out rules that no longer exist. `terraform destroy` never stops for a
-# failed destroy-time action; on_failure = continue lets a replacement of the rules (a new gate_id)
-# go on too when the gate has no active run, with the action's error shown as a warning.
+# Terraform 1.16 and later: abort the gate's active rollout before its rules are destroyed (the
+# service refuses to change the rules of a gate while a run rolls them out). `terraform destroy`
+# never stops for a failed destroy-time action; on_failure = continue lets a replacement of the
+# rules (a new gate_id) go on too when the gate has no active run, with the error as a warning.
 resource "featureconsole_gate_rules" "checkout" {
   gate_id = "new_checkout"
   rules = [
