@@ -53,10 +53,11 @@ func readAccEnv() accEnv {
 	return e
 }
 
-// TestMain reads the test mode once and runs the sweepers of sweep_test.go when -sweep is given
-// (make sweep).
+// TestMain reads the test mode once, sets what OpenTofu needs when it is the CLI, and runs the
+// sweepers of sweep_test.go when -sweep is given (make sweep).
 func TestMain(m *testing.M) {
 	realService = readAccEnv()
+	openTofuDefaults()
 	resource.TestMain(m)
 }
 

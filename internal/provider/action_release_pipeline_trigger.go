@@ -80,7 +80,8 @@ func (a *releasePipelineTriggerAction) Schema(ctx context.Context, _ action.Sche
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Acts on a release pipeline run (a \"trigger\": one rollout of a pipeline for one saved change of a gate): " +
 			"approve the phase waiting for review, pause or unpause its bake timer, skip the current phase, roll out to everyone at " +
-			"once, or abort (reverting the gate). Requires Terraform 1.14 or later. Invoke it with " +
+			"once, or abort (reverting the gate). Requires Terraform 1.14 or later (1.16 for destroy-time triggers such as " +
+			"`before_destroy`, and for `on_failure`); OpenTofu 1.12 has no actions. Invoke it with " +
 			"`terraform apply -invoke=action.featureconsole_release_pipeline_trigger.<name>` or from a resource's " +
 			"`lifecycle { action_trigger { ... } }`.\n\n" +
 			"Before acting it reads the run: an operation that is already done (approve once the current phase's approval is " +

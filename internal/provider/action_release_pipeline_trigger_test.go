@@ -12,7 +12,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
-	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/mockconsole"
 )
@@ -21,7 +20,7 @@ import (
 // the action from a terraform_data resource's action_trigger: on create, and again on every update
 // of its input (a second invocation with the same configuration).
 
-var actionsTerraform = []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)}
+var actionsTerraform = cliCan(featActions)
 
 // fireAction is a configuration that invokes the action with the given config body; changing
 // round invokes it again.

@@ -307,6 +307,8 @@ func TestExamples_everyTypeAndFileCovered(t *testing.T) {
 		f().Metadata(ctx, action.MetadataRequest{ProviderTypeName: "featureconsole"}, &md)
 		want = append(want, filepath.Join("actions", md.TypeName, "action.tf"))
 	}
+	// Applied and destroyed by TestAccReleasePipelineTrigger_abortBeforeDestroy (Terraform 1.16).
+	want = append(want, filepath.Join("actions", "featureconsole_release_pipeline_trigger", destroyExample))
 	want = append(want, filepath.Join("provider", "provider.tf"), filepath.Join("demo", "main.tf"))
 	sort.Strings(want)
 

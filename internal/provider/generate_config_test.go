@@ -14,12 +14,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hashicorp/go-version"
 	"github.com/hashicorp/terraform-plugin-testing/config"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
-	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/mockconsole"
 )
@@ -102,7 +100,7 @@ func TestAccGenerateConfig(t *testing.T) {
 				// Terraform before 1.9.3 cannot generate configuration for nested objects holding
 				// computed attributes (hashicorp/terraform#35478, and #34463 crashes): the import
 				// guide says so.
-				TerraformVersionChecks: []tfversion.TerraformVersionCheck{tfversion.SkipBelow(version.Must(version.NewVersion("1.9.3")))},
+				TerraformVersionChecks: cliCan(featGenerateConfig),
 				Steps: []resource.TestStep{
 					{
 						ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
@@ -183,4 +181,36 @@ func (c saveGeneratedConfig) CheckPlan(_ context.Context, req plancheck.CheckPla
 		return
 	}
 	resp.Error = fmt.Errorf("%s: not in the plan", c.addr)
+}
+
+// An import block with an identity and `plan -generate-config-out`, as the import guide shows them
+// (Terraform 1.12+, and OpenTofu 1.12, which does both): the generated configuration imports
+// without a write and plans clean afterwards.
+func TestAccGenerateConfig_identityImportBlock(t *testing.T) {
+	m, url := startMock(t, mockconsole.Config{})
+	cli := newTFCLI(t, featIdentity, featGenerateConfig)
+	cli.write("main.tf", providerBlock(url)+`
+import {
+  to       = featureconsole_gate_rules.checkout
+  identity = { gate_id = "new_checkout" }
+}
+`)
+	cli.must("init", "-input=false", "-no-color")
+	cli.must("plan", "-input=false", "-no-color", "-generate-config-out=generated.tf")
+	if gen := cli.read("generated.tf"); !strings.Contains(gen, `resource "featureconsole_gate_rules" "checkout"`) {
+		t.Fatalf("generated.tf:\n%s", gen)
+	}
+	if got := cli.planActions()["featureconsole_gate_rules.checkout"]; got.actions != "no-op" || !got.importing {
+		t.Fatalf("the generated configuration plans %s, want a no-op import", got)
+	}
+	m.ResetRequests()
+	cli.must("apply", "-input=false", "-no-color", "tfplan")
+	for _, r := range m.Requests() {
+		if r.Method != http.MethodGet {
+			t.Fatalf("importing with the generated configuration sent %s %s", r.Method, r.Path)
+		}
+	}
+	if code, out := cli.run([]int{0, 2}, "plan", "-input=false", "-no-color", "-detailed-exitcode"); code != 0 {
+		t.Fatalf("the plan after the import is not empty:\n%s", out)
+	}
 }

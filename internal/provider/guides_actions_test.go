@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hashicorp/go-version"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/mockconsole"
@@ -70,10 +71,11 @@ func newMirrorCLI(t *testing.T, url string) *mirrorCLI {
 	if err := json.Unmarshal(out, &v); err != nil {
 		t.Fatalf("terraform version: %v: %s", err, out)
 	}
-	var major, minor int
-	if _, err := fmt.Sscanf(v.Version, "%d.%d", &major, &minor); err != nil || major == 1 && minor < 14 {
-		t.Skipf("Terraform %s has no actions (1.14 or later)", v.Version)
+	have, err := version.NewVersion(v.Version)
+	if err != nil {
+		t.Fatal(err)
 	}
+	skipUnlessCLICan(t, tf, have, featActions)
 	mirror := providerMirror(t)
 	dir := t.TempDir()
 	rc := filepath.Join(dir, ".terraformrc")

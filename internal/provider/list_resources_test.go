@@ -22,7 +22,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/querycheck"
 	"github.com/hashicorp/terraform-plugin-testing/querycheck/queryfilter"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
-	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/mockconsole"
 )
@@ -40,7 +39,7 @@ func queryTestCase(t *testing.T, provider string, steps ...resource.TestStep) re
 	steps = append([]resource.TestStep{{Config: provider}}, steps...)
 	return resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
+		TerraformVersionChecks:   cliCan(featListResources),
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps:                    steps,
 	}
@@ -297,7 +296,7 @@ func TestAccExamples_importByIdentity(t *testing.T) {
 			cfg := providerBlock(url) + example
 			resource.Test(t, resource.TestCase{
 				PreCheck:                 func() { testAccPreCheck(t) },
-				TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_12_0)},
+				TerraformVersionChecks:   cliCan(featIdentity),
 				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 				Steps: []resource.TestStep{
 					{Config: cfg},

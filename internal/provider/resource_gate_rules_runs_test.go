@@ -29,7 +29,7 @@ func mockRuleNames(m *mockconsole.Server, gateID string) string {
 // what to do, and changes nothing; an abort puts the old rules back, which the next plan shows as
 // a change to make again, never as an inconsistent result; a destroy rolls out too.
 func TestAccGateRules_pipelineRun(t *testing.T) {
-	cli := newTFCLI(t, "1.0.0")
+	cli := newTFCLI(t)
 	m, url := startMock(t, mockconsole.Config{})
 	m.SetRunSpeed(0) // the runs stay where the test puts them
 	g, _ := m.Gate("new_checkout")

@@ -14,7 +14,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
-	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/mockconsole"
 )
@@ -105,7 +104,7 @@ func TestAccResourceIdentity(t *testing.T) {
 			}
 			resource.Test(t, resource.TestCase{
 				PreCheck:                 func() { testAccPreCheck(t) },
-				TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_12_0)},
+				TerraformVersionChecks:   cliCan(featIdentity),
 				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 				Steps:                    steps,
 			})
@@ -118,7 +117,7 @@ func TestAccResourceIdentity_importMissing(t *testing.T) {
 	_, url := startMock(t, mockconsole.Config{})
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_12_0)},
+		TerraformVersionChecks:   cliCan(featIdentity),
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config: providerBlock(url) + `
@@ -150,7 +149,7 @@ func TestAccResourceIdentity_upgradeFromStateWithout(t *testing.T) {
 			cfg := providerBlock(url) + tc.config("one")
 			resource.Test(t, resource.TestCase{
 				PreCheck:               func() { testAccPreCheck(t) },
-				TerraformVersionChecks: []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_12_0)},
+				TerraformVersionChecks: cliCan(featIdentity),
 				Steps: []resource.TestStep{
 					{
 						ProtoV6ProviderFactories: map[string]func() (tfprotov6.ProviderServer, error){

@@ -31,8 +31,8 @@ type tfCLI struct {
 }
 
 // newTFCLI starts the provider and returns a runner, or skips the test when TF_ACC is not set or the
-// terraform binary is older than min.
-func newTFCLI(t *testing.T, minVersion string) *tfCLI {
+// CLI lacks one of the features.
+func newTFCLI(t *testing.T, features ...cliFeature) *tfCLI {
 	t.Helper()
 	if os.Getenv("TF_ACC") == "" {
 		t.Skip("acceptance test: set TF_ACC=1")
@@ -58,8 +58,8 @@ func newTFCLI(t *testing.T, minVersion string) *tfCLI {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if have.LessThan(version.Must(version.NewVersion(minVersion))) {
-		t.Skipf("Terraform %s is older than %s", have, minVersion)
+	for _, f := range features {
+		skipUnlessCLICan(t, bin, have, f)
 	}
 
 	ctx, cancel := context.WithCancel(context.Background())
@@ -98,10 +98,13 @@ func newTFCLI(t *testing.T, minVersion string) *tfCLI {
 		"Protocol": string(rc.Protocol), "ProtocolVersion": rc.ProtocolVersion, "Pid": rc.Pid, "Test": rc.Test,
 		"Addr": map[string]string{"Network": rc.Addr.Network(), "String": rc.Addr.String()},
 	}
-	// Configurations without required_providers name the provider hashicorp/featureconsole.
+	// Configurations without required_providers name the provider hashicorp/featureconsole, on
+	// OpenTofu's registry under OpenTofu.
 	reattach, _ := json.Marshal(map[string]any{
 		"registry.terraform.io/featureconsole/featureconsole": entry,
 		"registry.terraform.io/hashicorp/featureconsole":      entry,
+		"registry.opentofu.org/featureconsole/featureconsole": entry,
+		"registry.opentofu.org/hashicorp/featureconsole":      entry,
 	})
 	return &tfCLI{
 		t: t, bin: bin, dir: t.TempDir(),
