@@ -49,9 +49,9 @@ func TestGateWritesWire(t *testing.T) {
 		},
 		{
 			name: "19 create gate answered without a body reads it back", method: http.MethodPost, path: "/console/v1/gates",
-			call:     func(ctx context.Context, c *Client) (any, error) { return c.CreateGate(ctx, full) },
-			replies:  []reply{{Status: 200}, ok(createdGateJSON)},
-			want:     wantCreatedGate, requests: 2,
+			call:    func(ctx context.Context, c *Client) (any, error) { return c.CreateGate(ctx, full) },
+			replies: []reply{{Status: 200}, ok(createdGateJSON)},
+			want:    wantCreatedGate, requests: 2,
 			body: `{"id":"new.checkout","name":"New checkout","description":"d","isEnabled":false,"tags":["web"],` +
 				`"type":"TEMPORARY","idType":"stableID","releasePipelineID":"pl1"}`,
 		},
