@@ -214,11 +214,12 @@ func (r *metricSourceResource) Create(ctx context.Context, req resource.CreateRe
 	defer cancel()
 	created, err := r.data.client.CreateMetricSource(op.ctx, src)
 	if err != nil {
-		created, err = r.recoverCreate(op.ctx, src, err)
+		created, err = recoverCreate(op.ctx, metricSourceCreation, name, err, r.data.client.GetMetricSource,
+			func(got *console.MetricSource) bool { return sameMetricSource(src, *got) })
 	}
 	if err != nil {
 		create := apiFailure{"create", fmt.Sprintf("metric source %q", name)}
-		var exists *metricSourceExistsError
+		var exists *objectExistsError
 		if errors.As(err, &exists) {
 			// Its own words say what happened to the attempts: no "may have been applied" here.
 			detail := exists.Error()
