@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
@@ -21,6 +23,7 @@ import (
 // creation names what a resource creates, for its "already exists" error.
 type creation struct {
 	typeName string // featureconsole_gate
+	kind     string // "Gate", as a sentence starts
 	noun     string // "A gate with id", as the error's first sentence starts
 	plural   string // "gates"
 	idWord   string // "gate id", what the user may change instead
@@ -76,3 +79,19 @@ func (e *objectExistsError) Error() string {
 }
 
 func (e *objectExistsError) Unwrap() error { return e.cause }
+
+// addCreateFailure reports a failed create: an object that exists on the attribute that names it
+// (its own words say what happened to the attempts, no "may have been applied"), anything else
+// through create.
+func addCreateFailure(diags *diag.Diagnostics, at path.Path, create apiFailure, op *operation, err error) {
+	var exists *objectExistsError
+	if !errors.As(err, &exists) {
+		create.add(diags, op, err)
+		return
+	}
+	detail := exists.Error()
+	if op.timedOut() {
+		detail = create.detail(op, err)
+	}
+	diags.AddAttributeError(at, fmt.Sprintf("%s %q already exists", exists.kind, exists.id), detail)
+}

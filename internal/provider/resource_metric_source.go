@@ -5,7 +5,6 @@ package provider
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
@@ -218,18 +217,7 @@ func (r *metricSourceResource) Create(ctx context.Context, req resource.CreateRe
 			func(got *console.MetricSource) bool { return sameMetricSource(src, *got) })
 	}
 	if err != nil {
-		create := apiFailure{"create", fmt.Sprintf("metric source %q", name)}
-		var exists *objectExistsError
-		if errors.As(err, &exists) {
-			// Its own words say what happened to the attempts: no "may have been applied" here.
-			detail := exists.Error()
-			if op.timedOut() {
-				detail = create.detail(op, err)
-			}
-			resp.Diagnostics.AddAttributeError(path.Root("name"), fmt.Sprintf("Metric source %q already exists", name), detail)
-			return
-		}
-		create.add(&resp.Diagnostics, op, err)
+		addCreateFailure(&resp.Diagnostics, path.Root("name"), apiFailure{"create", fmt.Sprintf("metric source %q", name)}, op, err)
 		return
 	}
 	// The create response echoes only some fields: state keeps the plan's values, which the

@@ -89,7 +89,7 @@ func (r *metricSourceResource) ModifyPlan(ctx context.Context, req resource.Modi
 		if !update {
 			if _, gerr := r.data.client.GetMetricSource(ctx, src.Name); gerr == nil {
 				exists := &objectExistsError{creation: metricSourceCreation, id: src.Name, cause: err}
-				resp.Diagnostics.AddAttributeError(path.Root("name"), fmt.Sprintf("Metric source %q already exists", src.Name), exists.Error())
+				resp.Diagnostics.AddAttributeError(path.Root("name"), fmt.Sprintf("%s %q already exists", exists.kind, src.Name), exists.Error())
 				return
 			}
 		}
@@ -119,7 +119,7 @@ func dryRunOperation(ctx context.Context, plan metricSourceModel, update bool) (
 }
 
 // metricSourceCreation names metric sources in the errors of a create that meets an existing one.
-var metricSourceCreation = creation{typeName: "featureconsole_metric_source", noun: "A metric source named", plural: "sources", idWord: "name"}
+var metricSourceCreation = creation{typeName: "featureconsole_metric_source", kind: "Metric source", noun: "A metric source named", plural: "sources", idWord: "name"}
 
 // sameMetricSource compares what two sources hold, reading absent fields as the service's
 // defaults; owner and dryRun are not part of the definition.
