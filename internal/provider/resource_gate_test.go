@@ -17,6 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
@@ -427,4 +428,112 @@ resource "featureconsole_gate" "checkout" {
 			},
 		},
 	})
+}
+
+// The gate list resource on the seeded project: the tags filter (every tag listed), display names
+// (the gate's name), identities, and include_resource built from the list pages, not per-gate reads.
+func TestAccGate_listResource(t *testing.T) {
+	m, url := startMock(t, mockconsole.Config{PageSizeCap: 50})
+	g, _ := m.Gate("dark_mode")
+	g.Name, g.Type, g.ReleasePipelineID = "Dark mode", "TEMPORARY", "pl_web"
+	m.PutGate(g)
+	resource.Test(t, queryTestCase(t, providerBlock(url),
+		resource.TestStep{
+			Query:     true,
+			PreConfig: func() { m.ResetRequests() },
+			Config: `
+list "featureconsole_gate" "all" {
+  provider = featureconsole
+  limit    = 1000
+}
+
+list "featureconsole_gate" "ui" {
+  provider         = featureconsole
+  include_resource = true
+  config {
+    tags = ["ui"]
+  }
+}
+
+list "featureconsole_gate" "web_checkout" {
+  provider = featureconsole
+  config {
+    tags = ["web", "checkout"]
+  }
+}
+`,
+			QueryResultChecks: []querycheck.QueryResultCheck{
+				querycheck.ExpectLength("featureconsole_gate.all", 303),
+				querycheck.ExpectLength("featureconsole_gate.ui", 1),
+				querycheck.ExpectResourceDisplayName("featureconsole_gate.ui", byGate("dark_mode"), knownvalue.StringExact("Dark mode")),
+				querycheck.ExpectResourceKnownValues("featureconsole_gate.ui", byGate("dark_mode"), []querycheck.KnownValueCheck{
+					{Path: tfjsonpath.New("gate_id"), KnownValue: knownvalue.StringExact("dark_mode")},
+					{Path: tfjsonpath.New("name"), KnownValue: knownvalue.StringExact("Dark mode")},
+					{Path: tfjsonpath.New("type"), KnownValue: knownvalue.StringExact("TEMPORARY")},
+					{Path: tfjsonpath.New("release_pipeline_id"), KnownValue: knownvalue.StringExact("pl_web")},
+					{Path: tfjsonpath.New("tags"), KnownValue: knownvalue.SetExact([]knownvalue.Check{knownvalue.StringExact("ui")})},
+				}),
+				querycheck.ExpectLength("featureconsole_gate.web_checkout", 1),
+				querycheck.ExpectIdentity("featureconsole_gate.web_checkout", map[string]knownvalue.Check{"gate_id": knownvalue.StringExact("new_checkout")}),
+				checkQueryWith(func() error {
+					if n := m.CountRequests(http.MethodGet, "/gates/"); n != 0 {
+						return fmt.Errorf("the query read %d single gates", n)
+					}
+					return nil
+				}),
+			},
+		},
+	))
+}
+
+// Onboarding gates with terraform query -generate-config-out: the generated configuration plans as
+// imports only, apply writes nothing, and the next plan is empty (Terraform 1.14+).
+func TestAccGate_generatedConfiguration(t *testing.T) {
+	cli := newTFCLI(t, "1.14.0")
+	m, url := startMock(t, mockconsole.Config{NoSeed: true})
+	m.PutPipeline(mockconsole.Pipeline{ID: "pl_web", Name: "Web rollout"})
+	m.PutGate(mockconsole.Gate{ID: "plain", Tags: []string{"team-a"}})
+	m.PutGate(mockconsole.Gate{ID: "every_field", Name: "Every field", Description: "All set", IsEnabled: false,
+		Tags: []string{"team-a", "web"}, Type: "TEMPORARY", IDType: "stableID", ReleasePipelineID: "pl_web",
+		Rules: []mockconsole.GateRule{{Name: "staff", PassPercentage: 100}}})
+	m.PutGate(mockconsole.Gate{ID: "other_team", IsEnabled: true})
+
+	cli.write("main.tf", providerBlock(url))
+	cli.write("gates.tfquery.hcl", `
+list "featureconsole_gate" "team_a" {
+  provider         = featureconsole
+  include_resource = true
+  config {
+    tags = ["team-a"]
+  }
+}
+`)
+	cli.must("init", "-input=false", "-no-color")
+	cli.must("query", "-no-color", "-generate-config-out=generated.tf")
+	gen := cli.read("generated.tf")
+	if n := strings.Count(gen, `resource "featureconsole_gate" `); n != 2 {
+		t.Fatalf("generated.tf holds %d gates, want 2:\n%s", n, gen)
+	}
+	changes := cli.planActions()
+	if len(changes) != 2 {
+		t.Errorf("the plan holds %d resources, want 2", len(changes))
+	}
+	for addr, c := range changes {
+		if c.actions != "no-op" || !c.importing {
+			t.Errorf("%s: planned %s, want an import and nothing else", addr, c)
+		}
+	}
+	if t.Failed() {
+		t.Fatalf("generated configuration:\n%s", gen)
+	}
+	m.ResetRequests()
+	cli.must("apply", "-input=false", "-no-color", "tfplan")
+	for _, r := range m.Requests() {
+		if r.Method != http.MethodGet {
+			t.Errorf("applying the imports sent %s %s", r.Method, r.Path)
+		}
+	}
+	if code, out := cli.run([]int{0, 2}, "plan", "-input=false", "-no-color", "-detailed-exitcode"); code != 0 {
+		t.Errorf("the plan after apply is not empty:\n%s", out)
+	}
 }
