@@ -437,6 +437,13 @@ func TestAccGate_listResource(t *testing.T) {
 	g, _ := m.Gate("dark_mode")
 	g.Name, g.Type, g.ReleasePipelineID = "Dark mode", "TEMPORARY", "pl_web"
 	m.PutGate(g)
+	noSingleReads := checkQueryWith(func() error {
+		if n := m.CountRequests(http.MethodGet, "/gates/"); n != 0 {
+			return fmt.Errorf("the query read %d single gates", n)
+		}
+		return nil
+	})
+	// One list block per step: blocks of one query page in parallel.
 	resource.Test(t, queryTestCase(t, providerBlock(url),
 		resource.TestStep{
 			Query:     true,
@@ -446,7 +453,16 @@ list "featureconsole_gate" "all" {
   provider = featureconsole
   limit    = 1000
 }
-
+`,
+			QueryResultChecks: []querycheck.QueryResultCheck{
+				querycheck.ExpectLength("featureconsole_gate.all", 303),
+				querycheck.ExpectResourceDisplayName("featureconsole_gate.all", byGate("gate_007"), knownvalue.StringExact("gate_007")),
+				noSingleReads,
+			},
+		},
+		resource.TestStep{
+			Query: true,
+			Config: `
 list "featureconsole_gate" "ui" {
   provider         = featureconsole
   include_resource = true
@@ -454,16 +470,8 @@ list "featureconsole_gate" "ui" {
     tags = ["ui"]
   }
 }
-
-list "featureconsole_gate" "web_checkout" {
-  provider = featureconsole
-  config {
-    tags = ["web", "checkout"]
-  }
-}
 `,
 			QueryResultChecks: []querycheck.QueryResultCheck{
-				querycheck.ExpectLength("featureconsole_gate.all", 303),
 				querycheck.ExpectLength("featureconsole_gate.ui", 1),
 				querycheck.ExpectResourceDisplayName("featureconsole_gate.ui", byGate("dark_mode"), knownvalue.StringExact("Dark mode")),
 				querycheck.ExpectResourceKnownValues("featureconsole_gate.ui", byGate("dark_mode"), []querycheck.KnownValueCheck{
@@ -473,14 +481,22 @@ list "featureconsole_gate" "web_checkout" {
 					{Path: tfjsonpath.New("release_pipeline_id"), KnownValue: knownvalue.StringExact("pl_web")},
 					{Path: tfjsonpath.New("tags"), KnownValue: knownvalue.SetExact([]knownvalue.Check{knownvalue.StringExact("ui")})},
 				}),
+				noSingleReads,
+			},
+		},
+		resource.TestStep{
+			Query: true,
+			Config: `
+list "featureconsole_gate" "web_checkout" {
+  provider = featureconsole
+  config {
+    tags = ["web", "checkout"]
+  }
+}
+`,
+			QueryResultChecks: []querycheck.QueryResultCheck{
 				querycheck.ExpectLength("featureconsole_gate.web_checkout", 1),
 				querycheck.ExpectIdentity("featureconsole_gate.web_checkout", map[string]knownvalue.Check{"gate_id": knownvalue.StringExact("new_checkout")}),
-				checkQueryWith(func() error {
-					if n := m.CountRequests(http.MethodGet, "/gates/"); n != 0 {
-						return fmt.Errorf("the query read %d single gates", n)
-					}
-					return nil
-				}),
 			},
 		},
 	))
