@@ -553,3 +553,42 @@ list "featureconsole_gate" "team_a" {
 		t.Errorf("the plan after apply is not empty:\n%s", out)
 	}
 }
+
+// A change of the gate's fields held for review (respect_review_settings = true) is an error naming
+// the review; the state keeps what it held, the next plan shows the same change, and once the review
+// is approved in the console the plan is empty.
+func TestAccGate_reviewHeld(t *testing.T) {
+	m, url := startMock(t, mockconsole.Config{})
+	m.SetHabits(mergeHabits(m.Habits(), mockconsole.Habits{Reviews: true}))
+	provider := providerBlock(url, `respect_review_settings = true`)
+	changed := provider + gateConfig(`description = "changed"`)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             expectNoMockGate(m, "tfacc_checkout"),
+		Steps: []resource.TestStep{
+			{Config: provider + gateConfig(`description = "first"`)},
+			{Config: changed, ExpectError: wrapped(`Change to gate "tfacc_checkout" awaits review`, `rev_`)},
+			{
+				PreConfig: func() {
+					if g, _ := m.Gate("tfacc_checkout"); g.Description != "first" {
+						t.Errorf("a held change was applied: %+v", g)
+					}
+				},
+				Config: changed, PlanOnly: true, ExpectNonEmptyPlan: true,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(gateAddr, plancheck.ResourceActionUpdate),
+				}},
+			},
+			{
+				PreConfig: func() {
+					if err := m.ApproveAllReviews(); err != nil {
+						t.Error(err)
+					}
+				},
+				Config:           changed,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			},
+		},
+	})
+}
