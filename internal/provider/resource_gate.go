@@ -16,7 +16,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/setplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
@@ -59,7 +58,8 @@ func (r *gateResource) Schema(ctx context.Context, _ resource.SchemaRequest, res
 			PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 		}
 	}
-	// What every write changes is unknown in its plan; what the create fixes is kept.
+	// What the service sets on a write is unknown in the write's plan (DESIGN.md §4), also what it
+	// sets only at creation: the service's answer, not the prior state, decides it.
 	written := func(desc string) schema.StringAttribute {
 		return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
 	}
@@ -113,23 +113,16 @@ func (r *gateResource) Schema(ctx context.Context, _ resource.SchemaRequest, res
 				Validators: []validator.String{notBlank()},
 			},
 			"status":             written("Status of the gate, such as `In Progress`."),
-			"creator_name":       writtenAtCreation(written("Name of whoever created the gate.")),
+			"creator_name":       written("Name of whoever created the gate."),
 			"last_modifier_id":   written("Identifier of whoever last changed the gate, its rules included; changes with every write."),
 			"last_modifier_name": written("Name of whoever last changed the gate, its rules included; changes with every write."),
 			"created_time": schema.Int64Attribute{
 				Computed:            true,
 				MarkdownDescription: "When the gate was created, in milliseconds since the Unix epoch.",
-				PlanModifiers:       []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
 			},
 			"timeouts": timeoutsAttribute(ctx, "the gate", timeouts.Opts{Create: true, Read: true, Update: true, Delete: true}, nil),
 		},
 	}
-}
-
-// writtenAtCreation keeps a computed value the create fixes for the gate's life.
-func writtenAtCreation(a schema.StringAttribute) schema.StringAttribute {
-	a.PlanModifiers = []planmodifier.String{stringplanmodifier.UseStateForUnknown()}
-	return a
 }
 
 func (r *gateResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
