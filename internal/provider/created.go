@@ -39,7 +39,8 @@ func recoverCreate[T any](ctx context.Context, c creation, id string, err error,
 	var te *console.TransportError
 	isAPI := errors.As(err, &ae)
 	ambiguous := isAPI && ae.MaybeCommitted || errors.As(err, &te)
-	if !ambiguous && !(isAPI && ae.StatusCode == http.StatusBadRequest) {
+	refused := isAPI && ae.StatusCode == http.StatusBadRequest // perhaps "already exists"
+	if !ambiguous && !refused {
 		return nil, err
 	}
 	got, gerr := read(ctx, id)
