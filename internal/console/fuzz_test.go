@@ -72,6 +72,7 @@ func checkErrText(t *testing.T, err error) {
 var envelopeSeeds = []string{
 	``, ` `, `null`, `{}`, `[]`, `"x"`, `0`, `{"message":"ok"}`, `{"data":null}`,
 	`{"message":"ok","data":` + gateJSON + `}`,
+	`{"message":"Gate created","data":` + createdGateJSON + `}`,
 	`{"message":"ok","data":` + pipelineJSON + `}`,
 	`{"message":"ok","data":` + metricSourceJSON + `}`,
 	`{"message":"ok","data":{"id":"g","rules":[{"id":1}]}}`,
@@ -141,8 +142,15 @@ func fuzzObject(f *testing.F, call func(context.Context, *Client) (any, error)) 
 func FuzzGateResponse(f *testing.F) {
 	var n atomic.Int32
 	fuzzObject(f, func(ctx context.Context, c *Client) (any, error) {
-		if n.Add(1)%2 == 0 {
+		switch n.Add(1) % 5 {
+		case 0:
 			return c.GetGate(ctx, "g")
+		case 1:
+			return c.CreateGate(ctx, GateFields{ID: "g"})
+		case 2:
+			return c.UpdateGate(ctx, "g", GateFields{Description: new("d")})
+		case 3:
+			return nil, c.DeleteGate(ctx, "g")
 		}
 		return c.UpdateGateRules(ctx, "g", []GateRule{{Name: "r", PassPercentage: 50}})
 	})

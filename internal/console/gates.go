@@ -44,6 +44,7 @@ type AutomatedRollout struct {
 // Gate is a feature gate with its rules.
 type Gate struct {
 	ID               string     `json:"id"`
+	Name             string     `json:"name"`
 	IsEnabled        bool       `json:"isEnabled"`
 	Description      string     `json:"description"`
 	Status           string     `json:"status"`
@@ -51,9 +52,12 @@ type Gate struct {
 	LastModifierID   string     `json:"lastModifierID"`
 	Rules            []GateRule `json:"rules"`
 	Tags             []string   `json:"tags"`
-	// ReleasePipelineID names the pipeline the gate is attached to: changes of its rules roll out
-	// through a run of it.
-	ReleasePipelineID string `json:"releasePipelineID,omitempty"`
+	Type             string     `json:"type"`
+	IDType           string     `json:"idType"`
+	// ReleasePipelineID is "" (or null) for a gate attached to no pipeline.
+	ReleasePipelineID string      `json:"releasePipelineID"`
+	CreatorName       string      `json:"creatorName"`
+	CreatedTime       WholeNumber `json:"createdTime"`
 	// ActiveReview is set while a change of the gate waits for review.
 	ActiveReview *ActiveReview `json:"activeReview,omitempty"`
 }
@@ -91,4 +95,47 @@ func (c *Client) UpdateGateRules(ctx context.Context, id string, rules []GateRul
 	// An answer that leaves out the rules it was sent is completed by a read.
 	return writeReviewed(ctx, c, r, func() (*Gate, error) { return c.GetGate(ctx, id) },
 		func(g *Gate) bool { return g.Rules == nil && len(out) > 0 })
+}
+
+// GateFields are a gate's own fields as POST /gates and PATCH /gates/{id} take them; a nil field is
+// left out, so a create takes the service's default for it and an update leaves it as it is. Rules
+// are never part of them: they belong to UpdateGateRules.
+type GateFields struct {
+	ID          string    `json:"id,omitempty"`
+	Name        *string   `json:"name,omitempty"`
+	Description *string   `json:"description,omitempty"`
+	IsEnabled   *bool     `json:"isEnabled,omitempty"`
+	Tags        *[]string `json:"tags,omitempty"`
+	Type        *string   `json:"type,omitempty"`
+	IDType      *string   `json:"idType,omitempty"`
+	// ReleasePipelineID "" detaches the gate from its pipeline.
+	ReleasePipelineID *string `json:"releasePipelineID,omitempty"`
+}
+
+// CreateGate sends POST /gates (without rules; the service answers the gate with rules: []). An
+// answer without a body is completed by reading the gate back.
+func (c *Client) CreateGate(ctx context.Context, g GateFields) (*Gate, error) {
+	var out Gate
+	err := c.do(ctx, request{method: http.MethodPost, path: gates.path, body: g, op: "create gate", object: strconv.Quote(g.ID)}, &out)
+	if emptyAnswer(err) {
+		return c.GetGate(ctx, g.ID)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// UpdateGate changes the gate's own fields with PATCH /gates/{id}; its rules are left as they are.
+// The service may hold the change for review (a ReviewPendingError with the gate as it stands).
+func (c *Client) UpdateGate(ctx context.Context, id string, g GateFields) (*Gate, error) {
+	g.ID = ""
+	r := request{method: http.MethodPatch, path: gates.path + "/" + pathEscape(id), body: g, op: "update gate", object: strconv.Quote(id)}
+	return writeReviewed(ctx, c, r, func() (*Gate, error) { return c.GetGate(ctx, id) },
+		func(got *Gate) bool { return got.ID == "" })
+}
+
+// DeleteGate sends DELETE /gates/{id}; the gate's rules go with it.
+func (c *Client) DeleteGate(ctx context.Context, id string) error {
+	return c.do(ctx, request{method: http.MethodDelete, path: gates.path + "/" + pathEscape(id), op: "delete gate", object: strconv.Quote(id)}, nil)
 }

@@ -5,12 +5,15 @@ package mockconsole
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // GateRule is one rule of a gate.
@@ -29,22 +32,28 @@ type GateRule struct {
 	CompletedAutomatedRollouts []AutomatedRollout `json:"completedAutomatedRollouts,omitempty"`
 }
 
-// Gate is a feature gate.
+// Gate is a feature gate. Name, Type and IDType left empty take the service's defaults when the
+// gate is stored (withGateDefaults).
 type Gate struct {
-	ID               string     `json:"id"`
-	IsEnabled        bool       `json:"isEnabled"`
-	Description      string     `json:"description"`
-	Status           string     `json:"status"`
-	LastModifierName string     `json:"lastModifierName"`
-	LastModifierID   string     `json:"lastModifierID"`
-	Rules            []GateRule `json:"rules"`
-	Tags             []string   `json:"tags"`
-	// ReleasePipelineID attaches the gate to a pipeline: a change of its rules starts a run.
-	ReleasePipelineID string `json:"releasePipelineID,omitempty"`
+	ID                string     `json:"id"`
+	Name              string     `json:"name"`
+	IsEnabled         bool       `json:"isEnabled"`
+	Description       string     `json:"description"`
+	Status            string     `json:"status"`
+	LastModifierName  string     `json:"lastModifierName"`
+	LastModifierID    string     `json:"lastModifierID"`
+	Rules             []GateRule `json:"rules"`
+	Tags              []string   `json:"tags"`
+	Type              string     `json:"type"`
+	IDType            string     `json:"idType"`
+	ReleasePipelineID string     `json:"releasePipelineID"` // "" for none
+	CreatorName       string     `json:"creatorName"`
+	CreatedTime       int64      `json:"createdTime"`
 }
 
-// Gates: read and list; their rules are written as a whole with PATCH .../rules. A rule's id is
-// baseID:passPercentage:counter and changes whenever the rule's content does; its baseID stays.
+// Gates: created, read, listed, their own fields changed and deleted (below); their rules
+// are written as a whole with PATCH .../rules. A rule's id is baseID:passPercentage:counter and
+// changes whenever the rule's content does; its baseID stays.
 
 type gateState struct {
 	gate    Gate
@@ -73,7 +82,7 @@ func (s *Server) putGate(g Gate) {
 		st = &gateState{}
 		s.gates[g.ID] = st
 	}
-	g = g.clone()
+	g = withGateDefaults(g.clone())
 	for i := range g.Rules {
 		r := &g.Rules[i]
 		r.Conditions = withTargets(r.Conditions, normJSON)
@@ -268,4 +277,153 @@ func (g Gate) clone() Gate {
 	}
 	g.Rules = rules
 	return g
+}
+
+// ---- the gate's own fields: POST /gates, PATCH /gates/{id}, DELETE /gates/{id} ----
+
+// The service's patterns for a gate (its OpenAPI document): ids 3-100 of [A-Za-z0-9_.-], display
+// names 3-100 of letters, digits, space, _ - and ., descriptions at most 1,000 characters.
+var (
+	gateIDPattern   = regexp.MustCompile(`^[A-Za-z0-9_.-]{3,100}$`)
+	gateNamePattern = regexp.MustCompile(`^[\p{L}\p{N} _.-]{3,100}$`)
+)
+
+const (
+	gateTypePermanent = "PERMANENT"
+	gateTypeTemporary = "TEMPORARY"
+	maxDescription    = 1000
+	defaultIDType     = "userID"
+	defaultGateStatus = "In Progress"
+)
+
+// gateFieldsReq is the body of a create or a change of a gate's fields; nil is a field left out.
+// Strict decoding refuses what the service refuses here, rules among them.
+type gateFieldsReq struct {
+	ID                *string   `json:"id"`
+	Name              *string   `json:"name"`
+	Description       *string   `json:"description"`
+	IsEnabled         *bool     `json:"isEnabled"`
+	Tags              *[]string `json:"tags"`
+	Type              *string   `json:"type"`
+	IDType            *string   `json:"idType"`
+	ReleasePipelineID *string   `json:"releasePipelineID"`
+}
+
+// withGateDefaults gives a gate the service's defaults for what it was stored without.
+func withGateDefaults(g Gate) Gate {
+	g.Name = cmp.Or(g.Name, g.ID)
+	g.Type = cmp.Or(g.Type, gateTypePermanent)
+	g.IDType = cmp.Or(g.IDType, defaultIDType)
+	g.Status = cmp.Or(g.Status, defaultGateStatus)
+	g.Tags = nonNilStrings(g.Tags)
+	if g.Rules == nil {
+		g.Rules = []GateRule{}
+	}
+	return g
+}
+
+// gateFieldsRefused is the service's 400 for the fields of a gate; s.mu is held.
+func (s *Server) gateFieldsRefused(req gateFieldsReq) *response {
+	bad := func(format string, args ...any) *response {
+		r := errResp(http.StatusBadRequest, format, args...)
+		return &r
+	}
+	if req.Name != nil && !gateNamePattern.MatchString(*req.Name) {
+		return bad("name must be 3 to 100 letters, digits, spaces, '_', '-' or '.'")
+	}
+	if req.Description != nil && utf8.RuneCountInString(*req.Description) > maxDescription {
+		return bad("description must be at most %d characters", maxDescription)
+	}
+	if req.Type != nil && *req.Type != gateTypePermanent && *req.Type != gateTypeTemporary {
+		return bad("type must be one of the following values: %s, %s", gateTypePermanent, gateTypeTemporary)
+	}
+	if req.IDType != nil && strings.TrimSpace(*req.IDType) == "" {
+		return bad("idType must not be empty")
+	}
+	if req.Tags != nil {
+		for i, t := range *req.Tags {
+			if strings.TrimSpace(t) == "" {
+				return bad("tags[%d] must not be empty", i)
+			}
+		}
+	}
+	if p := req.ReleasePipelineID; p != nil && *p != "" {
+		if _, ok := s.pipelines[*p]; !ok {
+			return bad("Release pipeline %q not found", *p)
+		}
+	}
+	return nil
+}
+
+// setGateFields applies the fields a request carries and stamps the write.
+func (s *Server) setGateFields(g *Gate, req gateFieldsReq) {
+	if req.Name != nil {
+		g.Name = *req.Name
+	}
+	if req.Description != nil {
+		g.Description = *req.Description
+	}
+	if req.IsEnabled != nil {
+		g.IsEnabled = *req.IsEnabled
+	}
+	if req.Tags != nil {
+		g.Tags = nonNilStrings(*req.Tags)
+	}
+	if req.Type != nil {
+		g.Type = *req.Type
+	}
+	if req.IDType != nil {
+		g.IDType = *req.IDType
+	}
+	if req.ReleasePipelineID != nil {
+		g.ReleasePipelineID = *req.ReleasePipelineID
+	}
+	g.LastModifierName = modifierName
+	g.LastModifierID = modifierID
+}
+
+func (s *Server) createGate(body []byte) response {
+	req, bad := decoded[gateFieldsReq](body)
+	if bad != nil {
+		return *bad
+	}
+	if req.ID == nil || !gateIDPattern.MatchString(*req.ID) {
+		return errResp(http.StatusBadRequest, "id must be 3 to 100 of the characters A-Z, a-z, 0-9, '_', '-' and '.'")
+	}
+	if bad := s.gateFieldsRefused(req); bad != nil {
+		return *bad
+	}
+	id := *req.ID
+	if _, exists := s.gates[id]; exists {
+		return errResp(http.StatusBadRequest, "Gate with id %q already exists", id)
+	}
+	g := Gate{ID: id, IsEnabled: true, CreatorName: modifierName, CreatedTime: s.now().UnixMilli()}
+	s.setGateFields(&g, req)
+	s.gates[id] = &gateState{gate: withGateDefaults(g)}
+	resp := okResp("Gate created successfully", s.gates[id].clone())
+	resp.status = http.StatusCreated
+	return resp
+}
+
+func (s *Server) updateGate(id string, body []byte) response {
+	st, req, bad := writeTo[gateFieldsReq](s.gates, "Gate", id, body)
+	if bad != nil {
+		return *bad
+	}
+	if req.ID != nil {
+		return errResp(http.StatusBadRequest, "id cannot be changed")
+	}
+	if bad := s.gateFieldsRefused(req); bad != nil {
+		return *bad
+	}
+	s.setGateFields(&st.gate, req)
+	return okResp("Gate updated successfully", st.clone())
+}
+
+func (s *Server) deleteGate(id string) response {
+	if _, miss := find(s.gates, "Gate", id); miss != nil {
+		return *miss
+	}
+	delete(s.gates, id)
+	return okResp("Gate deleted successfully.", map[string]any{})
 }

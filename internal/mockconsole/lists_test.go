@@ -83,8 +83,8 @@ func TestListEndpoints(t *testing.T) {
 		t.Fatalf("listed gate %v\nread gate %v", listed, one.data())
 	}
 
-	if r := c.do(http.MethodPost, "/gates", "{}"); r.Status != http.StatusMethodNotAllowed {
-		t.Fatalf("POST /gates: %d", r.Status)
+	if r := c.do(http.MethodPut, "/gates", "{}"); r.Status != http.StatusMethodNotAllowed {
+		t.Fatalf("PUT /gates: %d", r.Status)
 	}
 	if r := c.do(http.MethodGet, "/gates?page=0", nil); r.Status != http.StatusBadRequest {
 		t.Fatalf("page=0: %d", r.Status)

@@ -135,7 +135,7 @@ func TestRoutingErrors(t *testing.T) {
 	_, c := newClient(t, Config{})
 	expect(t, c.do("GET", "/nope", nil), 404)
 	expect(t, c.do("GET", "/gates/new_checkout/rules/x", nil), 404)
-	r := c.do("DELETE", "/gates/new_checkout", nil)
+	r := c.do("PUT", "/gates/new_checkout", nil)
 	expect(t, r, 405)
 	expect(t, c.do("GET", "/gates/new_checkout/rules", nil), 405)
 	expect(t, c.do("PUT", "/users", nil), 405)

@@ -6,6 +6,7 @@ package mockconsole
 import (
 	"fmt"
 	"net/http"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -16,19 +17,22 @@ import (
 // console, later. Tests play that someone with ApproveReview.
 
 const (
-	reviewHeader     = "x-respect-review-settings"
-	reviewSubmitted  = "Review submitted. Changes will be applied after approval."
-	reviewPending    = "PENDING"
-	reviewKindGate   = "gate"
-	reviewKindPipe   = "release_pipeline"
-	reviewIDPrefix   = "rev_"
-	reviewHeaderTrue = "true"
+	reviewHeader    = "x-respect-review-settings"
+	reviewSubmitted = "Review submitted. Changes will be applied after approval."
+	reviewPending   = "PENDING"
+	reviewKindGate  = "gate"
+	// reviewKindGateFields is a change of a gate's own fields (PATCH /gates/{id}), held apart
+	// from a change of its rules: neither supersedes the other.
+	reviewKindGateFields = "gate_fields"
+	reviewKindPipe       = "release_pipeline"
+	reviewIDPrefix       = "rev_"
+	reviewHeaderTrue     = "true"
 )
 
 // Review is a change held for review.
 type Review struct {
 	ID       string
-	Kind     string // "gate" (its rules) or "release_pipeline"
+	Kind     string // "gate" (its rules), "gate_fields" (its own fields) or "release_pipeline"
 	ObjectID string
 	Body     []byte // the write as sent
 }
@@ -64,6 +68,16 @@ func (s *Server) holdForReview(r *http.Request, kind, id string, body []byte) (r
 		}
 		var req gateRulesReq
 		if decodeStrict(body, &req) != nil || req.Rules == nil {
+			return response{}, false
+		}
+		current = st.gate.clone()
+	case reviewKindGateFields:
+		st, ok := s.gates[id]
+		if !ok {
+			return response{}, false
+		}
+		var req gateFieldsReq
+		if decodeStrict(body, &req) != nil || s.gateFieldsRefused(req) != nil {
 			return response{}, false
 		}
 		current = st.gate.clone()
@@ -106,18 +120,18 @@ func (s *Server) withActiveReview(r *http.Request, data any) {
 		return
 	}
 	p := strings.TrimPrefix(r.URL.Path, basePath)
-	kind := ""
+	var kinds []string
 	switch {
-	case strings.HasPrefix(p, "/gates/"):
-		kind = reviewKindGate
+	case strings.HasPrefix(p, "/gates"):
+		kinds = []string{reviewKindGate, reviewKindGateFields}
 	case strings.HasPrefix(p, "/release_pipelines/"):
-		kind = reviewKindPipe
+		kinds = []string{reviewKindPipe}
 	default:
 		return
 	}
 	id, _ := obj["id"].(string)
 	for _, pr := range s.reviews {
-		if pr.Kind == kind && pr.ObjectID == id {
+		if slices.Contains(kinds, pr.Kind) && pr.ObjectID == id {
 			obj["activeReview"] = map[string]any{
 				"reviewID": pr.ID, "reviewStatus": reviewPending, "requestedBy": "Console API", "reviewers": []any{},
 			}
@@ -157,6 +171,8 @@ func (s *Server) ApproveReview(id string) error {
 	switch pr.Kind {
 	case reviewKindGate:
 		resp = s.updateGateRules(pr.ObjectID, pr.Body)
+	case reviewKindGateFields:
+		resp = s.updateGate(pr.ObjectID, pr.Body)
 	case reviewKindPipe:
 		resp = s.updatePipeline(pr.ObjectID, pr.Body)
 	}

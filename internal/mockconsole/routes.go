@@ -23,7 +23,12 @@ func (s *Server) routes() *http.ServeMux {
 	name := func(r *http.Request) string { return r.PathValue("name") }
 
 	on(http.MethodGet, "/gates", func(r *http.Request, _ []byte) response { return s.listGates(r) })
+	on(http.MethodPost, "/gates", func(_ *http.Request, body []byte) response { return s.createGate(body) })
 	on(http.MethodGet, "/gates/{id}", func(r *http.Request, _ []byte) response { return s.getGate(id(r)) })
+	on(http.MethodPatch, "/gates/{id}", func(r *http.Request, body []byte) response {
+		return s.unlessHeld(r, reviewKindGateFields, body, s.updateGate)
+	})
+	on(http.MethodDelete, "/gates/{id}", func(r *http.Request, _ []byte) response { return s.deleteGate(id(r)) })
 	on(http.MethodPatch, "/gates/{id}/rules", func(r *http.Request, body []byte) response {
 		return s.unlessHeld(r, reviewKindGate, body, s.updateGateRules)
 	})

@@ -25,8 +25,9 @@ func TestRouteEdges(t *testing.T) {
 	}{
 		{"GET", "/console/v1/gates", "", 200, "", "Gates listed successfully"},
 		{"GET", "/console/v1/%67ates", "", 200, "", "Gates listed successfully"},
-		{"HEAD", "/console/v1/gates", "", 405, "GET", ""},
-		{"POST", "/console/v1/gates", "{}", 405, "GET", "Method POST not allowed on /console/v1/gates"},
+		{"HEAD", "/console/v1/gates", "", 405, "GET, POST", ""},
+		{"PUT", "/console/v1/gates", "{}", 405, "GET, POST", "Method PUT not allowed on /console/v1/gates"},
+		{"PUT", "/console/v1/gates/x", "{}", 405, "GET, PATCH, DELETE", "Method PUT not allowed on /console/v1/gates/x"},
 		{"DELETE", "/console/v1/release_pipelines/x", "", 405, "GET, POST", "Method DELETE not allowed on /console/v1/release_pipelines/x"},
 		{"PUT", "/console/v1/metrics/metric_source/list", "", 405, "GET, POST, DELETE", "Method PUT not allowed on /console/v1/metrics/metric_source/list"},
 		{"HEAD", "/console/v1/metrics/metric_source/list", "", 405, "GET, POST, DELETE", ""},

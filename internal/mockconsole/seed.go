@@ -117,10 +117,10 @@ func (s *Server) seed(eventRecords int) {
 	})
 	for i := 1; i <= s.seedGates; i++ {
 		id := fmt.Sprintf("gate_%03d", i)
-		s.gates[id] = &gateState{gate: Gate{
+		s.gates[id] = &gateState{gate: withGateDefaults(Gate{
 			ID: id, IsEnabled: true, Description: "Benchmark gate " + id, Status: "In Progress",
 			LastModifierName: "Seed Admin", LastModifierID: "user_admin_1", Rules: []GateRule{}, Tags: []string{},
-		}}
+		})}
 	}
 
 	// pipelines

@@ -238,6 +238,7 @@ func (p *featureConsoleProvider) Configure(ctx context.Context, req provider.Con
 
 func (p *featureConsoleProvider) Resources(_ context.Context) []func() resource.Resource {
 	return []func() resource.Resource{
+		NewGateResource,
 		NewGateRulesResource,
 		NewMetricSourceResource,
 		NewReleasePipelineResource,
@@ -247,6 +248,7 @@ func (p *featureConsoleProvider) Resources(_ context.Context) []func() resource.
 // ListResources are the list resources of `terraform query` (list_*.go), one per resource type.
 func (p *featureConsoleProvider) ListResources(_ context.Context) []func() list.ListResource {
 	return []func() list.ListResource{
+		NewGateList,
 		NewGateRulesList,
 		NewMetricSourceList,
 		NewReleasePipelineList,

@@ -14,8 +14,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/listplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
@@ -65,16 +63,21 @@ func (r *gateRulesResource) Schema(ctx context.Context, _ resource.SchemaRequest
 				Validators:   []validator.List{listvalidator.NoNullValues()},
 				NestedObject: schema.NestedAttributeObject{Attributes: gateRuleAttributes()},
 			},
+			// Read-only copies of the gate's own fields, which featureconsole_gate may change in the
+			// same apply as the rules (before them): a write of the rules reads them anew, so they are
+			// promised from the prior state only in a plan that writes nothing.
 			"is_enabled": schema.BoolAttribute{
-				Computed: true, MarkdownDescription: "Whether the gate is enabled (managed outside this resource).",
-				PlanModifiers: []planmodifier.Bool{boolplanmodifier.UseNonNullStateForUnknown()},
+				Computed: true, MarkdownDescription: "Whether the gate is enabled (managed outside this resource, for example by `featureconsole_gate`).",
 			},
-			"description": computedString("Description of the gate (managed outside this resource)."),
-			"status":      computedString("Status of the gate, such as `In Progress` (managed outside this resource)."),
+			"description": schema.StringAttribute{
+				Computed: true, MarkdownDescription: "Description of the gate (managed outside this resource, for example by `featureconsole_gate`).",
+			},
+			"status": schema.StringAttribute{
+				Computed: true, MarkdownDescription: "Status of the gate, such as `In Progress` (managed outside this resource).",
+			},
 			"tags": schema.ListAttribute{
 				Computed: true, ElementType: types.StringType,
-				MarkdownDescription: "Tags of the gate (managed outside this resource).",
-				PlanModifiers:       []planmodifier.List{listplanmodifier.UseNonNullStateForUnknown()},
+				MarkdownDescription: "Tags of the gate (managed outside this resource, for example by `featureconsole_gate`).",
 			},
 			"last_modifier_id": schema.StringAttribute{
 				Computed: true, MarkdownDescription: "Identifier of whoever last changed the gate; changes when the rules are updated.",

@@ -34,6 +34,10 @@ func identitySchema(attr, desc string) identityschema.Schema {
 	}}
 }
 
+func (r *gateResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = identitySchema(gateIdentityAttr, "Identifier of the gate, such as new_checkout.")
+}
+
 func (r *gateRulesResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
 	resp.IdentitySchema = identitySchema(gateIdentityAttr, "Identifier of the gate, such as new_checkout.")
 }

@@ -27,6 +27,18 @@ type identityCase struct {
 func identityCases() []identityCase {
 	return []identityCase{
 		{
+			name: "gate", addr: "featureconsole_gate.test", attr: "gate_id", id: "tfacc_identity",
+			config: func(v string) string {
+				return `
+resource "featureconsole_gate" "test" {
+  gate_id     = "tfacc_identity"
+  description = "` + v + `"
+}
+`
+			},
+			drop: func(m *mockconsole.Server) { m.DeleteGate("tfacc_identity") },
+		},
+		{
 			name: "gate_rules", addr: "featureconsole_gate_rules.test", attr: "gate_id", id: "dark_mode",
 			config: func(v string) string {
 				return `

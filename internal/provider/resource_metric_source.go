@@ -5,7 +5,6 @@ package provider
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
@@ -214,21 +213,11 @@ func (r *metricSourceResource) Create(ctx context.Context, req resource.CreateRe
 	defer cancel()
 	created, err := r.data.client.CreateMetricSource(op.ctx, src)
 	if err != nil {
-		created, err = r.recoverCreate(op.ctx, src, err)
+		created, err = recoverCreate(op.ctx, metricSourceCreation, name, err, r.data.client.GetMetricSource,
+			func(got *console.MetricSource) bool { return sameMetricSource(src, *got) })
 	}
 	if err != nil {
-		create := apiFailure{"create", fmt.Sprintf("metric source %q", name)}
-		var exists *metricSourceExistsError
-		if errors.As(err, &exists) {
-			// Its own words say what happened to the attempts: no "may have been applied" here.
-			detail := exists.Error()
-			if op.timedOut() {
-				detail = create.detail(op, err)
-			}
-			resp.Diagnostics.AddAttributeError(path.Root("name"), fmt.Sprintf("Metric source %q already exists", name), detail)
-			return
-		}
-		create.add(&resp.Diagnostics, op, err)
+		addCreateFailure(&resp.Diagnostics, path.Root("name"), apiFailure{"create", fmt.Sprintf("metric source %q", name)}, op, err)
 		return
 	}
 	// The create response echoes only some fields: state keeps the plan's values, which the

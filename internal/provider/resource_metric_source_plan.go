@@ -12,7 +12,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
-	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
 )
@@ -89,8 +88,8 @@ func (r *metricSourceResource) ModifyPlan(ctx context.Context, req resource.Modi
 	case errors.As(err, &ae) && ae.StatusCode == http.StatusBadRequest:
 		if !update {
 			if _, gerr := r.data.client.GetMetricSource(ctx, src.Name); gerr == nil {
-				exists := &metricSourceExistsError{name: src.Name, cause: err}
-				resp.Diagnostics.AddAttributeError(path.Root("name"), fmt.Sprintf("Metric source %q already exists", src.Name), exists.Error())
+				exists := &objectExistsError{creation: metricSourceCreation, id: src.Name, cause: err}
+				resp.Diagnostics.AddAttributeError(path.Root("name"), fmt.Sprintf("%s %q already exists", exists.kind, src.Name), exists.Error())
 				return
 			}
 		}
@@ -119,54 +118,8 @@ func dryRunOperation(ctx context.Context, plan metricSourceModel, update bool) (
 	return op, cancel
 }
 
-// recoverCreate handles a failed create. When an earlier attempt may have been committed (its
-// answer was lost and the retry met "Name is already in use"), the stored source is read back:
-// if it is what was sent, the create succeeded. A source that exists otherwise is reported as such.
-func (r *metricSourceResource) recoverCreate(ctx context.Context, sent console.MetricSource, err error) (*console.MetricSource, error) {
-	var ae *console.APIError
-	var te *console.TransportError
-	isAPI := errors.As(err, &ae)
-	ambiguous := isAPI && ae.MaybeCommitted || errors.As(err, &te)
-	worthReadingBack := ambiguous || isAPI && ae.StatusCode == http.StatusBadRequest
-	if !worthReadingBack {
-		return nil, err
-	}
-	got, gerr := r.data.client.GetMetricSource(ctx, sent.Name)
-	if gerr != nil {
-		if !console.NotFound(gerr) {
-			tflog.Warn(ctx, "could not read back metric source after a failed create", map[string]any{"name": sent.Name, "error": gerr.Error()})
-		}
-		return nil, err
-	}
-	if ambiguous && sameMetricSource(sent, *got) {
-		tflog.Info(ctx, "metric source create answer was lost but the source was stored as sent: carrying on as created", map[string]any{"name": sent.Name})
-		return got, nil
-	}
-	return nil, &metricSourceExistsError{name: sent.Name, cause: err, differs: ambiguous}
-}
-
-// metricSourceExistsError is a create that met a source of the same name not in the state.
-type metricSourceExistsError struct {
-	name    string
-	cause   error
-	differs bool
-}
-
-func (e *metricSourceExistsError) Error() string {
-	what := "already exists in the console but is not managed by this Terraform state"
-	if e.differs {
-		what = "already exists in the console and differs from this configuration, so it was not created by this apply"
-	}
-	return fmt.Sprintf("A metric source named %[1]q %[2]s. Terraform does not take over existing sources silently.\n\n"+
-		"To manage it with Terraform, import it with:\n\n"+
-		"  terraform import featureconsole_metric_source.<resource name> %[1]q\n\n"+
-		"or an import block:\n\n"+
-		"  import {\n    to = featureconsole_metric_source.<resource name>\n    id = %[1]q\n  }\n\n"+
-		"then adjust the configuration until the plan shows no changes. Or choose another name.\n\n"+
-		"The console answered: %[3]s", e.name, what, failureAccount(e.cause))
-}
-
-func (e *metricSourceExistsError) Unwrap() error { return e.cause }
+// metricSourceCreation names metric sources in the errors of a create that meets an existing one.
+var metricSourceCreation = creation{typeName: "featureconsole_metric_source", kind: "Metric source", noun: "A metric source named", plural: "sources", idWord: "name"}
 
 // sameMetricSource compares what two sources hold, reading absent fields as the service's
 // defaults; owner and dryRun are not part of the definition.

@@ -762,7 +762,7 @@ func TestMetricSourceSameIgnoresAbsentVersusZero(t *testing.T) {
 }
 
 func TestMetricSourceExistsErrorNamesImport(t *testing.T) {
-	e := &metricSourceExistsError{name: "orders", cause: errors.New("Unable to create metric source \"orders\": 400 Bad Request: Name is already in use")}
+	e := &objectExistsError{creation: metricSourceCreation, id: "orders", cause: errors.New("Unable to create metric source \"orders\": 400 Bad Request: Name is already in use")}
 	for _, want := range []string{`terraform import featureconsole_metric_source.<resource name> "orders"`, `id = "orders"`, "Name is already in use"} {
 		if !strings.Contains(e.Error(), want) {
 			t.Errorf("message lacks %q:\n%s", want, e.Error())
@@ -785,6 +785,12 @@ func (l *loseFirstCreate) RoundTrip(r *http.Request) (*http.Response, error) {
 		return &http.Response{StatusCode: http.StatusBadGateway, Body: http.NoBody, Header: http.Header{}, Request: r}, nil
 	}
 	return l.next.RoundTrip(r)
+}
+
+// recoverMetricSource is what Create does with a failed create of sent.
+func recoverMetricSource(r *metricSourceResource, sent console.MetricSource, err error) (*console.MetricSource, error) {
+	return recoverCreate(context.Background(), metricSourceCreation, sent.Name, err, r.data.client.GetMetricSource,
+		func(got *console.MetricSource) bool { return sameMetricSource(sent, *got) })
 }
 
 func TestMetricSourceRecoverCreate(t *testing.T) {
@@ -828,14 +834,14 @@ func TestMetricSourceRecoverCreate(t *testing.T) {
 			if !errors.As(cerr, &ae) || !ae.MaybeCommitted || ae.StatusCode != http.StatusBadRequest {
 				t.Fatalf("want a 400 that may have been committed, got %v", cerr)
 			}
-			got, err := r.recoverCreate(context.Background(), sent, cerr)
+			got, err := recoverMetricSource(r, sent, cerr)
 			if tc.wantErr == "" {
 				if err != nil || got == nil || got.Name != "orders" {
 					t.Fatalf("want recovery, got %v, %v", got, err)
 				}
 				return
 			}
-			var exists *metricSourceExistsError
+			var exists *objectExistsError
 			if !errors.As(err, &exists) || !strings.Contains(err.Error(), tc.wantErr) || !strings.Contains(err.Error(), "terraform import") {
 				t.Fatalf("want an exists error, got %v", err)
 			}
@@ -848,11 +854,11 @@ func TestMetricSourceRecoverCreateLeavesOtherErrors(t *testing.T) {
 	c, _ := console.New(console.Config{BaseURL: url, APIKey: mockconsole.DefaultAPIKey})
 	r := &metricSourceResource{resourceData{data: &providerData{client: c}}}
 	orig := &console.APIError{Op: "create metric source", StatusCode: http.StatusBadRequest, Message: "SQL compilation error"}
-	if _, err := r.recoverCreate(context.Background(), console.MetricSource{Name: "nope"}, orig); err != orig {
+	if _, err := recoverMetricSource(r, console.MetricSource{Name: "nope"}, orig); err != orig {
 		t.Fatalf("a 400 for a name not in use must come back unchanged, got %v", err)
 	}
 	forbidden := &console.APIError{Op: "create metric source", StatusCode: http.StatusForbidden}
-	if _, err := r.recoverCreate(context.Background(), console.MetricSource{Name: "nope"}, forbidden); err != forbidden {
+	if _, err := recoverMetricSource(r, console.MetricSource{Name: "nope"}, forbidden); err != forbidden {
 		t.Fatalf("got %v", err)
 	}
 	if n := m.CountRequests(http.MethodGet, "/"); n != 1 {

@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -274,5 +275,50 @@ data "featureconsole_events" "some" {
 				},
 			),
 		}},
+	})
+}
+
+// The gate resource against the service: created with the test prefix (the sweeper deletes such
+// gates), changed in place, imported, destroyed; checked through the API.
+func TestAccService_gateLifecycle(t *testing.T) {
+	svc := testAccService(t)
+	c := svc.Client(t)
+	id := svc.MetricPrefix + "gate"
+	config := func(description string) string {
+		return svc.ProviderBlock() + fmt.Sprintf(`
+resource "featureconsole_gate" "acc" {
+  gate_id     = %q
+  description = %q
+  tags        = ["tfacc"]
+}
+`, id, description)
+	}
+	const addr = "featureconsole_gate.acc"
+	check := func(description string) func(*terraform.State) error {
+		return func(*terraform.State) error {
+			g, err := c.GetGate(context.Background(), id)
+			if err != nil {
+				return err
+			}
+			if g.Description != description || !slices.Equal(g.Tags, []string{"tfacc"}) {
+				return fmt.Errorf("gate %q has description %q and tags %v, want %q and [tfacc]", id, g.Description, g.Tags, description)
+			}
+			return nil
+		}
+	}
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy: func(*terraform.State) error {
+			if _, err := c.GetGate(context.Background(), id); !console.NotFound(err) {
+				return fmt.Errorf("gate %q after destroy: want not found, got %v", id, err)
+			}
+			return nil
+		},
+		Steps: []resource.TestStep{
+			{Config: config("Created by the acceptance tests"), Check: check("Created by the acceptance tests"), ConfigPlanChecks: emptyPlanAfterApply()},
+			{Config: config("Changed by the acceptance tests"), Check: check("Changed by the acceptance tests"), ConfigPlanChecks: updateInPlace(addr)},
+			{ResourceName: addr, ImportState: true, ImportStateId: id, ImportStateVerify: true, ImportStateVerifyIgnore: []string{"timeouts"}},
+		},
 	})
 }

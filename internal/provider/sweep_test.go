@@ -16,8 +16,8 @@ import (
 
 // Sweepers clean up what an interrupted acceptance run against a real service leaves behind
 // (make sweep, which runs `go test ./internal/provider -sweep=default`). They touch only the
-// objects the FEATURECONSOLE_ACC_* variables name: the metric sources whose name starts with the
-// test prefix, and the rules of the test gate. The release pipeline is not swept: it cannot be
+// objects the FEATURECONSOLE_ACC_* variables name: the metric sources and gates whose name starts
+// with the test prefix (never the test gate itself), and the rules of the test gate. The release pipeline is not swept: it cannot be
 // deleted, and every run sets all of it.
 func init() {
 	resource.AddTestSweepers("featureconsole_metric_source", &resource.Sweeper{
@@ -28,6 +28,39 @@ func init() {
 		Name: "featureconsole_gate_rules",
 		F:    sweepGateRules,
 	})
+	resource.AddTestSweepers("featureconsole_gate", &resource.Sweeper{
+		Name: "featureconsole_gate",
+		F:    sweepGates,
+	})
+}
+
+// sweepGates deletes the gates the tests create: an id with the test prefix, other than the gate
+// FEATURECONSOLE_ACC_GATE names, which the tests only borrow.
+func sweepGates(_ string) error {
+	c, e, err := sweepClient()
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	var ids []string
+	err = c.EachGatesPage(ctx, console.ListOptions{}, func(page []console.Gate) error {
+		for _, g := range page {
+			if strings.HasPrefix(g.ID, e.prefix) && g.ID != e.gate {
+				ids = append(ids, g.ID)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, id := range ids {
+		if err := c.DeleteGate(ctx, id); err != nil && !console.NotFound(err) {
+			return err
+		}
+	}
+	return nil
 }
 
 // sweepClient is a client for the service the environment names; sweepers never run against the

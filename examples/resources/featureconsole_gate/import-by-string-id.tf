@@ -1,0 +1,4 @@
+import {
+  to = featureconsole_gate.search
+  id = "new_search"
+}

@@ -1,0 +1,98 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+)
+
+// What every resource that creates does when its create fails (DESIGN.md §5): an object of the same
+// id is never taken over, and a create whose answer was lost is read back and compared, never sent
+// twice.
+
+// creation names what a resource creates, for its "already exists" error.
+type creation struct {
+	typeName string // featureconsole_gate
+	kind     string // "Gate", as a sentence starts
+	noun     string // "A gate with id", as the error's first sentence starts
+	plural   string // "gates"
+	idWord   string // "gate id", what the user may change instead
+}
+
+// recoverCreate handles a failed create of the object id. When an earlier attempt may have been
+// committed (its answer was lost, and the retry may have met "already exists"), the stored object is
+// read back: if it holds what was sent (asSent), the create succeeded. An object that exists
+// otherwise is an objectExistsError; any other failure is err as it was.
+func recoverCreate[T any](ctx context.Context, c creation, id string, err error,
+	read func(context.Context, string) (*T, error), asSent func(*T) bool) (*T, error) {
+	var ae *console.APIError
+	var te *console.TransportError
+	isAPI := errors.As(err, &ae)
+	ambiguous := isAPI && ae.MaybeCommitted || errors.As(err, &te)
+	refused := isAPI && ae.StatusCode == http.StatusBadRequest // perhaps "already exists"
+	if !ambiguous && !refused {
+		return nil, err
+	}
+	got, gerr := read(ctx, id)
+	if gerr != nil {
+		if !console.NotFound(gerr) {
+			tflog.Warn(ctx, "could not read back after a failed create", map[string]any{"type": c.typeName, "id": id, "error": gerr.Error()})
+		}
+		return nil, err
+	}
+	if ambiguous && asSent(got) {
+		tflog.Info(ctx, "create answer was lost but the object was stored as sent: carrying on as created", map[string]any{"type": c.typeName, "id": id})
+		return got, nil
+	}
+	return nil, &objectExistsError{creation: c, id: id, cause: err, differs: ambiguous}
+}
+
+// objectExistsError is a create that met an object of the same id that is not in the state.
+type objectExistsError struct {
+	creation
+	id      string
+	cause   error
+	differs bool
+}
+
+func (e *objectExistsError) Error() string {
+	what := "already exists in the console but is not managed by this Terraform state"
+	if e.differs {
+		what = "already exists in the console and differs from this configuration, so it was not created by this apply"
+	}
+	return fmt.Sprintf("%[4]s %[1]q %[2]s. Terraform does not take over existing %[5]s silently.\n\n"+
+		"To manage it with Terraform, import it with:\n\n"+
+		"  terraform import %[6]s.<resource name> %[1]q\n\n"+
+		"or an import block:\n\n"+
+		"  import {\n    to = %[6]s.<resource name>\n    id = %[1]q\n  }\n\n"+
+		"then adjust the configuration until the plan shows no changes. Or choose another %[7]s.\n\n"+
+		"The console answered: %[3]s", e.id, what, failureAccount(e.cause), e.noun, e.plural, e.typeName, e.idWord)
+}
+
+func (e *objectExistsError) Unwrap() error { return e.cause }
+
+// addCreateFailure reports a failed create: an object that exists on the attribute that names it
+// (its own words say what happened to the attempts, no "may have been applied"), anything else
+// through create.
+func addCreateFailure(diags *diag.Diagnostics, at path.Path, create apiFailure, op *operation, err error) {
+	var exists *objectExistsError
+	if !errors.As(err, &exists) {
+		create.add(diags, op, err)
+		return
+	}
+	detail := exists.Error()
+	if op.timedOut() {
+		detail = create.detail(op, err)
+	}
+	diags.AddAttributeError(at, fmt.Sprintf("%s %q already exists", exists.kind, exists.id), detail)
+}

@@ -1,0 +1,57 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
+package provider
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/list"
+	listschema "github.com/hashicorp/terraform-plugin-framework/list/schema"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+)
+
+func NewGateList() list.ListResource {
+	return newPagedList(pagedListSpec[console.Gate, gateListModel]{
+		typeName: "gate",
+		description: "Lists the gates of the project, one `featureconsole_gate` per gate, identified by `gate_id` and " +
+			"displayed by name. With `include_resource = true` each result carries the whole gate, read from the list " +
+			"pages themselves (`GET /gates`), not one read per gate.",
+		config: map[string]listschema.Attribute{
+			"tags": listschema.ListAttribute{
+				Optional:            true,
+				ElementType:         types.StringType,
+				MarkdownDescription: "Only gates carrying every tag listed. Omit for every gate.",
+			},
+		},
+		filter:       gateFilter,
+		pages:        (*console.Client).EachGatesPage,
+		failure:      apiFailure{"list", "gates"},
+		identityAttr: gateIdentityAttr,
+		identify: func(g *console.Gate) (string, string) {
+			if isBlank(g.Name) {
+				return g.ID, g.ID
+			}
+			return g.ID, g.Name
+		},
+		model: func(_ context.Context, g *console.Gate, nullTO timeouts.Value) (any, diag.Diagnostics) {
+			m := gateModel{Timeouts: nullTO}
+			flattenGateFields(g, &m)
+			return &m, nil
+		},
+	})
+}
+
+type gateListModel struct {
+	Tags types.List `tfsdk:"tags"`
+}
+
+// gateFilter keeps the gates that carry every tag asked for; without tags it keeps every gate (nil),
+// so that the service's pages stop at the limit.
+func gateFilter(ctx context.Context, cfg *gateListModel) (func(*console.Gate) bool, diag.Diagnostics) {
+	return gateRulesFilter(ctx, &gateRulesListModel{Tags: cfg.Tags, IncludeEmpty: types.BoolValue(true)})
+}

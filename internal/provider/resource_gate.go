@@ -1,0 +1,213 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
+package provider
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/setplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+)
+
+var _ managedResource = &gateResource{}
+
+func NewGateResource() resource.Resource {
+	return &gateResource{resourceData{typeName: "gate"}}
+}
+
+type gateResource struct{ resourceData }
+
+// The service's patterns for a gate (DESIGN.md §2), checked at plan time so that a bad value never
+// reaches it.
+var (
+	gateIDPattern   = regexp.MustCompile(`^[A-Za-z0-9_.-]*$`)
+	gateNamePattern = regexp.MustCompile(`^[\p{L}\p{N} _.-]*$`)
+)
+
+const (
+	gateTypePermanent = "PERMANENT"
+	gateTypeTemporary = "TEMPORARY"
+	maxDescription    = 1000
+)
+
+// gateCreation names gates in the errors of a create that meets an existing one.
+var gateCreation = creation{typeName: "featureconsole_gate", kind: "Gate", noun: "A gate with id", plural: "gates", idWord: "gate id"}
+
+func (r *gateResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	// Optional attributes the configuration omits take what the service chose: unknown until the
+	// gate is created, then kept, as an update leaves out what it does not change.
+	chosen := func(desc string, v ...validator.String) schema.StringAttribute {
+		return schema.StringAttribute{
+			Optional: true, Computed: true, MarkdownDescription: desc, Validators: v,
+			PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+		}
+	}
+	// What the service sets on a write is unknown in the write's plan (DESIGN.md §4), also what it
+	// sets only at creation: the service's answer, not the prior state, decides it.
+	written := func(desc string) schema.StringAttribute {
+		return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
+	}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "A feature gate itself: its id, display name, description, whether it is enabled, tags, " +
+			"type, unit ID type and the release pipeline its changes roll out through. Its rules belong to " +
+			"`featureconsole_gate_rules`, which works on a gate created in the same apply " +
+			"(`gate_id = featureconsole_gate.x.gate_id`); neither resource changes what the other manages. " +
+			"Destroy deletes the gate together with any rules it still has. Import by gate id.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				Computed:            true,
+				MarkdownDescription: "Identifier of the gate: its `gate_id`.",
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"gate_id": schema.StringAttribute{
+				Required: true,
+				MarkdownDescription: "Identifier of the gate, such as `new_checkout`: 3 to 100 letters, digits, `_`, `-` " +
+					"and `.`. Changing it forces replacement (the service cannot rename a gate's id).",
+				Validators: []validator.String{
+					stringvalidator.LengthBetween(3, 100),
+					stringvalidator.RegexMatches(gateIDPattern, "must contain only letters A-Z and a-z, digits, '_', '-' and '.'"),
+				},
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			},
+			"name": chosen("Display name: 3 to 100 letters, digits, spaces, `_`, `-` and `.`. The service uses the "+
+				"gate id when it is omitted. Updated in place.",
+				stringvalidator.UTF8LengthBetween(3, 100),
+				stringvalidator.RegexMatches(gateNamePattern, "must contain only letters, digits, spaces, '_', '-' and '.'")),
+			"description": chosen("Description, at most 1,000 characters. Empty when omitted at creation. Updated in place.",
+				stringvalidator.UTF8LengthAtMost(maxDescription)),
+			"is_enabled": schema.BoolAttribute{
+				Optional: true, Computed: true, Default: booldefault.StaticBool(true),
+				MarkdownDescription: "Whether the gate is enabled: a disabled gate fails every check. Defaults to `true`. Updated in place.",
+			},
+			"tags": schema.SetAttribute{
+				Optional: true, Computed: true, ElementType: types.StringType,
+				MarkdownDescription: "Tags of the gate. None when omitted at creation. Updated in place.",
+				Validators:          []validator.Set{setvalidator.ValueStringsAre(notBlank())},
+				PlanModifiers:       []planmodifier.Set{setplanmodifier.UseStateForUnknown()},
+			},
+			"type": chosen("`PERMANENT` or `TEMPORARY`; the service chooses `PERMANENT` when it is omitted. Updated in place.",
+				stringvalidator.OneOf(gateTypePermanent, gateTypeTemporary)),
+			"id_type": chosen("Unit ID type the gate checks, such as `userID` or `stableID`; the service chooses `userID` "+
+				"when it is omitted. Updated in place.", notBlank()),
+			"release_pipeline_id": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "Release pipeline the gate's rule changes roll out through (for example " +
+					"`featureconsole_release_pipeline.web.id`): each change of the rules then starts a run of it. " +
+					"Omit for none; removing it detaches the gate. Updated in place.",
+				Validators: []validator.String{notBlank()},
+			},
+			"status":             written("Status of the gate, such as `In Progress`."),
+			"creator_name":       written("Name of whoever created the gate."),
+			"last_modifier_id":   written("Identifier of whoever last changed the gate, its rules included; changes with every write."),
+			"last_modifier_name": written("Name of whoever last changed the gate, its rules included; changes with every write."),
+			"created_time": schema.Int64Attribute{
+				Computed:            true,
+				MarkdownDescription: "When the gate was created, in milliseconds since the Unix epoch.",
+			},
+			"timeouts": timeoutsAttribute(ctx, "the gate", timeouts.Opts{Create: true, Read: true, Update: true, Delete: true}, nil),
+		},
+	}
+}
+
+func (r *gateResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan gateModel
+	if !r.begin(ctx, &resp.Diagnostics, resp.Identity, req.Plan, &plan) {
+		return
+	}
+	fields, diags := gateFieldsFrom(ctx, plan)
+	if resp.Diagnostics.Append(diags...); diags.HasError() {
+		return
+	}
+	op, cancel := startOperation(ctx, plan.Timeouts, "create", &resp.Diagnostics)
+	defer cancel()
+	g, err := r.data.client.CreateGate(op.ctx, fields)
+	if err != nil {
+		g, err = recoverCreate(op.ctx, gateCreation, fields.ID, err, r.data.client.GetGate,
+			func(got *console.Gate) bool { return gateHolds(got, fields) })
+	}
+	if err != nil {
+		addCreateFailure(&resp.Diagnostics, path.Root("gate_id"), apiFailure{"create", fmt.Sprintf("gate %q", fields.ID)}, op, err)
+		return
+	}
+	flattenGateFields(g, &plan)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *gateResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state gateModel
+	if !r.begin(ctx, &resp.Diagnostics, resp.Identity, req.State, &state) {
+		return
+	}
+	gateID := state.GateID.ValueString()
+	readObject(ctx, resp, state.Timeouts, "Gate", gateID, r.data.client.GetGate, func(g *console.Gate) diag.Diagnostics {
+		var diags diag.Diagnostics
+		warnPendingReview(&diags, fmt.Sprintf("Gate %q", gateID), g.ActiveReview)
+		flattenGateFields(g, &state)
+		return diags
+	}, &state)
+}
+
+func (r *gateResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, state gateModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if !r.begin(ctx, &resp.Diagnostics, resp.Identity, req.Plan, &plan) {
+		return
+	}
+	gateID := plan.GateID.ValueString()
+	changes, diags := gateChanges(ctx, plan, state)
+	if resp.Diagnostics.Append(diags...); diags.HasError() {
+		return
+	}
+	if emptyGateFields(changes) { // only timeouts changed: nothing to send
+		state.Timeouts = plan.Timeouts
+		resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+		return
+	}
+	op, cancel := startOperation(ctx, plan.Timeouts, "update", &resp.Diagnostics)
+	defer cancel()
+	g, err := r.data.client.UpdateGate(op.ctx, gateID, changes)
+	if reviewHeld(&resp.Diagnostics, err, fmt.Sprintf("Change to gate %q", gateID), reviewKeptState) {
+		resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+		return
+	}
+	if err != nil {
+		apiFailure{"update", fmt.Sprintf("gate %q", gateID)}.add(&resp.Diagnostics, op, err)
+		return
+	}
+	flattenGateFields(g, &plan)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *gateResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state gateModel
+	if !r.begin(ctx, &resp.Diagnostics, nil, req.State, &state) {
+		return
+	}
+	gateID := state.GateID.ValueString()
+	op, cancel := startOperation(ctx, state.Timeouts, "delete", &resp.Diagnostics)
+	defer cancel()
+	// The service deletes the gate's rules with it; a gate already gone is what destroy wants.
+	if err := r.data.client.DeleteGate(op.ctx, gateID); err != nil && !console.NotFound(err) {
+		apiFailure{"delete", fmt.Sprintf("gate %q", gateID)}.add(&resp.Diagnostics, op, err)
+	}
+}
+
+func (r *gateResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	importState(ctx, req, resp, "featureconsole_gate", gateIdentityAttr, "new_checkout")
+}

@@ -1,0 +1,146 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
+package provider
+
+import (
+	"context"
+	"slices"
+
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+)
+
+// The model of featureconsole_gate and its conversion to and from the service's gate: the gate's
+// own fields only; its rules belong to featureconsole_gate_rules.
+
+type gateModel struct {
+	ID                types.String   `tfsdk:"id"`
+	GateID            types.String   `tfsdk:"gate_id"`
+	Name              types.String   `tfsdk:"name"`
+	Description       types.String   `tfsdk:"description"`
+	IsEnabled         types.Bool     `tfsdk:"is_enabled"`
+	Tags              types.Set      `tfsdk:"tags"`
+	Type              types.String   `tfsdk:"type"`
+	IDType            types.String   `tfsdk:"id_type"`
+	ReleasePipelineID types.String   `tfsdk:"release_pipeline_id"`
+	Status            types.String   `tfsdk:"status"`
+	CreatorName       types.String   `tfsdk:"creator_name"`
+	CreatedTime       types.Int64    `tfsdk:"created_time"`
+	LastModifierID    types.String   `tfsdk:"last_modifier_id"`
+	LastModifierName  types.String   `tfsdk:"last_modifier_name"`
+	Timeouts          timeouts.Value `tfsdk:"timeouts"`
+}
+
+func (m *gateModel) identity() (string, types.String) { return gateIdentityAttr, m.GateID }
+
+// gateFieldsFrom is the body of a create: the id and every field the plan knows. A field the
+// configuration omits is unknown in the plan of a create and left out, so the service chooses it.
+func gateFieldsFrom(ctx context.Context, m gateModel) (console.GateFields, diag.Diagnostics) {
+	f := console.GateFields{
+		ID:                m.GateID.ValueString(),
+		Name:              knownPointer(m.Name),
+		Description:       knownPointer(m.Description),
+		Type:              knownPointer(m.Type),
+		IDType:            knownPointer(m.IDType),
+		ReleasePipelineID: knownPointer(m.ReleasePipelineID),
+	}
+	if !m.IsEnabled.IsNull() && !m.IsEnabled.IsUnknown() {
+		f.IsEnabled = m.IsEnabled.ValueBoolPointer()
+	}
+	tags, diags := knownTags(ctx, m.Tags)
+	f.Tags = tags
+	return f, diags
+}
+
+// gateChanges is the body of an update: the fields whose planned value differs from the state.
+// A pipeline the plan no longer names is detached ("").
+func gateChanges(ctx context.Context, plan, state gateModel) (console.GateFields, diag.Diagnostics) {
+	all, diags := gateFieldsFrom(ctx, plan)
+	var f console.GateFields
+	pick := func(p, s attr.Value, set func()) {
+		if !p.IsUnknown() && !p.Equal(s) {
+			set()
+		}
+	}
+	pick(plan.Name, state.Name, func() { f.Name = all.Name })
+	pick(plan.Description, state.Description, func() { f.Description = all.Description })
+	pick(plan.IsEnabled, state.IsEnabled, func() { f.IsEnabled = all.IsEnabled })
+	pick(plan.Tags, state.Tags, func() { f.Tags = all.Tags })
+	pick(plan.Type, state.Type, func() { f.Type = all.Type })
+	pick(plan.IDType, state.IDType, func() { f.IDType = all.IDType })
+	pick(plan.ReleasePipelineID, state.ReleasePipelineID, func() {
+		f.ReleasePipelineID = all.ReleasePipelineID
+		if f.ReleasePipelineID == nil {
+			f.ReleasePipelineID = new("")
+		}
+	})
+	return f, diags
+}
+
+// emptyGateFields reports whether an update carries nothing to send.
+func emptyGateFields(f console.GateFields) bool {
+	return f == (console.GateFields{})
+}
+
+// gateHolds reports whether the gate holds every field that was sent: how a create whose answer was
+// lost is recognised as this apply's own.
+func gateHolds(g *console.Gate, f console.GateFields) bool {
+	same := func(p *string, v string) bool { return p == nil || *p == v }
+	return g.ID == f.ID && same(f.Name, g.Name) && same(f.Description, g.Description) &&
+		same(f.Type, g.Type) && same(f.IDType, g.IDType) && same(f.ReleasePipelineID, g.ReleasePipelineID) &&
+		(f.IsEnabled == nil || *f.IsEnabled == g.IsEnabled) &&
+		(f.Tags == nil || sameStringSet(*f.Tags, g.Tags))
+}
+
+func sameStringSet(a, b []string) bool {
+	a, b = slices.Clone(a), slices.Clone(b)
+	slices.Sort(a)
+	slices.Sort(b)
+	return slices.Equal(slices.Compact(a), slices.Compact(b))
+}
+
+// flattenGateFields puts what the service holds into the model; fields the service leaves out or
+// sends as null read as the service's "none" ("" or no tags), a pipeline "" as no pipeline.
+func flattenGateFields(g *console.Gate, m *gateModel) {
+	m.ID = types.StringValue(g.ID)
+	m.GateID = types.StringValue(g.ID)
+	m.Name = types.StringValue(g.Name)
+	m.Description = types.StringValue(g.Description)
+	m.IsEnabled = types.BoolValue(g.IsEnabled)
+	tags := make([]attr.Value, len(g.Tags))
+	for i, t := range g.Tags {
+		tags[i] = types.StringValue(t)
+	}
+	m.Tags = types.SetValueMust(types.StringType, tags)
+	m.Type = types.StringValue(g.Type)
+	m.IDType = types.StringValue(g.IDType)
+	m.ReleasePipelineID = stringOrNull(g.ReleasePipelineID)
+	m.Status = types.StringValue(g.Status)
+	m.CreatorName = types.StringValue(g.CreatorName)
+	m.CreatedTime = types.Int64Value(int64(g.CreatedTime))
+	m.LastModifierID = types.StringValue(g.LastModifierID)
+	m.LastModifierName = types.StringValue(g.LastModifierName)
+}
+
+// knownPointer is a known, non-null string's value, else nil (left out of the request).
+func knownPointer(s types.String) *string {
+	if s.IsNull() || s.IsUnknown() {
+		return nil
+	}
+	return s.ValueStringPointer()
+}
+
+// knownTags is a known set's strings ([] for an empty one), else nil.
+func knownTags(ctx context.Context, s types.Set) (*[]string, diag.Diagnostics) {
+	if s.IsNull() || s.IsUnknown() {
+		return nil, nil
+	}
+	tags := []string{}
+	diags := s.ElementsAs(ctx, &tags, false)
+	return &tags, diags
+}

@@ -1,0 +1,595 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
+package provider
+
+import (
+	"context"
+	"fmt"
+	"math/big"
+	"net/http"
+	"reflect"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/mockconsole"
+)
+
+const gateAddr = "featureconsole_gate.checkout"
+
+// gateConfig is a gate named tfacc_checkout with the attributes given (HCL lines).
+func gateConfig(lines ...string) string {
+	return fmt.Sprintf(`
+resource "featureconsole_gate" "checkout" {
+  gate_id = "tfacc_checkout"
+  %s
+}
+`, strings.Join(lines, "\n  "))
+}
+
+var gateFullLines = []string{
+	`name                = "New checkout"`,
+	`description         = "Checkout rewrite"`,
+	`is_enabled          = false`,
+	`tags                = ["web", "checkout"]`,
+	`type                = "TEMPORARY"`,
+	`id_type             = "stableID"`,
+	`release_pipeline_id = "pl_web"`,
+}
+
+// expectMockGate checks the gate's own fields in the mock.
+func expectMockGate(m *mockconsole.Server, id string, check func(mockconsole.Gate) error) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		g, ok := m.Gate(id)
+		if !ok {
+			return fmt.Errorf("gate %q not in the mock", id)
+		}
+		return check(g)
+	}
+}
+
+// expectNoMockGate is CheckDestroy: destroy left no gate of that id behind.
+func expectNoMockGate(m *mockconsole.Server, id string) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		if _, ok := m.Gate(id); ok {
+			return fmt.Errorf("gate %q still in the mock after destroy", id)
+		}
+		return nil
+	}
+}
+
+func fieldsAre(want mockconsole.Gate) func(mockconsole.Gate) error {
+	return func(g mockconsole.Gate) error {
+		got := mockconsole.Gate{ID: g.ID, Name: g.Name, Description: g.Description, IsEnabled: g.IsEnabled,
+			Tags: append([]string{}, slices.Sorted(slices.Values(g.Tags))...), Type: g.Type, IDType: g.IDType, ReleasePipelineID: g.ReleasePipelineID}
+		want.Tags = append([]string{}, want.Tags...)
+		if !reflect.DeepEqual(got, want) {
+			return fmt.Errorf("mock gate\n got %+v\nwant %+v", got, want)
+		}
+		return nil
+	}
+}
+
+// The lifecycle: a gate with only its id takes the service's defaults (unknown in the plan, never
+// promised), an update in place changes every field (the computed ones the write changes unknown in
+// its plan), import by id verifies the state, removing the pipeline detaches it, destroy deletes.
+func TestAccGate_lifecycle(t *testing.T) {
+	m, url := startMock(t, mockconsole.Config{})
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             expectNoMockGate(m, "tfacc_checkout"),
+		Steps: []resource.TestStep{
+			{
+				Config: providerBlock(url) + gateConfig(),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(gateAddr, plancheck.ResourceActionCreate),
+					plancheck.ExpectKnownValue(gateAddr, tfjsonpath.New("id"), knownvalue.StringExact("tfacc_checkout")),
+					plancheck.ExpectUnknownValue(gateAddr, tfjsonpath.New("name")),
+					plancheck.ExpectUnknownValue(gateAddr, tfjsonpath.New("type")),
+					plancheck.ExpectUnknownValue(gateAddr, tfjsonpath.New("tags")),
+					plancheck.ExpectUnknownValue(gateAddr, tfjsonpath.New("status")),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(gateAddr, tfjsonpath.New("name"), knownvalue.StringExact("tfacc_checkout")),
+					statecheck.ExpectKnownValue(gateAddr, tfjsonpath.New("type"), knownvalue.StringExact("PERMANENT")),
+					statecheck.ExpectKnownValue(gateAddr, tfjsonpath.New("id_type"), knownvalue.StringExact("userID")),
+					statecheck.ExpectKnownValue(gateAddr, tfjsonpath.New("is_enabled"), knownvalue.Bool(true)),
+					statecheck.ExpectKnownValue(gateAddr, tfjsonpath.New("description"), knownvalue.StringExact("")),
+					statecheck.ExpectKnownValue(gateAddr, tfjsonpath.New("tags"), knownvalue.SetSizeExact(0)),
+					statecheck.ExpectKnownValue(gateAddr, tfjsonpath.New("release_pipeline_id"), knownvalue.Null()),
+					statecheck.ExpectKnownValue(gateAddr, tfjsonpath.New("creator_name"), knownvalue.StringExact("Console API")),
+					statecheck.ExpectKnownValue(gateAddr, tfjsonpath.New("created_time"), knownvalue.NotNull()),
+				},
+				Check: expectMockGate(m, "tfacc_checkout", fieldsAre(mockconsole.Gate{ID: "tfacc_checkout", Name: "tfacc_checkout",
+					IsEnabled: true, Type: "PERMANENT", IDType: "userID"})),
+			},
+			{
+				Config: providerBlock(url) + gateConfig(gateFullLines...),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(gateAddr, plancheck.ResourceActionUpdate),
+					plancheck.ExpectUnknownValue(gateAddr, tfjsonpath.New("last_modifier_name")),
+					plancheck.ExpectUnknownValue(gateAddr, tfjsonpath.New("status")),
+					plancheck.ExpectUnknownValue(gateAddr, tfjsonpath.New("created_time")),
+					plancheck.ExpectUnknownValue(gateAddr, tfjsonpath.New("creator_name")),
+				}},
+				Check: expectMockGate(m, "tfacc_checkout", fieldsAre(mockconsole.Gate{ID: "tfacc_checkout", Name: "New checkout",
+					Description: "Checkout rewrite", Tags: []string{"checkout", "web"}, Type: "TEMPORARY", IDType: "stableID",
+					ReleasePipelineID: "pl_web"})),
+			},
+			{
+				Config: providerBlock(url) + gateConfig(gateFullLines...), ResourceName: gateAddr,
+				ImportState: true, ImportStateId: "tfacc_checkout", ImportStateVerify: true,
+				ImportStateVerifyIgnore: []string{"timeouts"},
+			},
+			{
+				// Removing an optional attribute the service chose keeps it; removing the pipeline detaches it.
+				Config: providerBlock(url) + gateConfig(gateFullLines[:6]...),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(gateAddr, plancheck.ResourceActionUpdate),
+					plancheck.ExpectKnownValue(gateAddr, tfjsonpath.New("release_pipeline_id"), knownvalue.Null()),
+				}},
+				Check: expectMockGate(m, "tfacc_checkout", fieldsAre(mockconsole.Gate{ID: "tfacc_checkout", Name: "New checkout",
+					Description: "Checkout rewrite", Tags: []string{"checkout", "web"}, Type: "TEMPORARY", IDType: "stableID"})),
+			},
+			{
+				Config: providerBlock(url) + gateConfig(`name = "New checkout"`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					// is_enabled defaults to true; what the service chose stays as it is.
+					plancheck.ExpectResourceAction(gateAddr, plancheck.ResourceActionUpdate),
+					plancheck.ExpectKnownValue(gateAddr, tfjsonpath.New("type"), knownvalue.StringExact("TEMPORARY")),
+					plancheck.ExpectKnownValue(gateAddr, tfjsonpath.New("is_enabled"), knownvalue.Bool(true)),
+				}},
+				Check: func(*terraform.State) error {
+					var patches []string
+					for _, r := range m.Requests() {
+						if r.Method == http.MethodPatch && r.Path == "/console/v1/gates/tfacc_checkout" {
+							patches = append(patches, string(r.Body))
+						}
+					}
+					if last := patches[len(patches)-1]; last != `{"isEnabled":true}` {
+						return fmt.Errorf("the update sent %s: want only what changed", last)
+					}
+					return nil
+				},
+			},
+		},
+	})
+}
+
+// Drift: a change in the console is reverted in place; a gate deleted in the console leaves the
+// state on refresh (with a warning) and the next plan creates it again.
+func TestAccGate_drift(t *testing.T) {
+	m, url := startMock(t, mockconsole.Config{})
+	cfg := providerBlock(url) + gateConfig(gateFullLines...)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             expectNoMockGate(m, "tfacc_checkout"),
+		Steps: []resource.TestStep{
+			{Config: cfg},
+			{
+				PreConfig: func() {
+					g, _ := m.Gate("tfacc_checkout")
+					g.Description, g.Tags, g.IsEnabled, g.ReleasePipelineID = "edited in the console", []string{"other"}, true, ""
+					m.PutGate(g)
+				},
+				Config: cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(gateAddr, plancheck.ResourceActionUpdate),
+					plancheck.ExpectKnownValue(gateAddr, tfjsonpath.New("description"), knownvalue.StringExact("Checkout rewrite")),
+				}},
+				Check: expectMockGate(m, "tfacc_checkout", fieldsAre(mockconsole.Gate{ID: "tfacc_checkout", Name: "New checkout",
+					Description: "Checkout rewrite", Tags: []string{"checkout", "web"}, Type: "TEMPORARY", IDType: "stableID",
+					ReleasePipelineID: "pl_web"})),
+			},
+			{
+				PreConfig: func() { m.DeleteGate("tfacc_checkout") },
+				Config:    cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(gateAddr, plancheck.ResourceActionCreate),
+				}},
+				Check: expectMockGate(m, "tfacc_checkout", func(g mockconsole.Gate) error {
+					if g.Description != "Checkout rewrite" {
+						return fmt.Errorf("recreated gate %+v", g)
+					}
+					return nil
+				}),
+			},
+		},
+	})
+}
+
+// A create over a gate id that exists is an error that says how to import it; the existing gate
+// is left exactly as it was (one refused POST, nothing else written).
+func TestAccGate_existingNotTakenOver(t *testing.T) {
+	m, url := startMock(t, mockconsole.Config{})
+	before, _ := m.Gate("new_checkout")
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			PreConfig: m.ResetRequests,
+			Config:    providerBlock(url) + `resource "featureconsole_gate" "x" { gate_id = "new_checkout" }`,
+			ExpectError: wrapped(`Gate "new_checkout" already exists`, `terraform import featureconsole_gate.<resource name> "new_checkout"`,
+				`import {`, `400 Bad Request`, `already exists`),
+		}},
+	})
+	if after, _ := m.Gate("new_checkout"); !reflect.DeepEqual(after, before) {
+		t.Errorf("the existing gate changed:\n%+v\n%+v", before, after)
+	}
+	var writes []string
+	for _, r := range m.Requests() {
+		if r.Method != http.MethodGet {
+			writes = append(writes, fmt.Sprintf("%s %s %d", r.Method, r.Path, r.Status))
+		}
+	}
+	if !slices.Equal(writes, []string{"POST /console/v1/gates 400"}) {
+		t.Errorf("writes %v, want only the refused create", writes)
+	}
+}
+
+// A create whose answer was lost (committed, answered 502) is retried, meets "already exists",
+// is read back and found as sent: the apply succeeds with one gate, never a second create.
+func TestAccGate_lostCreateAnswerRecovered(t *testing.T) {
+	m, url := startMock(t, mockconsole.Config{})
+	client, err := console.New(console.Config{BaseURL: url, APIKey: mockconsole.DefaultAPIKey, MaxRetries: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             expectNoMockGate(m, "tfacc_checkout"),
+		Steps: []resource.TestStep{{
+			PreConfig: func() {
+				// The first write is spent here, so the provider's create is the second: lost.
+				m.SetFaults(mockconsole.Faults{LoseWriteEvery: 2})
+				if err := client.DeleteGate(context.Background(), "nothing_here"); !console.NotFound(err) {
+					t.Fatalf("priming delete: %v", err)
+				}
+				m.ResetRequests()
+			},
+			Config: providerBlock(url) + gateConfig(gateFullLines...),
+			Check: resource.ComposeAggregateTestCheckFunc(
+				expectMockGate(m, "tfacc_checkout", fieldsAre(mockconsole.Gate{ID: "tfacc_checkout", Name: "New checkout",
+					Description: "Checkout rewrite", Tags: []string{"checkout", "web"}, Type: "TEMPORARY", IDType: "stableID",
+					ReleasePipelineID: "pl_web"})),
+				func(*terraform.State) error {
+					m.SetFaults(mockconsole.Faults{})
+					var statuses []int
+					for _, r := range m.Requests() {
+						if r.Method == http.MethodPost {
+							statuses = append(statuses, r.Status)
+						}
+					}
+					if !slices.Equal(statuses, []int{http.StatusBadGateway, http.StatusBadRequest}) {
+						return fmt.Errorf("want the create lost then refused as existing, got statuses %v", statuses)
+					}
+					return nil
+				},
+			),
+		}},
+	})
+}
+
+// Bad input (catalogue rows 51-64) fails the plan with the attribute's path, before any request.
+func TestAccGate_validation(t *testing.T) {
+	m, url := startMock(t, mockconsole.Config{})
+	long := strings.Repeat("x", 101)
+	cases := []struct {
+		lines []string
+		want  *regexp.Regexp
+	}{
+		{[]string{`name = "ab"`}, wrapped(`Attribute name UTF-8 character count must be between 3 and 100, got: 2`)},
+		{[]string{`name = "` + long + `"`}, wrapped(`Attribute name UTF-8 character count must be between 3 and 100, got: 101`)},
+		{[]string{`name = "New checkout!"`}, wrapped(`Attribute name must contain only letters, digits, spaces, '_', '-' and '.'`)},
+		{[]string{`description = "` + strings.Repeat("é", 1001) + `"`}, wrapped(`Attribute description UTF-8 character count must be at most 1000, got: 1001`)},
+		{[]string{`type = "permanent"`}, wrapped(`Attribute type value must be one of: ["PERMANENT" "TEMPORARY"]`)},
+		{[]string{`id_type = " "`}, wrapped(`Attribute id_type must not be empty`)},
+		{[]string{`tags = ["web", ""]`}, wrapped(`Attribute tags[Value("")] must not be empty`)},
+		{[]string{`release_pipeline_id = ""`}, wrapped(`Attribute release_pipeline_id must not be empty`)},
+		{[]string{`timeouts = { create = "0s" }`}, wrapped(`must be a positive duration`)},
+	}
+	var steps []resource.TestStep
+	for _, c := range cases {
+		steps = append(steps, resource.TestStep{Config: providerBlock(url) + gateConfig(c.lines...), ExpectError: c.want})
+	}
+	for _, id := range []struct{ id, want string }{
+		{"ab", `Attribute gate_id string length must be between 3 and 100, got: 2`},
+		{long, `Attribute gate_id string length must be between 3 and 100, got: 101`},
+		{"new checkout", `Attribute gate_id must contain only letters A-Z and a-z, digits, '_', '-' and '.'`},
+		{"checkout/v2", `Attribute gate_id must contain only letters A-Z and a-z, digits, '_', '-' and '.'`},
+	} {
+		steps = append(steps, resource.TestStep{
+			Config:      providerBlock(url) + `resource "featureconsole_gate" "x" { gate_id = "` + id.id + `" }`,
+			ExpectError: wrapped(id.want),
+		})
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps:                    steps,
+	})
+	if n := len(m.Requests()); n != 0 {
+		t.Errorf("invalid input reached the service: %d requests", n)
+	}
+}
+
+// The gate and its rules in one configuration (DESIGN.md §4): created together in one apply, then
+// the gate and the rules changed in one apply, the gate alone, the rules alone; each plan after
+// apply is empty (neither shows the other's changes as drift, and no copy the rules show of the
+// gate is promised from before the gate's change). Destroy deletes the gate with its rules.
+func TestAccGate_withRules(t *testing.T) {
+	m, url := startMock(t, mockconsole.Config{})
+	config := func(description, pct string) string {
+		return providerBlock(url) + fmt.Sprintf(`
+resource "featureconsole_gate" "checkout" {
+  gate_id     = "tfacc_checkout"
+  description = %q
+  tags        = ["web"]
+}
+
+resource "featureconsole_gate_rules" "checkout" {
+  gate_id = featureconsole_gate.checkout.gate_id
+  rules = [{
+    name            = "staff"
+    pass_percentage = %s
+    conditions      = [{ type = "email", operator = "str_contains_any", target_value = ["@example.com"] }]
+  }]
+}
+`, description, pct)
+	}
+	const rulesAddr = "featureconsole_gate_rules.checkout"
+	holds := func(description string, pct float64) resource.TestCheckFunc {
+		return expectMockGate(m, "tfacc_checkout", func(g mockconsole.Gate) error {
+			if g.Description != description || len(g.Rules) != 1 || g.Rules[0].PassPercentage != pct {
+				return fmt.Errorf("mock gate %+v", g)
+			}
+			return nil
+		})
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             expectNoMockGate(m, "tfacc_checkout"),
+		Steps: []resource.TestStep{
+			{
+				Config: config("one", "10"),
+				Check:  holds("one", 10),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(rulesAddr, tfjsonpath.New("description"), knownvalue.StringExact("one")),
+				},
+			},
+			{
+				Config: config("two", "20"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(gateAddr, plancheck.ResourceActionUpdate),
+					plancheck.ExpectResourceAction(rulesAddr, plancheck.ResourceActionUpdate),
+					plancheck.ExpectUnknownValue(rulesAddr, tfjsonpath.New("description")),
+				}},
+				Check: holds("two", 20),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(rulesAddr, tfjsonpath.New("description"), knownvalue.StringExact("two")),
+					statecheck.ExpectKnownValue(rulesAddr, tfjsonpath.New("rules").AtSliceIndex(0).AtMapKey("pass_percentage"),
+						knownvalue.NumberExact(big.NewFloat(20))),
+				},
+			},
+			{
+				Config: config("three", "20"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(gateAddr, plancheck.ResourceActionUpdate),
+					plancheck.ExpectResourceAction(rulesAddr, plancheck.ResourceActionNoop),
+				}},
+				Check: holds("three", 20),
+			},
+			{
+				Config: config("three", "30"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(gateAddr, plancheck.ResourceActionNoop),
+					plancheck.ExpectResourceAction(rulesAddr, plancheck.ResourceActionUpdate),
+				}},
+				Check: holds("three", 30),
+			},
+			{
+				// The rules leave the configuration but not the gate: the gate keeps none (gate_rules'
+				// destroy), and a rule added in the console goes with the gate on destroy.
+				Config: providerBlock(url) + `
+resource "featureconsole_gate" "checkout" {
+  gate_id     = "tfacc_checkout"
+  description = "three"
+  tags        = ["web"]
+}
+`,
+				Check: resource.ComposeAggregateTestCheckFunc(
+					expectMockGate(m, "tfacc_checkout", func(g mockconsole.Gate) error {
+						if len(g.Rules) != 0 {
+							return fmt.Errorf("rules left: %+v", g.Rules)
+						}
+						return nil
+					}),
+					func(*terraform.State) error {
+						g, _ := m.Gate("tfacc_checkout")
+						g.Rules = []mockconsole.GateRule{{Name: "console made", PassPercentage: 5}}
+						m.PutGate(g)
+						return nil
+					},
+				),
+			},
+		},
+	})
+}
+
+// The gate list resource on the seeded project: the tags filter (every tag listed), display names
+// (the gate's name), identities, and include_resource built from the list pages, not per-gate reads.
+func TestAccGate_listResource(t *testing.T) {
+	m, url := startMock(t, mockconsole.Config{PageSizeCap: 50})
+	g, _ := m.Gate("dark_mode")
+	g.Name, g.Type, g.ReleasePipelineID = "Dark mode", "TEMPORARY", "pl_web"
+	m.PutGate(g)
+	noSingleReads := checkQueryWith(func() error {
+		if n := m.CountRequests(http.MethodGet, "/gates/"); n != 0 {
+			return fmt.Errorf("the query read %d single gates", n)
+		}
+		return nil
+	})
+	// One list block per step: blocks of one query page in parallel.
+	resource.Test(t, queryTestCase(t, providerBlock(url),
+		resource.TestStep{
+			Query:     true,
+			PreConfig: func() { m.ResetRequests() },
+			Config: `
+list "featureconsole_gate" "all" {
+  provider = featureconsole
+  limit    = 1000
+}
+`,
+			QueryResultChecks: []querycheck.QueryResultCheck{
+				querycheck.ExpectLength("featureconsole_gate.all", 303),
+				querycheck.ExpectResourceDisplayName("featureconsole_gate.all", byGate("gate_007"), knownvalue.StringExact("gate_007")),
+				noSingleReads,
+			},
+		},
+		resource.TestStep{
+			Query: true,
+			Config: `
+list "featureconsole_gate" "ui" {
+  provider         = featureconsole
+  include_resource = true
+  config {
+    tags = ["ui"]
+  }
+}
+`,
+			QueryResultChecks: []querycheck.QueryResultCheck{
+				querycheck.ExpectLength("featureconsole_gate.ui", 1),
+				querycheck.ExpectResourceDisplayName("featureconsole_gate.ui", byGate("dark_mode"), knownvalue.StringExact("Dark mode")),
+				querycheck.ExpectResourceKnownValues("featureconsole_gate.ui", byGate("dark_mode"), []querycheck.KnownValueCheck{
+					{Path: tfjsonpath.New("gate_id"), KnownValue: knownvalue.StringExact("dark_mode")},
+					{Path: tfjsonpath.New("name"), KnownValue: knownvalue.StringExact("Dark mode")},
+					{Path: tfjsonpath.New("type"), KnownValue: knownvalue.StringExact("TEMPORARY")},
+					{Path: tfjsonpath.New("release_pipeline_id"), KnownValue: knownvalue.StringExact("pl_web")},
+					{Path: tfjsonpath.New("tags"), KnownValue: knownvalue.SetExact([]knownvalue.Check{knownvalue.StringExact("ui")})},
+				}),
+				noSingleReads,
+			},
+		},
+		resource.TestStep{
+			Query: true,
+			Config: `
+list "featureconsole_gate" "web_checkout" {
+  provider = featureconsole
+  config {
+    tags = ["web", "checkout"]
+  }
+}
+`,
+			QueryResultChecks: []querycheck.QueryResultCheck{
+				querycheck.ExpectLength("featureconsole_gate.web_checkout", 1),
+				querycheck.ExpectIdentity("featureconsole_gate.web_checkout", map[string]knownvalue.Check{"gate_id": knownvalue.StringExact("new_checkout")}),
+			},
+		},
+	))
+}
+
+// Onboarding gates with terraform query -generate-config-out: the generated configuration plans as
+// imports only, apply writes nothing, and the next plan is empty (Terraform 1.14+).
+func TestAccGate_generatedConfiguration(t *testing.T) {
+	cli := newTFCLI(t, "1.14.0")
+	m, url := startMock(t, mockconsole.Config{NoSeed: true})
+	m.PutPipeline(mockconsole.Pipeline{ID: "pl_web", Name: "Web rollout"})
+	m.PutGate(mockconsole.Gate{ID: "plain", Tags: []string{"team-a"}})
+	m.PutGate(mockconsole.Gate{ID: "every_field", Name: "Every field", Description: "All set", IsEnabled: false,
+		Tags: []string{"team-a", "web"}, Type: "TEMPORARY", IDType: "stableID", ReleasePipelineID: "pl_web",
+		Rules: []mockconsole.GateRule{{Name: "staff", PassPercentage: 100}}})
+	m.PutGate(mockconsole.Gate{ID: "other_team", IsEnabled: true})
+
+	cli.write("main.tf", providerBlock(url))
+	cli.write("gates.tfquery.hcl", `
+list "featureconsole_gate" "team_a" {
+  provider         = featureconsole
+  include_resource = true
+  config {
+    tags = ["team-a"]
+  }
+}
+`)
+	cli.must("init", "-input=false", "-no-color")
+	cli.must("query", "-no-color", "-generate-config-out=generated.tf")
+	gen := cli.read("generated.tf")
+	if n := strings.Count(gen, `resource "featureconsole_gate" `); n != 2 {
+		t.Fatalf("generated.tf holds %d gates, want 2:\n%s", n, gen)
+	}
+	changes := cli.planActions()
+	if len(changes) != 2 {
+		t.Errorf("the plan holds %d resources, want 2", len(changes))
+	}
+	for addr, c := range changes {
+		if c.actions != "no-op" || !c.importing {
+			t.Errorf("%s: planned %s, want an import and nothing else", addr, c)
+		}
+	}
+	if t.Failed() {
+		t.Fatalf("generated configuration:\n%s", gen)
+	}
+	m.ResetRequests()
+	cli.must("apply", "-input=false", "-no-color", "tfplan")
+	for _, r := range m.Requests() {
+		if r.Method != http.MethodGet {
+			t.Errorf("applying the imports sent %s %s", r.Method, r.Path)
+		}
+	}
+	if code, out := cli.run([]int{0, 2}, "plan", "-input=false", "-no-color", "-detailed-exitcode"); code != 0 {
+		t.Errorf("the plan after apply is not empty:\n%s", out)
+	}
+}
+
+// A change of the gate's fields held for review (respect_review_settings = true) is an error naming
+// the review; the state keeps what it held, the next plan shows the same change, and once the review
+// is approved in the console the plan is empty.
+func TestAccGate_reviewHeld(t *testing.T) {
+	m, url := startMock(t, mockconsole.Config{})
+	m.SetHabits(mergeHabits(m.Habits(), mockconsole.Habits{Reviews: true}))
+	provider := providerBlock(url, `respect_review_settings = true`)
+	changed := provider + gateConfig(`description = "changed"`)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             expectNoMockGate(m, "tfacc_checkout"),
+		Steps: []resource.TestStep{
+			{Config: provider + gateConfig(`description = "first"`)},
+			{Config: changed, ExpectError: wrapped(`Change to gate "tfacc_checkout" awaits review`, `rev_`)},
+			{
+				PreConfig: func() {
+					if g, _ := m.Gate("tfacc_checkout"); g.Description != "first" {
+						t.Errorf("a held change was applied: %+v", g)
+					}
+				},
+				Config: changed, PlanOnly: true, ExpectNonEmptyPlan: true,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(gateAddr, plancheck.ResourceActionUpdate),
+				}},
+			},
+			{
+				PreConfig: func() {
+					if err := m.ApproveAllReviews(); err != nil {
+						t.Error(err)
+					}
+				},
+				Config:           changed,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			},
+		},
+	})
+}
