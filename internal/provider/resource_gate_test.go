@@ -506,7 +506,7 @@ list "featureconsole_gate" "web_checkout" {
 // Onboarding gates with terraform query -generate-config-out: the generated configuration plans as
 // imports only, apply writes nothing, and the next plan is empty (Terraform 1.14+).
 func TestAccGate_generatedConfiguration(t *testing.T) {
-	cli := newTFCLI(t, "1.14.0")
+	cli := newTFCLI(t, featListResources)
 	m, url := startMock(t, mockconsole.Config{NoSeed: true})
 	m.PutPipeline(mockconsole.Pipeline{ID: "pl_web", Name: "Web rollout"})
 	m.PutGate(mockconsole.Gate{ID: "plain", Tags: []string{"team-a"}})
