@@ -122,6 +122,7 @@ func New(cfg Config) (*Client, error) {
 	if c.pageSize <= 0 {
 		c.pageSize = DefaultPageSize
 	}
+	c.pageSize = min(c.pageSize, MaxPageSize)
 	timeout := cfg.Timeout
 	if timeout <= 0 {
 		timeout = DefaultTimeout
