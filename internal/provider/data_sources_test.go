@@ -268,10 +268,11 @@ func TestAccDataSources_wrongKey(t *testing.T) {
 		{"segments", `data "featureconsole_segments" "all" {}`, `Unable to list segments`},
 		{"events", `data "featureconsole_events" "e" { event_name = "signup" }`, `Unable to list events "signup"`},
 	}
-	// A service that answers a bad key 403 with a body saying 401 (DESIGN.md §9) is understood alike.
-	status, code := "401 Unauthorized", 401
+	// A service that answers a bad key 403 with a body saying 401 (DESIGN.md §9): the status is
+	// trusted (not allowed), and the body's words send the user to the key as well.
+	status, code, advice := "401 Unauthorized", 401, "authentication failed"
 	if envHabits(t).AuthAs403 {
-		status, code = "403 Forbidden", 403
+		status, code, advice = "403 Forbidden", 403, `not\s+allowed.*speaks\s+of\s+authentication.*api_key`
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -287,7 +288,7 @@ provider "featureconsole" {
 				PreCheck:                 func() { testAccPreCheck(t) },
 				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 				Steps: []resource.TestStep{
-					{Config: config, ExpectError: regexp.MustCompile(`(?s)` + regexp.QuoteMeta(tc.want) + `.*` + status + `.*authentication failed`)},
+					{Config: config, ExpectError: regexp.MustCompile(`(?s)` + regexp.QuoteMeta(tc.want) + `.*` + status + `.*` + advice)},
 					{Config: config, ExpectError: regexp.MustCompile(`^(?s)(?:[^s]|s[^3]|s3[^c])*$`)},
 				},
 			})
