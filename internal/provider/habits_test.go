@@ -255,7 +255,7 @@ func TestAccHabits_authAs403(t *testing.T) {
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
-			Config:      providerBlock(url) + `data "featureconsole_users" "all" {}`,
+			Config: providerBlock(url) + `data "featureconsole_users" "all" {}`,
 			ExpectError: errRe(`403 Forbidden: Authentication failed: invalid or missing SERVICE-API-KEY (not allowed: the ` +
 				`service does not let this API key list users: check the key's role`),
 		}},
