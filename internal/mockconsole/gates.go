@@ -218,7 +218,7 @@ func (s *Server) updateGateRules(id string, body []byte) response {
 	}
 	st.gate.Rules = out
 	st.gate.LastModifierName = modifierName
-	st.gate.LastModifierID = modifierID
+	st.gate.LastModifierID = s.modifierID()
 	return okResp("Gate rules updated successfully", st.gate.clone())
 }
 

@@ -4,7 +4,6 @@
 package provider
 
 import (
-	"cmp"
 	"fmt"
 	"regexp"
 	"strings"
@@ -169,16 +168,7 @@ func habitsWorkflow(t *testing.T, h mockconsole.Habits, verifyIgnore []string, i
 }
 
 // mergeHabits switches on every habit of either.
-func mergeHabits(a, b mockconsole.Habits) mockconsole.Habits {
-	return mockconsole.Habits{
-		ExtraFields: a.ExtraFields || b.ExtraFields, NumberForms: a.NumberForms || b.NumberForms,
-		StringTargets: a.StringTargets || b.StringTargets, ConsoleRules: a.ConsoleRules || b.ConsoleRules,
-		SegmentRulesArray: a.SegmentRulesArray || b.SegmentRulesArray, PagingLinks: a.PagingLinks || b.PagingLinks,
-		Created201: a.Created201 || b.Created201, Charset: a.Charset || b.Charset, Gzip: a.Gzip || b.Gzip,
-		EmptyWrites: a.EmptyWrites || b.EmptyWrites, DropIdle: a.DropIdle || b.DropIdle,
-		ErrorForm: cmp.Or(b.ErrorForm, a.ErrorForm), AuthAs403: a.AuthAs403 || b.AuthAs403, Reviews: a.Reviews || b.Reviews,
-	}
-}
+func mergeHabits(a, b mockconsole.Habits) mockconsole.Habits { return a.With(b) }
 
 // stringTargetsIgnore: a rule imported from a service that holds [18] as ["18"] cannot tell the
 // numbers were numbers; with no configuration to go by they are read into target_value.
