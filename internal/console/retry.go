@@ -81,9 +81,10 @@ func backoff(minWait, maxWait time.Duration, attempt int, resp *http.Response) t
 			return d + defaultJitter(d)
 		}
 		// No Retry-After: the full window may be the 15-minute one, which frees a write only minutes
-		// on; asking every second would spend the wait on refusals. Back off from a second instead.
+		// on; asking every second would spend the wait on refusals. Back off from a second to at
+		// least DefaultRetryWaitMax instead, whatever shorter waits the client uses for 5xx.
 		minWait = max(minWait, time.Second)
-		maxWait = max(maxWait, minWait)
+		maxWait = max(maxWait, DefaultRetryWaitMax)
 	}
 	if resp != nil && resp.StatusCode == http.StatusServiceUnavailable {
 		if d, ok := parseRetryAfter(resp.Header.Get("Retry-After")); ok {

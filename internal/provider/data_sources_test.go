@@ -406,6 +406,8 @@ func TestAccProvider_configurationErrors(t *testing.T) {
 		{"bad long write window", providerBlock(url, `write_limit_long_window = "15 minutes"`), `(?s)write_limit_long_window.*not a positive duration`},
 		{"zero read concurrency", providerBlock(url, "read_concurrency = 0"), `(?s)read_concurrency.*between 1 and 32`},
 		{"empty role", providerBlock(url) + `data "featureconsole_users" "x" { role = "" }`, `(?s)role.*length`},
+		// Roles are compared case-insensitively and without surrounding spaces: a blank one matches nobody.
+		{"blank role", providerBlock(url) + `data "featureconsole_users" "x" { role = "  " }`, `(?s)role.*must not be empty or only white space`},
 		{"unknown segment type", providerBlock(url) + `data "featureconsole_segments" "x" { type = "smart" }`, `(?s)type.*value must be one of`},
 		{"empty event name", providerBlock(url) + `data "featureconsole_events" "x" { event_name = "" }`, `(?s)event_name.*length`},
 		{"zero max records", providerBlock(url) + `data "featureconsole_events" "x" {

@@ -123,7 +123,7 @@ func habitsWorkflow(t *testing.T, h mockconsole.Habits, verifyIgnore []string, i
 		{Config: habitsConfig(url, false), Check: resource.ComposeTestCheckFunc(
 			checkHabitsApplied(m, false, true),
 			// The data sources read every page and every form of segment rules.
-			resource.TestCheckResourceAttr("data.featureconsole_users.all", "users.#", "250"),
+			resource.TestCheckResourceAttr("data.featureconsole_users.all", "users.#", listedCount(m, 250)),
 			resource.TestCheckResourceAttr("data.featureconsole_segments.all", "segments.#", "12"),
 			resource.TestCheckResourceAttr("data.featureconsole_segments.all", "segments.3.count", "1040"),
 			resource.TestCheckResourceAttr("data.featureconsole_segments.all", "segments.3.rules.pass_percentage", "12.5"),
@@ -195,6 +195,14 @@ func TestAccHabits_workflow(t *testing.T) {
 		{"auth_as_403", mockconsole.Habits{AuthAs403: true}},
 		// Reviews hold nothing unless the provider asks for review settings: see TestAccHabits_reviews.
 		{"reviews_not_asked", mockconsole.Habits{Reviews: true}},
+		// Issue 21's habits; what is particular to each is in habits_wire_test.go.
+		{"unpaged_lists", mockconsole.Habits{UnpagedLists: true}},
+		{"page_ignored", mockconsole.Habits{PageIgnored: true}},
+		{"limit_ceiling", mockconsole.Habits{LimitCeiling: true}},
+		{"role_names", mockconsole.Habits{RoleNames: true}},
+		{"owner_later", mockconsole.Habits{OwnerLater: true}},
+		{"placeholders", mockconsole.Habits{Placeholders: true}},
+		{"read_only_key_unused", mockconsole.Habits{ReadOnlyKey: true}},
 		{"all", mockconsole.AllHabits()},
 	}
 	for _, tc := range cases {
