@@ -59,9 +59,15 @@ func (h Habits) userAsListed(u User) User {
 	return u
 }
 
-// apiOwner is the owner of an object created through the API: none, or with OwnerLater the API
-// key's, which reads show although the create answer leaves it out.
-func (s *Server) apiOwner() *Owner {
+// APIOwner is the owner the mock gives an object created through the API: none, or with
+// OwnerLater the API key's, which reads show although the create answer leaves it out.
+func (s *Server) APIOwner() *Owner {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.apiOwnerLocked()
+}
+
+func (s *Server) apiOwnerLocked() *Owner {
 	if !s.habits.OwnerLater {
 		return nil
 	}

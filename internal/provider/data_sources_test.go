@@ -46,7 +46,8 @@ func checkUsers(addr string, want []mockconsole.User) resource.TestCheckFunc {
 		}
 		for i, u := range want {
 			for k, v := range map[string]string{"email": u.Email, "first_name": u.FirstName, "last_name": u.LastName, "role": u.Role} {
-				if got := a[fmt.Sprintf("users.%d.%s", i, k)]; got != v {
+				// A role may come as the console's display name (admin → Admin): the same role.
+				if got := a[fmt.Sprintf("users.%d.%s", i, k)]; got != v && (k != "role" || !strings.EqualFold(got, v)) {
 					return fmt.Errorf("users.%d.%s = %q, want %q", i, k, got, v)
 				}
 			}
@@ -306,6 +307,10 @@ provider "featureconsole" {
 
 func TestAccDataSources_serverErrorsRetried(t *testing.T) {
 	m, url := startMock(t, mockconsole.Config{PageSizeCap: 20})
+	// Several pages, so that every other one fails: not a list answered whole, nor one that ignores page.
+	h := m.Habits()
+	h.UnpagedLists, h.PageIgnored = false, false
+	m.SetHabits(h)
 	users := testUsers(90)
 	m.SetUsers(users)
 	m.SetFaults(mockconsole.Faults{FailEvery: 2, ReadStatus: 503})
