@@ -131,9 +131,9 @@ func apiAdvice(e *console.APIError) string {
 	case e.StatusCode == http.StatusForbidden:
 		// The HTTP status is trusted: 403 is a key the service accepted but does not allow this. Some
 		// gateways answer a bad key 403 with a body that says 401, so that case names the key too.
-		advice := fmt.Sprintf(" (not allowed: the service does not let this API key %s %s: check the key's role, since a "+
+		advice := fmt.Sprintf(" (not allowed: the service does not let this API key %s: check the key's role, since a "+
 			"read-only key cannot write, and the object's restrictions in the console, such as a gate or pipeline limited "+
-			"to some teams or roles", e.Op, e.Object)
+			"to some teams or roles", strings.TrimSpace(e.Op+" "+e.Object))
 		if e.BodyStatus == http.StatusUnauthorized {
 			advice += "; the service's message speaks of authentication, so also check that the API key given in api_key " +
 				"or FEATURECONSOLE_API_KEY is the project's and still valid"

@@ -142,7 +142,9 @@ func TestAccHabits_longWindow(t *testing.T) {
 			Steps: []resource.TestStep{{
 				Config: gateRulesOn(url, "14s", "gate_001", "gate_002"),
 				ExpectError: regexp.MustCompile(`(?s)Unable to create rules of gate "gate_00[12]".*15-minute\s+write\s+limit\s+was\s+exhausted` +
-					`.*at\s+least\s+15\s+minutes\s+in\s+its\s+timeouts\s+block.*timeouts.create,\s+14s\s+here.*nothing\s+was\s+applied`),
+					`.*at\s+least\s+15\s+minutes\s+in\s+its\s+timeouts\s+block.*timeouts.create,\s+14s\s+here` +
+					// A connection closed under an attempt (DropIdle, with every habit on) leaves its fate unknown.
+					`.*(nothing\s+was\s+applied|may\s+have\s+been\s+applied)`),
 			}},
 		})
 	})
