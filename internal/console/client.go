@@ -122,6 +122,7 @@ func New(cfg Config) (*Client, error) {
 	if c.pageSize <= 0 {
 		c.pageSize = DefaultPageSize
 	}
+	c.pageSize = min(c.pageSize, MaxPageSize)
 	timeout := cfg.Timeout
 	if timeout <= 0 {
 		timeout = DefaultTimeout
@@ -325,8 +326,10 @@ func (c *Client) send(ctx context.Context, r request) ([]byte, error) {
 		if ctx.Err() != nil {
 			maybe := at.ambiguous && r.method != http.MethodGet
 			if at.lastStatus == http.StatusTooManyRequests && errors.Is(ctx.Err(), context.DeadlineExceeded) {
-				return nil, &RateLimitError{Op: r.op, Object: r.object, Limited: time.Since(at.firstRefused),
-					Refusals: at.refusals, MaybeCommitted: maybe, Err: ctx.Err()}
+				limited := time.Since(at.firstRefused)
+				return nil, &RateLimitError{Op: r.op, Object: r.object, Limited: limited,
+					Refusals: at.refusals, RetryAfter: at.retryAfter, LongWindow: longWindowFull(at.retryAfter, limited),
+					MaybeCommitted: maybe, Err: ctx.Err()}
 			}
 			return nil, &CancelledError{Op: r.op, Object: r.object, MaybeCommitted: maybe, Err: ctx.Err()}
 		}

@@ -242,6 +242,11 @@ type RateLimitError struct {
 	Limited time.Duration
 	// Refusals counts the attempts answered 429.
 	Refusals int
+	// RetryAfter is the wait the last 429 asked for; 0 when it carried no Retry-After.
+	RetryAfter time.Duration
+	// LongWindow is true when the 15-minute window (900 writes) was the full one, as far as the
+	// answers tell: a Retry-After beyond the 10-second window, or refusals that outlasted it.
+	LongWindow bool
 	// MaybeCommitted is true when an earlier attempt's fate is unknown (a 5xx or a lost answer).
 	MaybeCommitted bool
 	Err            error
@@ -249,10 +254,27 @@ type RateLimitError struct {
 
 func (e *RateLimitError) Error() string { return unable(e.Op, e.Object) + ": " + e.Reason() }
 
-// Reason says how long and how often the service refused the request.
+// Window names the window that ran out: "10-second" or "15-minute".
+func (e *RateLimitError) Window() string {
+	if e.LongWindow {
+		return "15-minute"
+	}
+	return "10-second"
+}
+
+// Reason says which window ran out, how long and how often the service refused the request.
 func (e *RateLimitError) Reason() string {
-	return fmt.Sprintf("the project's write limit was exhausted for %s: 429 Too Many Requests to %d attempt(s), until the time allowed ran out",
-		e.Limited.Round(10*time.Millisecond), e.Refusals)
+	return fmt.Sprintf("the project's %s write limit was exhausted for %s: 429 Too Many Requests to %d attempt(s), until the time allowed ran out",
+		e.Window(), e.Limited.Round(10*time.Millisecond), e.Refusals)
+}
+
+// longWindowFull tells the service's longer window from its 10-second one: a Retry-After beyond
+// the short window, or without one, refusals that lasted longer than the short window can.
+func longWindowFull(retryAfter, limited time.Duration) bool {
+	if retryAfter > 0 {
+		return retryAfter > shortWindow
+	}
+	return limited > shortWindow+margin(shortWindow)
 }
 
 func (e *RateLimitError) Unwrap() error { return e.Err }

@@ -81,14 +81,24 @@ func NewTieredPacer(limits ...Limit) *Pacer {
 	return p
 }
 
-// defaultJitter adds up to a quarter of d and up to a second more: enough to spread processes that
-// were told the same Retry-After second (a whole second: the header has no finer unit), little
-// enough not to waste the budget. A Retry-After of 0 gets a token spread only.
+// The service's two published limits: about 100 writes per shortWindow and 900 per longWindow.
+const (
+	shortWindow = 10 * time.Second
+	longWindow  = 15 * time.Minute
+)
+
+// maxJitter bounds the spread of a long wait: minutes of jitter on a 15-minute Retry-After would
+// only idle the budget.
+const maxJitter = 15 * time.Second
+
+// defaultJitter adds up to a quarter of d (at most maxJitter) and up to a second more: enough to
+// spread processes that were told the same Retry-After second (a whole second: the header has no
+// finer unit), little enough not to waste the budget. A Retry-After of 0 gets a token spread only.
 func defaultJitter(d time.Duration) time.Duration {
 	if d <= 0 {
 		return rand.N(50 * time.Millisecond)
 	}
-	return rand.N(d/4 + time.Second)
+	return rand.N(min(d/4, maxJitter) + time.Second)
 }
 
 // margin covers the difference between when the client sends and when the service counts.

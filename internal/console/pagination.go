@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -39,6 +40,12 @@ const maxPages = 1_000_000
 // maxWindowPages bounds how many pages one concurrent window fetches.
 const maxWindowPages = 32
 
+// pageSeed keys the digests by which a repeated page is recognised.
+var pageSeed = maphash.MakeSeed()
+
+// MaxPageSize is the largest page ever asked for: some lists refuse a limit above it with a 400.
+const MaxPageSize = 100
+
 // listAll reads a collection page by page, following the pagination object the service sends.
 // The page size is the one the service reports in itemsPerPage, never the one asked for.
 func listAll[T any](ctx context.Context, c *Client, r request, opts ListOptions) ([]T, error) {
@@ -64,8 +71,15 @@ func listAll[T any](ctx context.Context, c *Client, r request, opts ListOptions)
 // the listing and is returned as it is.
 func eachPage[T any](ctx context.Context, c *Client, r request, opts ListOptions, fn func([]T) error) error {
 	n := 0
+	// Some lists ignore page and answer the first page every time: a page seen before, or an empty
+	// one, ends the listing rather than repeating records or paging forever.
+	seen := map[uint64]bool{}
 	// emit hands recs to fn and reports whether the listing is done.
-	emit := func(recs []T, pg *Pagination) (bool, error) {
+	emit := func(recs []T, pg *Pagination, sum uint64) (bool, error) {
+		if len(seen) > 0 && (len(recs) == 0 || seen[sum]) {
+			return true, nil
+		}
+		seen[sum] = true
 		if opts.MaxRecords > 0 && n+len(recs) > opts.MaxRecords {
 			recs = recs[:opts.MaxRecords-n]
 		}
@@ -80,11 +94,11 @@ func eachPage[T any](ctx context.Context, c *Client, r request, opts ListOptions
 	if opts.MaxRecords > 0 && opts.MaxRecords < limit {
 		limit = opts.MaxRecords
 	}
-	first, pg, err := fetchPage[T](ctx, c, r, 1, limit)
+	first, pg, sum, err := fetchPage[T](ctx, c, r, 1, limit)
 	if err != nil {
 		return err
 	}
-	if fin, err := emit(first, pg); fin || err != nil {
+	if fin, err := emit(first, pg, sum); fin || err != nil {
 		return err
 	}
 	page, limit, err := nextPageParams(pg, 1)
@@ -104,13 +118,13 @@ func eachPage[T any](ctx context.Context, c *Client, r request, opts ListOptions
 		ipp := pg.ItemsPerPage
 		for lastPage >= page && limit == ipp {
 			to := min(lastPage, page+maxWindowPages-1)
-			pages, pgs, err := fetchPages[T](ctx, c, r, page, to, limit, opts.Concurrency)
+			pages, pgs, sums, err := fetchPages[T](ctx, c, r, page, to, limit, opts.Concurrency)
 			if err != nil {
 				return err
 			}
 			// A page that says it is the last ends the listing, whatever the total promised.
 			for i, p := range pages {
-				if fin, err := emit(p, pgs[i]); fin || err != nil {
+				if fin, err := emit(p, pgs[i], sums[i]); fin || err != nil {
 					return err
 				}
 				pages[i] = nil
@@ -122,11 +136,11 @@ func eachPage[T any](ctx context.Context, c *Client, r request, opts ListOptions
 	}
 
 	for range maxPages {
-		recs, pg, err := fetchPage[T](ctx, c, r, page, limit)
+		recs, pg, sum, err := fetchPage[T](ctx, c, r, page, limit)
 		if err != nil {
 			return err
 		}
-		if fin, err := emit(recs, pg); fin || err != nil {
+		if fin, err := emit(recs, pg, sum); fin || err != nil {
 			return err
 		}
 		if page, limit, err = nextPageParams(pg, page); err != nil {
@@ -155,10 +169,12 @@ func nextPageParams(pg *Pagination, current int) (page, limit int, err error) {
 	if limit <= 0 {
 		return 0, 0, fmt.Errorf("invalid pagination: itemsPerPage %d", pg.ItemsPerPage)
 	}
-	return page, limit, nil
+	return page, min(limit, MaxPageSize), nil
 }
 
-func fetchPage[T any](ctx context.Context, c *Client, r request, page, limit int) ([]T, *Pagination, error) {
+// fetchPage reads one page: its records, its pagination object (nil when the service sent none:
+// the whole list is in data) and a digest of its data, by which a repeated page is recognised.
+func fetchPage[T any](ctx context.Context, c *Client, r request, page, limit int) ([]T, *Pagination, uint64, error) {
 	pr := r
 	pr.method = http.MethodGet
 	pr.query = url.Values{}
@@ -169,26 +185,27 @@ func fetchPage[T any](ctx context.Context, c *Client, r request, page, limit int
 	pr.query.Set("limit", strconv.Itoa(limit))
 	raw, err := c.send(ctx, pr)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, 0, err
 	}
 	var env envelope[listData[T]]
 	if err := decodeEnvelope(pr, raw, &env); err != nil {
-		return nil, nil, c.redactDecodeError(err)
+		return nil, nil, 0, c.redactDecodeError(err)
 	}
 	if !env.Data.present {
-		return nil, nil, &DecodeError{Op: pr.op, Object: pr.object, Err: errors.New(`the response has no "data" list`)}
+		return nil, nil, 0, &DecodeError{Op: pr.op, Object: pr.object, Err: errors.New(`the response has no "data" list`)}
 	}
-	return env.Data.items, env.Pagination, nil
+	return env.Data.items, env.Pagination, env.Data.sum, nil
 }
 
 // fetchPages fetches pages from..to with at most workers requests in flight and returns them in order,
 // each with its pagination object.
-func fetchPages[T any](ctx context.Context, c *Client, r request, from, to, limit, workers int) ([][]T, []*Pagination, error) {
+func fetchPages[T any](ctx context.Context, c *Client, r request, from, to, limit, workers int) ([][]T, []*Pagination, []uint64, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	n := to - from + 1
 	pages := make([][]T, n)
 	pgs := make([]*Pagination, n)
+	sums := make([]uint64, n)
 	var firstErr error
 	var mu sync.Mutex
 	next := make(chan int)
@@ -198,13 +215,13 @@ func fetchPages[T any](ctx context.Context, c *Client, r request, from, to, limi
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				recs, pg, err := fetchPage[T](ctx, c, r, from+i, limit)
+				recs, pg, sum, err := fetchPage[T](ctx, c, r, from+i, limit)
 				mu.Lock()
 				if err != nil && firstErr == nil {
 					firstErr = err
 					cancel()
 				}
-				pages[i], pgs[i] = recs, pg
+				pages[i], pgs[i], sums[i] = recs, pg, sum
 				mu.Unlock()
 			}
 		}()
@@ -221,12 +238,12 @@ func fetchPages[T any](ctx context.Context, c *Client, r request, from, to, limi
 	close(next)
 	wg.Wait()
 	if firstErr != nil {
-		return nil, nil, firstErr
+		return nil, nil, nil, firstErr
 	}
 	if ctx.Err() != nil {
-		return nil, nil, &RequestError{Op: r.op, Object: r.object, Err: ctx.Err()}
+		return nil, nil, nil, &RequestError{Op: r.op, Object: r.object, Err: ctx.Err()}
 	}
-	return pages, pgs, nil
+	return pages, pgs, sums, nil
 }
 
 // listData is a page's data array; a missing key (another API behind a wrong base_url) is an
@@ -234,10 +251,12 @@ func fetchPages[T any](ctx context.Context, c *Client, r request, from, to, limi
 type listData[T any] struct {
 	items   []T
 	present bool
+	sum     uint64
 }
 
 func (l *listData[T]) UnmarshalJSON(b []byte) error {
 	l.present = true
+	l.sum = maphash.Bytes(pageSeed, b)
 	if string(b) == "null" {
 		return nil
 	}

@@ -353,13 +353,14 @@ func TestPagingAbsurdTotal(t *testing.T) {
 		if page > 3 {
 			return pageReply(`[]`, `{"itemsPerPage":1,"totalItems":3,"nextPage":null}`)
 		}
-		return pageReply(`[{"email":"a"}]`, fmt.Sprintf(`{"itemsPerPage":1,"totalItems":9000000000000000000,"nextPage":"/console/v1/users?page=%d&limit=1"}`, page+1))
+		// Pages differ: a page repeating one already read would end the listing.
+		return pageReply(fmt.Sprintf(`[{"email":"a%d"}]`, page), fmt.Sprintf(`{"itemsPerPage":1,"totalItems":9000000000000000000,"nextPage":"/console/v1/users?page=%d&limit=1"}`, page+1))
 	})
 	us, err := f.client().ListUsers(context.Background(), ListOptions{Concurrency: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(emails(us), []string{"a", "a", "c"}) {
+	if !reflect.DeepEqual(emails(us), []string{"a1", "a2", "c"}) {
 		t.Errorf("got %v", emails(us))
 	}
 	if f.count() > 40 {
@@ -403,6 +404,93 @@ func TestPagingConcurrentStopsAtLastPage(t *testing.T) {
 		}
 		if !reflect.DeepEqual(emails(us), wantEmails(2)) {
 			t.Errorf("concurrency %d: got %v", conc, emails(us))
+		}
+	}
+}
+
+// A list answered whole, without a pagination object, is complete: one request.
+func TestPagingWithoutPaginationIsComplete(t *testing.T) {
+	f := newFake(t, script(reply{Status: 200, Body: `{"message":"ok","data":[{"email":"a"},{"email":"b"},{"email":"c"}]}`}))
+	for _, conc := range []int{0, 4} {
+		us, err := f.client().ListUsers(context.Background(), ListOptions{Concurrency: conc})
+		if err != nil || !reflect.DeepEqual(emails(us), []string{"a", "b", "c"}) {
+			t.Errorf("concurrency %d: got %v %v", conc, emails(us), err)
+		}
+	}
+	if f.count() != 2 {
+		t.Errorf("%d requests for two listings", f.count())
+	}
+}
+
+// A list that ignores page answers the first page every time, still linking a next one: paging
+// stops at the first repeat, sequentially and concurrently, with each record read once.
+func TestPagingStopsAtRepeatedPage(t *testing.T) {
+	for _, total := range []string{"", `"totalItems":6,`} {
+		for _, conc := range []int{0, 4} {
+			f := newFake(t, script(pageReply(`[{"email":"a"},{"email":"b"}]`,
+				`{"itemsPerPage":2,"pageNumber":1,`+total+`"nextPage":"/console/v1/users?page=2&limit=2"}`)))
+			done := make(chan error, 1)
+			var us []User
+			go func() {
+				var err error
+				us, err = f.client().ListUsers(context.Background(), ListOptions{Concurrency: conc})
+				done <- err
+			}()
+			select {
+			case err := <-done:
+				if err != nil || !reflect.DeepEqual(emails(us), []string{"a", "b"}) {
+					t.Errorf("total %q, concurrency %d: got %v %v", total, conc, emails(us), err)
+				}
+			case <-time.After(5 * time.Second):
+				t.Fatalf("total %q, concurrency %d: the listing did not stop", total, conc)
+			}
+			if n := f.count(); n > 1+maxWindowPages {
+				t.Errorf("total %q, concurrency %d: %d requests", total, conc, n)
+			}
+		}
+	}
+	// A page holding nothing, though a next one is linked, ends the listing too.
+	f := newFake(t, func(n int, _ seen) reply {
+		if n == 0 {
+			return pageReply(`[{"email":"a"}]`, `{"itemsPerPage":1,"nextPage":"/console/v1/users?page=2&limit=1"}`)
+		}
+		return pageReply(`[]`, fmt.Sprintf(`{"itemsPerPage":1,"nextPage":"/console/v1/users?page=%d&limit=1"}`, n+2))
+	})
+	if us, err := f.client().ListUsers(context.Background(), ListOptions{}); err != nil || len(us) != 1 || f.count() != 2 {
+		t.Errorf("got %v %v after %d requests", emails(us), err, f.count())
+	}
+}
+
+// Some lists refuse a limit above 100 with a 400: no page size configured, and no link, makes the
+// client ask for more.
+func TestPagingNeverAsksAbove100(t *testing.T) {
+	refuse := func(inner func(int, seen) reply) func(int, seen) reply {
+		return func(n int, r seen) reply {
+			q, _ := url.ParseQuery(r.Query)
+			if l, _ := strconv.Atoi(q.Get("limit")); l > MaxPageSize {
+				return apiErr(400, "limit must not be greater than 100")
+			}
+			return inner(n, r)
+		}
+	}
+	f := newFake(t, refuse(pagedUsers(250, 1000, true)))
+	us, err := f.client(func(c *Config) { c.PageSize = 500 }).ListUsers(context.Background(), ListOptions{})
+	if err != nil || len(us) != 250 {
+		t.Fatalf("got %d users, %v", len(us), err)
+	}
+	// A link that names a larger limit is followed at 100.
+	f = newFake(t, refuse(func(n int, r seen) reply {
+		if n == 0 {
+			return pageReply(`[{"email":"a"}]`, `{"itemsPerPage":500,"nextPage":"/console/v1/users?page=2&limit=500"}`)
+		}
+		return pageReply(`[{"email":"b"}]`, `{"itemsPerPage":500,"nextPage":null}`)
+	}))
+	if us, err := f.client().ListUsers(context.Background(), ListOptions{Concurrency: 4}); err != nil || len(us) != 2 {
+		t.Fatalf("got %v %v", emails(us), err)
+	}
+	for _, q := range queries(f) {
+		if !strings.Contains(q, "limit=100") {
+			t.Errorf("asked %s", q)
 		}
 	}
 }

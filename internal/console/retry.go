@@ -51,6 +51,7 @@ func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error)
 			st.firstRefused = now
 		}
 		st.refusals++
+		st.retryAfter, _ = parseRetryAfter(resp.Header.Get("Retry-After"))
 		return true, nil
 	}
 	if resp.StatusCode >= 500 && resp.StatusCode != http.StatusNotImplemented {
@@ -66,19 +67,24 @@ func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error)
 	return false, nil
 }
 
-// maxRetryAfter caps how long a single Retry-After may hold a request.
-const maxRetryAfter = 2 * time.Minute
+// maxRetryAfter caps how long a single Retry-After may hold a request: the service's longer window
+// (900 writes per 15 minutes) frees its first write at most 15 minutes on, so a longer Retry-After
+// is not believed. The request's context (the resource's timeouts) bounds every wait anyway.
+const maxRetryAfter = longWindow + time.Minute
 
 // backoff is exponential with full jitter, but honours Retry-After on 429 and 503.
 func backoff(minWait, maxWait time.Duration, attempt int, resp *http.Response) time.Duration {
 	if resp != nil && resp.StatusCode == http.StatusTooManyRequests {
-		d, ok := parseRetryAfter(resp.Header.Get("Retry-After"))
-		if !ok {
-			d = time.Second
+		if d, ok := parseRetryAfter(resp.Header.Get("Retry-After")); ok {
+			// Jitter: every process told the same second would otherwise come back at once.
+			d = min(d, maxRetryAfter)
+			return d + defaultJitter(d)
 		}
-		// Jitter: every process told the same second would otherwise come back at once.
-		d = min(d, maxRetryAfter)
-		return d + defaultJitter(d)
+		// No Retry-After: the full window may be the 15-minute one, which frees a write only minutes
+		// on; asking every second would spend the wait on refusals. Back off from a second to at
+		// least DefaultRetryWaitMax instead, whatever shorter waits the client uses for 5xx.
+		minWait = max(minWait, time.Second)
+		maxWait = max(maxWait, DefaultRetryWaitMax)
 	}
 	if resp != nil && resp.StatusCode == http.StatusServiceUnavailable {
 		if d, ok := parseRetryAfter(resp.Header.Get("Retry-After")); ok {
@@ -118,6 +124,7 @@ type attemptState struct {
 	failures     int // 5xx and unanswered attempts: the ones max_retries counts
 	refusals     int // 429 answers
 	firstRefused time.Time
+	retryAfter   time.Duration // of the last 429; 0 when it had none
 	lastStatus   int
 	// ambiguous is set once an attempt of a write may have reached the service without its answer reaching us.
 	ambiguous bool
@@ -132,7 +139,7 @@ func (s *attemptState) snapshot() attemptState {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return attemptState{attempts: s.attempts, failures: s.failures, refusals: s.refusals,
-		firstRefused: s.firstRefused, lastStatus: s.lastStatus,
+		firstRefused: s.firstRefused, retryAfter: s.retryAfter, lastStatus: s.lastStatus,
 		ambiguous: s.ambiguous, sent: s.sent, noResend: s.noResend}
 }
 

@@ -254,7 +254,7 @@ func (s *Server) updateGateRules(id string, body []byte) response {
 	prev := st.gate.Rules
 	st.gate.Rules = out
 	st.gate.LastModifierName = modifierName
-	st.gate.LastModifierID = modifierID
+	st.gate.LastModifierID = s.modifierID()
 	s.startGateRun(id, st, prev)
 	return okResp("Gate rules updated successfully", st.gate.clone())
 }

@@ -69,6 +69,31 @@ type Habits struct {
 	// ([] when none), and at each scheduled time (the run clock's) the service sets the rule's
 	// passPercentage itself (see ScheduleRollouts).
 	ScheduledRollouts bool
+
+	// The habits below are the ones issue 21 found (habits_wire.go).
+
+	// UnpagedLists: lists answer the whole list in data, without a pagination object.
+	UnpagedLists bool
+	// PageIgnored: lists ignore page and answer the first page every time, still linking a next one.
+	PageIgnored bool
+	// LimitCeiling: lists refuse a limit above 100 with a 400.
+	LimitCeiling bool
+	// NoRetryAfter: a write refused by the write limits (Config.WriteLimit, WriteLimitLong) is
+	// answered 429 without Retry-After.
+	NoRetryAfter bool
+	// ReadOnlyKey: the mock also accepts ReadOnlyAPIKey, a key whose reads are served and whose
+	// writes are answered 403.
+	ReadOnlyKey bool
+	// RoleNames: users' roles come as the console's display names (admin → "Admin", member →
+	// "Member", read_only → "Read Only"; custom roles as they are named).
+	RoleNames bool
+	// OwnerLater: a metric source created through the API gets its owner (SDK_KEY, "CONSOLE API")
+	// although the create answer leaves it out, and every write of a gate's rules or a pipeline
+	// records a new lastModifierID.
+	OwnerLater bool
+	// Placeholders: metric source reads carry placeholders for "not set": customFieldMapping
+	// [{"key":"","formula":""}], tableName "" and no sourceType for a query source.
+	Placeholders bool
 }
 
 // AllHabits is every habit at once (errors in the NestJS form). A 409 is no habit but the answer to
@@ -91,7 +116,22 @@ func (h *Habits) switches() map[string]*bool {
 		"Created201": &h.Created201, "Charset": &h.Charset, "Gzip": &h.Gzip, "EmptyWrites": &h.EmptyWrites,
 		"DropIdle": &h.DropIdle, "AuthAs403": &h.AuthAs403, "Reviews": &h.Reviews,
 		"PartialRuleWrites": &h.PartialRuleWrites, "ScheduledRollouts": &h.ScheduledRollouts,
+		"UnpagedLists": &h.UnpagedLists, "PageIgnored": &h.PageIgnored, "LimitCeiling": &h.LimitCeiling,
+		"NoRetryAfter": &h.NoRetryAfter, "ReadOnlyKey": &h.ReadOnlyKey, "RoleNames": &h.RoleNames,
+		"OwnerLater": &h.OwnerLater, "Placeholders": &h.Placeholders,
 	}
+}
+
+// With is h with every habit of o switched on as well; o's ErrorForm, when set, wins.
+func (h Habits) With(o Habits) Habits {
+	ons := h.switches()
+	for name, on := range o.switches() {
+		if *on {
+			*ons[name] = true
+		}
+	}
+	h.ErrorForm = cmp.Or(o.ErrorForm, h.ErrorForm)
+	return h
 }
 
 // errorForms are the values of Habits.ErrorForm besides the contract's own "".
@@ -241,6 +281,12 @@ func (s *Server) reshapeBody(r *http.Request, body []byte) []byte {
 			segmentRulesAsArrays(data)
 		}
 		env["data"] = h.reshape(data, "")
+		if h.Placeholders && r.Method == http.MethodGet && strings.HasPrefix(strings.TrimPrefix(r.URL.Path, basePath), "/metrics/metric_source/") {
+			sourcePlaceholders(env["data"])
+		}
+	}
+	if h.UnpagedLists {
+		delete(env, "pagination")
 	}
 	if pg, ok := env["pagination"].(map[string]any); ok && h.PagingLinks {
 		delete(pg, "totalItems")

@@ -90,21 +90,20 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 
 	var resp response
-	if r.Header.Get(apiKeyHeader) != s.apiKey {
+	s.mu.Lock()
+	if refusal, readOnly := s.readOnlyRefusal(r); readOnly {
+		resp = s.decorate(r, refusal)
+	} else if !s.acceptsKey(r.Header.Get(apiKeyHeader)) {
 		resp = errResp(http.StatusUnauthorized, "Authentication failed: invalid or missing SERVICE-API-KEY")
-		s.mu.Lock()
 		if s.habits.AuthAs403 {
 			resp.status = http.StatusForbidden // the body still says 401
 		}
 		resp = s.decorate(r, resp)
-		s.appendLog(r, body, resp.status)
-		s.mu.Unlock()
 	} else {
-		s.mu.Lock()
 		resp = s.process(r, body)
-		s.appendLog(r, body, resp.status)
-		s.mu.Unlock()
 	}
+	s.appendLog(r, body, resp.status)
+	s.mu.Unlock()
 
 	h := w.Header()
 	for k, v := range resp.header {

@@ -194,7 +194,7 @@ func (s *Server) createMetricSource(body []byte) response {
 	if _, exists := s.sources[m.Name]; exists {
 		return errResp(http.StatusBadRequest, "Name is already in use")
 	}
-	m.Owner = nil // sources created through the API have no owner
+	m.Owner = s.apiOwnerLocked() // the create answer leaves it out either way
 	m = withSourceDefaults(m.clone())
 	msg := "Metric source validated (dry run): nothing was saved"
 	if !req.DryRun {

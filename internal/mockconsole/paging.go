@@ -51,10 +51,14 @@ func (s *Server) parsePage(r *http.Request) (pageReq, *response) {
 			p.limit = n
 		}
 	}
+	if s.habits.LimitCeiling && p.limit > maxLimit {
+		e := errResp(http.StatusBadRequest, "limit must not be greater than %d", maxLimit)
+		return p, &e
+	}
 	if s.pageCap > 0 && p.limit > s.pageCap {
 		p.limit = s.pageCap
 	}
-	return p, nil
+	return s.habits.pageAsAnswered(p), nil
 }
 
 // window returns [lo,hi) of the page and the pagination object.

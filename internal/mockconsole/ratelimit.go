@@ -78,7 +78,9 @@ func (s *Server) admitWrite(now time.Time) (refusal *response, headers http.Head
 	if headers == nil {
 		headers = http.Header{}
 	}
-	headers.Set("Retry-After", strconv.Itoa(secs))
+	if !s.habits.NoRetryAfter {
+		headers.Set("Retry-After", strconv.Itoa(secs))
+	}
 	resp.header = headers
 	return &resp, nil
 }

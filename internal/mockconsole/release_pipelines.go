@@ -180,7 +180,7 @@ func (s *Server) updatePipeline(id string, body []byte) response {
 	}
 	st.p.Name = req.Name
 	st.p.Phases = phases
-	st.p.LastModifierID = modifierID
+	st.p.LastModifierID = s.modifierID()
 	return okResp("Release pipeline updated successfully", st.p.clone())
 }
 

@@ -27,5 +27,5 @@ func (s *Server) listUsers(r *http.Request) response {
 	if e != nil {
 		return *e
 	}
-	return listed(p, "/users", "Users", len(s.users), func(i int) User { return s.users[i] })
+	return listed(p, "/users", "Users", len(s.users), func(i int) User { return s.habits.userAsListed(s.users[i]) })
 }

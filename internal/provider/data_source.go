@@ -62,8 +62,8 @@ func (d *listDataSource[M]) Schema(_ context.Context, _ datasource.SchemaRequest
 }
 
 // stringFilter is an optional string attribute that narrows what a data source lists.
-func stringFilter(desc string, check validator.String) schema.StringAttribute {
-	return schema.StringAttribute{Optional: true, MarkdownDescription: desc, Validators: []validator.String{check}}
+func stringFilter(desc string, checks ...validator.String) schema.StringAttribute {
+	return schema.StringAttribute{Optional: true, MarkdownDescription: desc, Validators: checks}
 }
 
 // computedText is a string attribute of what a data source read.

@@ -5,6 +5,7 @@ package provider
 
 import (
 	"context"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -21,8 +22,9 @@ func NewUsersDataSource() datasource.DataSource {
 		typeName:    "users",
 		description: "Lists the users of the organization (every page of `GET /users`), optionally only those with one role.",
 		filters: map[string]schema.Attribute{
-			"role": stringFilter("Only users with this role, compared exactly. Roles seen: `admin`, `member`. Omit for every user.",
-				stringvalidator.LengthAtLeast(1)),
+			"role": stringFilter("Only users with this role, compared case-insensitively: `admin` finds `Admin`, `read only` finds "+
+				"`Read Only`. The console names roles `Admin`, `Member`, `Read Only` or a custom role's name. Omit for every user.",
+				stringvalidator.LengthAtLeast(1), notBlank()),
 		},
 		listAttr:        "users",
 		listDescription: "The users, in the order the service lists them.",
@@ -48,14 +50,15 @@ func userAttributes() map[string]schema.Attribute {
 		"email":      computedText("E-mail address."),
 		"first_name": computedText("First name."),
 		"last_name":  computedText("Last name; may be empty."),
-		"role":       computedText("Role in the organization, such as `admin` or `member`."),
+		"role":       computedText("Role in the organization as the service names it, such as `Admin`, `Member` or `Read Only`."),
 	}
 }
 
 func flattenUsers(users []console.User, role string) types.List {
 	vals := make([]attr.Value, 0, len(users))
 	for _, u := range users {
-		if role != "" && u.Role != role {
+		// The service names roles for display (`Read Only`), and users write them as they please.
+		if role != "" && !strings.EqualFold(strings.TrimSpace(u.Role), strings.TrimSpace(role)) {
 			continue
 		}
 		vals = append(vals, types.ObjectValueMust(userObjectType.AttrTypes, map[string]attr.Value{

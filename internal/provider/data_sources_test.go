@@ -46,7 +46,8 @@ func checkUsers(addr string, want []mockconsole.User) resource.TestCheckFunc {
 		}
 		for i, u := range want {
 			for k, v := range map[string]string{"email": u.Email, "first_name": u.FirstName, "last_name": u.LastName, "role": u.Role} {
-				if got := a[fmt.Sprintf("users.%d.%s", i, k)]; got != v {
+				// A role may come as the console's display name (admin → Admin): the same role.
+				if got := a[fmt.Sprintf("users.%d.%s", i, k)]; got != v && (k != "role" || !strings.EqualFold(got, v)) {
 					return fmt.Errorf("users.%d.%s = %q, want %q", i, k, got, v)
 				}
 			}
@@ -268,10 +269,11 @@ func TestAccDataSources_wrongKey(t *testing.T) {
 		{"segments", `data "featureconsole_segments" "all" {}`, `Unable to list segments`},
 		{"events", `data "featureconsole_events" "e" { event_name = "signup" }`, `Unable to list events "signup"`},
 	}
-	// A service that answers a bad key 403 with a body saying 401 (DESIGN.md §9) is understood alike.
-	status, code := "401 Unauthorized", 401
+	// A service that answers a bad key 403 with a body saying 401 (DESIGN.md §9): the status is
+	// trusted (not allowed), and the body's words send the user to the key as well.
+	status, code, advice := "401 Unauthorized", 401, "authentication failed"
 	if envHabits(t).AuthAs403 {
-		status, code = "403 Forbidden", 403
+		status, code, advice = "403 Forbidden", 403, `not\s+allowed.*speaks\s+of\s+authentication.*api_key`
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -287,7 +289,7 @@ provider "featureconsole" {
 				PreCheck:                 func() { testAccPreCheck(t) },
 				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 				Steps: []resource.TestStep{
-					{Config: config, ExpectError: regexp.MustCompile(`(?s)` + regexp.QuoteMeta(tc.want) + `.*` + status + `.*authentication failed`)},
+					{Config: config, ExpectError: regexp.MustCompile(`(?s)` + regexp.QuoteMeta(tc.want) + `.*` + status + `.*` + advice)},
 					{Config: config, ExpectError: regexp.MustCompile(`^(?s)(?:[^s]|s[^3]|s3[^c])*$`)},
 				},
 			})
@@ -305,6 +307,10 @@ provider "featureconsole" {
 
 func TestAccDataSources_serverErrorsRetried(t *testing.T) {
 	m, url := startMock(t, mockconsole.Config{PageSizeCap: 20})
+	// Several pages, so that every other one fails: not a list answered whole, nor one that ignores page.
+	h := m.Habits()
+	h.UnpagedLists, h.PageIgnored = false, false
+	m.SetHabits(h)
 	users := testUsers(90)
 	m.SetUsers(users)
 	m.SetFaults(mockconsole.Faults{FailEvery: 2, ReadStatus: 503})
@@ -405,6 +411,8 @@ func TestAccProvider_configurationErrors(t *testing.T) {
 		{"bad long write window", providerBlock(url, `write_limit_long_window = "15 minutes"`), `(?s)write_limit_long_window.*not a positive duration`},
 		{"zero read concurrency", providerBlock(url, "read_concurrency = 0"), `(?s)read_concurrency.*between 1 and 32`},
 		{"empty role", providerBlock(url) + `data "featureconsole_users" "x" { role = "" }`, `(?s)role.*length`},
+		// Roles are compared case-insensitively and without surrounding spaces: a blank one matches nobody.
+		{"blank role", providerBlock(url) + `data "featureconsole_users" "x" { role = "  " }`, `(?s)role.*must not be empty or only white space`},
 		{"unknown segment type", providerBlock(url) + `data "featureconsole_segments" "x" { type = "smart" }`, `(?s)type.*value must be one of`},
 		{"empty event name", providerBlock(url) + `data "featureconsole_events" "x" { event_name = "" }`, `(?s)event_name.*length`},
 		{"zero max records", providerBlock(url) + `data "featureconsole_events" "x" {

@@ -76,12 +76,7 @@ func failureAccount(err error) string {
 	case *console.APIError:
 		return capitalize(e.Reason()) + apiAdvice(e)
 	case *console.RateLimitError:
-		return fmt.Sprintf("The project's write limit was exhausted for %s: the service answered 429 Too Many Requests "+
-			"to %d attempt(s) of this request, waiting out each Retry-After, until the time allowed ran out. The limit (about "+
-			"100 writes per 10 seconds and 900 per 15 minutes) belongs to the project and is shared by every client writing "+
-			"to it: other terraform applies, CI jobs, scripts and people in the console. To get through, lower -parallelism, "+
-			"stagger the applies that write to this project, or give the resource more time in its timeouts block",
-			humanDuration(e.Limited), e.Refusals)
+		return rateLimitAccount(e)
 	case *console.ReviewPendingError:
 		review := "a review"
 		if e.ReviewID != "" {
@@ -105,12 +100,45 @@ func failureAccount(err error) string {
 	return err.Error()
 }
 
+// rateLimitAccount says which of the project's two write windows ran out and what gets through it:
+// the 10-second one clears within seconds, so spreading the writes is the cure; the 15-minute one
+// frees a write only as the writes that filled it age out, so time is.
+func rateLimitAccount(e *console.RateLimitError) string {
+	msg := fmt.Sprintf("The project's %s write limit was exhausted for %s: the service answered 429 Too Many Requests "+
+		"to %d attempt(s) of this request, waiting out each Retry-After, until the time allowed ran out.",
+		e.Window(), humanDuration(e.Limited), e.Refusals)
+	if e.RetryAfter > 0 {
+		msg += fmt.Sprintf(" Its last answer asked to retry after %s.", humanDuration(e.RetryAfter))
+	}
+	shared := " The limit belongs to the project and is shared by every client writing to it: other terraform applies, " +
+		"CI jobs, scripts and people in the console."
+	if e.LongWindow {
+		return msg + " The 15-minute window (about 900 writes per 15 minutes) frees a write only as the writes that filled it " +
+			"are 15 minutes old." + shared + " To get through, give the resource at least 15 minutes in its timeouts block, " +
+			"or wait for the window to free and run apply again; spread large changes over several applies, and set " +
+			"write_limit_long below the project's share this configuration may use so that the provider paces itself"
+	}
+	return msg + " The 10-second window allows about 100 writes." + shared + " To get through, lower -parallelism, " +
+		"stagger the applies that write to this project, or give the resource more time in its timeouts block"
+}
+
 // apiAdvice is what to do about an answer, worded after the account: a rejected key, a
 // concurrent edit, a service that kept failing.
 func apiAdvice(e *console.APIError) string {
 	switch {
-	case e.StatusCode == http.StatusUnauthorized, e.StatusCode == http.StatusForbidden && e.BodyStatus == http.StatusUnauthorized:
+	case e.StatusCode == http.StatusUnauthorized:
 		return " (authentication failed: check the API key given in api_key or FEATURECONSOLE_API_KEY)"
+	case e.StatusCode == http.StatusForbidden:
+		// The HTTP status is trusted: 403 is a key the service accepted but does not allow this. Some
+		// gateways answer a bad key 403 with a body that says 401, so that case names the key too.
+		advice := fmt.Sprintf(" (not allowed: the service does not let this API key %s: check the key's role, since a "+
+			"read-only key cannot write, and the object's restrictions in the console, such as a gate or pipeline limited "+
+			"to some teams or roles", strings.TrimSpace(e.Op+" "+e.Object))
+		if e.BodyStatus == http.StatusUnauthorized {
+			advice += "; the service's message speaks of authentication, so also check that the API key given in api_key " +
+				"or FEATURECONSOLE_API_KEY is the project's and still valid"
+		}
+		return advice + ")"
 	case e.StatusCode == http.StatusConflict:
 		return " (someone else changed it at the same time; nothing was retried: run terraform plan to see where it stands now)"
 	case e.StatusCode == http.StatusTooManyRequests && e.Attempts > 1:

@@ -32,11 +32,22 @@ func TestFailureDetail(t *testing.T) {
 		mayHaveBeenApplied = "\n\nThe change may have been applied even though its answer was lost; the next plan reads " +
 			`gate "g" again and shows what is left to do: re-run apply if it still shows a change.`
 		authFailed = " (authentication failed: check the API key given in api_key or FEATURECONSOLE_API_KEY)"
-		rateLimit  = "The project's write limit was exhausted for 3 seconds: the service answered 429 Too Many Requests to " +
-			"4 attempt(s) of this request, waiting out each Retry-After, until the time allowed ran out. The limit (about 100 " +
-			"writes per 10 seconds and 900 per 15 minutes) belongs to the project and is shared by every client writing to it: " +
+		rateLimit  = "The project's 10-second write limit was exhausted for 3 seconds: the service answered 429 Too Many Requests to " +
+			"4 attempt(s) of this request, waiting out each Retry-After, until the time allowed ran out. The 10-second window " +
+			"allows about 100 writes. The limit belongs to the project and is shared by every client writing to it: " +
 			"other terraform applies, CI jobs, scripts and people in the console. To get through, lower -parallelism, stagger " +
 			"the applies that write to this project, or give the resource more time in its timeouts block"
+		rateLimitLong = "The project's 15-minute write limit was exhausted for 2 minutes: the service answered 429 Too Many Requests to " +
+			"3 attempt(s) of this request, waiting out each Retry-After, until the time allowed ran out. Its last answer asked " +
+			"to retry after 12 minutes. The 15-minute window (about 900 writes per 15 minutes) frees a write only as the writes " +
+			"that filled it are 15 minutes old. The limit belongs to the project and is shared by every client writing to it: " +
+			"other terraform applies, CI jobs, scripts and people in the console. To get through, give the resource at least " +
+			"15 minutes in its timeouts block, or wait for the window to free and run apply again; spread large changes over " +
+			"several applies, and set write_limit_long below the project's share this configuration may use so that the " +
+			"provider paces itself"
+		notAllowed = " (not allowed: the service does not let this API key update rules of gate \"g\": check the key's role, " +
+			"since a read-only key cannot write, and the object's restrictions in the console, such as a gate or pipeline " +
+			"limited to some teams or roles"
 		createExample = ", for example:\n\n  timeouts = {\n    create = \"2ms\"\n  }"
 	)
 	apiErr := func(status int, message string, attempts int) *console.APIError {
@@ -58,8 +69,10 @@ func TestFailureDetail(t *testing.T) {
 		{"status and words", write, apiErr(400, "rules[0].passPercentage must be between 0 and 100", 1),
 			"400 Bad Request: rules[0].passPercentage must be between 0 and 100"},
 		{"rejected key", nil, apiErr(401, "Unauthorized", 1), "401 Unauthorized: Unauthorized" + authFailed},
-		{"403 whose body says 401", nil, forbidden401, "403 Forbidden: Unauthorized" + authFailed},
-		{"plain 403", nil, apiErr(403, "project is read-only", 1), "403 Forbidden: project is read-only"},
+		{"403 whose body says 401", nil, forbidden401, "403 Forbidden: Unauthorized" + notAllowed + "; the service's message " +
+			"speaks of authentication, so also check that the API key given in api_key or FEATURECONSOLE_API_KEY is the " +
+			"project's and still valid)"},
+		{"plain 403", nil, apiErr(403, "project is read-only", 1), "403 Forbidden: project is read-only" + notAllowed + ")"},
 		{"concurrent edit", write, apiErr(409, "", 1),
 			"409 Conflict (someone else changed it at the same time; nothing was retried: run terraform plan to see where it stands now)"},
 		{"5xx retried", read, apiErr(500, "boom", 3), "500 Internal Server Error: boom (gave up after 3 attempts)"},
@@ -68,6 +81,8 @@ func TestFailureDetail(t *testing.T) {
 		{"write whose answer was lost", write, lost, "502 Bad Gateway (gave up after 3 attempts)" + mayHaveBeenApplied},
 		{"read whose answer was lost", read, lost, "502 Bad Gateway (gave up after 3 attempts)"},
 		{"rate limited", nil, limited, rateLimit},
+		{"15-minute window", nil, &console.RateLimitError{Op: "create rules of gate", Object: `"g"`, Limited: 2 * time.Minute,
+			Refusals: 3, RetryAfter: 12 * time.Minute, LongWindow: true, Err: context.DeadlineExceeded}, rateLimitLong},
 		{"no answer", write, &console.TransportError{Op: "update rules of gate", Object: `"g"`, Attempts: 3, Err: errors.New("connection refused")},
 			"No answer from the service after 3 attempt(s): connection refused" + mayHaveBeenApplied},
 		{"undecodable", nil, &console.DecodeError{Op: "list", Object: "users", Err: errors.New("invalid character '<'"), Body: []byte("<html>")},

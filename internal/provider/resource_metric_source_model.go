@@ -5,6 +5,7 @@ package provider
 
 import (
 	"context"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -140,7 +141,7 @@ func flattenMetricSource(src *console.MetricSource, m *metricSourceModel) {
 	m.TableName = types.StringValue(deref(src.TableName, ""))
 	m.DatePartitionColumn = types.StringValue(deref(src.DatePartitionColumn, ""))
 
-	m.CustomFieldMapping = modelList(customFieldMappingType, src.CustomFieldMapping, func(it console.CustomFieldMapping) customFieldMappingModel {
+	m.CustomFieldMapping = modelList(customFieldMappingType, setMappings(src.CustomFieldMapping), func(it console.CustomFieldMapping) customFieldMappingModel {
 		return customFieldMappingModel{Key: types.StringValue(it.Key), Formula: types.StringValue(it.Formula)}
 	})
 
@@ -152,6 +153,19 @@ func flattenMetricSource(src *console.MetricSource, m *metricSourceModel) {
 	if m.ValidateOnPlan.IsNull() || m.ValidateOnPlan.IsUnknown() {
 		m.ValidateOnPlan = types.BoolValue(true)
 	}
+}
+
+// setMappings leaves out the placeholder the service writes for "no custom fields": a mapping
+// whose key and formula are both empty, which no configuration could hold (both are required and
+// non-blank).
+func setMappings(in []console.CustomFieldMapping) []console.CustomFieldMapping {
+	out := in[:0:0]
+	for _, it := range in {
+		if strings.TrimSpace(it.Key) != "" || strings.TrimSpace(it.Formula) != "" {
+			out = append(out, it)
+		}
+	}
+	return out
 }
 
 func flattenOwner(o *console.Owner) types.Object {

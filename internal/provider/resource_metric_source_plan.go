@@ -132,7 +132,7 @@ func normalizeMetricSource(m console.MetricSource) console.MetricSource {
 	m.DryRun = false
 	m.IDTypeMapping = append([]console.IDTypeMapping{}, m.IDTypeMapping...)
 	m.Tags = append([]string{}, m.Tags...)
-	m.CustomFieldMapping = append([]console.CustomFieldMapping{}, m.CustomFieldMapping...)
+	m.CustomFieldMapping = append([]console.CustomFieldMapping{}, setMappings(m.CustomFieldMapping)...)
 	m.Description = new(deref(m.Description, ""))
 	m.TimestampAsDay = new(deref(m.TimestampAsDay, false))
 	st := deref(m.SourceType, "")

@@ -159,9 +159,10 @@ resource "featureconsole_gate_rules" "x" {
   rules    = [{ name = "r", pass_percentage = 10 }]
   timeouts = { create = "4s" }
 }`,
-			// Terraform wraps the detail: words may be separated by a line break.
-			ExpectError: regexp.MustCompile(strings.ReplaceAll(`(?s)Unable to create rules of gate "gate_001".*write limit was exhausted for [0-9]+ seconds.*`+
-				`shared by every client.*lower -parallelism.*stagger.*timeouts\.create.*nothing was applied`, " ", `\s+`)),
+			// Terraform wraps the detail: words may be separated by a line break. The refusal asks
+			// for an hour, longer than the 10-second window lasts: the error names the longer window.
+			ExpectError: regexp.MustCompile(strings.ReplaceAll(`(?s)Unable to create rules of gate "gate_001".*15-minute write limit was exhausted for [0-9]+ seconds.*`+
+				`shared by every client.*at least 15 minutes in its timeouts block.*timeouts\.create.*nothing was applied`, " ", `\s+`)),
 		}},
 	})
 	if g, _ := m.Gate("gate_001"); len(g.Rules) != 0 {

@@ -1,4 +1,5 @@
-# Every admin of the organization.
+# Every admin of the organization. Roles compare case-insensitively: "admin" finds the console's
+# "Admin", and "read only" its "Read Only".
 data "featureconsole_users" "admins" {
   role = "admin"
 }
