@@ -321,7 +321,7 @@ func TestAccHabits_onboarding(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			cli := newTFCLI(t, "1.14.0")
+			cli := newTFCLI(t, featListResources)
 			m, url := startMock(t, mockconsole.Config{NoSeed: true, PageSizeCap: 20})
 			seedProject(m, 30, 2, 3)
 			m.PutMetricSource(mockconsole.MetricSource{
