@@ -34,6 +34,8 @@ type Gate struct {
 	LastModifierID   string     `json:"lastModifierID"`
 	Rules            []GateRule `json:"rules"`
 	Tags             []string   `json:"tags"`
+	// ReleasePipelineID is the pipeline attached to the gate; it cannot be deleted while attached.
+	ReleasePipelineID string `json:"releasePipelineID,omitempty"`
 }
 
 // Gates: read and list; their rules are written as a whole with PATCH .../rules. A rule's id is

@@ -211,10 +211,10 @@ func (s *Server) decorate(r *http.Request, resp response) response {
 	return resp
 }
 
-// isObjectWrite is a write of a gate's rules, a pipeline or a metric source.
+// isObjectWrite is a write of a gate's rules, a pipeline (its create and delete included) or a metric source.
 func isObjectWrite(r *http.Request) bool {
 	p := strings.TrimPrefix(r.URL.Path, basePath)
-	return strings.HasPrefix(p, "/gates/") || strings.HasPrefix(p, "/release_pipelines/") || strings.HasPrefix(p, "/metrics/metric_source")
+	return strings.HasPrefix(p, "/gates/") || strings.HasPrefix(p, "/release_pipelines") || strings.HasPrefix(p, "/metrics/metric_source")
 }
 
 // reshapeBody rewrites a success envelope; a body it cannot read is left as it is.

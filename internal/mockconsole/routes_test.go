@@ -27,7 +27,7 @@ func TestRouteEdges(t *testing.T) {
 		{"GET", "/console/v1/%67ates", "", 200, "", "Gates listed successfully"},
 		{"HEAD", "/console/v1/gates", "", 405, "GET", ""},
 		{"POST", "/console/v1/gates", "{}", 405, "GET", "Method POST not allowed on /console/v1/gates"},
-		{"DELETE", "/console/v1/release_pipelines/x", "", 405, "GET, POST", "Method DELETE not allowed on /console/v1/release_pipelines/x"},
+		{"PUT", "/console/v1/release_pipelines/x", "", 405, "GET, POST, DELETE", "Method PUT not allowed on /console/v1/release_pipelines/x"},
 		{"PUT", "/console/v1/metrics/metric_source/list", "", 405, "GET, POST, DELETE", "Method PUT not allowed on /console/v1/metrics/metric_source/list"},
 		{"HEAD", "/console/v1/metrics/metric_source/list", "", 405, "GET, POST, DELETE", ""},
 		{"DELETE", "/console/v1/metrics/metric_source/list", "", 404, "", `Metric source "list" not found`},

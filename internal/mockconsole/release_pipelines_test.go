@@ -1,0 +1,76 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
+package mockconsole
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestPipelineCreateAndDelete(t *testing.T) {
+	s, c := newClient(t, Config{})
+	for body, want := range map[string]string{
+		`{"name":" ","phases":[]}`:                                 "name must not be empty",
+		`{"name":"x","phases":[{"name":"a","timeIntervalMs":-1}]}`: "phases[0].timeIntervalMs",
+		`{"name":"x","phases":[],"id":"pl_new"}`:                   `"id"`,
+	} {
+		r := c.do("POST", "/release_pipelines", body)
+		expect(t, r, 400)
+		if !strings.Contains(r.Body["message"].(string), want) {
+			t.Errorf("%s: %v lacks %q", body, r.Body["message"], want)
+		}
+	}
+	r := c.do("POST", "/release_pipelines", `{"name":"New","phases":[{"name":"a","timeIntervalMs":5,"rules":[{"name":"r","conditions":[{"type":"public"}]}]}]}`)
+	expect(t, r, 200)
+	p := r.data()
+	id, _ := p["id"].(string)
+	ph := p["phases"].([]any)[0].(map[string]any)
+	if id == "" || id == "pl_web" || ph["id"] == "" || ph["rules"].([]any)[0].(map[string]any)["id"] == "" {
+		t.Fatalf("create gave no fresh ids: %s", r.Raw)
+	}
+	if got, ok := s.Pipeline(id); !ok || got.Name != "New" || got.CreatedTime == 0 {
+		t.Fatalf("stored %+v %v", got, ok)
+	}
+	// A second create of the same name is another pipeline: names are not unique.
+	r = c.do("POST", "/release_pipelines", `{"name":"New","phases":[]}`)
+	expect(t, r, 200)
+	if r.data()["id"] == id {
+		t.Fatal("a second create reused the id")
+	}
+
+	// Refused while a gate is attached, then while a run is active; both named.
+	g, _ := s.Gate("dark_mode")
+	g.ReleasePipelineID = id
+	s.PutGate(g)
+	r = c.do("DELETE", "/release_pipelines/"+id, nil)
+	expect(t, r, 400)
+	if msg := r.Body["message"].(string); !strings.Contains(msg, `gate "dark_mode" is attached`) {
+		t.Fatalf("attached: %s", msg)
+	}
+	g.ReleasePipelineID = ""
+	s.PutGate(g)
+	run, err := s.StartRun(id, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, req := range [][2]string{{"DELETE", ""}, {"POST", `{"name":"x","phases":[]}`}} {
+		var body any
+		if req[1] != "" {
+			body = req[1]
+		}
+		r = c.do(req[0], "/release_pipelines/"+id, body)
+		expect(t, r, 400)
+		if msg := r.Body["message"].(string); !strings.Contains(msg, `release pipeline trigger "`+run+`" is in progress`) {
+			t.Fatalf("%s while running: %s", req[0], msg)
+		}
+	}
+	if err := s.SetRun(run, RunAborted, "", nil); err != nil {
+		t.Fatal(err)
+	}
+	expect(t, c.do("DELETE", "/release_pipelines/"+id, nil), 200)
+	if _, ok := s.Pipeline(id); ok {
+		t.Fatal("deleted pipeline still stored")
+	}
+	expect(t, c.do("DELETE", "/release_pipelines/"+id, nil), 404)
+}
