@@ -268,3 +268,6 @@ func (p Pipeline) clone() Pipeline {
 	p.Phases = phases
 	return p
 }
+
+// PipelineIDs lists the ids of the pipelines stored, sorted.
+func (s *Server) PipelineIDs() []string { return sortedKeys(s, s.pipelines) }
