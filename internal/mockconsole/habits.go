@@ -61,6 +61,11 @@ type Habits struct {
 	// Reviews: with x-respect-review-settings: true, writes to gates and pipelines are held for
 	// review (see ApproveReview) instead of applied.
 	Reviews bool
+	// PartialPipelineWrites: a pipeline update applies only what changes phases and rules the
+	// pipeline already holds (matched by id), ignores added ones, keeps omitted ones, and answers
+	// 200 with what it holds. Not in AllHabits: a service that does this refuses every added phase,
+	// which is a failure to report, not a form to read.
+	PartialPipelineWrites bool
 }
 
 // AllHabits is every habit at once (errors in the NestJS form). A 409 is no habit but the answer to

@@ -135,6 +135,9 @@ func (s *Server) updatePipeline(id string, body []byte) response {
 		return *bad
 	}
 	st.p.Name = req.Name
+	if s.habits.PartialPipelineWrites {
+		req.Phases = onlyHeld(st.p.Phases, req.Phases)
+	}
 	st.p.Phases = s.withNewIDs(st.p.Phases, req.Phases)
 	st.p.LastModifierID = modifierID
 	return okResp("Release pipeline updated successfully", st.p.clone())
@@ -216,6 +219,46 @@ func (req pipelineUpdateReq) refused() *response {
 		}
 	}
 	return nil
+}
+
+// onlyHeld is what a service that does not replace, create or delete makes of a write: the
+// phases and rules sent that it holds (by id) as sent, those it holds but were not sent as they
+// were, none added.
+func onlyHeld(held, sent []Phase) []Phase {
+	heldRules := map[string]PipelineRule{}
+	for _, ph := range held {
+		for _, r := range ph.Rules {
+			heldRules[r.ID] = r
+		}
+	}
+	sentPhase := map[string]Phase{}
+	for _, ph := range sent {
+		sentPhase[ph.ID] = ph
+	}
+	out := make([]Phase, 0, len(held))
+	for _, old := range held {
+		ph, ok := sentPhase[old.ID]
+		if !ok {
+			out = append(out, old)
+			continue
+		}
+		sentRule := map[string]bool{}
+		rules := []PipelineRule{}
+		for _, r := range ph.Rules {
+			if _, ok := heldRules[r.ID]; ok {
+				sentRule[r.ID] = true
+				rules = append(rules, r)
+			}
+		}
+		for _, r := range old.Rules {
+			if !sentRule[r.ID] {
+				rules = append(rules, r)
+			}
+		}
+		ph.Rules = rules
+		out = append(out, ph)
+	}
+	return out
 }
 
 // withNewIDs is the phases sent, with the ids of old phases and rules sent back kept; new ones, or

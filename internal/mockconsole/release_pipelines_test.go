@@ -74,3 +74,24 @@ func TestPipelineCreateAndDelete(t *testing.T) {
 	}
 	expect(t, c.do("DELETE", "/release_pipelines/"+id, nil), 404)
 }
+
+func TestPipelinePartialWrites(t *testing.T) {
+	s, c := newClient(t, Config{})
+	s.SetHabits(Habits{PartialPipelineWrites: true})
+	before, _ := s.Pipeline("pl_web")
+	first := before.Phases[0]
+	first.Name = "renamed"
+	first.Rules = nil
+	r := c.do("POST", "/release_pipelines/pl_web", map[string]any{"name": "x", "phases": []any{
+		map[string]any{"name": "added", "timeIntervalMs": 0, "requiredReview": false, "rules": []any{}},
+		first,
+	}})
+	expect(t, r, 200)
+	got, _ := s.Pipeline("pl_web")
+	if len(got.Phases) != len(before.Phases) || got.Phases[0].ID != first.ID || got.Phases[0].Name != "renamed" {
+		t.Fatalf("want the held phases only, the first renamed: %+v", got.Phases)
+	}
+	if len(got.Phases[0].Rules) != len(before.Phases[0].Rules) {
+		t.Fatalf("omitted rules were deleted: %+v", got.Phases[0].Rules)
+	}
+}

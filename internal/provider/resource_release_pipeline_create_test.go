@@ -335,3 +335,47 @@ func TestAccReleasePipeline_createdImportByIdentity(t *testing.T) {
 		},
 	})
 }
+
+// A service that applies only changes to phases it holds (DESIGN §2, writes that do not take):
+// the apply fails naming the phase that did not take, the state holds what the service holds, and
+// the next plan shows the same change again, never "inconsistent result" nor an empty plan.
+func TestAccReleasePipeline_writesThatDoNotTake(t *testing.T) {
+	m, url := startMock(t, mockconsole.Config{})
+	partial := func(on bool) func() {
+		return func() {
+			h := m.Habits()
+			h.PartialPipelineWrites = on
+			m.SetHabits(h)
+		}
+	}
+	twoPhases := providerBlock(url) + webPipelineHCL("Web rollout", canaryHCL, gaHCL)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: providerBlock(url) + pipelineExampleHCL, Check: checkMockPipeline(m, "pl_web", pipelineExample)},
+			{
+				PreConfig: partial(true),
+				Config:    twoPhases,
+				ExpectError: regexp.MustCompile(strings.ReplaceAll(`(?s)Release pipeline "pl_web" not updated as sent.*`+
+					`phase "General availability" is missing.*The Terraform state holds what the service holds`, " ", `\s+`)),
+			},
+			{
+				// The state holds the one phase the service holds: the change is planned again.
+				Config:             twoPhases,
+				PlanOnly:           true,
+				ExpectNonEmptyPlan: true,
+				Check:              checkMockPipeline(m, "pl_web", pipelineExample),
+			},
+			{
+				PreConfig: partial(false),
+				Config:    twoPhases,
+				Check:     checkMockPipeline(m, "pl_web", mockconsole.Pipeline{Name: "Web rollout", Phases: []mockconsole.Phase{canaryPhase, gaPhase}}),
+			},
+			{
+				Config:           twoPhases,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			},
+		},
+	})
+}
