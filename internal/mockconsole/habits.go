@@ -61,6 +61,10 @@ type Habits struct {
 	// Reviews: with x-respect-review-settings: true, writes to gates and pipelines are held for
 	// review (see ApproveReview) instead of applied.
 	Reviews bool
+	// ConsolePipelineRules: the rules of pipeline phases read as the console writes them: operator
+	// and an empty targetValue null, a lone target a scalar (a number stays a number), no
+	// environments.
+	ConsolePipelineRules bool
 	// PartialPipelineWrites: a pipeline update applies only what changes phases and rules the
 	// pipeline already holds (matched by id), ignores added ones, keeps omitted ones, and answers
 	// 200 with what it holds. Not in AllHabits: a service that does this refuses every added phase,
@@ -87,6 +91,7 @@ func (h *Habits) switches() map[string]*bool {
 		"ConsoleRules": &h.ConsoleRules, "SegmentRulesArray": &h.SegmentRulesArray, "PagingLinks": &h.PagingLinks,
 		"Created201": &h.Created201, "Charset": &h.Charset, "Gzip": &h.Gzip, "EmptyWrites": &h.EmptyWrites,
 		"DropIdle": &h.DropIdle, "AuthAs403": &h.AuthAs403, "Reviews": &h.Reviews,
+		"ConsolePipelineRules": &h.ConsolePipelineRules,
 	}
 }
 
@@ -236,6 +241,9 @@ func (s *Server) reshapeBody(r *http.Request, body []byte) []byte {
 		if h.SegmentRulesArray && strings.TrimPrefix(r.URL.Path, basePath) == "/segments" {
 			segmentRulesAsArrays(data)
 		}
+		if h.ConsolePipelineRules && strings.HasPrefix(strings.TrimPrefix(r.URL.Path, basePath), "/release_pipelines") {
+			consolePipelineRules(data)
+		}
 		env["data"] = h.reshape(data, "")
 	}
 	if pg, ok := env["pagination"].(map[string]any); ok && h.PagingLinks {
@@ -337,11 +345,17 @@ func consoleRuleShape(rule map[string]any) {
 	if id == "" || id != base {
 		return
 	}
-	if envs, _ := rule["environments"].([]any); len(envs) == 0 {
-		delete(rule, "environments")
-	}
+	consoleConditionsShape(rule)
 	if rv, _ := rule["returnValue"].(map[string]any); len(rv) == 0 {
 		rule["returnValue"] = nil
+	}
+}
+
+// consoleConditionsShape is the part of the console's shape that gate and pipeline rules share: no
+// environments, operator and an empty targetValue null, a lone target a scalar.
+func consoleConditionsShape(rule map[string]any) {
+	if envs, _ := rule["environments"].([]any); len(envs) == 0 {
+		delete(rule, "environments")
 	}
 	conds, _ := rule["conditions"].([]any)
 	for _, c := range conds {
@@ -352,11 +366,35 @@ func consoleRuleShape(rule map[string]any) {
 		if op, _ := cm["operator"].(string); op == "" {
 			cm["operator"] = nil
 		}
-		switch tv, _ := cm["targetValue"].([]any); len(tv) {
-		case 0:
+		tv, isList := cm["targetValue"].([]any)
+		switch {
+		case !isList: // a scalar or null already
+		case len(tv) == 0:
 			cm["targetValue"] = nil
-		case 1:
+		case len(tv) == 1:
 			cm["targetValue"] = tv[0]
+		}
+	}
+}
+
+// consolePipelineRules gives every rule of the pipelines in data (one pipeline or a list) the
+// console's shape.
+func consolePipelineRules(data any) {
+	pipelines, ok := data.([]any)
+	if !ok {
+		pipelines = []any{data}
+	}
+	for _, p := range pipelines {
+		pm, _ := p.(map[string]any)
+		phases, _ := pm["phases"].([]any)
+		for _, ph := range phases {
+			phm, _ := ph.(map[string]any)
+			rules, _ := phm["rules"].([]any)
+			for _, r := range rules {
+				if rm, ok := r.(map[string]any); ok {
+					consoleConditionsShape(rm)
+				}
+			}
 		}
 	}
 }

@@ -95,3 +95,19 @@ func TestPipelinePartialWrites(t *testing.T) {
 		t.Fatalf("omitted rules were deleted: %+v", got.Phases[0].Rules)
 	}
 }
+
+func TestConsolePipelineRules(t *testing.T) {
+	s, c := newClient(t, Config{})
+	s.PutPipeline(Pipeline{ID: "pl_c", Name: "C", Phases: []Phase{{Name: "S", Rules: []PipelineRule{{Name: "r", Environments: []string{},
+		Conditions: []Condition{{Type: "public", TargetValue: []any{}}, {Type: "x", Operator: "any", TargetValue: []any{"a"}}, {Type: "y", TargetValue: "b"}}}}}}})
+	s.SetHabits(Habits{ConsolePipelineRules: true})
+	for _, path := range []string{"/release_pipelines/pl_c", "/release_pipelines"} {
+		r := c.do("GET", path, nil)
+		expect(t, r, 200)
+		if !strings.Contains(string(r.Raw), `"conditions":[{"customID":"","field":"","operator":null,"targetValue":null,"type":"public"},`+
+			`{"customID":"","field":"","operator":"any","targetValue":"a","type":"x"},{"customID":"","field":"","operator":null,"targetValue":"b","type":"y"}],"id"`) ||
+			path == "/release_pipelines/pl_c" && strings.Contains(string(r.Raw), `"environments"`) {
+			t.Fatalf("%s: not in the console's forms: %s", path, r.Raw)
+		}
+	}
+}

@@ -177,6 +177,7 @@ func mergeHabits(a, b mockconsole.Habits) mockconsole.Habits {
 		Created201: a.Created201 || b.Created201, Charset: a.Charset || b.Charset, Gzip: a.Gzip || b.Gzip,
 		EmptyWrites: a.EmptyWrites || b.EmptyWrites, DropIdle: a.DropIdle || b.DropIdle,
 		ErrorForm: cmp.Or(b.ErrorForm, a.ErrorForm), AuthAs403: a.AuthAs403 || b.AuthAs403, Reviews: a.Reviews || b.Reviews,
+		ConsolePipelineRules: a.ConsolePipelineRules || b.ConsolePipelineRules,
 	}
 }
 
@@ -205,6 +206,7 @@ func TestAccHabits_workflow(t *testing.T) {
 		{"auth_as_403", mockconsole.Habits{AuthAs403: true}},
 		// Reviews hold nothing unless the provider asks for review settings: see TestAccHabits_reviews.
 		{"reviews_not_asked", mockconsole.Habits{Reviews: true}},
+		{"console_pipeline_rules", mockconsole.Habits{ConsolePipelineRules: true}},
 		{"all", mockconsole.AllHabits()},
 	}
 	for _, tc := range cases {
