@@ -38,12 +38,10 @@ func (r *releasePipelineResource) Schema(ctx context.Context, _ resource.SchemaR
 			"review before it starts; `time_interval_ms` is how long the rollout waits after the phase before the next phase " +
 			"starts. When a phase has both, the timer starts once the review is approved. The rules of a phase say which " +
 			"units (matching conditions, in the given environments) the phase releases to.\n\n" +
-			"Two ways to hold a pipeline, chosen by `pipeline_id` when Terraform first creates the resource:\n\n" +
-			"- `pipeline_id` omitted: Terraform creates the pipeline (`POST /release_pipelines`), and destroy deletes it.\n" +
-			"- `pipeline_id` set: Terraform takes over that existing pipeline and replaces its name and phases with the " +
-			"configured ones; destroy removes it from the Terraform state only and leaves the pipeline on the service.\n\n" +
-			"An imported pipeline is deleted by destroy, like a created one. The choice is recorded once, when the pipeline " +
-			"first enters the state: adding or removing `pipeline_id` later (with the same value) changes nothing.\n\n" +
+			"Without `pipeline_id`, Terraform creates the pipeline and destroy deletes it. With `pipeline_id`, Terraform " +
+			"takes over that existing pipeline, replacing its name and phases with the configured ones, and destroy " +
+			"leaves it on the service. An imported pipeline is deleted by destroy, like a created one. Which of these " +
+			"applies is recorded once, when the pipeline first enters the state (see What destroy deletes below).\n\n" +
 			"Phases and phase rules keep their identity by name: when a phase (or a rule within a phase) keeps its name, " +
 			"its existing `id` is sent back, so inserting, removing or reordering phases does not renumber the others.",
 		Attributes: map[string]schema.Attribute{
