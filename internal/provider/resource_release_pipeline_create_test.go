@@ -76,7 +76,7 @@ func noPipelineNamed(m *mockconsole.Server, name string) resource.TestCheckFunc 
 // destroy refused while a gate is attached (said in words), and destroyed to nothing.
 func TestAccReleasePipeline_created(t *testing.T) {
 	m, url := startMock(t, mockconsole.Config{})
-	const name = "tfacc Web created"
+	const name = "tfacc_web_created"
 	var id string
 	created := mockconsole.Pipeline{Name: name, Phases: []mockconsole.Phase{canaryPhase}}
 	updated := mockconsole.Pipeline{Name: name, Phases: []mockconsole.Phase{internalPhase, canaryPhase, gaPhase}}
@@ -165,7 +165,7 @@ func attachGate(m *mockconsole.Server, gateID, pipelineID string) {
 // named and what to do; once the run ends, both go through.
 func TestAccReleasePipeline_lockedByRun(t *testing.T) {
 	m, url := startMock(t, mockconsole.Config{})
-	const name = "tfacc Web locked"
+	const name = "tfacc_web_locked"
 	var id, run string
 	runAdvice := func(what string) *regexp.Regexp {
 		// Spaces match however Terraform wraps the lines.
@@ -213,7 +213,7 @@ func TestAccReleasePipeline_lockedByRun(t *testing.T) {
 // pipelines of its name and never sent twice: the service ends with exactly one.
 func TestAccReleasePipeline_createAnswerLost(t *testing.T) {
 	m, url := startMock(t, mockconsole.Config{})
-	const name = "tfacc Web lost"
+	const name = "tfacc_web_lost"
 	var id string
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
@@ -315,7 +315,7 @@ func TestAccReleasePipeline_ownership(t *testing.T) {
 // only (Terraform 1.12+).
 func TestAccReleasePipeline_createdImportByIdentity(t *testing.T) {
 	m, url := startMock(t, mockconsole.Config{})
-	const name = "tfacc Web identity"
+	const name = "tfacc_web_identity"
 	var id string
 	cfg := providerBlock(url) + createdPipelineHCL(name, canaryHCL)
 	resource.Test(t, resource.TestCase{
