@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
 )
@@ -57,12 +58,16 @@ func ownership(ctx context.Context, p privateState) pipelineOwnership {
 // left out of the configuration, it keeps the value in state.
 var replacedByAnotherPipelineID = stringplanmodifier.RequiresReplaceIf(
 	func(_ context.Context, req planmodifier.StringRequest, resp *stringplanmodifier.RequiresReplaceIfFuncResponse) {
-		resp.RequiresReplace = !req.StateValue.IsNull() && !req.ConfigValue.IsNull() && !req.ConfigValue.IsUnknown() &&
-			!req.ConfigValue.Equal(req.StateValue)
+		resp.RequiresReplace = anotherPipelineID(req.StateValue, req.ConfigValue)
 	},
 	"Changing pipeline_id from one value to another forces replacement; removing it from the configuration does not.",
 	"Changing `pipeline_id` from one value to another forces replacement; removing it from the configuration does not.",
 )
+
+// anotherPipelineID reports a configured pipeline_id that names another pipeline than the state's.
+func anotherPipelineID(state, config types.String) bool {
+	return !state.IsNull() && !config.IsNull() && !config.IsUnknown() && !config.Equal(state)
+}
 
 func (r *releasePipelineResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state releasePipelineModel
