@@ -282,8 +282,11 @@ func MaybeApplied(err error) bool {
 		ce *CancelledError
 		te *TransportError
 	)
+	var amb *AmbiguousCreateError
 	switch {
 	case err == nil:
+		return false
+	case errors.As(err, &amb): // it names what was made: nothing to guess
 		return false
 	case errors.As(err, &re):
 		return re.MaybeCommitted

@@ -5,7 +5,9 @@ package provider
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
@@ -190,7 +192,15 @@ func (r *releasePipelineResource) create(ctx context.Context, op *operation, pla
 	name := plan.Name.ValueString()
 	p, err := r.data.client.CreateReleasePipeline(op.ctx, console.ReleasePipelineUpdate{Name: name, Phases: phases})
 	if err != nil {
-		apiFailure{"create", fmt.Sprintf("release pipeline %q", name)}.add(&resp.Diagnostics, op, err)
+		f := apiFailure{"create", fmt.Sprintf("release pipeline %q", name)}
+		detail := f.detail(op, err)
+		if ae, ok := errors.AsType[*console.AmbiguousCreateError](err); ok {
+			// Nothing is stored: a plan would create yet another one. Adopting one is the user's call.
+			detail += fmt.Sprintf("\n\nOne of them is this configuration's: bring it under Terraform with "+
+				"`terraform import <address> <id>` (one of %s) and delete the others in the console if they are not wanted.",
+				strings.Join(ae.IDs, ", "))
+		}
+		resp.Diagnostics.AddError(f.summary(), detail)
 		return
 	}
 	plan.PipelineID = types.StringValue(p.ID)
