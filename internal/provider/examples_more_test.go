@@ -21,14 +21,8 @@ import (
 // service holds no more objects afterwards than before (what the example created, destroy deleted).
 func TestAccExamples_moreResourceFiles(t *testing.T) {
 	for _, typ := range exampleTypeDirs(t, "resources") {
-		files, err := filepath.Glob(filepath.Join(examplesDir, "resources", typ, "resource?*.tf"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, f := range files {
-			if filepath.Base(f) == "resource.tf" {
-				continue
-			}
+		for _, f := range moreResourceExamples(t, typ) {
+			f := filepath.Join(examplesDir, f)
 			t.Run(typ+"/"+strings.TrimSuffix(filepath.Base(f), ".tf"), func(t *testing.T) {
 				b, err := os.ReadFile(f)
 				if err != nil {
@@ -56,4 +50,23 @@ func TestAccExamples_moreResourceFiles(t *testing.T) {
 			})
 		}
 	}
+}
+
+// moreResourceExamples is the resource*.tf files of a resource's examples besides resource.tf,
+// relative to examples/.
+func moreResourceExamples(t *testing.T, typ string) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(examplesDir, "resources", typ, "resource?*.tf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, f := range files {
+		rel, err := filepath.Rel(examplesDir, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, rel)
+	}
+	return out
 }
