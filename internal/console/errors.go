@@ -304,8 +304,11 @@ func MaybeApplied(err error) bool {
 		ce *CancelledError
 		te *TransportError
 	)
+	var amb *AmbiguousCreateError
 	switch {
 	case err == nil:
+		return false
+	case errors.As(err, &amb): // it names what was made: nothing to guess
 		return false
 	case errors.As(err, &re):
 		return re.MaybeCommitted
@@ -317,4 +320,19 @@ func MaybeApplied(err error) bool {
 		return true
 	}
 	return true
+}
+
+// AmbiguousCreateError is a create whose answer was lost, after which more than one new object
+// of the name sent turned up: which one it made cannot be told, so none is taken.
+type AmbiguousCreateError struct {
+	Op, Object string
+	IDs        []string
+}
+
+func (e *AmbiguousCreateError) Error() string { return unable(e.Op, e.Object) + ": " + e.Reason() }
+
+// Reason names the objects found.
+func (e *AmbiguousCreateError) Reason() string {
+	return fmt.Sprintf("the answer was lost, and %d new objects of that name appeared meanwhile (%s): which one this create made cannot be told",
+		len(e.IDs), strings.Join(e.IDs, ", "))
 }

@@ -94,6 +94,15 @@ type Habits struct {
 	// Placeholders: metric source reads carry placeholders for "not set": customFieldMapping
 	// [{"key":"","formula":""}], tableName "" and no sourceType for a query source.
 	Placeholders bool
+	// ConsolePipelineRules: the rules of pipeline phases read as the console writes them: operator
+	// and an empty targetValue null, a lone target a scalar (a number stays a number), no
+	// environments.
+	ConsolePipelineRules bool
+	// PartialPipelineWrites: a pipeline update applies only what changes phases and rules the
+	// pipeline already holds (matched by id), ignores added ones, keeps omitted ones, and answers
+	// 200 with what it holds. Not in AllHabits: a service that does this refuses every added phase,
+	// which is a failure to report, not a form to read.
+	PartialPipelineWrites bool
 }
 
 // AllHabits is every habit at once (errors in the NestJS form). A 409 is no habit but the answer to
@@ -119,6 +128,7 @@ func (h *Habits) switches() map[string]*bool {
 		"UnpagedLists": &h.UnpagedLists, "PageIgnored": &h.PageIgnored, "LimitCeiling": &h.LimitCeiling,
 		"NoRetryAfter": &h.NoRetryAfter, "ReadOnlyKey": &h.ReadOnlyKey, "RoleNames": &h.RoleNames,
 		"OwnerLater": &h.OwnerLater, "Placeholders": &h.Placeholders,
+		"ConsolePipelineRules": &h.ConsolePipelineRules,
 	}
 }
 
@@ -260,10 +270,11 @@ func (s *Server) decorate(r *http.Request, resp response) response {
 	return resp
 }
 
-// isObjectWrite is a write of a gate (its fields or its rules), a pipeline or a metric source.
+// isObjectWrite is a write of a gate (its fields or its rules), a pipeline (its create and delete
+// included) or a metric source.
 func isObjectWrite(r *http.Request) bool {
 	p := strings.TrimPrefix(r.URL.Path, basePath)
-	return p == "/gates" || strings.HasPrefix(p, "/gates/") || strings.HasPrefix(p, "/release_pipelines/") || strings.HasPrefix(p, "/metrics/metric_source")
+	return p == "/gates" || strings.HasPrefix(p, "/gates/") || strings.HasPrefix(p, "/release_pipelines") || strings.HasPrefix(p, "/metrics/metric_source")
 }
 
 // reshapeBody rewrites a success envelope; a body it cannot read is left as it is.
@@ -279,6 +290,9 @@ func (s *Server) reshapeBody(r *http.Request, body []byte) []byte {
 		s.withActiveReview(r, data)
 		if h.SegmentRulesArray && strings.TrimPrefix(r.URL.Path, basePath) == "/segments" {
 			segmentRulesAsArrays(data)
+		}
+		if h.ConsolePipelineRules && strings.HasPrefix(strings.TrimPrefix(r.URL.Path, basePath), "/release_pipelines") {
+			consolePipelineRules(data)
 		}
 		env["data"] = h.reshape(data, "")
 		if h.Placeholders && r.Method == http.MethodGet && strings.HasPrefix(strings.TrimPrefix(r.URL.Path, basePath), "/metrics/metric_source/") {
@@ -390,11 +404,17 @@ func consoleRuleShape(rule map[string]any) {
 	if id == "" || id != base {
 		return
 	}
-	if envs, _ := rule["environments"].([]any); len(envs) == 0 {
-		delete(rule, "environments")
-	}
+	consoleConditionsShape(rule)
 	if rv, _ := rule["returnValue"].(map[string]any); len(rv) == 0 {
 		rule["returnValue"] = nil
+	}
+}
+
+// consoleConditionsShape is the part of the console's shape that gate and pipeline rules share: no
+// environments, operator and an empty targetValue null, a lone target a scalar.
+func consoleConditionsShape(rule map[string]any) {
+	if envs, _ := rule["environments"].([]any); len(envs) == 0 {
+		delete(rule, "environments")
 	}
 	conds, _ := rule["conditions"].([]any)
 	for _, c := range conds {
@@ -405,11 +425,35 @@ func consoleRuleShape(rule map[string]any) {
 		if op, _ := cm["operator"].(string); op == "" {
 			cm["operator"] = nil
 		}
-		switch tv, _ := cm["targetValue"].([]any); len(tv) {
-		case 0:
+		tv, isList := cm["targetValue"].([]any)
+		switch {
+		case !isList: // a scalar or null already
+		case len(tv) == 0:
 			cm["targetValue"] = nil
-		case 1:
+		case len(tv) == 1:
 			cm["targetValue"] = tv[0]
+		}
+	}
+}
+
+// consolePipelineRules gives every rule of the pipelines in data (one pipeline or a list) the
+// console's shape.
+func consolePipelineRules(data any) {
+	pipelines, ok := data.([]any)
+	if !ok {
+		pipelines = []any{data}
+	}
+	for _, p := range pipelines {
+		pm, _ := p.(map[string]any)
+		phases, _ := pm["phases"].([]any)
+		for _, ph := range phases {
+			phm, _ := ph.(map[string]any)
+			rules, _ := phm["rules"].([]any)
+			for _, r := range rules {
+				if rm, ok := r.(map[string]any); ok {
+					consoleConditionsShape(rm)
+				}
+			}
 		}
 	}
 }

@@ -5,7 +5,9 @@ package mockconsole
 
 import (
 	"fmt"
+	"maps"
 	"net/http"
+	"slices"
 	"strings"
 )
 
@@ -126,41 +128,154 @@ func (s *Server) updatePipeline(id string, body []byte) response {
 	if st.locked {
 		return errResp(http.StatusBadRequest, "Cannot modify release pipeline %q: a rollout is in progress", id)
 	}
+	if run := s.activeRunOf(id); run != "" {
+		return errResp(http.StatusBadRequest, "Cannot modify release pipeline %q: release pipeline trigger %q is in progress", id, run)
+	}
+	if bad := req.refused(); bad != nil {
+		return *bad
+	}
+	st.p.Name = req.Name
+	if s.habits.PartialPipelineWrites {
+		req.Phases = onlyHeld(st.p.Phases, req.Phases)
+	}
+	st.p.Phases = s.withNewIDs(st.p.Phases, req.Phases)
+	st.p.LastModifierID = s.modifierID()
+	return okResp("Release pipeline updated successfully", st.p.clone())
+}
+
+// createPipeline is POST /release_pipelines: the service chooses every id.
+func (s *Server) createPipeline(body []byte) response {
+	req, bad := decoded[pipelineUpdateReq](body)
+	if bad != nil {
+		return *bad
+	}
+	if bad := req.refused(); bad != nil {
+		return *bad
+	}
+	used := map[string]bool{}
+	for id := range s.pipelines {
+		used[id] = true
+	}
+	p := Pipeline{ID: s.newLocalID("pl_", used), Name: req.Name, CreatorID: modifierID, LastModifierID: modifierID,
+		CreatedTime: s.clock.now().UnixMilli(), Phases: s.withNewIDs(nil, req.Phases)}
+	s.pipelines[p.ID] = &pipelineState{p: p}
+	return okResp("Release pipeline created successfully", p.clone())
+}
+
+// deletePipeline is DELETE /release_pipelines/{id}, refused while a gate is attached to the
+// pipeline or a run of it has not ended.
+func (s *Server) deletePipeline(id string) response {
+	st, miss := find(s.pipelines, "Release pipeline", id)
+	if miss != nil {
+		return *miss
+	}
+	for _, gid := range slices.Sorted(maps.Keys(s.gates)) {
+		if s.gates[gid].gate.ReleasePipelineID == id {
+			return errResp(http.StatusBadRequest, "Cannot delete release pipeline %q: gate %q is attached to it", id, gid)
+		}
+	}
+	if st.locked {
+		return errResp(http.StatusBadRequest, "Cannot delete release pipeline %q: a rollout is in progress", id)
+	}
+	if run := s.activeRunOf(id); run != "" {
+		return errResp(http.StatusBadRequest, "Cannot delete release pipeline %q: release pipeline trigger %q is in progress", id, run)
+	}
+	delete(s.pipelines, id)
+	return okResp("Release pipeline deleted successfully", map[string]any{})
+}
+
+// activeRunOf is the id of a run of the pipeline that has not ended, or ""; s.mu is held.
+func (s *Server) activeRunOf(pipelineID string) string {
+	s.tickRuns()
+	for _, id := range slices.Sorted(maps.Keys(s.runs)) {
+		rs := s.runs[id]
+		if rs.run.ReleasePipelineID == pipelineID && rs.run.Status != RunCompleted && rs.run.Status != RunAborted {
+			return id
+		}
+	}
+	return ""
+}
+
+// refused is the service's 400 for a pipeline it does not take, or nil.
+func (req pipelineUpdateReq) refused() *response {
+	bad := func(format string, args ...any) *response {
+		e := errResp(http.StatusBadRequest, format, args...)
+		return &e
+	}
 	if strings.TrimSpace(req.Name) == "" {
-		return errResp(http.StatusBadRequest, "name must not be empty")
+		return bad("name must not be empty")
 	}
 	for i, ph := range req.Phases {
 		if strings.TrimSpace(ph.Name) == "" {
-			return errResp(http.StatusBadRequest, "phases[%d].name must not be empty", i)
+			return bad("phases[%d].name must not be empty", i)
 		}
 		if ph.TimeIntervalMs < 0 {
-			return errResp(http.StatusBadRequest, "phases[%d].timeIntervalMs must be greater than or equal to 0", i)
+			return bad("phases[%d].timeIntervalMs must be greater than or equal to 0", i)
 		}
 		for j, r := range ph.Rules {
 			if bad := conditionsRefused(r.Conditions, fmt.Sprintf("phases[%d].rules[%d]", i, j)); bad != nil {
-				return *bad
+				return bad
 			}
 		}
 	}
+	return nil
+}
 
-	oldPhase := map[string]bool{}
-	oldRule := map[string]bool{}
-	for _, ph := range st.p.Phases {
-		oldPhase[ph.ID] = true
+// onlyHeld is what a service that does not replace, create or delete makes of a write: the
+// phases and rules sent that it holds (by id) as sent, those it holds but were not sent as they
+// were, none added.
+func onlyHeld(held, sent []Phase) []Phase {
+	heldRules := map[string]PipelineRule{}
+	for _, ph := range held {
 		for _, r := range ph.Rules {
-			oldRule[r.ID] = true
+			heldRules[r.ID] = r
 		}
 	}
-	used := map[string]bool{}
-	for k := range oldPhase {
-		used[k] = true
+	sentPhase := map[string]Phase{}
+	for _, ph := range sent {
+		sentPhase[ph.ID] = ph
 	}
-	for k := range oldRule {
-		used[k] = true
+	out := make([]Phase, 0, len(held))
+	for _, old := range held {
+		ph, ok := sentPhase[old.ID]
+		if !ok {
+			out = append(out, old)
+			continue
+		}
+		sentRule := map[string]bool{}
+		rules := []PipelineRule{}
+		for _, r := range ph.Rules {
+			if _, ok := heldRules[r.ID]; ok {
+				sentRule[r.ID] = true
+				rules = append(rules, r)
+			}
+		}
+		for _, r := range old.Rules {
+			if !sentRule[r.ID] {
+				rules = append(rules, r)
+			}
+		}
+		ph.Rules = rules
+		out = append(out, ph)
+	}
+	return out
+}
+
+// withNewIDs is the phases sent, with the ids of old phases and rules sent back kept; new ones, or
+// ids sent twice, get fresh ones. s.mu is held.
+func (s *Server) withNewIDs(old, sent []Phase) []Phase {
+	oldPhase := map[string]bool{}
+	oldRule := map[string]bool{}
+	used := map[string]bool{}
+	for _, ph := range old {
+		oldPhase[ph.ID], used[ph.ID] = true, true
+		for _, r := range ph.Rules {
+			oldRule[r.ID], used[r.ID] = true, true
+		}
 	}
 	taken := map[string]bool{}
-	phases := make([]Phase, len(req.Phases))
-	for i, ph := range req.Phases {
+	phases := make([]Phase, len(sent))
+	for i, ph := range sent {
 		if ph.ID == "" || !oldPhase[ph.ID] || taken[ph.ID] {
 			ph.ID = s.newLocalID("ph_", used)
 		}
@@ -178,10 +293,7 @@ func (s *Server) updatePipeline(id string, body []byte) response {
 		ph.Rules = rules
 		phases[i] = ph
 	}
-	st.p.Name = req.Name
-	st.p.Phases = phases
-	st.p.LastModifierID = s.modifierID()
-	return okResp("Release pipeline updated successfully", st.p.clone())
+	return phases
 }
 
 func (p Pipeline) clone() Pipeline {
@@ -199,3 +311,6 @@ func (p Pipeline) clone() Pipeline {
 	p.Phases = phases
 	return p
 }
+
+// PipelineIDs lists the ids of the pipelines stored, sorted.
+func (s *Server) PipelineIDs() []string { return sortedKeys(s, s.pipelines) }

@@ -38,6 +38,8 @@ func (s *Server) routes() *http.ServeMux {
 	on(http.MethodPost, "/release_pipelines/{id}", func(r *http.Request, body []byte) response {
 		return s.unlessHeld(r, reviewKindPipe, body, s.updatePipeline)
 	})
+	on(http.MethodPost, "/release_pipelines", func(_ *http.Request, body []byte) response { return s.createPipeline(body) })
+	on(http.MethodDelete, "/release_pipelines/{id}", func(r *http.Request, _ []byte) response { return s.deletePipeline(id(r)) })
 
 	on(http.MethodGet, "/release_pipeline_triggers", func(r *http.Request, _ []byte) response { return s.listRuns(r) })
 	on(http.MethodGet, "/release_pipeline_triggers/{id}", func(r *http.Request, _ []byte) response { return s.getRun(id(r)) })

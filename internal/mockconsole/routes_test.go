@@ -28,7 +28,7 @@ func TestRouteEdges(t *testing.T) {
 		{"HEAD", "/console/v1/gates", "", 405, "GET, POST", ""},
 		{"PUT", "/console/v1/gates", "{}", 405, "GET, POST", "Method PUT not allowed on /console/v1/gates"},
 		{"PUT", "/console/v1/gates/x", "{}", 405, "GET, PATCH, DELETE", "Method PUT not allowed on /console/v1/gates/x"},
-		{"DELETE", "/console/v1/release_pipelines/x", "", 405, "GET, POST", "Method DELETE not allowed on /console/v1/release_pipelines/x"},
+		{"PUT", "/console/v1/release_pipelines/x", "", 405, "GET, POST, DELETE", "Method PUT not allowed on /console/v1/release_pipelines/x"},
 		{"PUT", "/console/v1/metrics/metric_source/list", "", 405, "GET, POST, DELETE", "Method PUT not allowed on /console/v1/metrics/metric_source/list"},
 		{"HEAD", "/console/v1/metrics/metric_source/list", "", 405, "GET, POST, DELETE", ""},
 		{"DELETE", "/console/v1/metrics/metric_source/list", "", 404, "", `Metric source "list" not found`},

@@ -295,6 +295,7 @@ func TestExamples_everyTypeAndFileCovered(t *testing.T) {
 		for _, file := range []string{"resource.tf", "import.sh", "import-by-string-id.tf", "import-by-identity.tf"} {
 			want = append(want, filepath.Join("resources", name, file))
 		}
+		want = append(want, moreResourceExamples(t, name)...) // TestAccExamples_moreResourceFiles
 	}
 	for _, f := range p.ListResources(ctx) {
 		want = append(want, filepath.Join("list-resources", listTypeName(ctx, f()), "list-resource.tfquery.hcl"))

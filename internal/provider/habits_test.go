@@ -206,6 +206,7 @@ func TestAccHabits_workflow(t *testing.T) {
 		{"owner_later", mockconsole.Habits{OwnerLater: true}},
 		{"placeholders", mockconsole.Habits{Placeholders: true}},
 		{"read_only_key_unused", mockconsole.Habits{ReadOnlyKey: true}},
+		{"console_pipeline_rules", mockconsole.Habits{ConsolePipelineRules: true}},
 		{"all", mockconsole.AllHabits()},
 	}
 	for _, tc := range cases {

@@ -68,6 +68,11 @@ func seedProject(m *mockconsole.Server, gates, pipelines, sources int) {
 				}},
 			})
 		}
+		if i%4 == 2 {
+			// As pipeline rules written in the console come: no operator, scalar targets (a number
+			// among them), a condition type gate rules do not document.
+			p.Phases[0].Rules = append(p.Phases[0].Rules, consolePipelineRule)
+		}
 		m.PutPipeline(p)
 	}
 	for i := 1; i <= sources; i++ {

@@ -5,7 +5,9 @@ package provider
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
@@ -33,15 +35,15 @@ type releasePipelineResource struct{ resourceData }
 
 func (r *releasePipelineResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = schema.Schema{
-		MarkdownDescription: "The name and the complete, ordered phase list of an existing release pipeline (a phased rollout).\n\n" +
+		MarkdownDescription: "A release pipeline (a phased rollout): its name and complete, ordered phase list.\n\n" +
 			"A release pipeline rolls a change out phase after phase. A phase with `required_review = true` waits for a manual " +
 			"review before it starts; `time_interval_ms` is how long the rollout waits after the phase before the next phase " +
 			"starts. When a phase has both, the timer starts once the review is approved. The rules of a phase say which " +
 			"units (matching conditions, in the given environments) the phase releases to.\n\n" +
-			"The console API cannot create or delete pipelines: the pipeline must exist before Terraform manages it. " +
-			"Creating this resource takes over the pipeline and replaces its name and phases with the configured ones " +
-			"(`POST /release_pipelines/{id}`); destroying it only removes it from the Terraform state and leaves the " +
-			"pipeline, with its current phases, on the service.\n\n" +
+			"Without `pipeline_id`, Terraform creates the pipeline and destroy deletes it. With `pipeline_id`, Terraform " +
+			"takes over that existing pipeline, replacing its name and phases with the configured ones, and destroy " +
+			"leaves it on the service. An imported pipeline is deleted by destroy, like a created one. Which of these " +
+			"applies is recorded once, when the pipeline first enters the state (see What destroy deletes below).\n\n" +
 			"Phases and phase rules keep their identity by name: when a phase (or a rule within a phase) keeps its name, " +
 			"its existing `id` is sent back, so inserting, removing or reordering phases does not renumber the others.",
 		Attributes: map[string]schema.Attribute{
@@ -51,11 +53,14 @@ func (r *releasePipelineResource) Schema(ctx context.Context, _ resource.SchemaR
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
 			"pipeline_id": schema.StringAttribute{
-				Required: true,
-				MarkdownDescription: "Identifier of the existing release pipeline, such as `pl_web`. Changing it forces replacement: " +
-					"the old pipeline is released from Terraform (left as it is) and the new one is taken over.",
+				Optional: true,
+				Computed: true,
+				MarkdownDescription: "Identifier of the pipeline, such as `pl_web`. Omit it to have Terraform create the pipeline " +
+					"(the service chooses the id, known after apply) and delete it on destroy. Set it to take over an existing " +
+					"pipeline, which destroy then leaves in place. Changing it from one value to another forces replacement; " +
+					"removing it from the configuration after apply changes nothing.",
 				Validators:    []validator.String{notBlank()},
-				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown(), replacedByAnotherPipelineID},
 			},
 			"name": schema.StringAttribute{
 				Required:            true,
@@ -83,9 +88,9 @@ func (r *releasePipelineResource) Schema(ctx context.Context, _ resource.SchemaR
 				Computed:            true,
 				MarkdownDescription: "Identifier of the user (or API key) that last modified the pipeline; changes with every update.",
 			},
-			// No delete: destroy sends no request.
-			"timeouts": timeoutsAttribute(ctx, "the pipeline", timeouts.Opts{Create: true, Read: true, Update: true}, map[string]string{
-				"create": "It covers reading the pipeline before taking it over.",
+			"timeouts": timeoutsAttribute(ctx, "the pipeline", timeouts.Opts{Create: true, Read: true, Update: true, Delete: true}, map[string]string{
+				"create": "It covers reading the pipeline before taking it over, or looking for it after a create whose answer was lost.",
+				"delete": "Destroy of a pipeline that was taken over sends no request.",
 			}),
 		},
 	}
@@ -159,24 +164,66 @@ func pipelineRuleAttributes() map[string]schema.Attribute {
 	}
 }
 
-// Create takes over a pipeline that already exists (the API has no create). It reads the pipeline
-// first so that phases and rules whose names already exist there keep their ids and history, as an
-// update would; their ids are unknown in the plan, so any answer is consistent with it.
+// Create makes the pipeline when the configuration leaves pipeline_id out, and otherwise takes
+// over the one it names. Which of the two is recorded in the private state for Delete, which sees
+// no configuration.
 func (r *releasePipelineResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan releasePipelineModel
 	if !r.begin(ctx, &resp.Diagnostics, resp.Identity, req.Plan, &plan) {
 		return
 	}
-	id := plan.PipelineID.ValueString()
 	op, cancel := startOperation(ctx, plan.Timeouts, "create", &resp.Diagnostics)
 	defer cancel()
+	if plan.PipelineID.IsUnknown() {
+		r.create(ctx, op, &plan, resp)
+		return
+	}
+	resp.Diagnostics.Append(setOwnership(ctx, resp.Private, pipelineTakenOver)...)
+	r.takeOver(ctx, op, &plan, resp)
+}
+
+// create sends POST /release_pipelines and stores the pipeline the service made.
+func (r *releasePipelineResource) create(ctx context.Context, op *operation, plan *releasePipelineModel, resp *resource.CreateResponse) {
+	phases, diags := expandPipelinePhases(ctx, plan.Phases, nil)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	name := plan.Name.ValueString()
+	p, err := r.data.client.CreateReleasePipeline(op.ctx, console.ReleasePipelineUpdate{Name: name, Phases: phases})
+	if err != nil {
+		f := apiFailure{"create", fmt.Sprintf("release pipeline %q", name)}
+		detail := f.detail(op, err)
+		if ae, ok := errors.AsType[*console.AmbiguousCreateError](err); ok {
+			// Nothing is stored: a plan would create yet another one. Adopting one is the user's call.
+			detail += fmt.Sprintf("\n\nOne of them is this configuration's: bring it under Terraform with "+
+				"`terraform import <address> <id>` (one of %s) and delete the others in the console if they are not wanted.",
+				strings.Join(ae.IDs, ", "))
+		}
+		resp.Diagnostics.AddError(f.summary(), detail)
+		return
+	}
+	plan.PipelineID = types.StringValue(p.ID)
+	resp.Diagnostics.Append(setIdentity(ctx, resp.Identity, pipelineIdentityAttr, plan.PipelineID)...)
+	resp.Diagnostics.Append(setOwnership(ctx, resp.Private, pipelineCreated)...)
+	// The pipeline exists whatever it holds: it is stored, so that destroy can delete it.
+	notAsSent(&resp.Diagnostics, p, name, phases, fmt.Sprintf("Release pipeline %q not created as sent", p.ID),
+		"The Terraform state holds what the service created; the next plan shows what is left to do.")
+	resp.Diagnostics.Append(r.store(ctx, plan, p, &resp.State)...)
+}
+
+// takeOver reads the existing pipeline first so that phases and rules whose names already exist
+// there keep their ids and history, as an update would; their ids are unknown in the plan, so any
+// answer is consistent with it.
+func (r *releasePipelineResource) takeOver(ctx context.Context, op *operation, plan *releasePipelineModel, resp *resource.CreateResponse) {
+	id := plan.PipelineID.ValueString()
 	existing, err := r.data.client.GetReleasePipeline(op.ctx, id)
 	if err != nil {
 		read := apiFailure{"read", fmt.Sprintf("release pipeline %q", id)}
 		detail := read.detail(op, err)
 		if console.NotFound(err) {
-			detail += "\n\nThe console API cannot create release pipelines: create the pipeline in the console first, " +
-				"or correct pipeline_id."
+			detail += "\n\npipeline_id names an existing pipeline to take over: correct it, or leave it out to have " +
+				"Terraform create the pipeline."
 		}
 		resp.Diagnostics.AddError(read.summary(), detail)
 		return
@@ -188,11 +235,11 @@ func (r *releasePipelineResource) Create(ctx context.Context, req resource.Creat
 	}
 	if samePipeline(existing, plan.Name.ValueString(), phases, true) {
 		// Already as configured (a held create approved since, say): taken over without a write.
-		resp.Diagnostics.Append(r.store(ctx, &plan, existing, &resp.State)...)
+		resp.Diagnostics.Append(r.store(ctx, plan, existing, &resp.State)...)
 		return
 	}
 	// A held create leaves no state: saved with an error, Terraform would taint it and plan a replacement.
-	r.apply(ctx, op, &plan, phases, &resp.State, reviewKeptNoState, &resp.Diagnostics)
+	r.apply(ctx, op, plan, phases, &resp.State, reviewKeptNoState, &resp.Diagnostics)
 }
 
 func (r *releasePipelineResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -235,8 +282,8 @@ func (r *releasePipelineResource) Update(ctx context.Context, req resource.Updat
 }
 
 // apply sends the pipeline and stores the service's answer, shaped by the plan (null vs [] choices).
-// held reports a write the service held for review, or answered with something else than was sent:
-// the diagnostic is added, nothing is stored.
+// held reports a write the service held for review: the diagnostic is added, nothing is stored. An
+// answer that differs from what was sent is stored with an error naming the differences.
 func (r *releasePipelineResource) apply(ctx context.Context, op *operation, plan *releasePipelineModel, phases []console.Phase, state *tfsdk.State, kept string, diags *diag.Diagnostics) (held bool) {
 	id := plan.PipelineID.ValueString()
 	p, err := r.data.client.UpdateReleasePipeline(op.ctx, id, console.ReleasePipelineUpdate{Name: plan.Name.ValueString(), Phases: phases})
@@ -244,13 +291,13 @@ func (r *releasePipelineResource) apply(ctx context.Context, op *operation, plan
 		return true
 	}
 	if err != nil {
-		apiFailure{"update", fmt.Sprintf("release pipeline %q", id)}.add(diags, op, err)
+		f := apiFailure{"update", fmt.Sprintf("release pipeline %q", id)}
+		diags.AddError(f.summary(), f.detail(op, err)+r.lockAdvice(op.ctx, id, err, "changed"))
 		return false
 	}
-	if !samePipeline(p, plan.Name.ValueString(), phases, false) {
-		addNotAsSent(diags, fmt.Sprintf("Release pipeline %q not updated as sent", id), "its name or phases differ", kept)
-		return true
-	}
+	// What the service holds goes into state, whatever was sent: the next plan shows what is left.
+	notAsSent(diags, p, plan.Name.ValueString(), phases, fmt.Sprintf("Release pipeline %q not updated as sent", id),
+		"The Terraform state holds what the service holds.")
 	diags.Append(r.store(ctx, plan, p, state)...)
 	return false
 }
@@ -267,17 +314,8 @@ func (r *releasePipelineResource) store(ctx context.Context, plan *releasePipeli
 	return diags
 }
 
-func (r *releasePipelineResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state releasePipelineModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.AddWarning("Release pipeline left in place",
-		fmt.Sprintf("Release pipeline %q was removed from the Terraform state only. The console API cannot delete release "+
-			"pipelines, so the pipeline and its current name and phases remain on the service.", state.PipelineID.ValueString()))
-}
-
 func (r *releasePipelineResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	importState(ctx, req, resp, "featureconsole_release_pipeline", pipelineIdentityAttr, "pl_web")
+	if importState(ctx, req, resp, "featureconsole_release_pipeline", pipelineIdentityAttr, "pl_web") {
+		resp.Diagnostics.Append(setOwnership(ctx, resp.Private, pipelineImported)...)
+	}
 }

@@ -59,12 +59,15 @@ func (r *releasePipelineResource) ModifyPlan(ctx context.Context, req resource.M
 			return
 		}
 		// Another pipeline's phase ids mean nothing here (pipeline_id changed: replacement).
-		if state.PipelineID.Equal(cfg.PipelineID) {
+		if cfg.PipelineID.IsNull() || state.PipelineID.Equal(cfg.PipelineID) {
 			prior = phaseModels(ctx, state.Phases, &resp.Diagnostics)
 		}
 	}
-	if !cfg.PipelineID.IsUnknown() {
-		plan.ID = cfg.PipelineID
+	// id is pipeline_id: known when configured or kept from state, else the service's to choose.
+	if !plan.PipelineID.IsUnknown() {
+		plan.ID = plan.PipelineID
+	} else {
+		plan.ID = types.StringUnknown()
 	}
 	if !cfg.Phases.IsUnknown() && !cfg.Phases.IsNull() {
 		plan.Phases = planPipelinePhases(ctx, cfg.Phases, prior, &resp.Diagnostics)

@@ -605,7 +605,7 @@ func TestReleasePipelineDelete_warnsAndLeavesPipeline(t *testing.T) {
 		t.Fatalf("delete failed: %v", resp.Diagnostics)
 	}
 	warnings := resp.Diagnostics.Warnings()
-	if len(warnings) != 1 || !strings.Contains(warnings[0].Detail(), `"pl_web"`) || !strings.Contains(warnings[0].Detail(), "remain on the service") {
+	if len(warnings) != 1 || !strings.Contains(warnings[0].Detail(), `"pl_web"`) || !strings.Contains(warnings[0].Detail(), "leaves the pipeline") {
 		t.Fatalf("want one warning naming the pipeline and saying it stays, got %v", warnings)
 	}
 }

@@ -16,9 +16,10 @@ import (
 
 // Sweepers clean up what an interrupted acceptance run against a real service leaves behind
 // (make sweep, which runs `go test ./internal/provider -sweep=default`). They touch only the
-// objects the FEATURECONSOLE_ACC_* variables name: the metric sources and gates whose name starts
-// with the test prefix (never the test gate itself), and the rules of the test gate. The release pipeline is not swept: it cannot be
-// deleted, and every run sets all of it.
+// objects the FEATURECONSOLE_ACC_* variables name: the metric sources, gates and release pipelines
+// whose name starts with the test prefix (never the test gate itself; pipelines in
+// sweep_release_pipelines_test.go), and the rules of the test gate. The pipeline
+// FEATURECONSOLE_ACC_PIPELINE names is taken over, never deleted.
 func init() {
 	resource.AddTestSweepers("featureconsole_metric_source", &resource.Sweeper{
 		Name: "featureconsole_metric_source",

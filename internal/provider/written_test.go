@@ -91,3 +91,46 @@ func TestSamePipelineByMeaning(t *testing.T) {
 		t.Error("another interval compares the same")
 	}
 }
+
+func TestPipelineDifferences(t *testing.T) {
+	rule := func(name, env string) console.PipelineRule {
+		return console.PipelineRule{Name: name, Environments: []string{env}, Conditions: []console.Condition{{Type: "public"}}}
+	}
+	sent := []console.Phase{
+		{Name: "a", TimeIntervalMs: 1, Rules: []console.PipelineRule{rule("r1", "prod"), rule("r2", "prod")}},
+		{Name: "b", TimeIntervalMs: 2},
+	}
+	for _, c := range []struct {
+		name string
+		got  console.ReleasePipeline
+		want []string
+	}{
+		{"took", console.ReleasePipeline{Name: "P", Phases: sent}, nil},
+		{"ids and number forms do not count", console.ReleasePipeline{Name: "P", Phases: []console.Phase{
+			{ID: "ph_1", Name: "a", TimeIntervalMs: 1, Rules: []console.PipelineRule{rule("r1", "prod"), rule("r2", "prod")}},
+			{ID: "ph_2", Name: "b", TimeIntervalMs: 2, Rules: []console.PipelineRule{}},
+		}}, nil},
+		{"everything", console.ReleasePipeline{Name: "Q", Phases: []console.Phase{
+			{Name: "a", TimeIntervalMs: 5, Rules: []console.PipelineRule{rule("r1", "staging"), rule("r3", "prod")}},
+			{Name: "c"},
+		}}, []string{
+			`the name was sent as "P", the pipeline holds "Q"`,
+			`phase "a" holds another time_interval_ms or required_review`,
+			`rule "r1" of phase "a" holds other environments or conditions`,
+			`rule "r2" of phase "a" is missing`,
+			`rule "r3" of phase "a" was not sent`,
+			`phase "b" is missing`,
+			`phase "c" was not sent`,
+		}},
+		{"order", console.ReleasePipeline{Name: "P", Phases: []console.Phase{sent[1], sent[0]}}, []string{
+			"the phases, or the rules of a phase, are in another order",
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got := pipelineDifferences(&c.got, "P", sent)
+			if strings.Join(got, "\n") != strings.Join(c.want, "\n") {
+				t.Fatalf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(c.want, "\n"))
+			}
+		})
+	}
+}

@@ -1,5 +1,6 @@
-# Take over the existing pipeline "pl_web": its name and its complete, ordered phase list.
-# The API has no create or delete: destroying this resource leaves the pipeline on the service.
+# Take over the existing pipeline "pl_web": Terraform replaces its name and its complete, ordered
+# phase list with these. Because pipeline_id is set when the resource is created, destroying this
+# resource leaves the pipeline on the service.
 resource "featureconsole_release_pipeline" "web" {
   pipeline_id = "pl_web"
   name        = "Web rollout"

@@ -1,0 +1,127 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
+package provider
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+)
+
+// Whether destroy deletes a pipeline is decided once, when the pipeline first enters the state, and
+// kept in the resource's private state: Delete sees no configuration, and a plan with no change
+// (an import whose configuration matches, adding pipeline_id with the pipeline's own id) never
+// reaches the provider's apply, so nothing later could record another choice reliably.
+//   - created (pipeline_id left out at create): destroy deletes it;
+//   - imported (terraform import, import blocks, generated configuration): destroy deletes it, as
+//     destroying any imported object does;
+//   - taken over (pipeline_id set at create), or a state written before this provider could create
+//     pipelines (every one of them was taken over): destroy leaves it in place, with a warning.
+const pipelineOwnershipKey = "pipeline_ownership"
+
+type pipelineOwnership string
+
+const (
+	pipelineCreated   pipelineOwnership = "created"
+	pipelineImported  pipelineOwnership = "imported"
+	pipelineTakenOver pipelineOwnership = "taken_over"
+)
+
+func setOwnership(ctx context.Context, p privateState, o pipelineOwnership) diag.Diagnostics {
+	b, _ := json.Marshal(string(o))
+	return p.SetKey(ctx, pipelineOwnershipKey, b)
+}
+
+// ownership reads what setOwnership stored; a state without it was taken over.
+func ownership(ctx context.Context, p privateState) pipelineOwnership {
+	b, d := p.GetKey(ctx, pipelineOwnershipKey)
+	var s string
+	if d.HasError() || json.Unmarshal(b, &s) != nil {
+		return pipelineTakenOver
+	}
+	return pipelineOwnership(s)
+}
+
+// replacedByAnotherPipelineID forces replacement when pipeline_id changes from one value to another;
+// left out of the configuration, it keeps the value in state.
+var replacedByAnotherPipelineID = stringplanmodifier.RequiresReplaceIf(
+	func(_ context.Context, req planmodifier.StringRequest, resp *stringplanmodifier.RequiresReplaceIfFuncResponse) {
+		resp.RequiresReplace = anotherPipelineID(req.StateValue, req.ConfigValue)
+	},
+	"Changing pipeline_id from one value to another forces replacement; removing it from the configuration does not.",
+	"Changing `pipeline_id` from one value to another forces replacement; removing it from the configuration does not.",
+)
+
+// anotherPipelineID reports a configured pipeline_id that names another pipeline than the state's.
+func anotherPipelineID(state, config types.String) bool {
+	return !state.IsNull() && !config.IsNull() && !config.IsUnknown() && !config.Equal(state)
+}
+
+func (r *releasePipelineResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state releasePipelineModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	id := state.PipelineID.ValueString()
+	if ownership(ctx, req.Private) == pipelineTakenOver {
+		resp.Diagnostics.AddWarning("Release pipeline left in place",
+			fmt.Sprintf("Release pipeline %q was removed from the Terraform state only. Terraform took it over (pipeline_id "+
+				"was set when the resource was created), so destroy leaves the pipeline and its current name and phases on "+
+				"the service.", id))
+		return
+	}
+	if !requireClient(r.data, &resp.Diagnostics) {
+		return
+	}
+	op, cancel := startOperation(ctx, state.Timeouts, "delete", &resp.Diagnostics)
+	defer cancel()
+	if err := r.data.client.DeleteReleasePipeline(op.ctx, id); err != nil {
+		f := apiFailure{"delete", fmt.Sprintf("release pipeline %q", id)}
+		resp.Diagnostics.AddError(f.summary(), f.detail(op, err)+r.lockAdvice(op.ctx, id, err, "deleted"))
+	}
+}
+
+// lockAdvice says, after a refused update or delete, what holds the pipeline: its active runs
+// (read from the service, whatever the refusal's words) and what to do about them, or else what
+// else makes the service refuse.
+func (r *releasePipelineResource) lockAdvice(ctx context.Context, id string, err error, what string) string {
+	var ae *console.APIError
+	if !errors.As(err, &ae) || ae.StatusCode != http.StatusBadRequest {
+		return ""
+	}
+	runs, lerr := r.data.client.ActiveReleasePipelineTriggers(ctx, id)
+	if lerr == nil && len(runs) > 0 {
+		desc := make([]string, len(runs))
+		for i, t := range runs {
+			desc[i] = fmt.Sprintf("%q (%s at phase %q", t.ID, t.Status, t.CurrentPhase)
+			if t.GateID != "" {
+				desc[i] += fmt.Sprintf(", for gate %q", t.GateID)
+			}
+			desc[i] += ")"
+		}
+		return fmt.Sprintf("\n\nRelease pipeline %q cannot be %s while a run of it is active: run %s. Wait for the run "+
+			"to end (the featureconsole_release_pipeline_triggers data source follows it), or end it with the "+
+			"featureconsole_release_pipeline_trigger action's `rollout` (release to everyone) or `abort` (put the gate's "+
+			"previous rules back), then apply again.", id, what, strings.Join(desc, ", "))
+	}
+	if what == "deleted" {
+		return fmt.Sprintf("\n\nThe service does not delete a pipeline while a gate is attached to it or a run of it is "+
+			"active. If a gate is attached, attach it to another pipeline (or none) or delete the gate first, then "+
+			"destroy again; featureconsole_gate's release_pipeline_id attaches gates. Release pipeline %q stays in the "+
+			"Terraform state until then.", id)
+	}
+	return ""
+}
