@@ -47,7 +47,7 @@ type Habits struct {
 	Charset bool
 	// Gzip: bodies are gzip-encoded when the client accepts it.
 	Gzip bool
-	// EmptyWrites: successful writes of gates, pipelines and metric sources are answered 200 with
+	// EmptyWrites: successful writes of gates, pipelines, metric sources and segments are answered 200 with
 	// an empty body (writes carrying dryRun keep theirs).
 	EmptyWrites bool
 	// DropIdle: every third request has its connection closed under it, unanswered and unprocessed,
@@ -211,10 +211,11 @@ func (s *Server) decorate(r *http.Request, resp response) response {
 	return resp
 }
 
-// isObjectWrite is a write of a gate's rules, a pipeline or a metric source.
+// isObjectWrite is a write of a gate's rules, a pipeline, a metric source or a segment.
 func isObjectWrite(r *http.Request) bool {
 	p := strings.TrimPrefix(r.URL.Path, basePath)
-	return strings.HasPrefix(p, "/gates/") || strings.HasPrefix(p, "/release_pipelines/") || strings.HasPrefix(p, "/metrics/metric_source")
+	return strings.HasPrefix(p, "/gates/") || strings.HasPrefix(p, "/release_pipelines/") || strings.HasPrefix(p, "/metrics/metric_source") ||
+		strings.HasPrefix(p, "/segments")
 }
 
 // reshapeBody rewrites a success envelope; a body it cannot read is left as it is.
@@ -228,9 +229,6 @@ func (s *Server) reshapeBody(r *http.Request, body []byte) []byte {
 	h := s.habits
 	if data, ok := env["data"]; ok {
 		s.withActiveReview(r, data)
-		if h.SegmentRulesArray && strings.TrimPrefix(r.URL.Path, basePath) == "/segments" {
-			segmentRulesAsArrays(data)
-		}
 		env["data"] = h.reshape(data, "")
 	}
 	if pg, ok := env["pagination"].(map[string]any); ok && h.PagingLinks {
@@ -352,22 +350,6 @@ func consoleRuleShape(rule map[string]any) {
 			cm["targetValue"] = nil
 		case 1:
 			cm["targetValue"] = tv[0]
-		}
-	}
-}
-
-// segmentRulesAsArrays turns each segment's rules object into an array of it ([] when none).
-func segmentRulesAsArrays(data any) {
-	list, _ := data.([]any)
-	for _, x := range list {
-		sg, ok := x.(map[string]any)
-		if !ok {
-			continue
-		}
-		if rules, ok := sg["rules"].(map[string]any); ok {
-			sg["rules"] = []any{rules}
-		} else {
-			sg["rules"] = []any{}
 		}
 	}
 }
