@@ -240,6 +240,7 @@ func (p *featureConsoleProvider) Resources(_ context.Context) []func() resource.
 	return []func() resource.Resource{
 		NewGateRulesResource,
 		NewMetricSourceResource,
+		NewSegmentResource,
 		NewReleasePipelineResource,
 	}
 }
@@ -250,6 +251,7 @@ func (p *featureConsoleProvider) ListResources(_ context.Context) []func() list.
 		NewGateRulesList,
 		NewMetricSourceList,
 		NewReleasePipelineList,
+		NewSegmentList,
 	}
 }
 
