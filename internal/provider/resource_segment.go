@@ -109,7 +109,7 @@ func (r *segmentResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 					"limit for them (12 writes per 10 seconds), so a list of 100,000 ids takes about a minute and a half to create.",
 				// A list rather than a set: the framework compares a set read back with the state element by
 				// element against every element, which a list of 100,000 ids cannot afford.
-				Validators: []validator.List{listvalidator.UniqueValues(), listvalidator.ValueStringsAre(notBlank())},
+				Validators: []validator.List{uniqueStrings{}, listvalidator.ValueStringsAre(notBlank())},
 			},
 			"entry_count": schema.Int64Attribute{
 				Computed: true, MarkdownDescription: "Number of ids (or rules) the service reports: its `count` (a name Terraform reserves).",

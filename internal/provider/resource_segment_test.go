@@ -439,9 +439,9 @@ rules = [{ name = "a", pass_percentage = 101 }]`), wrapped("rules[0].pass_percen
 		{"88 empty id", seg(`segment_id = "beta"
 type = "id_list"
 ids = ["u_1", ""]`), wrapped("ids", "must not be empty")},
-		{"89 empty rule name", seg(`segment_id = "beta"
-type = "rule_based"
-rules = [{ name = " ", pass_percentage = 1 }]`), wrapped("rules[0].name", "must not be empty")},
+		{"89 an id twice", seg(`segment_id = "beta"
+type = "id_list"
+ids = ["u_1", "u_2", "u_1"]`), wrapped("Duplicate value", `ids[0] and ids[2] are both "u_1"`)},
 	}
 	steps := make([]resource.TestStep, 0, len(cases))
 	for _, tc := range cases {
