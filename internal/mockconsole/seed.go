@@ -60,7 +60,7 @@ func (s *Server) seed(eventRecords int) {
 			sg.Type = "rule_based"
 			sg.Count = 1000 + i*10
 			sg.Rules = []SegmentRule{{
-				ID:             fmt.Sprintf("seg%02d_rule", i),
+				ID:             fmt.Sprintf("seg%02d_rule:100:1", i),
 				BaseID:         fmt.Sprintf("seg%02d_rule", i),
 				Name:           fmt.Sprintf("segment_%02d rule", i),
 				PassPercentage: 100,

@@ -13,7 +13,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
-	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
@@ -70,15 +69,7 @@ func (r *segmentResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 	if resp.Diagnostics.HasError() || !elementsKnown(plan.Rules) || !plan.SegmentID.Equal(state.SegmentID) {
 		return
 	}
-	planned, d := ruleModels(ctx, asGateRules(plan.Rules))
-	resp.Diagnostics.Append(d...)
-	prior, d := ruleModels(ctx, asGateRules(state.Rules))
-	resp.Diagnostics.Append(d...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	matchPriorRules(ctx, planned, prior)
-	rules, d := types.ListValueFrom(ctx, gateRuleObjectType, planned)
+	rules, d := plannedRules(ctx, asGateRules(plan.Rules), asGateRules(state.Rules))
 	resp.Diagnostics.Append(d...)
 	if resp.Diagnostics.HasError() {
 		return
