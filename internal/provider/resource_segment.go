@@ -148,8 +148,13 @@ func (r *segmentResource) Create(ctx context.Context, req resource.CreateRequest
 	op, cancel := startOperation(ctx, plan.Timeouts, "create", &resp.Diagnostics)
 	defer cancel()
 	created, err := r.data.client.CreateSegment(op.ctx, seg)
-	if err != nil {
-		created, err = r.recoverCreate(op.ctx, seg, err)
+	for attempt := 1; err != nil; attempt++ {
+		var again bool
+		if created, again, err = r.recoverCreate(op.ctx, seg, err); !again || attempt > maxCreateResends {
+			break
+		}
+		// The read back found no segment: the lost create never arrived, and sending it again cannot duplicate it.
+		created, err = r.data.client.CreateSegment(op.ctx, seg)
 	}
 	if err != nil {
 		addSegmentCreateError(&resp.Diagnostics, op, id, err)

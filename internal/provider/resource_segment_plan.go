@@ -138,23 +138,27 @@ func (r *segmentResource) finish(ctx context.Context, op *operation, m *segmentM
 	diags.Append(flattenSegment(ctx, seg, nil, m)...)
 }
 
+// maxCreateResends bounds how often a create lost on the way (read back: no segment) is sent again.
+const maxCreateResends = 3
+
 // recoverCreate handles a failed create: a create whose answer was lost, or met "exists", reads
-// the segment back; one as was sent after a lost answer is this apply's own.
-func (r *segmentResource) recoverCreate(ctx context.Context, sent console.NewSegment, err error) (*console.Segment, error) {
+// the segment back. One as was sent after a lost answer is this apply's own; none at all after a
+// lost answer means the create never arrived (again: it may be sent once more).
+func (r *segmentResource) recoverCreate(ctx context.Context, sent console.NewSegment, err error) (_ *console.Segment, again bool, _ error) {
 	var ae *console.APIError
 	ambiguous := console.MaybeApplied(err)
 	if !ambiguous && !(errors.As(err, &ae) && ae.StatusCode == http.StatusBadRequest) {
-		return nil, err
+		return nil, false, err
 	}
 	got, gerr := r.data.client.GetSegment(ctx, sent.ID)
 	if gerr != nil {
-		return nil, err
+		return nil, ambiguous && console.NotFound(gerr), err
 	}
 	if ambiguous && got.Type == sent.Type && got.Description == sent.Description && (sent.Name == "" || got.Name == sent.Name) {
 		tflog.Info(ctx, "segment create answer was lost but the segment was stored as sent: carrying on as created", map[string]any{"segment_id": sent.ID})
-		return got, nil
+		return got, false, nil
 	}
-	return nil, &segmentExistsError{id: sent.ID, cause: err}
+	return nil, false, &segmentExistsError{id: sent.ID, cause: err}
 }
 
 type segmentExistsError struct {
