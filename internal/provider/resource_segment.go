@@ -164,7 +164,7 @@ func (r *segmentResource) Create(ctx context.Context, req resource.CreateRequest
 	plan.ID = types.StringValue(id)
 	var written *console.Segment
 	if len(rules) > 0 {
-		written = r.writeRules(ctx, op, id, rules, &resp.Diagnostics)
+		written = r.writeRules(op, id, rules, &resp.Diagnostics)
 	}
 	if len(ids) > 0 && !resp.Diagnostics.HasError() {
 		if err := r.data.client.AddSegmentIDs(op.ctx, id, ids); err != nil {
@@ -202,7 +202,7 @@ func (r *segmentResource) Update(ctx context.Context, req resource.UpdateRequest
 	defer cancel()
 	var written *console.Segment
 	if !plan.Rules.Equal(state.Rules) {
-		written = r.writeRules(ctx, op, id, rules, &resp.Diagnostics)
+		written = r.writeRules(op, id, rules, &resp.Diagnostics)
 	}
 	added, removed := setDifference(oldIDs, ids), setDifference(ids, oldIDs)
 	if len(added) > 0 && !resp.Diagnostics.HasError() {

@@ -99,7 +99,7 @@ func (r *segmentResource) readSegment(ctx context.Context, id string) (*segmentR
 }
 
 // writeRules replaces the segment's rules and checks that the answer holds what was sent.
-func (r *segmentResource) writeRules(ctx context.Context, op *operation, id string, rules []console.SegmentRule, diags *diag.Diagnostics) *console.Segment {
+func (r *segmentResource) writeRules(op *operation, id string, rules []console.SegmentRule, diags *diag.Diagnostics) *console.Segment {
 	got, err := r.data.client.SetSegmentRules(console.WithOperation(op.ctx, op.name), id, orEmptyRules(rules))
 	if err != nil {
 		apiFailure{op.name + " rules of", fmt.Sprintf("segment %q", id)}.add(diags, op, err)
@@ -147,7 +147,8 @@ const maxCreateResends = 3
 func (r *segmentResource) recoverCreate(ctx context.Context, sent console.NewSegment, err error) (_ *console.Segment, again bool, _ error) {
 	var ae *console.APIError
 	ambiguous := console.MaybeApplied(err)
-	if !ambiguous && !(errors.As(err, &ae) && ae.StatusCode == http.StatusBadRequest) {
+	refused := errors.As(err, &ae) && ae.StatusCode == http.StatusBadRequest
+	if !ambiguous && !refused {
 		return nil, false, err
 	}
 	got, gerr := r.data.client.GetSegment(ctx, sent.ID)
