@@ -216,7 +216,9 @@ func (r *segmentResource) Update(ctx context.Context, req resource.UpdateRequest
 		}
 	}
 	if resp.Diagnostics.HasError() {
-		// The next refresh reads what the service holds; the state keeps what was there before.
+		// The state keeps what it held (the response starts as the plan, with its unknowns); the
+		// next refresh reads what the service holds.
+		resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 		return
 	}
 	r.finish(ctx, op, &plan, nil, written, &resp.Diagnostics)
