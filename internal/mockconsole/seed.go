@@ -58,7 +58,6 @@ func (s *Server) seed(eventRecords int) {
 			}
 		} else {
 			sg.Type = "rule_based"
-			sg.Count = 1000 + i*10
 			sg.Rules = []SegmentRule{{
 				ID:             fmt.Sprintf("seg%02d_rule:100:1", i),
 				BaseID:         fmt.Sprintf("seg%02d_rule", i),
