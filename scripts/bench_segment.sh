@@ -96,9 +96,10 @@ ctl POST reset >/dev/null
 RSSWRAP_OUT=$work/rss-plan farm-bench -n "$BENCH_SEGMENT_RUNS" --warmup 0 --timeout 900 -- \
 	"$TERRAFORM" -chdir="$work/ws" plan -no-color -input=false -detailed-exitcode -var pct=10 >"$work/farm-plan.txt" 2>&1 || true
 plan_code=0
-tf plan -no-color -input=false -detailed-exitcode -var pct=10 >"$work/plan.log" 2>&1 || plan_code=$?
-plan_wall=$(awk '/wall/ { for (i = 1; i <= NF; i++) if ($i ~ /median/) { print $(i+1); exit } }' "$work/farm-plan.txt")
-[ -n "$plan_wall" ] || plan_wall=$(grep -m1 -i wall "$work/farm-plan.txt" || echo "?")
+RSSWRAP_OUT=$work/rss-plan tf plan -no-color -input=false -detailed-exitcode -var pct=10 >"$work/plan.log" 2>&1 || plan_code=$?
+# farm-bench's rows: "A wall s  MIN MEDIAN MAX".
+plan_wall=$(awk '$1 == "A" && $2 == "wall" { print $5; exit }' "$work/farm-plan.txt")
+[ -n "$plan_wall" ] || plan_wall="?"
 plan_gets=$(( $(count "method=GET&prefix=/segments/bench_big/id_list") / (BENCH_SEGMENT_RUNS + 1) ))
 plan_rss=$(peak_kib "$work/rss-plan")
 plan_note="no changes"
@@ -116,7 +117,7 @@ change_patch=$(count "method=PATCH&prefix=/segments/")
 change_delete=$(count "method=DELETE&prefix=/segments/")
 change_rss=$(peak_kib "$work/rss-change")
 final_code=0
-tf plan -no-color -input=false -detailed-exitcode -var pct=20 >"$work/final.log" 2>&1 || final_code=$?
+RSSWRAP_OUT=$work/rss-final tf plan -no-color -input=false -detailed-exitcode -var pct=20 >"$work/final.log" 2>&1 || final_code=$?
 
 mib() { calc "%.0f" "$1 / 1024"; }
 json_mib=$(calc "%.1f" "$json_bytes / 1048576")
