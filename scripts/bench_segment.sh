@@ -67,7 +67,10 @@ variable "pct" {
   type = number
 }
 HCL
-tf() { "$TERRAFORM" -chdir="$work/ws" "$@"; }
+# -json everywhere: Terraform's human-readable plan diffs every list attribute of a resource in the
+# plan with a longest-common-subsequence table of len(before) x len(after) cells, no-op resources
+# included, and runs out of memory on 100,000 ids; the machine-readable plan is the same plan.
+tf() { "$TERRAFORM" -chdir="$work/ws" "$1" -json "${@:2}"; }
 
 # ---- create ----
 ids_file 0 "$BENCH_SEGMENT_IDS"
@@ -94,7 +97,7 @@ create_floor=$(calc "%d" "int(($create_patch + 11) / 12) * 10")
 echo "== terraform plan (refresh), $BENCH_SEGMENT_RUNS runs under farm-bench" >&2
 ctl POST reset >/dev/null
 RSSWRAP_OUT=$work/rss-plan farm-bench -n "$BENCH_SEGMENT_RUNS" --warmup 0 --timeout 900 -- \
-	"$TERRAFORM" -chdir="$work/ws" plan -no-color -input=false -detailed-exitcode -var pct=10 >"$work/farm-plan.txt" 2>&1 || true
+	"$TERRAFORM" -chdir="$work/ws" plan -json -no-color -input=false -detailed-exitcode -var pct=10 >"$work/farm-plan.txt" 2>&1 || true
 plan_code=0
 RSSWRAP_OUT=$work/rss-plan tf plan -no-color -input=false -detailed-exitcode -var pct=10 >"$work/plan.log" 2>&1 || plan_code=$?
 # farm-bench's rows: "A wall s  MIN MEDIAN MAX".
