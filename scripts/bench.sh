@@ -19,6 +19,7 @@ cd "$(dirname "$0")/.."
 : "${TERRAFORM_QUERY:=}"            # a terraform >= 1.14 for the query run (make bench: ../shared/tools/terraform-1.15)
 : "${BENCH_WRITE_DOC:=1}"
 : "${BENCH_SHARED:=1}"               # 0 skips the shared-limit runs (scripts/bench_shared.sh)
+: "${BENCH_SEGMENT:=1}"              # 0 skips the 100,000-id segment runs (scripts/bench_segment.sh)
 doc=BENCHMARKS.md
 
 for tool in curl awk "$TERRAFORM" go; do
@@ -322,4 +323,9 @@ fi
 # Several applies at once against one project's shared write limit (issue 13): its own table.
 if [ "${BENCH_SHARED:-1}" = 1 ]; then
 	TERRAFORM=$TERRAFORM PROVIDER_BIN=$PROVIDER_BIN BENCH_WRITE_DOC=$BENCH_WRITE_DOC ./scripts/bench_shared.sh
+fi
+
+# A 100,000-id segment under the id endpoints' own limit: its own table.
+if [ "${BENCH_SEGMENT:-1}" = 1 ]; then
+	TERRAFORM=$TERRAFORM PROVIDER_BIN=$PROVIDER_BIN BENCH_WRITE_DOC=$BENCH_WRITE_DOC ./scripts/bench_segment.sh
 fi

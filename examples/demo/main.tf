@@ -28,7 +28,7 @@ output "admin_emails" {
 }
 
 output "rule_based_segments" {
-  value = { for s in data.featureconsole_segments.rule_based.segments : s.id => s.rules.name }
+  value = { for s in data.featureconsole_segments.rule_based.segments : s.id => [for r in s.rules : r.name] }
 }
 
 output "checkout_events_read" {

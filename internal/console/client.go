@@ -49,6 +49,9 @@ type Config struct {
 	PageSize  int
 	// Pacer, when set, is waited on before every mutating request attempt.
 	Pacer *Pacer
+	// IDListPacer paces the writes of segment ids (their endpoints' own limit) before Pacer;
+	// nil takes IDListLimit and IDListLongLimit.
+	IDListPacer *Pacer
 	// Transport overrides the HTTP transport (tests).
 	Transport http.RoundTripper
 	// DryRunCacheDir, when set, keeps the dry runs that passed across provider processes.
@@ -64,6 +67,7 @@ type Client struct {
 	pageSize   int
 	maxRetries int
 	pacer      *Pacer
+	idPacer    *Pacer
 	http       *retryablehttp.Client
 	dryRuns    dryRunCache
 }
@@ -114,7 +118,11 @@ func New(cfg Config) (*Client, error) {
 		pageSize:   cfg.PageSize,
 		maxRetries: max(cfg.MaxRetries, 0),
 		pacer:      cfg.Pacer,
+		idPacer:    cfg.IDListPacer,
 		dryRuns:    dryRunCache{dir: cfg.DryRunCacheDir},
+	}
+	if c.idPacer == nil {
+		c.idPacer = NewTieredPacer(IDListLimit, IDListLongLimit)
 	}
 	if c.userAgent == "" {
 		c.userAgent = "terraform-provider-featureconsole/dev"

@@ -375,3 +375,17 @@ func FuzzSegment(f *testing.F) {
 		}
 	})
 }
+
+func FuzzSegmentIDPage(f *testing.F) {
+	for _, s := range []string{`{"data":{"name":"s","count":2,"ids":["a","b"]},"pagination":{"nextPage":null}}`,
+		`{"data":{"ids":null}}`, `{"data":{"count":"3","ids":[1]}}`, `{"data":[]}`, `null`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var env envelope[segmentIDPage]
+		err := decodeEnvelope(request{op: "read ids of segment", object: `"s"`}, b, &env)
+		if err != nil && !strings.Contains(err.Error(), `read ids of segment "s"`) {
+			t.Fatalf("the error does not name the operation: %v", err)
+		}
+	})
+}

@@ -59,12 +59,12 @@ func TestWholeNumber(t *testing.T) {
 func TestSegmentRulesForms(t *testing.T) {
 	cases := []struct {
 		name, rules string
-		want        string // name of the rule kept, "" for none
+		want        string // names of the rules kept, "" for none
 		err         bool
 	}{
 		{"object", `{"name":"r","passPercentage":50,"conditions":[]}`, "r", false},
 		{"array", `[{"name":"r","passPercentage":50.0,"conditions":[{"type":"user_id","targetValue":["1"]}]}]`, "r", false},
-		{"array of two", `[{"name":"first"},{"name":"second"}]`, "first", false},
+		{"array of two", `[{"name":"first"},{"name":"second"}]`, "first,second", false},
 		{"empty array", `[]`, "", false},
 		{"null", `null`, "", false},
 		{"string", `"none"`, "", true},
@@ -85,10 +85,11 @@ func TestSegmentRulesForms(t *testing.T) {
 			t.Errorf("%s: %v", tc.name, err)
 			continue
 		}
-		got := ""
-		if s.Rules != nil {
-			got = s.Rules.Name
+		var names []string
+		for _, r := range s.Rules {
+			names = append(names, r.Name)
 		}
+		got := strings.Join(names, ",")
 		if got != tc.want || s.ID != "s" || s.Count != 3 {
 			t.Errorf("%s: rules %q, segment %+v", tc.name, got, s)
 		}

@@ -229,6 +229,13 @@ type pacedTransport struct {
 
 func (t *pacedTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	write := r.Method != http.MethodGet && r.Method != http.MethodHead
+	own := ownPacer(r.Context())
+	if own != nil && write {
+		// The endpoint's own limit first: a write waiting for it holds no slot of the project's.
+		if err := own.wait(r.Context()); err != nil {
+			return nil, err
+		}
+	}
 	if t.pacer != nil && write {
 		if err := t.pacer.wait(r.Context()); err != nil {
 			return nil, err // never sent: not a write that may have been applied
@@ -251,27 +258,50 @@ func (t *pacedTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	}
 	// The deadline keeps bounding the body until the caller closes it.
 	resp.Body = &cancelOnClose{ReadCloser: resp.Body, cancel: cancel}
-	if t.pacer != nil && write {
-		t.observe(resp)
+	switch {
+	case own != nil && write:
+		// A 429 here is the endpoint's own limit: it slows these writes, not the project's others.
+		observe(own, resp)
+		if t.pacer != nil && resp.StatusCode != http.StatusTooManyRequests {
+			observe(t.pacer, resp)
+		}
+	case t.pacer != nil && write:
+		observe(t.pacer, resp)
 	}
 	return resp, nil
 }
 
-// observe feeds a write's answer to the pacer.
-func (t *pacedTransport) observe(resp *http.Response) {
+// observe feeds a write's answer to a pacer.
+func observe(p *Pacer, resp *http.Response) {
 	switch {
 	case resp.StatusCode == http.StatusTooManyRequests:
 		d, ok := parseRetryAfter(resp.Header.Get("Retry-After"))
 		if !ok {
 			d = time.Second
 		}
-		t.pacer.throttled(min(d, maxRetryAfter))
+		p.throttled(min(d, maxRetryAfter))
 	case resp.StatusCode >= 200 && resp.StatusCode <= 299:
-		t.pacer.succeeded()
+		p.succeeded()
 		if rem, reset, ok := rateLimitHeaders(resp.Header); ok {
-			t.pacer.remaining(rem, min(reset, maxRetryAfter))
+			p.remaining(rem, min(reset, maxRetryAfter))
 		}
 	}
+}
+
+type ownPacerKey struct{}
+
+// withOwnPacer marks the requests of ctx as writes to endpoints with their own limit, paced by p
+// on top of the project's pacer.
+func withOwnPacer(ctx context.Context, p *Pacer) context.Context {
+	if p == nil {
+		return ctx
+	}
+	return context.WithValue(ctx, ownPacerKey{}, p)
+}
+
+func ownPacer(ctx context.Context) *Pacer {
+	p, _ := ctx.Value(ownPacerKey{}).(*Pacer)
+	return p
 }
 
 // cancelOnClose releases an attempt's deadline once its body is closed.

@@ -9,30 +9,51 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"time"
 )
 
 // Segment is an id-list or rule-based segment.
 type Segment struct {
-	ID               string        `json:"id"`
-	IsEnabled        bool          `json:"isEnabled"`
-	Description      string        `json:"description"`
-	LastModifierName string        `json:"lastModifierName"`
-	LastModifierID   string        `json:"lastModifierID"`
-	Type             string        `json:"type"`
-	Count            WholeNumber   `json:"count"`
-	Tags             []string      `json:"tags"`
-	Rules            *SegmentRules `json:"rules"`
+	ID               string      `json:"id"`
+	Name             string      `json:"name,omitempty"`
+	IsEnabled        bool        `json:"isEnabled"`
+	Description      string      `json:"description"`
+	LastModifierName string      `json:"lastModifierName"`
+	LastModifierID   string      `json:"lastModifierID"`
+	Type             string      `json:"type"`
+	IDType           string      `json:"idType,omitempty"`
+	Count            WholeNumber `json:"count"`
+	Tags             []string    `json:"tags"`
+	// Rules are every rule of a rule-based segment, in order; nil for an id-list segment.
+	Rules []SegmentRule `json:"rules"`
 }
 
-// SegmentRules is the rule of a rule-based segment.
-type SegmentRules struct {
-	Name           string          `json:"name"`
-	PassPercentage float64         `json:"passPercentage"`
-	Conditions     []Condition     `json:"conditions"`
-	ReturnValue    json.RawMessage `json:"returnValue,omitempty"`
-}
+// SegmentRule has the gate rule's shape (the service documents it as such, without returnValue,
+// which the seed's form may still carry): one type keeps one comparison of what was sent.
+type SegmentRule = GateRule
 
-// segments is GET /segments; the provider only lists them.
+// Segment types.
+const (
+	SegmentRuleBased = "rule_based"
+	SegmentIDList    = "id_list"
+)
+
+// MaxIDsPerWrite is the most ids one PATCH or DELETE of a segment's id list carries.
+const MaxIDsPerWrite = 1000
+
+// maxIDPageSize is the most ids asked for per page: the live service refuses a larger limit.
+const maxIDPageSize = 100
+
+// The id endpoints' own limit, on top of the project's write limit.
+var (
+	IDListLimit     = Limit{N: 12, Window: 10 * time.Second}
+	IDListLongLimit = Limit{N: 900, Window: 15 * time.Minute}
+)
+
+// segments is GET /segments and /segments/{id}.
 var segments = collection[Segment]{path: "/segments", one: "segment", many: "segments"}
 
 // ListSegments reads every page of GET /segments.
@@ -40,9 +61,149 @@ func (c *Client) ListSegments(ctx context.Context, opts ListOptions) ([]Segment,
 	return segments.all(ctx, c, opts)
 }
 
-// UnmarshalJSON accepts rules as an object (one rule) or as an array of rules, the form of the live
-// schema; an empty array, like null, is a segment without rules (an id-list segment). Of several
-// rules the first is kept: the data source describes one rule per segment.
+// EachSegmentsPage reads GET /segments page by page, handing each page to fn in order.
+func (c *Client) EachSegmentsPage(ctx context.Context, opts ListOptions, fn func([]Segment) error) error {
+	return segments.each(ctx, c, opts, fn)
+}
+
+// GetSegment reads GET /segments/{id} (without the ids of an id-list segment: SegmentIDs).
+func (c *Client) GetSegment(ctx context.Context, id string) (*Segment, error) {
+	return segments.get(ctx, c, id)
+}
+
+// NewSegment is what POST /segments takes; Rules only for a rule-based segment.
+type NewSegment struct {
+	ID          string        `json:"id"`
+	Name        string        `json:"name,omitempty"`
+	Description string        `json:"description,omitempty"`
+	Type        string        `json:"type"`
+	IDType      string        `json:"idType,omitempty"`
+	Tags        []string      `json:"tags"`
+	Rules       []SegmentRule `json:"rules,omitempty"`
+}
+
+// CreateSegment sends POST /segments once: a create whose answer was lost is never sent again (the
+// caller reads the segment back), since a second attempt would meet its own segment as "exists".
+func (c *Client) CreateSegment(ctx context.Context, s NewSegment) (*Segment, error) {
+	s.Tags = orEmpty(s.Tags)
+	r := request{method: http.MethodPost, path: segments.path, body: s, op: "create segment", object: strconv.Quote(s.ID), noResend: true}
+	var out Segment
+	err := c.do(ctx, r, &out)
+	if emptyAnswer(err) {
+		return c.GetSegment(ctx, s.ID)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// DeleteSegment sends DELETE /segments/{id}.
+func (c *Client) DeleteSegment(ctx context.Context, id string) error {
+	return c.do(ctx, request{method: http.MethodDelete, path: segments.path + "/" + pathEscape(id), op: "delete segment", object: strconv.Quote(id)}, nil)
+}
+
+// SetSegmentRules replaces the rules of a rule-based segment (POST /segments/{id}/conditional, the
+// body the array of rules) and returns the segment as the service then holds it.
+func (c *Client) SetSegmentRules(ctx context.Context, id string, rules []SegmentRule) (*Segment, error) {
+	body := make([]SegmentRule, len(rules))
+	for i, r := range rules {
+		r.Conditions = orEmpty(r.Conditions)
+		r.ReturnValue = nil // not part of a segment rule
+		body[i] = r
+	}
+	r := request{method: http.MethodPost, path: segments.path + "/" + pathEscape(id) + "/conditional", body: body, op: "update rules of segment", object: strconv.Quote(id)}
+	var out Segment
+	err := c.do(ctx, r, &out)
+	// An answer without the segment (or without its rules) is completed by a read.
+	if emptyAnswer(err) || err == nil && (out.ID == "" || out.Rules == nil && len(body) > 0) {
+		return c.GetSegment(ctx, id)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// segmentIDPage is the data of GET /segments/{id}/id_list.
+type segmentIDPage struct {
+	Name  string      `json:"name"`
+	Count WholeNumber `json:"count"`
+	IDs   []string    `json:"ids"`
+}
+
+// SegmentIDs reads every page of GET /segments/{id}/id_list, at most 100 ids a page. A page that
+// brings nothing new (a service that ignores page) ends the listing.
+func (c *Client) SegmentIDs(ctx context.Context, id string) ([]string, error) {
+	r := request{method: http.MethodGet, path: segments.path + "/" + pathEscape(id) + "/id_list", op: "read ids of segment", object: strconv.Quote(id)}
+	limit := min(c.pageSize, maxIDPageSize)
+	var out []string
+	seen := map[string]struct{}{}
+	for page := 1; page <= maxPages; {
+		r.query = url.Values{"page": {strconv.Itoa(page)}, "limit": {strconv.Itoa(limit)}}
+		raw, err := c.send(ctx, r)
+		if err != nil {
+			return nil, err
+		}
+		var env envelope[segmentIDPage]
+		if err := decodeEnvelope(r, raw, &env); err != nil {
+			return nil, c.redactDecodeError(err)
+		}
+		fresh := 0
+		for _, v := range env.Data.IDs {
+			if _, dup := seen[v]; !dup {
+				seen[v] = struct{}{}
+				out = append(out, v)
+				fresh++
+			}
+		}
+		pg := env.Pagination
+		if fresh == 0 || pg == nil || pg.NextPage == nil || *pg.NextPage == "" {
+			break
+		}
+		next, l, err := nextPageParams(pg, page)
+		if err != nil {
+			return nil, &RequestError{Op: r.op, Object: r.object, Err: err}
+		}
+		page, limit = next, min(l, maxIDPageSize)
+	}
+	if out == nil {
+		out = []string{}
+	}
+	return out, nil
+}
+
+// AddSegmentIDs adds ids to an id-list segment (PATCH /segments/{id}/id_list), in chunks of at
+// most MaxIDsPerWrite, within the id endpoints' own limit.
+func (c *Client) AddSegmentIDs(ctx context.Context, id string, ids []string) error {
+	return c.writeSegmentIDs(ctx, http.MethodPatch, "add ids to segment", id, ids)
+}
+
+// RemoveSegmentIDs removes ids from an id-list segment (DELETE /segments/{id}/id_list with a body).
+func (c *Client) RemoveSegmentIDs(ctx context.Context, id string, ids []string) error {
+	return c.writeSegmentIDs(ctx, http.MethodDelete, "remove ids from segment", id, ids)
+}
+
+// writeSegmentIDs sends ids in chunks. Adding or removing an id twice changes nothing, so a chunk
+// whose answer was lost may be sent again. The chunks wait for the id endpoints' pacer before the
+// project's: while they wait for their own limit, the project's other writes go ahead.
+func (c *Client) writeSegmentIDs(ctx context.Context, method, op, id string, ids []string) error {
+	ctx = withOwnPacer(ctx, c.idPacer)
+	for start := 0; start < len(ids); start += MaxIDsPerWrite {
+		chunk := ids[start:min(start+MaxIDsPerWrite, len(ids))]
+		body := struct {
+			IDs []string `json:"ids"`
+		}{chunk}
+		r := request{method: method, path: segments.path + "/" + pathEscape(id) + "/id_list", body: body, op: op, object: strconv.Quote(id)}
+		if err := c.do(ctx, r, nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// UnmarshalJSON accepts rules as an object (the seed's form: one rule) or as an array of rules (the
+// live schema); an empty array, like null, is a segment without rules (an id-list segment).
 func (s *Segment) UnmarshalJSON(b []byte) error {
 	type plain Segment
 	var aux struct {
@@ -68,19 +229,18 @@ func (s *Segment) UnmarshalJSON(b []byte) error {
 	switch {
 	case len(raw) == 0 || string(raw) == "null":
 	case raw[0] == '[':
-		var list []SegmentRules
-		if err := json.Unmarshal(raw, &list); err != nil {
+		if err := json.Unmarshal(raw, &s.Rules); err != nil {
 			return fmt.Errorf("segment %q: rules: %w", s.ID, err)
 		}
-		if len(list) > 0 {
-			s.Rules = &list[0]
+		if len(s.Rules) == 0 {
+			s.Rules = []SegmentRule{}
 		}
 	case raw[0] == '{':
-		var one SegmentRules
+		var one SegmentRule
 		if err := json.Unmarshal(raw, &one); err != nil {
 			return fmt.Errorf("segment %q: rules: %w", s.ID, err)
 		}
-		s.Rules = &one
+		s.Rules = []SegmentRule{one}
 	default:
 		return fmt.Errorf("segment %q: rules must be an object or an array of rules, got %s", s.ID, truncate(string(raw), 40))
 	}

@@ -185,39 +185,63 @@ func (s *Server) updateGateRules(id string, body []byte) response {
 			"its rules cannot change until the trigger is completed or aborted", id, rs.run.ID, rs.run.Status, rs.run.CurrentPhase)
 	}
 	in := *req.Rules
+	if bad := rulesRefused(in); bad != nil {
+		return *bad
+	}
+	out := s.withRuleIDs(in, st.gate.Rules, &st.counter)
+	if s.habits.PartialRuleWrites && st.oldRuleWrites {
+		out = changesOnly(st.gate.Rules, heldOf(out, st.gate.Rules))
+	}
+	prev := st.gate.Rules
+	st.gate.Rules = out
+	st.gate.LastModifierName = modifierName
+	st.gate.LastModifierID = s.modifierID()
+	s.startGateRun(id, st, prev)
+	return okResp("Gate rules updated successfully", st.gate.clone())
+}
+
+// rulesRefused is the service's check of a rule list, gate or segment rules alike.
+func rulesRefused(in []GateRule) *response {
 	names := map[string]int{}
 	for i, r := range in {
 		if strings.TrimSpace(r.Name) == "" {
-			return errResp(http.StatusBadRequest, "rules[%d].name must not be empty", i)
+			return ref(errResp(http.StatusBadRequest, "rules[%d].name must not be empty", i))
 		}
 		if j, dup := names[r.Name]; dup {
-			return errResp(http.StatusBadRequest, "rules[%d].name %q duplicates rules[%d].name", i, r.Name, j)
+			return ref(errResp(http.StatusBadRequest, "rules[%d].name %q duplicates rules[%d].name", i, r.Name, j))
 		}
 		names[r.Name] = i
 		if r.PassPercentage < 0 || r.PassPercentage > 100 {
-			return errResp(http.StatusBadRequest, "rules[%d].passPercentage must be between 0 and 100", i)
+			return ref(errResp(http.StatusBadRequest, "rules[%d].passPercentage must be between 0 and 100", i))
 		}
 		if bad := conditionsRefused(r.Conditions, fmt.Sprintf("rules[%d]", i)); bad != nil {
-			return *bad
+			return bad
 		}
 		if r.ReturnValue != nil {
 			if _, isObj := r.ReturnValue.(map[string]any); !isObj {
-				return errResp(http.StatusBadRequest, "rules[%d].returnValue must be a JSON object", i)
+				return ref(errResp(http.StatusBadRequest, "rules[%d].returnValue must be a JSON object", i))
 			}
 		}
 		if r.ReturnValueJSON5 != nil {
 			if _, isObj := r.ReturnValueJSON5.(map[string]any); !isObj {
-				return errResp(http.StatusBadRequest, "rules[%d].returnValueJson5 must be a JSON object", i)
+				return ref(errResp(http.StatusBadRequest, "rules[%d].returnValueJson5 must be a JSON object", i))
 			}
 		}
 	}
+	return nil
+}
 
+func ref(r response) *response { return &r }
+
+// withRuleIDs gives the rules written their ids, as the service does for gate and segment rules: a
+// baseID sent back that the object holds is kept, and so is the id of a rule whose content did not
+// change; any other rule is new. counter is the object's highest rule id counter.
+func (s *Server) withRuleIDs(in, held []GateRule, counter *int) []GateRule {
 	current := map[string]GateRule{}
-	for _, r := range st.gate.Rules {
+	for _, r := range held {
 		current[r.BaseID] = r
 	}
 	taken := map[string]bool{}
-	sent := map[string]GateRule{} // the written rules the gate held, by baseID
 	out := make([]GateRule, len(in))
 	for i, r := range in {
 		if r.Conditions == nil {
@@ -235,28 +259,34 @@ func (s *Server) updateGateRules(id string, body []byte) response {
 			if bytes.Equal(contentOf(cur), contentOf(r)) && !s.habits.ConsoleRules {
 				r.ID = cur.ID
 			} else {
-				st.counter++
-				r.ID = ruleID(r.BaseID, r.PassPercentage, st.counter)
+				*counter++
+				r.ID = ruleID(r.BaseID, r.PassPercentage, *counter)
 			}
 			r.PendingAutomatedRollouts, r.CompletedAutomatedRollouts = cur.PendingAutomatedRollouts, cur.CompletedAutomatedRollouts
-			sent[r.BaseID] = r
 		} else {
 			r.BaseID = s.newBaseID()
-			st.counter++
-			r.ID = ruleID(r.BaseID, r.PassPercentage, st.counter)
+			*counter++
+			r.ID = ruleID(r.BaseID, r.PassPercentage, *counter)
 		}
 		taken[r.BaseID] = true
 		out[i] = r
 	}
-	if s.habits.PartialRuleWrites && st.oldRuleWrites {
-		out = changesOnly(st.gate.Rules, sent)
+	return out
+}
+
+// heldOf is the rules written that the object already held, by baseID (a new rule gets a new one).
+func heldOf(written, held []GateRule) map[string]GateRule {
+	had := map[string]bool{}
+	for _, r := range held {
+		had[r.BaseID] = true
 	}
-	prev := st.gate.Rules
-	st.gate.Rules = out
-	st.gate.LastModifierName = modifierName
-	st.gate.LastModifierID = s.modifierID()
-	s.startGateRun(id, st, prev)
-	return okResp("Gate rules updated successfully", st.gate.clone())
+	out := map[string]GateRule{}
+	for _, r := range written {
+		if had[r.BaseID] {
+			out[r.BaseID] = r
+		}
+	}
+	return out
 }
 
 func ruleID(baseID string, pct float64, counter int) string {

@@ -47,7 +47,7 @@ type Habits struct {
 	Charset bool
 	// Gzip: bodies are gzip-encoded when the client accepts it.
 	Gzip bool
-	// EmptyWrites: successful writes of gates, pipelines and metric sources are answered 200 with
+	// EmptyWrites: successful writes of gates, pipelines, metric sources and segments are answered 200 with
 	// an empty body (writes carrying dryRun keep theirs).
 	EmptyWrites bool
 	// DropIdle: every third request has its connection closed under it, unanswered and unprocessed,
@@ -271,10 +271,11 @@ func (s *Server) decorate(r *http.Request, resp response) response {
 }
 
 // isObjectWrite is a write of a gate (its fields or its rules), a pipeline (its create and delete
-// included) or a metric source.
+// included), a metric source or a segment.
 func isObjectWrite(r *http.Request) bool {
 	p := strings.TrimPrefix(r.URL.Path, basePath)
-	return p == "/gates" || strings.HasPrefix(p, "/gates/") || strings.HasPrefix(p, "/release_pipelines") || strings.HasPrefix(p, "/metrics/metric_source")
+	return p == "/gates" || strings.HasPrefix(p, "/gates/") || strings.HasPrefix(p, "/release_pipelines") ||
+		strings.HasPrefix(p, "/metrics/metric_source") || strings.HasPrefix(p, "/segments")
 }
 
 // reshapeBody rewrites a success envelope; a body it cannot read is left as it is.
@@ -288,9 +289,6 @@ func (s *Server) reshapeBody(r *http.Request, body []byte) []byte {
 	h := s.habits
 	if data, ok := env["data"]; ok {
 		s.withActiveReview(r, data)
-		if h.SegmentRulesArray && strings.TrimPrefix(r.URL.Path, basePath) == "/segments" {
-			segmentRulesAsArrays(data)
-		}
 		if h.ConsolePipelineRules && strings.HasPrefix(strings.TrimPrefix(r.URL.Path, basePath), "/release_pipelines") {
 			consolePipelineRules(data)
 		}
@@ -454,22 +452,6 @@ func consolePipelineRules(data any) {
 					consoleConditionsShape(rm)
 				}
 			}
-		}
-	}
-}
-
-// segmentRulesAsArrays turns each segment's rules object into an array of it ([] when none).
-func segmentRulesAsArrays(data any) {
-	list, _ := data.([]any)
-	for _, x := range list {
-		sg, ok := x.(map[string]any)
-		if !ok {
-			continue
-		}
-		if rules, ok := sg["rules"].(map[string]any); ok {
-			sg["rules"] = []any{rules}
-		} else {
-			sg["rules"] = []any{}
 		}
 	}
 }

@@ -58,6 +58,19 @@ func (s *Server) routes() *http.ServeMux {
 
 	on(http.MethodGet, "/users", func(r *http.Request, _ []byte) response { return s.listUsers(r) })
 	on(http.MethodGet, "/segments", func(r *http.Request, _ []byte) response { return s.listSegments(r) })
+	on(http.MethodPost, "/segments", func(_ *http.Request, body []byte) response { return s.createSegment(body) })
+	on(http.MethodGet, "/segments/{id}", func(r *http.Request, _ []byte) response { return s.getSegment(id(r)) })
+	on(http.MethodDelete, "/segments/{id}", func(r *http.Request, _ []byte) response { return s.deleteSegment(id(r)) })
+	on(http.MethodPost, "/segments/{id}/conditional", func(r *http.Request, body []byte) response {
+		return s.setSegmentRules(id(r), body)
+	})
+	on(http.MethodGet, "/segments/{id}/id_list", func(r *http.Request, _ []byte) response { return s.getSegmentIDs(r, id(r)) })
+	on(http.MethodPatch, "/segments/{id}/id_list", func(r *http.Request, body []byte) response {
+		return s.writeSegmentIDs(id(r), body, true)
+	})
+	on(http.MethodDelete, "/segments/{id}/id_list", func(r *http.Request, body []byte) response {
+		return s.writeSegmentIDs(id(r), body, false)
+	})
 	on(http.MethodGet, "/events/{name}", func(r *http.Request, _ []byte) response { return s.listEvents(r, name(r)) })
 
 	mux.Handle("/", endpoint{s: s, serve: func(r *http.Request, _ []byte) response { return s.unrouted(r) }})

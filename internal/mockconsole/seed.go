@@ -36,7 +36,8 @@ func (s *Server) seed(eventRecords int) {
 	}
 
 	// segments
-	s.segments = nil
+	s.segments = map[string]*segmentState{}
+	var segs []Segment
 	for i := 1; i <= 12; i++ {
 		sg := Segment{
 			ID:               fmt.Sprintf("segment_%02d", i),
@@ -46,35 +47,42 @@ func (s *Server) seed(eventRecords int) {
 			LastModifierID:   "user_admin_1",
 			Tags:             []string{},
 		}
+		sg.Name = sg.ID
 		if i%3 == 0 {
 			sg.Tags = []string{"seed", "team-" + strconv.Itoa(i%2)}
 		}
 		if i%2 == 1 {
 			sg.Type = "id_list"
-			sg.Count = i * 137
+			for k := range i * 137 {
+				sg.IDs = append(sg.IDs, fmt.Sprintf("seg%02d_user_%d", i, k))
+			}
 		} else {
 			sg.Type = "rule_based"
-			sg.Count = 1000 + i*10
-			sg.Rules = &SegmentRules{
+			sg.Rules = []SegmentRule{{
+				ID:             fmt.Sprintf("seg%02d_rule:100:1", i),
+				BaseID:         fmt.Sprintf("seg%02d_rule", i),
 				Name:           fmt.Sprintf("segment_%02d rule", i),
 				PassPercentage: 100,
 				Conditions: []Condition{{
 					Type: "user_id", Operator: "any", TargetValue: []any{fmt.Sprintf("u%d", i), fmt.Sprintf("u%d", i+1)},
 				}},
 				ReturnValue: map[string]any{},
-			}
+			}}
 		}
-		s.segments = append(s.segments, sg)
+		segs = append(segs, sg)
 	}
 	// segment_02: a single JSON number as targetValue.
-	s.segments[1].Rules.Conditions = []Condition{{Type: "custom_field", Operator: "gt", Field: "age", TargetValue: num("5")}}
+	segs[1].Rules[0].Conditions = []Condition{{Type: "custom_field", Operator: "gt", Field: "age", TargetValue: num("5")}}
 	// segment_04: strings and numbers mixed, fractional number, return value.
-	s.segments[3].Rules.PassPercentage = 12.5
-	s.segments[3].Rules.Conditions = []Condition{
+	segs[3].Rules[0].PassPercentage = 12.5
+	segs[3].Rules[0].Conditions = []Condition{
 		{Type: "country", Operator: "any", TargetValue: []any{"US", num("12.5"), "CA", num("3")}},
 		{Type: "app_version", Operator: "version_gt", TargetValue: []any{"1.2.3"}, CustomID: "stableID"},
 	}
-	s.segments[3].Rules.ReturnValue = map[string]any{"tier": "gold", "limit": num("10")}
+	segs[3].Rules[0].ReturnValue = map[string]any{"tier": "gold", "limit": num("10")}
+	for _, sg := range segs {
+		s.putSegment(sg)
+	}
 
 	// events
 	s.genEvents = eventRecords

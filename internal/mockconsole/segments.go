@@ -3,62 +3,391 @@
 
 package mockconsole
 
-import "net/http"
+import (
+	"fmt"
+	"net/http"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+)
 
-// SegmentRules is the rule object of a rule_based segment.
-type SegmentRules struct {
-	Name           string      `json:"name"`
-	PassPercentage float64     `json:"passPercentage"`
-	Conditions     []Condition `json:"conditions"`
-	ReturnValue    any         `json:"returnValue"`
-}
+// SegmentRule is one rule of a rule_based segment: a gate rule's shape.
+type SegmentRule = GateRule
 
-// Segment is an id_list or rule_based segment. Rules is nil (absent on the
-// wire) for id_list segments.
+// SegmentRules is the seed's name of a segment's rule.
+type SegmentRules = SegmentRule
+
+// Segment is an id_list or rule_based segment as the mock holds it. Rules are every rule of a
+// rule_based segment; IDs the ids of an id_list one, in the order they were added.
 type Segment struct {
-	ID               string        `json:"id"`
-	IsEnabled        bool          `json:"isEnabled"`
-	Description      string        `json:"description"`
-	LastModifierName string        `json:"lastModifierName"`
-	LastModifierID   string        `json:"lastModifierID"`
-	Type             string        `json:"type"`
-	Count            int           `json:"count"`
-	Tags             []string      `json:"tags"`
-	Rules            *SegmentRules `json:"rules,omitempty"`
+	ID               string
+	Name             string
+	IsEnabled        bool
+	Description      string
+	LastModifierName string
+	LastModifierID   string
+	Type             string
+	IDType           string
+	Tags             []string
+	Rules            []SegmentRule
+	IDs              []string
+	// Count is the number the service reports for a seeded segment without ids or rules; otherwise
+	// the number of ids (or rules).
+	Count int
 }
 
-// Segments (id lists and rule-based): listed only.
+type segmentState struct {
+	seg     Segment
+	idSet   map[string]struct{}
+	counter int // the highest counter of any rule id the segment has had
+}
 
-// SetSegments replaces the segment list.
-func (s *Server) SetSegments(sg []Segment) {
+// segmentWire is a segment as the service answers it: rules in the seed's form (one rule, an
+// object) or the live form (an array of every rule).
+type segmentWire struct {
+	ID               string   `json:"id"`
+	Name             string   `json:"name"`
+	IsEnabled        bool     `json:"isEnabled"`
+	Description      string   `json:"description"`
+	LastModifierName string   `json:"lastModifierName"`
+	LastModifierID   string   `json:"lastModifierID"`
+	Type             string   `json:"type"`
+	IDType           string   `json:"idType"`
+	Count            int      `json:"count"`
+	Tags             []string `json:"tags"`
+	Rules            any      `json:"rules,omitempty"`
+}
+
+var (
+	segmentIDPattern   = regexp.MustCompile(`^[A-Za-z0-9_-]{3,100}$`)
+	segmentNamePattern = regexp.MustCompile(`^[A-Za-z0-9 _-]{3,100}$`)
+	// refusedSegmentConditions are the condition types the service refuses in segments.
+	refusedSegmentConditions = []string{"public", "passes_gate", "fails_gate", "time"}
+)
+
+const (
+	segmentRuleBased = "rule_based"
+	segmentIDList    = "id_list"
+	// maxIDsPerWrite is the most ids one write of a segment's id list takes.
+	maxIDsPerWrite = 1000
+	// maxIDPage is the largest page of ids the service answers; a larger limit is refused.
+	maxIDPage = 100
+)
+
+// IDListLimit is the id endpoints' own limit (rows 29 and 30), on top of the project's.
+var (
+	DefaultIDListLimit = IDLimit{N: 12, Window: 10 * time.Second}
+	DefaultIDListLong  = IDLimit{N: 900, Window: 15 * time.Minute}
+)
+
+// IDLimit is one tier of the id endpoints' limit.
+type IDLimit struct {
+	N      int
+	Window time.Duration
+}
+
+// SetIDListLimits replaces the id endpoints' own limit (tests lower it); no tier disables it.
+func (s *Server) SetIDListLimits(limits ...IDLimit) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.segments = make([]Segment, len(sg))
-	for i, x := range sg {
-		x = x.clone()
-		if x.Rules != nil {
-			x.Rules.Conditions = withTargets(x.Rules.Conditions, normJSON)
-			x.Rules.ReturnValue = normJSON(x.Rules.ReturnValue)
+	s.idTiers = nil
+	for _, l := range limits {
+		if l.N > 0 && l.Window > 0 {
+			s.idTiers = append(s.idTiers, &writeTier{limit: l.N, window: l.Window})
 		}
-		s.segments[i] = x
 	}
 }
 
+func (st *segmentState) wire(live bool) segmentWire {
+	sg := st.seg
+	w := segmentWire{ID: sg.ID, Name: sg.Name, IsEnabled: sg.IsEnabled, Description: sg.Description,
+		LastModifierName: sg.LastModifierName, LastModifierID: sg.LastModifierID, Type: sg.Type, IDType: sg.IDType,
+		Count: sg.count(), Tags: nonNilStrings(slices.Clone(sg.Tags))}
+	rules := cloneRules(sg.Rules)
+	switch {
+	case live:
+		w.Rules = rules
+	case len(rules) > 0:
+		w.Rules = rules[0]
+	}
+	return w
+}
+
+func (sg Segment) count() int {
+	switch {
+	case len(sg.IDs) > 0:
+		return len(sg.IDs)
+	case len(sg.Rules) > 0:
+		return len(sg.Rules)
+	}
+	return sg.Count
+}
+
+func cloneRules(rules []SegmentRule) []SegmentRule {
+	out := make([]SegmentRule, len(rules))
+	for i, r := range rules {
+		r.Conditions = withTargets(r.Conditions, copyJSON)
+		r.ReturnValue = copyJSON(r.ReturnValue)
+		r.ReturnValueJSON5 = copyJSON(r.ReturnValueJSON5)
+		r.Environments = copyStrings(r.Environments)
+		out[i] = r
+	}
+	return out
+}
+
+func (sg Segment) clone() Segment {
+	sg.Tags = nonNilStrings(slices.Clone(sg.Tags))
+	sg.Rules = cloneRules(sg.Rules)
+	sg.IDs = slices.Clone(sg.IDs)
+	sg.Count = sg.count()
+	return sg
+}
+
+// SetSegments replaces every segment.
+func (s *Server) SetSegments(sg []Segment) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.segments = map[string]*segmentState{}
+	for _, x := range sg {
+		s.putSegment(x)
+	}
+}
+
+// PutSegment stores a segment as it is (drift in tests).
+func (s *Server) PutSegment(sg Segment) { s.locked(func() { s.putSegment(sg) }) }
+
+func (s *Server) putSegment(sg Segment) {
+	sg = sg.clone()
+	for i := range sg.Rules {
+		r := &sg.Rules[i]
+		r.Conditions = withTargets(r.Conditions, normJSON)
+		r.ReturnValue = normJSON(r.ReturnValue)
+	}
+	st := &segmentState{seg: sg, idSet: map[string]struct{}{}}
+	for _, id := range sg.IDs {
+		st.idSet[id] = struct{}{}
+	}
+	s.segments[sg.ID] = st
+}
+
+// Segment returns a copy of one segment.
+func (s *Server) Segment(id string) (Segment, bool) {
+	return stored(s, s.segments, id, func(st *segmentState) Segment { return st.seg.clone() })
+}
+
+// DeleteSegment removes a segment (drift in tests).
+func (s *Server) DeleteSegment(id string) { remove(s, s.segments, id) }
+
+// SegmentIDs lists the ids of every segment.
+func (s *Server) SegmentIDs() []string { return sortedKeys(s, s.segments) }
+
 func (s *Server) listSegments(r *http.Request) response {
+	live := s.habits.SegmentRulesArray
+	return listByKey(s, r, s.segments, "/segments", "Segments", func(st *segmentState) segmentWire { return st.wire(live) })
+}
+
+// getSegment is row 25, a live endpoint: rules in the live form.
+func (s *Server) getSegment(id string) response {
+	return readOne(s.segments, "Segment", id, func(st *segmentState) segmentWire { return st.wire(true) })
+}
+
+type createSegmentReq struct {
+	ID          string         `json:"id"`
+	Name        string         `json:"name"`
+	Description string         `json:"description"`
+	Type        string         `json:"type"`
+	IDType      string         `json:"idType"`
+	Tags        []string       `json:"tags"`
+	Rules       *[]SegmentRule `json:"rules"`
+}
+
+func (s *Server) createSegment(body []byte) response {
+	req, bad := decoded[createSegmentReq](body)
+	if bad != nil {
+		return *bad
+	}
+	switch {
+	case !segmentIDPattern.MatchString(req.ID):
+		return errResp(http.StatusBadRequest, "id must be 3 to 100 characters of letters, digits, _ and -")
+	case req.Name != "" && !segmentNamePattern.MatchString(req.Name):
+		return errResp(http.StatusBadRequest, "name must be 3 to 100 characters of letters, digits, space, _ and -")
+	case len(req.Description) > 1000:
+		return errResp(http.StatusBadRequest, "description must be at most 1000 characters")
+	case req.Type != segmentRuleBased && req.Type != segmentIDList:
+		return errResp(http.StatusBadRequest, "type must be one of rule_based, id_list")
+	case req.Rules != nil && len(*req.Rules) > 0 && req.Type != segmentRuleBased:
+		return errResp(http.StatusBadRequest, "rules are allowed only in rule_based segments")
+	}
+	if _, exists := s.segments[req.ID]; exists {
+		return errResp(http.StatusBadRequest, "Segment %q already exists", req.ID)
+	}
+	st := &segmentState{seg: Segment{ID: req.ID, Name: req.Name, IsEnabled: true, Description: req.Description,
+		LastModifierName: modifierName, LastModifierID: modifierID, Type: req.Type, IDType: req.IDType,
+		Tags: nonNilStrings(req.Tags)}, idSet: map[string]struct{}{}}
+	if st.seg.Name == "" {
+		st.seg.Name = req.ID
+	}
+	if st.seg.IDType == "" {
+		st.seg.IDType = "userID"
+	}
+	if req.Rules != nil {
+		if bad := segmentRulesRefused(*req.Rules); bad != nil {
+			return *bad
+		}
+		st.seg.Rules = s.withRuleIDs(*req.Rules, nil, &st.counter)
+	}
+	s.segments[req.ID] = st
+	return response{status: http.StatusCreated, body: marshal(map[string]any{"message": "Segment created successfully", "data": st.wire(true)}), contentType: "application/json"}
+}
+
+func segmentRulesRefused(rules []SegmentRule) *response {
+	if bad := rulesRefused(rules); bad != nil {
+		return bad
+	}
+	for i, r := range rules {
+		for k, c := range r.Conditions {
+			if slices.Contains(refusedSegmentConditions, c.Type) {
+				return ref(errResp(http.StatusBadRequest, "rules[%d].conditions[%d].type %q is not allowed in segments", i, k, c.Type))
+			}
+		}
+	}
+	return nil
+}
+
+func (s *Server) deleteSegment(id string) response {
+	if _, miss := find(s.segments, "Segment", id); miss != nil {
+		return *miss
+	}
+	delete(s.segments, id)
+	return okResp("Segment deleted successfully", map[string]any{})
+}
+
+// setSegmentRules is row 27: the body is the array of rules, which replaces the segment's.
+func (s *Server) setSegmentRules(id string, body []byte) response {
+	st, rules, bad := writeTo[[]SegmentRule](s.segments, "Segment", id, body)
+	if bad != nil {
+		return *bad
+	}
+	if st.seg.Type != segmentRuleBased {
+		return errResp(http.StatusBadRequest, "Segment %q is of type %s: only rule_based segments have rules", id, st.seg.Type)
+	}
+	if rules == nil {
+		return errResp(http.StatusBadRequest, "the body must be an array of rules")
+	}
+	if bad := segmentRulesRefused(rules); bad != nil {
+		return *bad
+	}
+	st.seg.Rules = s.withRuleIDs(rules, st.seg.Rules, &st.counter)
+	st.seg.LastModifierName, st.seg.LastModifierID = modifierName, modifierID
+	return okResp("Segment rules updated successfully", st.wire(true))
+}
+
+// idListOf finds an id_list segment; any other type is the service's 400.
+func (s *Server) idListOf(id string) (*segmentState, *response) {
+	st, miss := find(s.segments, "Segment", id)
+	if miss != nil {
+		return nil, miss
+	}
+	if st.seg.Type != segmentIDList {
+		return nil, ref(errResp(http.StatusBadRequest, "Segment %q is of type %s: only id_list segments have ids", id, st.seg.Type))
+	}
+	return st, nil
+}
+
+// getSegmentIDs is row 28: one page of the ids, data {name, count, ids}.
+func (s *Server) getSegmentIDs(r *http.Request, id string) response {
+	st, bad := s.idListOf(id)
+	if bad != nil {
+		return *bad
+	}
 	p, e := s.parsePage(r)
 	if e != nil {
 		return *e
 	}
-	return listed(p, "/segments", "Segments", len(s.segments), func(i int) Segment { return s.segments[i].clone() })
+	if p.limit > maxIDPage {
+		return errResp(http.StatusBadRequest, "limit must not be greater than %d", maxIDPage)
+	}
+	lo, hi, pg := p.window(len(st.seg.IDs), basePath+"/segments/"+id+"/id_list")
+	return jsonResp(http.StatusOK, map[string]any{
+		"message":    "Segment ids listed successfully",
+		"data":       map[string]any{"name": st.seg.Name, "count": len(st.seg.IDs), "ids": slices.Clone(st.seg.IDs[lo:hi])},
+		"pagination": pg,
+	})
 }
 
-func (sg Segment) clone() Segment {
-	sg.Tags = nonNilStrings(sg.Tags)
-	if sg.Rules != nil {
-		r := *sg.Rules
-		r.Conditions = withTargets(r.Conditions, copyJSON)
-		r.ReturnValue = copyJSON(r.ReturnValue)
-		sg.Rules = &r
+type segmentIDsReq struct {
+	IDs []string `json:"ids"`
+}
+
+// writeSegmentIDs is rows 29 (add) and 30 (remove), within the id endpoints' own limit.
+func (s *Server) writeSegmentIDs(id string, body []byte, add bool) response {
+	st, bad := s.idListOf(id)
+	if bad != nil {
+		return *bad
 	}
-	return sg
+	req, bad := decoded[segmentIDsReq](body)
+	if bad != nil {
+		return *bad
+	}
+	switch {
+	case len(req.IDs) == 0:
+		return errResp(http.StatusBadRequest, "ids must not be empty")
+	case len(req.IDs) > maxIDsPerWrite:
+		return errResp(http.StatusBadRequest, "ids must hold at most %d ids", maxIDsPerWrite)
+	}
+	for i, v := range req.IDs {
+		if strings.TrimSpace(v) == "" {
+			return errResp(http.StatusBadRequest, "ids[%d] must not be empty", i)
+		}
+	}
+	if refusal := s.admitIDWrite(s.now()); refusal != nil {
+		return *refusal
+	}
+	if add {
+		for _, v := range req.IDs {
+			if _, has := st.idSet[v]; !has {
+				st.idSet[v] = struct{}{}
+				st.seg.IDs = append(st.seg.IDs, v)
+			}
+		}
+	} else {
+		gone := map[string]bool{}
+		for _, v := range req.IDs {
+			if _, has := st.idSet[v]; has {
+				delete(st.idSet, v)
+				gone[v] = true
+			}
+		}
+		if len(gone) > 0 {
+			st.seg.IDs = slices.DeleteFunc(st.seg.IDs, func(v string) bool { return gone[v] })
+		}
+	}
+	st.seg.LastModifierName, st.seg.LastModifierID = modifierName, modifierID
+	return okResp("Segment ids updated successfully", map[string]any{"name": st.seg.Name, "count": len(st.seg.IDs)})
+}
+
+// admitIDWrite counts a write of ids against the id endpoints' own tiers, or refuses it with 429
+// and the Retry-After of the full tier. s.mu is held.
+func (s *Server) admitIDWrite(now time.Time) *response {
+	var wait time.Duration
+	var full *writeTier
+	for _, t := range s.idTiers {
+		t.prune(now)
+		if len(t.times) >= t.limit {
+			if w := t.reset(now); full == nil || w > wait {
+				wait, full = w, t
+			}
+		}
+	}
+	if full != nil {
+		secs := max(int((wait+time.Second-1)/time.Second), 1)
+		r := errResp(http.StatusTooManyRequests, "Rate limit exceeded: at most %d id list writes per %s", full.limit, full.window)
+		r.header = http.Header{"Retry-After": {fmt.Sprint(secs)}}
+		return &r
+	}
+	for _, t := range s.idTiers {
+		t.times = append(t.times, now)
+	}
+	return nil
 }

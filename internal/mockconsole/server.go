@@ -64,7 +64,8 @@ type Server struct {
 	pipelines   map[string]*pipelineState
 	sources     map[string]MetricSource
 	users       []User
-	segments    []Segment
+	segments    map[string]*segmentState // segments.go
+	idTiers     []*writeTier             // segments.go: the id endpoints' own limit
 	events      map[string][]Event
 	genEvents   int // lazily generated checkout_completed records (unless overridden in events)
 	idCounter   int
@@ -93,6 +94,7 @@ func New(cfg Config) *Server {
 		gates:       map[string]*gateState{},
 		pipelines:   map[string]*pipelineState{},
 		sources:     map[string]MetricSource{},
+		segments:    map[string]*segmentState{},
 		events:      map[string][]Event{},
 		rng:         rand.New(rand.NewPCG(0x5eed, 0xfeed)),
 		usedBaseIDs: map[string]bool{},
@@ -105,6 +107,7 @@ func New(cfg Config) *Server {
 		s.seedGates = 300
 	}
 	s.mux = s.routes()
+	s.SetIDListLimits(DefaultIDListLimit, DefaultIDListLong)
 	if s.apiKey == "" {
 		s.apiKey = DefaultAPIKey
 	}

@@ -57,10 +57,10 @@ func segmentAttributes() map[string]schema.Attribute {
 		"type":               computedText("`id_list` or `rule_based`."),
 		"count":              schema.Int64Attribute{Computed: true, MarkdownDescription: "Number of members (id lists) as reported by the service."},
 		"tags":               schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Tags."},
-		"rules": schema.SingleNestedAttribute{
+		"rules": schema.ListNestedAttribute{
 			Computed:            true,
-			MarkdownDescription: "The rule of a `rule_based` segment; null for `id_list` segments.",
-			Attributes: map[string]schema.Attribute{
+			MarkdownDescription: "Every rule of a `rule_based` segment, in the service's order; empty for `id_list` segments.",
+			NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 				"name":            computedText("Rule name."),
 				"pass_percentage": schema.Float64Attribute{Computed: true, MarkdownDescription: "Percent of matching units that pass, 0 to 100."},
 				"conditions": schema.ListNestedAttribute{
@@ -69,7 +69,7 @@ func segmentAttributes() map[string]schema.Attribute {
 					NestedObject:        schema.NestedAttributeObject{Attributes: segmentConditions.dataSourceAttributes()},
 				},
 				"return_value": schema.StringAttribute{Computed: true, CustomType: jsontypes.NormalizedType{}, MarkdownDescription: "Return value as a JSON string."},
-			},
+			}},
 		},
 	}
 }
@@ -95,13 +95,18 @@ func flattenSegments(segs []console.Segment, typ string) types.List {
 	return types.ListValueMust(segmentObjectType, vals)
 }
 
-func flattenSegmentRules(r *console.SegmentRules) types.Object {
-	if r == nil {
-		return types.ObjectNull(segmentRulesObjectType.AttrTypes)
+func flattenSegmentRules(rules []console.SegmentRule) types.List {
+	vals := make([]attr.Value, len(rules))
+	for i, r := range rules {
+		vals[i] = flattenSegmentRule(r)
 	}
+	return types.ListValueMust(segmentRulesObjectType, vals)
+}
+
+func flattenSegmentRule(r console.SegmentRule) types.Object {
 	conds, _ := segmentConditions.flattenConditions(context.Background(), r.Conditions, segmentConditionObjectType)
 	rv := jsontypes.NewNormalizedNull()
-	if len(r.ReturnValue) > 0 && string(r.ReturnValue) != "null" {
+	if len(r.ReturnValue) > 0 && string(r.ReturnValue) != "null" && !isEmptyJSONObject(r.ReturnValue) {
 		rv = jsontypes.NewNormalizedValue(compactJSON(r.ReturnValue))
 	}
 	return types.ObjectValueMust(segmentRulesObjectType.AttrTypes, map[string]attr.Value{

@@ -138,10 +138,10 @@ data "featureconsole_segments" "lists" { type = "id_list" }
 locals {
   by_id = { for s in data.featureconsole_segments.all.segments : s.id => s }
 }
-output "scalar_target" { value = local.by_id["segment_02"].rules.conditions[0].target_value }
-output "mixed_target"  { value = local.by_id["segment_04"].rules.conditions[0].target_value }
-output "list_rules_null" { value = alltrue([for s in data.featureconsole_segments.lists.segments : s.rules == null]) }
-output "rules_have_rules" { value = alltrue([for s in data.featureconsole_segments.rules.segments : s.rules != null]) }
+output "scalar_target" { value = local.by_id["segment_02"].rules[0].conditions[0].target_value }
+output "mixed_target"  { value = local.by_id["segment_04"].rules[0].conditions[0].target_value }
+output "list_rules_null" { value = alltrue([for s in data.featureconsole_segments.lists.segments : length(s.rules) == 0]) }
+output "rules_have_rules" { value = alltrue([for s in data.featureconsole_segments.rules.segments : length(s.rules) > 0]) }
 output "types" { value = distinct([for s in data.featureconsole_segments.rules.segments : s.type]) }
 `,
 			ConfigStateChecks: []statecheck.StateCheck{
@@ -165,6 +165,35 @@ output "types" { value = distinct([for s in data.featureconsole_segments.rules.s
 					return fmt.Errorf("segment without id")
 				}
 				return nil
+			},
+		}},
+	})
+}
+
+// TestAccSegmentsDataSource_severalRules: the live form lists every rule of a segment, in order.
+func TestAccSegmentsDataSource_severalRules(t *testing.T) {
+	m, url := startMock(t, mockconsole.Config{})
+	h := m.Habits() // with FEATURECONSOLE_MOCK_HABITS' too
+	h.SegmentRulesArray = true
+	m.SetHabits(h)
+	rule := func(name string) mockconsole.SegmentRule {
+		return mockconsole.SegmentRule{ID: name, BaseID: name, Name: name, PassPercentage: 10,
+			Conditions: []mockconsole.Condition{{Type: "country", Operator: "any", TargetValue: []any{"US"}}}}
+	}
+	m.SetSegments([]mockconsole.Segment{{ID: "three", Type: "rule_based", Tags: []string{},
+		Rules: []mockconsole.SegmentRule{rule("first"), rule("second"), rule("third")}}})
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: providerBlock(url) + `
+data "featureconsole_segments" "all" {}
+output "names" { value = [for r in data.featureconsole_segments.all.segments[0].rules : r.name] }
+`,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownOutputValue("names", knownvalue.ListExact([]knownvalue.Check{
+					knownvalue.StringExact("first"), knownvalue.StringExact("second"), knownvalue.StringExact("third"),
+				})),
 			},
 		}},
 	})

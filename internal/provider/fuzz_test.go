@@ -199,7 +199,7 @@ func TestFlattenHugeExponentsQuickly(t *testing.T) {
 		failOn(t, setPipelineModel(ctx, &pm, &p))
 		mustFitState(t, NewReleasePipelineResource(), &pm)
 
-		segs := flattenSegments([]console.Segment{{ID: "s", Rules: &console.SegmentRules{Conditions: []console.Condition{cond}}}}, "")
+		segs := flattenSegments([]console.Segment{{ID: "s", Rules: []console.SegmentRule{{Conditions: []console.Condition{cond}}}}}, "")
 		mustFitDataState(t, NewSegmentsDataSource(), &segmentsModel{Type: types.StringNull(), Segments: segs})
 		if e := time.Since(start); e > 2*time.Second {
 			t.Errorf("%.30s: %s", tv, e)

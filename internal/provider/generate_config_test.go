@@ -67,6 +67,8 @@ func TestAccGenerateConfig(t *testing.T) {
 				Owner: &mockconsole.Owner{OwnerID: "user_1", OwnerType: "USER", OwnerName: "Ada Lovelace", OwnerEmail: "ada@example.com"},
 			})
 		}},
+		{name: "segment_rule_based_seeded", typ: "featureconsole_segment", id: "segment_04"},
+		{name: "segment_id_list_seeded", typ: "featureconsole_segment", id: "segment_03"},
 		{name: "metric_source_minimal", typ: "featureconsole_metric_source", id: "signups", seed: func(m *mockconsole.Server) {
 			m.PutMetricSource(mockconsole.MetricSource{
 				Name: "signups", SQL: "SELECT * FROM signups", TimestampColumn: "created_at",

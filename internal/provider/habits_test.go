@@ -125,11 +125,11 @@ func habitsWorkflow(t *testing.T, h mockconsole.Habits, verifyIgnore []string, i
 			// The data sources read every page and every form of segment rules.
 			resource.TestCheckResourceAttr("data.featureconsole_users.all", "users.#", listedCount(m, 250)),
 			resource.TestCheckResourceAttr("data.featureconsole_segments.all", "segments.#", "12"),
-			resource.TestCheckResourceAttr("data.featureconsole_segments.all", "segments.3.count", "1040"),
-			resource.TestCheckResourceAttr("data.featureconsole_segments.all", "segments.3.rules.pass_percentage", "12.5"),
-			resource.TestCheckResourceAttr("data.featureconsole_segments.all", "segments.3.rules.conditions.0.target_value.1", "12.5"),
-			resource.TestCheckResourceAttr("data.featureconsole_segments.all", "segments.1.rules.name", "segment_02 rule"),
-			resource.TestCheckNoResourceAttr("data.featureconsole_segments.all", "segments.0.rules.name"),
+			resource.TestCheckResourceAttr("data.featureconsole_segments.all", "segments.3.count", "1"),
+			resource.TestCheckResourceAttr("data.featureconsole_segments.all", "segments.3.rules.0.pass_percentage", "12.5"),
+			resource.TestCheckResourceAttr("data.featureconsole_segments.all", "segments.3.rules.0.conditions.0.target_value.1", "12.5"),
+			resource.TestCheckResourceAttr("data.featureconsole_segments.all", "segments.1.rules.0.name", "segment_02 rule"),
+			resource.TestCheckResourceAttr("data.featureconsole_segments.all", "segments.0.rules.#", "0"),
 		)},
 		{Config: habitsConfig(url, true), Check: checkHabitsApplied(m, true, true)},
 		{

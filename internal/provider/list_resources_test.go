@@ -145,6 +145,54 @@ list "featureconsole_metric_source" "all" {
 	))
 }
 
+// TestAccListResources_segments: the type filter, display names, a rule_based segment built from
+// the list page, and an id_list segment whose ids (not on the list pages) are read page by page.
+func TestAccListResources_segments(t *testing.T) {
+	m, url := startMock(t, mockconsole.Config{})
+	bySegment := func(id string) queryfilter.QueryFilter {
+		return queryfilter.ByResourceIdentity(map[string]knownvalue.Check{"segment_id": knownvalue.StringExact(id)})
+	}
+	resource.Test(t, queryTestCase(t, providerBlock(url),
+		resource.TestStep{
+			Query:     true,
+			PreConfig: m.ResetRequests,
+			Config: `
+list "featureconsole_segment" "rules" {
+  provider         = featureconsole
+  include_resource = true
+  config {
+    type = "rule_based"
+  }
+}
+
+list "featureconsole_segment" "lists" {
+  provider         = featureconsole
+  include_resource = true
+  config {
+    type = "id_list"
+  }
+}
+`,
+			QueryResultChecks: []querycheck.QueryResultCheck{
+				querycheck.ExpectLength("featureconsole_segment.rules", 6),
+				querycheck.ExpectLength("featureconsole_segment.lists", 6),
+				querycheck.ExpectResourceDisplayName("featureconsole_segment.rules", bySegment("segment_04"), knownvalue.StringExact("segment_04")),
+				querycheck.ExpectResourceKnownValues("featureconsole_segment.rules", bySegment("segment_04"), []querycheck.KnownValueCheck{
+					{Path: tfjsonpath.New("type"), KnownValue: knownvalue.StringExact("rule_based")},
+					{Path: tfjsonpath.New("rules").AtSliceIndex(0).AtMapKey("name"), KnownValue: knownvalue.StringExact("segment_04 rule")},
+					{Path: tfjsonpath.New("rules").AtSliceIndex(0).AtMapKey("pass_percentage"), KnownValue: knownvalue.NumberExact(big.NewFloat(12.5))},
+					{Path: tfjsonpath.New("ids"), KnownValue: knownvalue.Null()},
+				}),
+				querycheck.ExpectResourceKnownValues("featureconsole_segment.lists", bySegment("segment_03"), []querycheck.KnownValueCheck{
+					{Path: tfjsonpath.New("type"), KnownValue: knownvalue.StringExact("id_list")},
+					{Path: tfjsonpath.New("ids"), KnownValue: knownvalue.ListSizeExact(3 * 137)},
+					{Path: tfjsonpath.New("rules"), KnownValue: knownvalue.Null()},
+				}),
+			},
+		},
+	))
+}
+
 // Terraform's limit stops the paging: 5 results of 303 gates cost one page, not seven.
 func TestAccListResources_limitStopsPaging(t *testing.T) {
 	m, url := startMock(t, mockconsole.Config{PageSizeCap: 50})

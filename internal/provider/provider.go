@@ -241,6 +241,7 @@ func (p *featureConsoleProvider) Resources(_ context.Context) []func() resource.
 		NewGateResource,
 		NewGateRulesResource,
 		NewMetricSourceResource,
+		NewSegmentResource,
 		NewReleasePipelineResource,
 	}
 }
@@ -252,6 +253,7 @@ func (p *featureConsoleProvider) ListResources(_ context.Context) []func() list.
 		NewGateRulesList,
 		NewMetricSourceList,
 		NewReleasePipelineList,
+		NewSegmentList,
 	}
 }
 

@@ -121,6 +121,19 @@ func flattenGate(ctx context.Context, g *console.Gate, m *gateRulesModel, hints 
 	}
 	m.Tags = stringList(tags)
 
+	rules, d := flattenRules(ctx, g.Rules, hints)
+	diags.Append(d...)
+	if diags.HasError() {
+		return diags
+	}
+	m.Rules = rules
+	return diags
+}
+
+// flattenRules is the service's rules (of a gate or a segment) as the gate rule object type, each
+// matched by name to its hint.
+func flattenRules(ctx context.Context, service []console.GateRule, hints []gateRuleModel) (types.List, diag.Diagnostics) {
+	var diags diag.Diagnostics
 	byName := map[string]*gateRuleModel{}
 	for i := range hints {
 		if h := &hints[i]; !h.Name.IsUnknown() && !h.Name.IsNull() {
@@ -129,8 +142,8 @@ func flattenGate(ctx context.Context, g *console.Gate, m *gateRulesModel, hints 
 			}
 		}
 	}
-	rules := make([]attr.Value, 0, len(g.Rules))
-	for _, r := range g.Rules {
+	rules := make([]attr.Value, 0, len(service))
+	for _, r := range service {
 		hint := byName[r.Name]
 		delete(byName, r.Name) // a name the service holds twice takes its hint once
 		obj, d := flattenRule(ctx, r, hint)
@@ -138,10 +151,9 @@ func flattenGate(ctx context.Context, g *console.Gate, m *gateRulesModel, hints 
 		rules = append(rules, obj)
 	}
 	if diags.HasError() {
-		return diags
+		return types.ListNull(gateRuleObjectType), diags
 	}
-	m.Rules = types.ListValueMust(gateRuleObjectType, rules)
-	return diags
+	return types.ListValueMust(gateRuleObjectType, rules), diags
 }
 
 func flattenRule(ctx context.Context, r console.GateRule, hint *gateRuleModel) (attr.Value, diag.Diagnostics) {

@@ -10,6 +10,7 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -31,20 +32,29 @@ func (r *gateRulesResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 	if resp.Diagnostics.HasError() || !elementsKnown(plan.Rules) || !plan.GateID.Equal(state.GateID) {
 		return
 	}
-	planned, d := ruleModels(ctx, plan.Rules)
-	resp.Diagnostics.Append(d...)
-	prior, d := ruleModels(ctx, state.Rules)
-	resp.Diagnostics.Append(d...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	matchPriorRules(ctx, planned, prior)
-	rules, d := types.ListValueFrom(ctx, gateRuleObjectType, planned)
+	rules, d := plannedRules(ctx, plan.Rules, state.Rules)
 	resp.Diagnostics.Append(d...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("rules"), rules)...)
+}
+
+// plannedRules is the planned rule list (of a gate, or a segment's as gate rules) with the ids
+// matchPriorRules keeps from the prior state's.
+func plannedRules(ctx context.Context, plan, state types.List) (types.List, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	planned, d := ruleModels(ctx, plan)
+	diags.Append(d...)
+	prior, d := ruleModels(ctx, state)
+	diags.Append(d...)
+	if diags.HasError() {
+		return plan, diags
+	}
+	matchPriorRules(ctx, planned, prior)
+	rules, d := types.ListValueFrom(ctx, gateRuleObjectType, planned)
+	diags.Append(d...)
+	return rules, diags
 }
 
 // matchPriorRules fills base_id of planned rules from the prior rule of the same name. Ids are

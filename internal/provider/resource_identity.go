@@ -93,3 +93,7 @@ func importID(ctx context.Context, req resource.ImportStateRequest, resp *resour
 	resp.Diagnostics.Append(setIdentity(ctx, resp.Identity, attr, types.StringValue(id))...)
 	return id, !resp.Diagnostics.HasError()
 }
+
+func (r *segmentResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = identitySchema(segmentIdentityAttr, "Identifier of the segment, such as beta_testers.")
+}

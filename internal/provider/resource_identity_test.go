@@ -78,6 +78,19 @@ resource "featureconsole_metric_source" "test" {
 			},
 			drop: func(m *mockconsole.Server) { m.DeleteMetricSource("orders") },
 		},
+		{
+			name: "segment", addr: "featureconsole_segment.test", attr: "segment_id", id: "beta_testers",
+			config: func(v string) string {
+				return `
+resource "featureconsole_segment" "test" {
+  segment_id = "beta_testers"
+  type       = "id_list"
+  ids        = ["u_1", "` + v + `"]
+}
+`
+			},
+			drop: func(m *mockconsole.Server) { m.DeleteSegment("beta_testers") },
+		},
 	}
 }
 

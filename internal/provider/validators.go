@@ -156,3 +156,28 @@ func uniqueNames(list types.List, at path.Path, diags *diag.Diagnostics, dup fun
 		seen[name] = i
 	}
 }
+
+// uniqueStrings rejects a list of strings holding a value twice. listvalidator.UniqueValues compares
+// every pair, which a list of 100,000 segment ids cannot afford.
+type uniqueStrings struct{}
+
+func (uniqueStrings) Description(context.Context) string { return "each value at most once" }
+func (v uniqueStrings) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
+
+func (uniqueStrings) ValidateList(_ context.Context, req validator.ListRequest, resp *validator.ListResponse) {
+	seen := map[string]int{}
+	for i, e := range knownElements(req.ConfigValue) {
+		s, ok := e.(types.String)
+		if !ok || s.IsUnknown() || s.IsNull() {
+			continue
+		}
+		if first, dup := seen[s.ValueString()]; dup {
+			resp.Diagnostics.AddAttributeError(req.Path.AtListIndex(i), "Duplicate value",
+				fmt.Sprintf("%s and %s are both %q: each value may appear once.", req.Path.AtListIndex(first), req.Path.AtListIndex(i), s.ValueString()))
+			return
+		}
+		seen[s.ValueString()] = i
+	}
+}

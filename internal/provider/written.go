@@ -238,6 +238,12 @@ func targetTexts(l types.List) []string {
 // that the gate does not hold, rules removed that it still holds, rules changed that it holds
 // otherwise, and failing those an order other than the one sent. "" when they do not differ.
 func ruleDifferences(g *console.Gate, sent []console.GateRule) string {
+	return heldRuleDifferences("the gate", g, sent)
+}
+
+// heldRuleDifferences is ruleDifferences for whatever holds rules of the gate rules' shape (a gate,
+// a segment), named by holder.
+func heldRuleDifferences(holder string, g *console.Gate, sent []console.GateRule) string {
 	held := map[string]string{}
 	var heldOrder, sentOrder []string
 	for _, r := range g.Rules {
@@ -255,7 +261,7 @@ func ruleDifferences(g *console.Gate, sent []console.GateRule) string {
 		case !ok:
 			added = append(added, strconv.Quote(r.Name))
 		case got != want:
-			changed = append(changed, fmt.Sprintf("%q (sent as %s, the gate holds %s)", r.Name, truncate(want, 300), truncate(got, 300)))
+			changed = append(changed, fmt.Sprintf("%q (sent as %s, %s holds %s)", r.Name, truncate(want, 300), holder, truncate(got, 300)))
 		}
 	}
 	for _, r := range g.Rules {
@@ -265,10 +271,10 @@ func ruleDifferences(g *console.Gate, sent []console.GateRule) string {
 	}
 	var parts []string
 	if len(added) > 0 {
-		parts = append(parts, "added but not held by the gate: "+strings.Join(added, ", "))
+		parts = append(parts, "added but not held by "+holder+": "+strings.Join(added, ", "))
 	}
 	if len(removed) > 0 {
-		parts = append(parts, "removed but still held by the gate: "+strings.Join(removed, ", "))
+		parts = append(parts, "removed but still held by "+holder+": "+strings.Join(removed, ", "))
 	}
 	if len(changed) > 0 {
 		parts = append(parts, "changed but held otherwise: "+strings.Join(changed, "; "))
@@ -276,10 +282,10 @@ func ruleDifferences(g *console.Gate, sent []console.GateRule) string {
 	switch {
 	case len(parts) > 0 || sameGateRules(g, sent):
 	case len(g.Rules) != len(sent): // names held twice
-		parts = append(parts, fmt.Sprintf("%d rules were sent, the gate holds %d: %s", len(sent), len(g.Rules), strings.Join(heldOrder, ", ")))
+		parts = append(parts, fmt.Sprintf("%d rules were sent, %s holds %d: %s", len(sent), holder, len(g.Rules), strings.Join(heldOrder, ", ")))
 	default:
-		parts = append(parts, fmt.Sprintf("the rules are in another order: sent %s, the gate holds %s",
-			strings.Join(sentOrder, ", "), strings.Join(heldOrder, ", ")))
+		parts = append(parts, fmt.Sprintf("the rules are in another order: sent %s, %s holds %s",
+			strings.Join(sentOrder, ", "), holder, strings.Join(heldOrder, ", ")))
 	}
 	return strings.Join(parts, "; ")
 }

@@ -4,5 +4,5 @@ data "featureconsole_segments" "rule_based" {
 }
 
 output "segment_rules" {
-  value = { for s in data.featureconsole_segments.rule_based.segments : s.id => s.rules.name }
+  value = { for s in data.featureconsole_segments.rule_based.segments : s.id => [for r in s.rules : r.name] }
 }

@@ -1,0 +1,4 @@
+import {
+  to = featureconsole_segment.beta_testers
+  id = "beta_testers"
+}

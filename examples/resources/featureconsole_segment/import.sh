@@ -1,0 +1,2 @@
+# A segment is imported by its segment id.
+terraform import featureconsole_segment.beta_testers beta_testers

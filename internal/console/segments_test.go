@@ -1,0 +1,180 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
+package console
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// idPages answers GET .../id_list from ids, as the service pages them, refusing a limit above 100.
+func idPages(ids []string) func(int, seen) reply {
+	return func(_ int, r seen) reply {
+		q, _ := url.ParseQuery(r.Query)
+		page, _ := strconv.Atoi(q.Get("page"))
+		limit, _ := strconv.Atoi(q.Get("limit"))
+		if limit > 100 {
+			return apiErr(400, "limit must not be greater than 100")
+		}
+		lo := min((page-1)*limit, len(ids))
+		hi := min(lo+limit, len(ids))
+		next := "null"
+		if hi < len(ids) {
+			next = fmt.Sprintf(`"/console/v1/segments/s/id_list?page=%d&limit=%d"`, page+1, limit)
+		}
+		b, _ := json.Marshal(ids[lo:hi])
+		return reply{Status: 200, Body: fmt.Sprintf(`{"message":"ok","data":{"name":"s","count":%d,"ids":%s},"pagination":{"itemsPerPage":%d,"pageNumber":%d,"nextPage":%s}}`,
+			len(ids), b, limit, page, next)}
+	}
+}
+
+func TestSegmentIDsPagesAtMost100(t *testing.T) {
+	ids := make([]string, 250)
+	for i := range ids {
+		ids[i] = fmt.Sprintf("u_%d", i)
+	}
+	f := newFake(t, idPages(ids))
+	c := f.client(func(cfg *Config) { cfg.PageSize = 500 })
+	got, err := c.SegmentIDs(context.Background(), "s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 250 || got[0] != "u_0" || got[249] != "u_249" {
+		t.Fatalf("got %d ids: %v...", len(got), got[:3])
+	}
+	for _, r := range f.requests() {
+		if !strings.Contains(r.Query, "limit=100") || r.Path != "/console/v1/segments/s/id_list" {
+			t.Errorf("request %s?%s", r.Path, r.Query)
+		}
+	}
+	if f.count() != 3 {
+		t.Errorf("%d pages, want 3", f.count())
+	}
+}
+
+func TestSegmentIDsStopAtARepeatedPage(t *testing.T) {
+	// A service that ignores page answers the first page forever.
+	f := newFake(t, script(ok(`{"name":"s","count":2,"ids":["a","b"]}`)))
+	f.respond = func(int, seen) reply {
+		return reply{Status: 200, Body: `{"message":"ok","data":{"name":"s","count":2,"ids":["a","b"]},"pagination":{"itemsPerPage":2,"pageNumber":1,"nextPage":"/x?page=2&limit=2"}}`}
+	}
+	got, err := f.client().SegmentIDs(context.Background(), "s")
+	if err != nil || strings.Join(got, ",") != "a,b" || f.count() != 2 {
+		t.Fatalf("got %v, %v after %d requests", got, err, f.count())
+	}
+}
+
+func TestSegmentIDWritesInChunks(t *testing.T) {
+	f := newFake(t, script(ok(`{"name":"s","count":1}`)))
+	c := f.client(func(cfg *Config) { cfg.IDListPacer = NewPacer(0, 0) })
+	ids := make([]string, 2001)
+	for i := range ids {
+		ids[i] = fmt.Sprintf("u_%d", i)
+	}
+	if err := c.AddSegmentIDs(context.Background(), "a b", ids); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.RemoveSegmentIDs(context.Background(), "a b", ids[:3]); err != nil {
+		t.Fatal(err)
+	}
+	var sizes []string
+	for _, r := range f.requests() {
+		var b struct {
+			IDs []string `json:"ids"`
+		}
+		if err := json.Unmarshal([]byte(r.Body), &b); err != nil {
+			t.Fatal(err)
+		}
+		sizes = append(sizes, fmt.Sprintf("%s %s %d", r.Method, r.Path, len(b.IDs)))
+	}
+	want := "PATCH /console/v1/segments/a%20b/id_list 1000,PATCH /console/v1/segments/a%20b/id_list 1000," +
+		"PATCH /console/v1/segments/a%20b/id_list 1,DELETE /console/v1/segments/a%20b/id_list 3"
+	if got := strings.Join(sizes, ","); got != want {
+		t.Errorf("writes\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestSegmentIDWritesDoNotStarveOtherWrites: id writes waiting for their own limit leave the
+// project's write limit to the other writes, which go out at once.
+func TestSegmentIDWritesDoNotStarveOtherWrites(t *testing.T) {
+	f := newFake(t, script(ok(`{"id":"g","rules":[]}`)))
+	c := f.client(func(cfg *Config) {
+		cfg.Pacer = NewPacer(100, 10*time.Second)
+		cfg.IDListPacer = NewPacer(1, 300*time.Millisecond)
+	})
+	ids := make([]string, 5000)
+	for i := range ids {
+		ids[i] = fmt.Sprintf("u_%d", i)
+	}
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		if err := c.AddSegmentIDs(context.Background(), "s", ids); err != nil {
+			t.Error(err)
+		}
+	})
+	time.Sleep(50 * time.Millisecond) // the id writes are under way
+	start := time.Now()
+	if _, err := c.UpdateGateRules(context.Background(), "g", nil); err != nil {
+		t.Fatal(err)
+	}
+	if waited := time.Since(start); waited > 250*time.Millisecond {
+		t.Errorf("the gate write waited %v behind the id writes", waited)
+	}
+	wg.Wait()
+	if n := f.count(); n != 6 {
+		t.Errorf("%d requests, want 5 id writes and 1 gate write", n)
+	}
+}
+
+// TestSegmentIDWrites429WaitedOut: the id endpoints' 429 is retried after its Retry-After.
+func TestSegmentIDWrites429WaitedOut(t *testing.T) {
+	f := newFake(t, func(n int, _ seen) reply {
+		if n == 0 {
+			return reply{Status: http.StatusTooManyRequests, Body: `{"status":429,"message":"slow down"}`, Header: map[string]string{"Retry-After": "0"}}
+		}
+		return ok(`{}`)
+	})
+	c := f.client(func(cfg *Config) { cfg.MaxRetries = 0 })
+	if err := c.AddSegmentIDs(context.Background(), "s", []string{"a"}); err != nil {
+		t.Fatal(err)
+	}
+	if f.count() != 2 {
+		t.Errorf("%d attempts, want 2", f.count())
+	}
+}
+
+func TestSetSegmentRulesSendsAnArrayWithoutReturnValue(t *testing.T) {
+	f := newFake(t, script(ok(`{"id":"s","type":"rule_based","rules":[{"id":"r1","baseID":"b1","name":"a","passPercentage":10,"conditions":[]}]}`)))
+	got, err := f.client().SetSegmentRules(context.Background(), "s", []SegmentRule{{Name: "a", PassPercentage: 10, ReturnValue: json.RawMessage(`{}`)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := f.requests()[0]
+	if r.Method != http.MethodPost || r.Path != "/console/v1/segments/s/conditional" ||
+		r.Body != `[{"name":"a","passPercentage":10,"conditions":[],"environments":null}]` {
+		t.Errorf("sent %s %s %s", r.Method, r.Path, r.Body)
+	}
+	if len(got.Rules) != 1 || got.Rules[0].BaseID != "b1" {
+		t.Errorf("answer %+v", got)
+	}
+}
+
+func TestCreateSegmentIsNotSentTwice(t *testing.T) {
+	f := newFake(t, script(reply{Status: 502, Body: "<html>bad gateway</html>"}))
+	_, err := f.client().CreateSegment(context.Background(), NewSegment{ID: "s", Type: SegmentIDList})
+	if err == nil || !MaybeApplied(err) {
+		t.Fatalf("err %v", err)
+	}
+	if f.count() != 1 {
+		t.Errorf("the create was sent %d times", f.count())
+	}
+}

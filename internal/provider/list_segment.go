@@ -1,0 +1,91 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
+package provider
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/list"
+	listschema "github.com/hashicorp/terraform-plugin-framework/list/schema"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+)
+
+// listedSegment is a segment of a list page, with the reads its resource may need: the list pages
+// carry no ids, and in the seed's form only the first of several rules.
+type listedSegment struct {
+	console.Segment
+	read func(ctx context.Context) (*segmentRead, error)
+}
+
+func NewSegmentList() list.ListResource {
+	return newPagedList(pagedListSpec[listedSegment, segmentListModel]{
+		typeName: "segment",
+		description: "Lists the segments of the project, one `featureconsole_segment` each, identified by `segment_id`; " +
+			"the display name is the segment's name. With `include_resource = true` a `rule_based` segment is built " +
+			"from the list pages (`GET /segments`) unless the page shows fewer rules than the segment has; an `id_list` " +
+			"segment's ids are not on the list pages, so they are read for each such segment (`GET /segments/{id}/id_list`, " +
+			"100 ids a request).",
+		config: map[string]listschema.Attribute{
+			"type": listschema.StringAttribute{
+				Optional:            true,
+				MarkdownDescription: "Only segments of this type: `rule_based` or `id_list`. Omit for every segment.",
+				Validators:          []validator.String{stringvalidator.OneOf(console.SegmentRuleBased, console.SegmentIDList)},
+			},
+		},
+		filter: func(_ context.Context, cfg *segmentListModel) (func(*listedSegment) bool, diag.Diagnostics) {
+			typ, ok := knownString(cfg.Type)
+			if !ok || typ == "" {
+				return nil, nil
+			}
+			return func(s *listedSegment) bool { return s.Type == typ }, nil
+		},
+		pages: func(client *console.Client, ctx context.Context, opts console.ListOptions, fn func([]listedSegment) error) error {
+			r := &segmentResource{resourceData{data: &providerData{client: client}}}
+			return client.EachSegmentsPage(ctx, opts, func(page []console.Segment) error {
+				out := make([]listedSegment, len(page))
+				for i, s := range page {
+					id := s.ID
+					out[i] = listedSegment{Segment: s, read: func(ctx context.Context) (*segmentRead, error) { return r.readSegment(ctx, id) }}
+				}
+				return fn(out)
+			})
+		},
+		failure:      apiFailure{"list", "segments"},
+		identityAttr: segmentIdentityAttr,
+		identify: func(s *listedSegment) (string, string) {
+			if s.Name != "" {
+				return s.ID, s.Name
+			}
+			return s.ID, s.ID
+		},
+		model: func(ctx context.Context, s *listedSegment, nullTO timeouts.Value) (any, diag.Diagnostics) {
+			m := segmentModel{SegmentID: types.StringValue(s.ID), Timeouts: nullTO,
+				Rules: types.ListNull(segmentRuleObjectType), IDs: types.ListNull(types.StringType)}
+			full := &segmentRead{Segment: &s.Segment}
+			if s.Type == console.SegmentIDList || int(s.Count) > len(s.Rules) && s.Type == console.SegmentRuleBased {
+				var err error
+				if full, err = s.read(ctx); err != nil {
+					var diags diag.Diagnostics
+					apiFailure{"read", fmt.Sprintf("segment %q", s.ID)}.add(&diags, nil, err)
+					return nil, diags
+				}
+			}
+			if full.Type == console.SegmentIDList && full.ids == nil {
+				full.ids = []string{}
+			}
+			return &m, flattenSegment(ctx, full.Segment, full.ids, &m)
+		},
+	})
+}
+
+type segmentListModel struct {
+	Type types.String `tfsdk:"type"`
+}

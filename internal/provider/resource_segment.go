@@ -1,0 +1,243 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
+package provider
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/setdefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/setplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+)
+
+var _ managedResource = &segmentResource{}
+
+func NewSegmentResource() resource.Resource {
+	return &segmentResource{resourceData{typeName: "segment"}}
+}
+
+type segmentResource struct{ resourceData }
+
+var (
+	segmentIDPattern   = regexp.MustCompile(`^[A-Za-z0-9_-]{3,100}$`)
+	segmentNamePattern = regexp.MustCompile(`^[A-Za-z0-9 _-]{3,100}$`)
+)
+
+func (r *segmentResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	replace := []planmodifier.String{stringplanmodifier.RequiresReplace()}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "A segment: a `rule_based` one (ordered rules with conditions) or an `id_list` one (a set of " +
+			"unit ids). Terraform creates it and destroy deletes it. The service cannot change a segment's name, " +
+			"description, tags, type or id type: changing any of them replaces the segment. Rules and ids are changed " +
+			"in place, and an update sends only the ids added and removed. Import by segment id.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				Computed: true, MarkdownDescription: "Identifier of the segment: its `segment_id`.",
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"segment_id": schema.StringAttribute{
+				Required: true,
+				MarkdownDescription: "Identifier of the segment, 3 to 100 letters, digits, `_` and `-`. " +
+					"Changing it forces replacement.",
+				Validators: []validator.String{stringvalidator.RegexMatches(segmentIDPattern,
+					"must be 3 to 100 characters of letters, digits, _ and -")},
+				PlanModifiers: replace,
+			},
+			"name": schema.StringAttribute{
+				Optional: true, Computed: true,
+				MarkdownDescription: "Display name, 3 to 100 letters, digits, spaces, `_` and `-`; the service uses the " +
+					"`segment_id` when omitted. Changing it forces replacement.",
+				Validators: []validator.String{stringvalidator.RegexMatches(segmentNamePattern,
+					"must be 3 to 100 characters of letters, digits, space, _ and -")},
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown(), stringplanmodifier.RequiresReplace()},
+			},
+			"description": schema.StringAttribute{
+				Optional: true, Computed: true,
+				MarkdownDescription: "Description, at most 1,000 characters. Defaults to `\"\"`. Changing it forces replacement.",
+				Default:             stringdefault.StaticString(""),
+				Validators:          []validator.String{stringvalidator.LengthAtMost(1000)},
+				PlanModifiers:       replace,
+			},
+			"tags": schema.SetAttribute{
+				Optional: true, Computed: true, ElementType: types.StringType,
+				MarkdownDescription: "Tags. Defaults to none. Changing them forces replacement.",
+				Default:             setdefault.StaticValue(types.SetValueMust(types.StringType, []attr.Value{})),
+				Validators:          []validator.Set{setvalidator.ValueStringsAre(notBlank())},
+				PlanModifiers:       []planmodifier.Set{setplanmodifier.RequiresReplace()},
+			},
+			"type": schema.StringAttribute{
+				Required:            true,
+				MarkdownDescription: "`rule_based` (members are the units its `rules` match) or `id_list` (members are its `ids`). Changing it forces replacement.",
+				Validators:          []validator.String{stringvalidator.OneOf(console.SegmentRuleBased, console.SegmentIDList)},
+				PlanModifiers:       replace,
+			},
+			"id_type": schema.StringAttribute{
+				Optional: true, Computed: true,
+				MarkdownDescription: "Unit id type of the members, such as `userID`; the service's default when omitted. Changing it forces replacement.",
+				Validators:          []validator.String{notBlank()},
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown(), stringplanmodifier.RequiresReplace()},
+			},
+			"rules": schema.ListNestedAttribute{
+				Optional: true,
+				MarkdownDescription: "Rules of a `rule_based` segment, in evaluation order (`[]` for none); not allowed with `id_list`. " +
+					"A rule that keeps its `name` keeps its `base_id`. Changed in place.",
+				NestedObject: schema.NestedAttributeObject{Attributes: segmentRuleAttributes()},
+			},
+			"ids": schema.ListAttribute{
+				Optional: true, ElementType: types.StringType,
+				MarkdownDescription: "Unit ids of an `id_list` segment, each once, in any order (the order is not " +
+					"compared); not allowed with `rule_based`. Changed in place: an " +
+					"update sends only the ids added and removed, in writes of at most 1,000 ids paced by the service's " +
+					"limit for them (12 writes per 10 seconds), so a list of 100,000 ids takes about a minute and a half to create.",
+				// A list rather than a set: the framework compares a set read back with the state element by
+				// element against every element, which a list of 100,000 ids cannot afford.
+				Validators: []validator.List{uniqueStrings{}, listvalidator.ValueStringsAre(notBlank())},
+			},
+			"entry_count": schema.Int64Attribute{
+				Computed: true, MarkdownDescription: "Number of ids (or rules) the service reports: its `count` (a name Terraform reserves).",
+			},
+			"is_enabled": schema.BoolAttribute{
+				Computed: true, MarkdownDescription: "Whether the segment is enabled.",
+				PlanModifiers: []planmodifier.Bool{boolplanmodifier.UseStateForUnknown()},
+			},
+			"last_modifier_name": schema.StringAttribute{Computed: true, MarkdownDescription: "Name of whoever last changed the segment."},
+			"last_modifier_id":   schema.StringAttribute{Computed: true, MarkdownDescription: "Identifier of whoever last changed the segment."},
+			"timeouts": timeoutsAttribute(ctx, "the segment", timeouts.Opts{Create: true, Read: true, Update: true, Delete: true}, map[string]string{
+				"create": "Writes of ids wait for the service's limit within it.",
+				"update": "Writes of ids wait for the service's limit within it.",
+			}),
+		},
+	}
+}
+
+// segmentRuleAttributes is a gate rule's schema without return_value: the service's segment rule.
+func segmentRuleAttributes() map[string]schema.Attribute {
+	attrs := gateRuleAttributes()
+	delete(attrs, "return_value")
+	return attrs
+}
+
+func (r *segmentResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan segmentModel
+	if !r.begin(ctx, &resp.Diagnostics, resp.Identity, req.Plan, &plan) {
+		return
+	}
+	id := plan.SegmentID.ValueString()
+	seg, rules, ids, diags := expandSegment(ctx, plan)
+	if resp.Diagnostics.Append(diags...); diags.HasError() {
+		return
+	}
+	op, cancel := startOperation(ctx, plan.Timeouts, "create", &resp.Diagnostics)
+	defer cancel()
+	created, err := r.data.client.CreateSegment(op.ctx, seg)
+	for attempt := 1; err != nil; attempt++ {
+		var again bool
+		if created, again, err = r.recoverCreate(op.ctx, seg, err); !again || attempt > maxCreateResends {
+			break
+		}
+		// The read back found no segment: the lost create never arrived, and sending it again cannot duplicate it.
+		created, err = r.data.client.CreateSegment(op.ctx, seg)
+	}
+	if err != nil {
+		addSegmentCreateError(&resp.Diagnostics, op, id, err)
+		return
+	}
+	// From here the segment exists: whatever fails leaves it in state, so the next apply finishes it.
+	plan.ID = types.StringValue(id)
+	var written *console.Segment
+	if len(rules) > 0 {
+		written = r.writeRules(op, id, rules, &resp.Diagnostics)
+	}
+	if len(ids) > 0 && !resp.Diagnostics.HasError() {
+		if err := r.data.client.AddSegmentIDs(op.ctx, id, ids); err != nil {
+			apiFailure{"add ids to", fmt.Sprintf("segment %q", id)}.add(&resp.Diagnostics, op, err)
+		}
+	}
+	r.finish(ctx, op, &plan, created, written, &resp.Diagnostics)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *segmentResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state segmentModel
+	if !r.begin(ctx, &resp.Diagnostics, resp.Identity, req.State, &state) {
+		return
+	}
+	_, id := state.identity()
+	readObject(ctx, resp, state.Timeouts, "Segment", id.ValueString(), r.readSegment, func(s *segmentRead) diag.Diagnostics {
+		return flattenSegment(ctx, s.Segment, s.ids, &state)
+	}, &state)
+}
+
+func (r *segmentResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, state segmentModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if !r.begin(ctx, &resp.Diagnostics, resp.Identity, req.Plan, &plan) {
+		return
+	}
+	id := plan.SegmentID.ValueString()
+	_, rules, ids, diags := expandSegment(ctx, plan)
+	_, _, oldIDs, oldDiags := expandSegment(ctx, state)
+	if resp.Diagnostics.Append(append(diags, oldDiags...)...); resp.Diagnostics.HasError() {
+		return
+	}
+	op, cancel := startOperation(ctx, plan.Timeouts, "update", &resp.Diagnostics)
+	defer cancel()
+	var written *console.Segment
+	if !plan.Rules.Equal(state.Rules) {
+		written = r.writeRules(op, id, rules, &resp.Diagnostics)
+	}
+	added, removed := setDifference(oldIDs, ids), setDifference(ids, oldIDs)
+	if len(added) > 0 && !resp.Diagnostics.HasError() {
+		if err := r.data.client.AddSegmentIDs(op.ctx, id, added); err != nil {
+			apiFailure{"add ids to", fmt.Sprintf("segment %q", id)}.add(&resp.Diagnostics, op, err)
+		}
+	}
+	if len(removed) > 0 && !resp.Diagnostics.HasError() {
+		if err := r.data.client.RemoveSegmentIDs(op.ctx, id, removed); err != nil {
+			apiFailure{"remove ids from", fmt.Sprintf("segment %q", id)}.add(&resp.Diagnostics, op, err)
+		}
+	}
+	if resp.Diagnostics.HasError() {
+		// The state keeps what it held (the response starts as the plan, with its unknowns); the
+		// next refresh reads what the service holds.
+		resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+		return
+	}
+	r.finish(ctx, op, &plan, nil, written, &resp.Diagnostics)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *segmentResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state segmentModel
+	if !r.begin(ctx, &resp.Diagnostics, nil, req.State, &state) {
+		return
+	}
+	id := state.SegmentID.ValueString()
+	op, cancel := startOperation(ctx, state.Timeouts, "delete", &resp.Diagnostics)
+	defer cancel()
+	if err := r.data.client.DeleteSegment(op.ctx, id); err != nil && !console.NotFound(err) {
+		apiFailure{"delete", fmt.Sprintf("segment %q", id)}.add(&resp.Diagnostics, op, err)
+	}
+}
+
+func (r *segmentResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	importState(ctx, req, resp, "featureconsole_segment", segmentIdentityAttr, "beta_testers")
+}

@@ -1,0 +1,187 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
+package provider
+
+import (
+	"context"
+	"maps"
+	"slices"
+
+	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+)
+
+// The model of featureconsole_segment and its conversion to and from the service's segment. A
+// segment rule is a gate rule without return_value: its rules go through the gate rules' expand,
+// flatten and id-keeping code, converted at the edges (asGateRules, asSegmentRules).
+
+type segmentModel struct {
+	ID               types.String   `tfsdk:"id"`
+	SegmentID        types.String   `tfsdk:"segment_id"`
+	Name             types.String   `tfsdk:"name"`
+	Description      types.String   `tfsdk:"description"`
+	Tags             types.Set      `tfsdk:"tags"`
+	Type             types.String   `tfsdk:"type"`
+	IDType           types.String   `tfsdk:"id_type"`
+	Rules            types.List     `tfsdk:"rules"`
+	IDs              types.List     `tfsdk:"ids"`
+	Count            types.Int64    `tfsdk:"entry_count"`
+	IsEnabled        types.Bool     `tfsdk:"is_enabled"`
+	LastModifierName types.String   `tfsdk:"last_modifier_name"`
+	LastModifierID   types.String   `tfsdk:"last_modifier_id"`
+	Timeouts         timeouts.Value `tfsdk:"timeouts"`
+}
+
+const segmentIdentityAttr = "segment_id"
+
+var segmentRuleObjectType = resourceObjectType(segmentRuleAttributes())
+
+func (m *segmentModel) identity() (string, types.String) { return segmentIdentityAttr, m.SegmentID }
+
+// asGateRules is a list of segment rules as gate rules (return_value null); null and unknown stay so.
+func asGateRules(l types.List) types.List {
+	return convertRules(l, gateRuleObjectType, func(attrs map[string]attr.Value) {
+		attrs["return_value"] = jsontypes.NewNormalizedNull()
+	})
+}
+
+// asSegmentRules is a list of gate rules as segment rules.
+func asSegmentRules(l types.List) types.List {
+	return convertRules(l, segmentRuleObjectType, func(attrs map[string]attr.Value) { delete(attrs, "return_value") })
+}
+
+func convertRules(l types.List, to types.ObjectType, edit func(map[string]attr.Value)) types.List {
+	switch {
+	case l.IsNull():
+		return types.ListNull(to)
+	case l.IsUnknown():
+		return types.ListUnknown(to)
+	}
+	vals := make([]attr.Value, 0, len(l.Elements()))
+	for _, e := range l.Elements() {
+		obj, ok := e.(types.Object)
+		switch {
+		case !ok || obj.IsUnknown():
+			vals = append(vals, types.ObjectUnknown(to.AttrTypes))
+			continue
+		case obj.IsNull():
+			vals = append(vals, types.ObjectNull(to.AttrTypes))
+			continue
+		}
+		attrs := maps.Clone(obj.Attributes())
+		edit(attrs)
+		vals = append(vals, types.ObjectValueMust(to.AttrTypes, attrs))
+	}
+	return types.ListValueMust(to, vals)
+}
+
+// expandSegment is the create request, the rules to write and the ids to add.
+func expandSegment(ctx context.Context, m segmentModel) (console.NewSegment, []console.SegmentRule, []string, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	seg := console.NewSegment{
+		ID:          m.SegmentID.ValueString(),
+		Name:        m.Name.ValueString(),
+		Description: m.Description.ValueString(),
+		Type:        m.Type.ValueString(),
+		IDType:      m.IDType.ValueString(),
+	}
+	diags.Append(m.Tags.ElementsAs(ctx, &seg.Tags, false)...)
+	slices.Sort(seg.Tags)
+	var rules []console.SegmentRule
+	if isKnownList(m.Rules) {
+		models, d := ruleModels(ctx, asGateRules(m.Rules))
+		diags.Append(d...)
+		rules, d = expandRules(ctx, models)
+		diags.Append(d...)
+		for i := range rules {
+			rules[i].ReturnValue = nil
+		}
+	}
+	var ids []string
+	if !m.IDs.IsNull() && !m.IDs.IsUnknown() {
+		diags.Append(m.IDs.ElementsAs(ctx, &ids, false)...)
+	}
+	return seg, rules, ids, diags
+}
+
+// flattenSegment stores the service's segment in m. ids are the ids of an id_list segment (nil:
+// keep m's, which a write has just sent). The prior rules are the hints that keep the
+// configuration's forms; none held and none configured stays null.
+func flattenSegment(ctx context.Context, s *console.Segment, ids []string, m *segmentModel) diag.Diagnostics {
+	var diags diag.Diagnostics
+	m.ID = types.StringValue(m.SegmentID.ValueString())
+	if s.Name != "" || m.Name.IsUnknown() {
+		m.Name = stringOrNull(s.Name)
+	}
+	m.Description = types.StringValue(s.Description)
+	m.Tags = stringSet(s.Tags)
+	if s.Type != "" {
+		m.Type = types.StringValue(s.Type)
+	}
+	if s.IDType != "" || m.IDType.IsUnknown() {
+		m.IDType = stringOrNull(s.IDType)
+	}
+	m.Count = types.Int64Value(int64(s.Count))
+	m.IsEnabled = types.BoolValue(s.IsEnabled)
+	m.LastModifierName = types.StringValue(s.LastModifierName)
+	m.LastModifierID = types.StringValue(s.LastModifierID)
+
+	if len(s.Rules) == 0 && !isKnownList(m.Rules) || len(s.Rules) == 0 && m.Rules.IsNull() {
+		m.Rules = types.ListNull(segmentRuleObjectType)
+	} else {
+		hints, d := ruleModels(ctx, asGateRules(m.Rules))
+		diags.Append(d...)
+		rules, d := flattenRules(ctx, s.Rules, hints)
+		diags.Append(d...)
+		m.Rules = asSegmentRules(rules)
+	}
+	if ids != nil {
+		m.IDs = idsAsHeld(ctx, m.IDs, ids)
+	}
+	return diags
+}
+
+// idsAsHeld is the service's ids in the order the state holds them when they are the same ids:
+// ids are a set, and their order is not compared.
+func idsAsHeld(ctx context.Context, held types.List, ids []string) types.List {
+	if len(ids) == 0 && (held.IsNull() || held.IsUnknown()) {
+		return types.ListNull(types.StringType)
+	}
+	if isKnownList(held) && len(held.Elements()) == len(ids) {
+		var prior []string
+		if !held.ElementsAs(ctx, &prior, false).HasError() && len(setDifference(prior, ids)) == 0 {
+			return held
+		}
+	}
+	return stringList(ids)
+}
+
+// stringSet is s as a set of strings; nil is the empty set.
+func stringSet(s []string) types.Set {
+	vals := make([]attr.Value, len(s))
+	for i, v := range s {
+		vals[i] = types.StringValue(v)
+	}
+	return types.SetValueMust(types.StringType, vals)
+}
+
+// setDifference is what want holds that have does not, in want's order.
+func setDifference(have, want []string) []string {
+	held := make(map[string]struct{}, len(have))
+	for _, v := range have {
+		held[v] = struct{}{}
+	}
+	var out []string
+	for _, v := range want {
+		if _, ok := held[v]; !ok {
+			out = append(out, v)
+		}
+	}
+	return out
+}

@@ -1,0 +1,192 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+)
+
+// refusedSegmentConditions are the condition types the service refuses in a segment's rules.
+var refusedSegmentConditions = []string{"public", "passes_gate", "fails_gate", "time"}
+
+// ValidateConfig checks what single-attribute validators cannot: rules only with rule_based, ids
+// only with id_list, unique rule names, and the condition types the service refuses in segments.
+func (r *segmentResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	var m segmentModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if typ, ok := knownString(m.Type); ok {
+		if typ == console.SegmentIDList && !m.Rules.IsNull() {
+			resp.Diagnostics.AddAttributeError(path.Root("rules"), "Rules on an id_list segment",
+				"An id_list segment's members are its ids: rules are allowed only with type = \"rule_based\".")
+		}
+		if typ == console.SegmentRuleBased && !m.IDs.IsNull() {
+			resp.Diagnostics.AddAttributeError(path.Root("ids"), "Ids on a rule_based segment",
+				"A rule_based segment's members are the units its rules match: ids are allowed only with type = \"id_list\".")
+		}
+	}
+	uniqueNames(m.Rules, path.Root("rules"), &resp.Diagnostics, func(first, i int, name string) (string, string) {
+		return "Duplicate rule name", fmt.Sprintf("Rule names must be unique within a segment: rules[%d] and rules[%d] are both named %q.", first, i, name)
+	})
+	rules, d := ruleModels(ctx, asGateRules(m.Rules))
+	resp.Diagnostics.Append(d...)
+	for i, rule := range rules {
+		conds, d := listModels[gateConditionModel](ctx, rule.Conditions)
+		resp.Diagnostics.Append(d...)
+		for k, c := range conds {
+			if typ, ok := knownString(c.Type); ok && slices.Contains(refusedSegmentConditions, typ) {
+				at := path.Root("rules").AtListIndex(i).AtName("conditions").AtListIndex(k).AtName("type")
+				resp.Diagnostics.AddAttributeError(at, "Condition not allowed in a segment",
+					fmt.Sprintf("%s: the service refuses %q conditions in segments (it refuses public, passes_gate, fails_gate and time).", at, typ))
+			}
+		}
+	}
+}
+
+// ModifyPlan keeps rule identities as featureconsole_gate_rules does (matchPriorRules): a rule
+// that keeps its name keeps its base_id, and rule ids are promised only when no rule is written.
+func (r *segmentResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() || req.State.Raw.IsNull() {
+		return
+	}
+	var plan, state segmentModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() || !elementsKnown(plan.Rules) || !plan.SegmentID.Equal(state.SegmentID) {
+		return
+	}
+	rules, d := plannedRules(ctx, asGateRules(plan.Rules), asGateRules(state.Rules))
+	resp.Diagnostics.Append(d...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("rules"), asSegmentRules(rules))...)
+}
+
+// segmentRead is a segment with the ids of an id_list one.
+type segmentRead struct {
+	*console.Segment
+	ids []string
+}
+
+// readSegment reads a segment and, for an id_list one, every page of its ids.
+func (r *segmentResource) readSegment(ctx context.Context, id string) (*segmentRead, error) {
+	s, err := r.data.client.GetSegment(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	out := &segmentRead{Segment: s}
+	if s.Type == console.SegmentIDList {
+		if out.ids, err = r.data.client.SegmentIDs(ctx, id); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// writeRules replaces the segment's rules and checks that the answer holds what was sent.
+func (r *segmentResource) writeRules(op *operation, id string, rules []console.SegmentRule, diags *diag.Diagnostics) *console.Segment {
+	got, err := r.data.client.SetSegmentRules(console.WithOperation(op.ctx, op.name), id, orEmptyRules(rules))
+	if err != nil {
+		apiFailure{op.name + " rules of", fmt.Sprintf("segment %q", id)}.add(diags, op, err)
+		return nil
+	}
+	if held := (&console.Gate{Rules: got.Rules}); !sameGateRules(held, rules) {
+		addNotAsSent(diags, fmt.Sprintf("Rules of segment %q not updated as sent", id), heldRuleDifferences("the segment", held, rules), reviewKeptState)
+		return nil
+	}
+	return got
+}
+
+func orEmptyRules(r []console.SegmentRule) []console.SegmentRule {
+	if r == nil {
+		return []console.SegmentRule{}
+	}
+	return r
+}
+
+// finish fills the computed values after the writes: the rules from the rules write's answer, the
+// rest (and rules when none were written) from a read of the segment. The ids are the plan's,
+// which the writes sent.
+func (r *segmentResource) finish(ctx context.Context, op *operation, m *segmentModel, created, written *console.Segment, diags *diag.Diagnostics) {
+	seg, err := r.data.client.GetSegment(op.ctx, m.SegmentID.ValueString())
+	if err != nil {
+		if created == nil || diags.HasError() {
+			apiFailure{"read", fmt.Sprintf("segment %q", m.SegmentID.ValueString())}.add(diags, op, err)
+			seg = &console.Segment{ID: m.SegmentID.ValueString()}
+		} else {
+			seg = created
+		}
+	}
+	if written != nil {
+		seg.Rules = written.Rules
+	}
+	diags.Append(flattenSegment(ctx, seg, nil, m)...)
+}
+
+// maxCreateResends bounds how often a create lost on the way (read back: no segment) is sent again.
+const maxCreateResends = 3
+
+// recoverCreate handles a failed create: a create whose answer was lost, or met "exists", reads
+// the segment back. One as was sent after a lost answer is this apply's own; none at all after a
+// lost answer means the create never arrived (again: it may be sent once more).
+func (r *segmentResource) recoverCreate(ctx context.Context, sent console.NewSegment, err error) (_ *console.Segment, again bool, _ error) {
+	var ae *console.APIError
+	ambiguous := console.MaybeApplied(err)
+	refused := errors.As(err, &ae) && ae.StatusCode == http.StatusBadRequest
+	if !ambiguous && !refused {
+		return nil, false, err
+	}
+	got, gerr := r.data.client.GetSegment(ctx, sent.ID)
+	if gerr != nil {
+		return nil, ambiguous && console.NotFound(gerr), err
+	}
+	if ambiguous && got.Type == sent.Type && got.Description == sent.Description && (sent.Name == "" || got.Name == sent.Name) {
+		tflog.Info(ctx, "segment create answer was lost but the segment was stored as sent: carrying on as created", map[string]any{"segment_id": sent.ID})
+		return got, false, nil
+	}
+	return nil, false, &segmentExistsError{id: sent.ID, cause: err}
+}
+
+type segmentExistsError struct {
+	id    string
+	cause error
+}
+
+func (e *segmentExistsError) Error() string {
+	return fmt.Sprintf("A segment with id %[1]q already exists in the console but is not managed by this Terraform state. "+
+		"Terraform does not take over existing segments.\n\nTo manage it with Terraform, import it with:\n\n"+
+		"  terraform import featureconsole_segment.<resource name> %[1]q\n\nor an import block:\n\n"+
+		"  import {\n    to = featureconsole_segment.<resource name>\n    id = %[1]q\n  }\n\n"+
+		"then adjust the configuration until the plan shows no changes. Or choose another segment_id.", e.id)
+}
+
+func (e *segmentExistsError) Unwrap() error { return e.cause }
+
+func addSegmentCreateError(diags *diag.Diagnostics, op *operation, id string, err error) {
+	create := apiFailure{"create", fmt.Sprintf("segment %q", id)}
+	var exists *segmentExistsError
+	if errors.As(err, &exists) {
+		detail := exists.Error()
+		if op.timedOut() {
+			detail = create.detail(op, err)
+		}
+		diags.AddAttributeError(path.Root("segment_id"), fmt.Sprintf("Segment %q already exists", id), detail)
+		return
+	}
+	create.add(diags, op, err)
+}

@@ -1,0 +1,468 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
+package provider
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/mockconsole"
+)
+
+const (
+	segRulesAddr = "featureconsole_segment.staff"
+	segIDsAddr   = "featureconsole_segment.beta"
+)
+
+// mockWithoutSegments is a mock whose seeded segments are gone, so CheckDestroy can ask for none.
+func mockWithoutSegments(t *testing.T, cfg mockconsole.Config) (*mockconsole.Server, string) {
+	t.Helper()
+	m, url := startMock(t, cfg)
+	m.SetSegments(nil)
+	return m, url
+}
+
+// expectNoSegments is CheckDestroy: destroy left nothing behind.
+func expectNoSegments(m *mockconsole.Server) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		if ids := m.SegmentIDs(); len(ids) > 0 {
+			return fmt.Errorf("the mock still holds segments %v", ids)
+		}
+		return nil
+	}
+}
+
+func segmentRuleConfig(rules string) string {
+	return fmt.Sprintf(`
+resource "featureconsole_segment" "staff" {
+  segment_id  = "staff"
+  name        = "Staff members"
+  description = "Employees"
+  tags        = ["internal", "beta"]
+  type        = "rule_based"
+  rules       = [%s]
+}
+`, rules)
+}
+
+const (
+	ruleEmail   = `{ name = "email", pass_percentage = 100, conditions = [{ type = "email", operator = "str_contains_any", target_value = ["@example.com"] }] }`
+	ruleCountry = `{ name = "country", pass_percentage = 12.5, conditions = [{ type = "country", operator = "any", target_value = ["US", "CA"] }] }`
+	// Strings, not target_numbers: the service may store numbers as strings, and an import has no
+	// configuration to say which the targets were.
+	ruleAge = `{ name = "age", pass_percentage = 50, conditions = [{ type = "custom_field", field = "age", operator = "gt", target_value = ["18"] }] }`
+)
+
+// expectSegmentRules checks the names of the rules the mock holds, in order.
+func expectSegmentRules(m *mockconsole.Server, id string, names ...string) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		sg, ok := m.Segment(id)
+		if !ok {
+			return fmt.Errorf("segment %q not in the mock", id)
+		}
+		var got []string
+		for _, r := range sg.Rules {
+			got = append(got, r.Name)
+		}
+		if !slices.Equal(got, names) {
+			return fmt.Errorf("segment %q holds rules %v, want %v", id, got, names)
+		}
+		return nil
+	}
+}
+
+func TestAccSegment_ruleBased(t *testing.T) {
+	m, url := mockWithoutSegments(t, mockconsole.Config{})
+	var baseEmail string
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             expectNoSegments(m),
+		Steps: []resource.TestStep{
+			{
+				Config: providerBlock(url) + segmentRuleConfig(ruleEmail+", "+ruleCountry),
+				Check: resource.ComposeAggregateTestCheckFunc(
+					expectSegmentRules(m, "staff", "email", "country"),
+					func(*terraform.State) error {
+						sg, _ := m.Segment("staff")
+						if sg.Name != "Staff members" || sg.Description != "Employees" || sg.Type != "rule_based" {
+							return fmt.Errorf("mock holds %+v", sg)
+						}
+						baseEmail = sg.Rules[0].BaseID
+						return nil
+					},
+				),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(segRulesAddr, tfjsonpath.New("id"), knownvalue.StringExact("staff")),
+					statecheck.ExpectKnownValue(segRulesAddr, tfjsonpath.New("entry_count"), knownvalue.Int64Exact(2)),
+					statecheck.ExpectKnownValue(segRulesAddr, tfjsonpath.New("id_type"), knownvalue.StringExact("userID")),
+				},
+			},
+			{
+				// A rule inserted at the top: updated in place, the rule named "email" keeps its base_id.
+				PreConfig: m.ResetRequests,
+				Config:    providerBlock(url) + segmentRuleConfig(ruleAge+", "+ruleEmail),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(segRulesAddr, plancheck.ResourceActionUpdate),
+					plancheck.ExpectUnknownValue(segRulesAddr, tfjsonpath.New("rules").AtSliceIndex(1).AtMapKey("id")),
+				}},
+				Check: resource.ComposeAggregateTestCheckFunc(
+					expectSegmentRules(m, "staff", "age", "email"),
+					func(*terraform.State) error {
+						sg, _ := m.Segment("staff")
+						if sg.Rules[1].BaseID != baseEmail {
+							return fmt.Errorf("rule email lost its base id: %q, was %q", sg.Rules[1].BaseID, baseEmail)
+						}
+						if n := m.CountRequests(http.MethodPost, "/segments/staff/conditional"); n != 1 {
+							return fmt.Errorf("%d rule writes, want 1", n)
+						}
+						if n := m.CountRequests(http.MethodPost, "/segments"); n != 1 {
+							return fmt.Errorf("the update wrote more than the rules (%d POSTs)", n)
+						}
+						return nil
+					},
+				),
+			},
+			{
+				ResourceName:            segRulesAddr,
+				ImportState:             true,
+				ImportStateId:           "staff",
+				ImportStateVerify:       true,
+				ImportStateVerifyIgnore: []string{"timeouts"},
+			},
+			{
+				// Drift: someone changes the rules in the console; apply puts the configured ones back.
+				PreConfig: func() {
+					sg, _ := m.Segment("staff")
+					sg.Rules = sg.Rules[:1]
+					m.PutSegment(sg)
+				},
+				Config: providerBlock(url) + segmentRuleConfig(ruleAge+", "+ruleEmail),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(segRulesAddr, plancheck.ResourceActionUpdate),
+				}},
+				Check: expectSegmentRules(m, "staff", "age", "email"),
+			},
+			{
+				// Gone from the console: removed from state and created again.
+				PreConfig: func() { m.DeleteSegment("staff") },
+				Config:    providerBlock(url) + segmentRuleConfig(ruleEmail),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(segRulesAddr, plancheck.ResourceActionCreate),
+				}},
+				Check: expectSegmentRules(m, "staff", "email"),
+			},
+		},
+	})
+}
+
+// idsConfig lists the ids u_from..u_(to-1) literally: Terraform's range stops at 1,024 values.
+func idsConfig(from, to int) string {
+	var b strings.Builder
+	for i := from; i < to; i++ {
+		fmt.Fprintf(&b, "%q,", fmt.Sprintf("u_%d", i))
+	}
+	return fmt.Sprintf(`
+resource "featureconsole_segment" "beta" {
+  segment_id = "beta_testers"
+  type       = "id_list"
+  ids        = [%s]
+}
+`, b.String())
+}
+
+// idWrites are the ids each write of the id list carried, by method.
+func idWrites(m *mockconsole.Server, method string) (chunks int, ids []string) {
+	for _, r := range m.Requests() {
+		if r.Method != method || !strings.HasSuffix(r.Path, "/id_list") || r.Status/100 != 2 {
+			continue
+		}
+		var b struct {
+			IDs []string `json:"ids"`
+		}
+		_ = json.Unmarshal(r.Body, &b)
+		chunks++
+		ids = append(ids, b.IDs...)
+	}
+	return chunks, ids
+}
+
+func expectSegmentIDs(m *mockconsole.Server, id string, from, to int) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		sg, ok := m.Segment(id)
+		if !ok {
+			return fmt.Errorf("segment %q not in the mock", id)
+		}
+		want := map[string]bool{}
+		for i := from; i < to; i++ {
+			want[fmt.Sprintf("u_%d", i)] = true
+		}
+		if len(sg.IDs) != len(want) {
+			return fmt.Errorf("segment %q holds %d ids, want %d", id, len(sg.IDs), len(want))
+		}
+		for _, v := range sg.IDs {
+			if !want[v] {
+				return fmt.Errorf("segment %q holds %q, not configured", id, v)
+			}
+		}
+		return nil
+	}
+}
+
+func TestAccSegment_idList(t *testing.T) {
+	m, url := mockWithoutSegments(t, mockconsole.Config{})
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             expectNoSegments(m),
+		Steps: []resource.TestStep{
+			{
+				// 2,500 ids: three writes of at most 1,000.
+				PreConfig: m.ResetRequests,
+				Config:    providerBlock(url) + idsConfig(0, 2500),
+				Check: resource.ComposeAggregateTestCheckFunc(
+					expectSegmentIDs(m, "beta_testers", 0, 2500),
+					func(*terraform.State) error {
+						if n, ids := idWrites(m, http.MethodPatch); n != 3 || len(ids) != 2500 {
+							return fmt.Errorf("%d PATCHes carrying %d ids, want 3 carrying 2500", n, len(ids))
+						}
+						return nil
+					},
+				),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(segIDsAddr, tfjsonpath.New("entry_count"), knownvalue.Int64Exact(2500)),
+					statecheck.ExpectKnownValue(segIDsAddr, tfjsonpath.New("name"), knownvalue.StringExact("beta_testers")),
+					statecheck.ExpectKnownValue(segIDsAddr, tfjsonpath.New("rules"), knownvalue.Null()),
+				},
+			},
+			{
+				// 100 ids removed at the front, 50 added at the end: only the differences are sent.
+				PreConfig: m.ResetRequests,
+				Config:    providerBlock(url) + idsConfig(100, 2550),
+				Check: resource.ComposeAggregateTestCheckFunc(
+					expectSegmentIDs(m, "beta_testers", 100, 2550),
+					func(*terraform.State) error {
+						if n, ids := idWrites(m, http.MethodPatch); n != 1 || len(ids) != 50 || ids[0] != "u_2500" {
+							return fmt.Errorf("added %d ids in %d writes, want 50 (u_2500...) in 1", len(ids), n)
+						}
+						if n, ids := idWrites(m, http.MethodDelete); n != 1 || len(ids) != 100 || !slices.Contains(ids, "u_0") {
+							return fmt.Errorf("removed %d ids in %d writes, want 100 (u_0...) in 1", len(ids), n)
+						}
+						return nil
+					},
+				),
+			},
+			{
+				ResourceName:            segIDsAddr,
+				ImportState:             true,
+				ImportStateId:           "beta_testers",
+				ImportStateVerify:       true,
+				ImportStateVerifyIgnore: []string{"timeouts"},
+			},
+			{
+				// Drift: ids removed and one added in the console; apply sends back only those.
+				PreConfig: func() {
+					sg, _ := m.Segment("beta_testers")
+					sg.IDs = append(slices.Clone(sg.IDs[5:]), "intruder")
+					m.PutSegment(sg)
+					m.ResetRequests()
+				},
+				Config: providerBlock(url) + idsConfig(100, 2550),
+				Check: resource.ComposeAggregateTestCheckFunc(
+					expectSegmentIDs(m, "beta_testers", 100, 2550),
+					func(*terraform.State) error {
+						_, added := idWrites(m, http.MethodPatch)
+						_, removed := idWrites(m, http.MethodDelete)
+						if len(added) != 5 || !slices.Equal(removed, []string{"intruder"}) {
+							return fmt.Errorf("drift repaired by adding %d and removing %v, want 5 and [intruder]", len(added), removed)
+						}
+						return nil
+					},
+				),
+			},
+		},
+	})
+}
+
+// TestAccSegment_idsPaced: with the id endpoints' limit far below what the list needs, the
+// service's 429s are waited out and the list arrives whole.
+func TestAccSegment_idsPaced(t *testing.T) {
+	m, url := mockWithoutSegments(t, mockconsole.Config{})
+	m.SetIDListLimits(mockconsole.IDLimit{N: 2, Window: 1e9})
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             expectNoSegments(m),
+		Steps: []resource.TestStep{{
+			PreConfig: m.ResetRequests,
+			Config:    providerBlock(url) + idsConfig(0, 6000),
+			Check: resource.ComposeAggregateTestCheckFunc(
+				expectSegmentIDs(m, "beta_testers", 0, 6000),
+				func(*terraform.State) error {
+					refused := 0
+					for _, r := range m.Requests() {
+						if r.Status == http.StatusTooManyRequests {
+							refused++
+						}
+					}
+					if refused == 0 {
+						return fmt.Errorf("the mock never refused an id write: the test does not test pacing")
+					}
+					return nil
+				},
+			),
+		}},
+	})
+}
+
+func TestAccSegment_existing(t *testing.T) {
+	m, url := startMock(t, mockconsole.Config{})
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			PreConfig: m.ResetRequests,
+			Config: providerBlock(url) + `
+resource "featureconsole_segment" "taken" {
+  segment_id = "segment_02"
+  type       = "rule_based"
+  rules      = []
+}`,
+			ExpectError: wrapped(`Segment "segment_02" already exists`, "terraform import featureconsole_segment.<resource name>", `"segment_02"`),
+		}},
+	})
+	sg, ok := m.Segment("segment_02")
+	if !ok || len(sg.Rules) != 1 || sg.Rules[0].Name != "segment_02 rule" {
+		t.Fatalf("the existing segment was changed: %+v", sg)
+	}
+}
+
+func TestAccSegment_lostCreateAnswer(t *testing.T) {
+	m, url := mockWithoutSegments(t, mockconsole.Config{})
+	client, err := console.New(console.Config{BaseURL: url, APIKey: mockconsole.DefaultAPIKey, MaxRetries: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             expectNoSegments(m),
+		Steps: []resource.TestStep{{
+			PreConfig: func() {
+				// The second write is committed but answered 502: the provider's create.
+				m.SetFaults(mockconsole.Faults{LoseWriteEvery: 2})
+				if err := client.DeleteSegment(context.Background(), "nothing"); !console.NotFound(err) {
+					t.Fatalf("priming delete: %v", err)
+				}
+				m.ResetRequests()
+			},
+			Config: providerBlock(url) + segmentRuleConfig(ruleEmail),
+			Check: resource.ComposeAggregateTestCheckFunc(
+				expectSegmentRules(m, "staff", "email"),
+				func(*terraform.State) error {
+					m.SetFaults(mockconsole.Faults{})
+					var creates []int
+					for _, r := range m.Requests() {
+						if r.Method == http.MethodPost && r.Path == "/console/v1/segments" {
+							creates = append(creates, r.Status)
+						}
+					}
+					if !slices.Equal(creates, []int{http.StatusBadGateway}) {
+						return fmt.Errorf("want one create, lost, got statuses %v", creates)
+					}
+					return nil
+				},
+			),
+		}},
+	})
+}
+
+func TestAccSegment_validation(t *testing.T) {
+	m, url := startMock(t, mockconsole.Config{})
+	seg := func(body string) string {
+		return providerBlock(url) + "resource \"featureconsole_segment\" \"x\" {\n" + body + "\n}\n"
+	}
+	long := strings.Repeat("d", 1001)
+	cases := []struct {
+		name, config string
+		want         *regexp.Regexp
+	}{
+		{"75 id too short", seg(`segment_id = "ab"
+type = "id_list"`), wrapped("segment_id", "must be 3 to 100 characters")},
+		{"76 id with a dot", seg(`segment_id = "beta.testers"
+type = "id_list"`), wrapped("segment_id", "must be 3 to 100 characters")},
+		{"77 name with a dot", seg(`segment_id = "beta"
+name = "Beta v1.2"
+type = "id_list"`), wrapped("name", "must be 3 to 100 characters")},
+		{"78 description too long", seg(`segment_id = "beta"
+description = "` + long + `"
+type = "id_list"`), wrapped("description", "string length must be at most 1000")},
+		{"79 unknown type", seg(`segment_id = "beta"
+type = "smart"`), wrapped("type", "value must be one of")},
+		{"80 rules on id_list", seg(`segment_id = "beta"
+type = "id_list"
+rules = []`), wrapped("Rules on an id_list segment", "rules = []")},
+		{"81 ids on rule_based", seg(`segment_id = "beta"
+type = "rule_based"
+ids = ["u_1"]`), wrapped("Ids on a rule_based segment", "ids = [", "ids are allowed only with")},
+		{"82 public condition", seg(`segment_id = "beta"
+type = "rule_based"
+rules = [{ name = "a", pass_percentage = 10, conditions = [{ type = "public" }] }]`), wrapped("Condition not allowed in a segment", "rules[0].conditions[0].type", `"public"`)},
+		{"83 passes_gate condition", seg(`segment_id = "beta"
+type = "rule_based"
+rules = [` + ruleEmail + `, { name = "b", pass_percentage = 10, conditions = [{ type = "passes_gate", target_value = ["g"] }] }]`), wrapped("rules[1].conditions[0].type", `"passes_gate"`)},
+		{"84 fails_gate condition", seg(`segment_id = "beta"
+type = "rule_based"
+rules = [{ name = "a", pass_percentage = 10, conditions = [{ type = "fails_gate", target_value = ["g"] }] }]`), wrapped(`"fails_gate"`)},
+		{"85 time condition", seg(`segment_id = "beta"
+type = "rule_based"
+rules = [{ name = "a", pass_percentage = 10, conditions = [{ type = "time", operator = "after", target_numbers = [1700000000000] }] }]`), wrapped(`"time"`)},
+		{"86 two rules named alike", seg(`segment_id = "beta"
+type = "rule_based"
+rules = [` + ruleEmail + `, ` + ruleEmail + `]`), wrapped("Duplicate rule name", "rules[0] and rules[1] are both named", `"email"`)},
+		{"87 pass_percentage over 100", seg(`segment_id = "beta"
+type = "rule_based"
+rules = [{ name = "a", pass_percentage = 101 }]`), wrapped("rules[0].pass_percentage", "between 0 and 100")},
+		{"88 empty id", seg(`segment_id = "beta"
+type = "id_list"
+ids = ["u_1", ""]`), wrapped("ids", "must not be empty")},
+		{"89 an id twice", seg(`segment_id = "beta"
+type = "id_list"
+ids = ["u_1", "u_2", "u_1"]`), wrapped("Duplicate value", `ids[0] and ids[2] are both "u_1"`)},
+	}
+	steps := make([]resource.TestStep, 0, len(cases))
+	for _, tc := range cases {
+		steps = append(steps, resource.TestStep{
+			Config:      tc.config,
+			PlanOnly:    true,
+			ExpectError: tc.want,
+		})
+	}
+	steps[0].PreConfig = m.ResetRequests
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps:                    steps,
+		CheckDestroy: func(*terraform.State) error {
+			if reqs := m.Requests(); len(reqs) > 0 {
+				return fmt.Errorf("invalid configurations reached the mock: %d requests, first %s %s", len(reqs), reqs[0].Method, reqs[0].Path)
+			}
+			return nil
+		},
+	})
+}

@@ -1,0 +1,101 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
+package provider
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+)
+
+func TestSetDifference(t *testing.T) {
+	if got := setDifference([]string{"a", "b"}, []string{"c", "b", "d"}); !slices.Equal(got, []string{"c", "d"}) {
+		t.Errorf("got %v", got)
+	}
+	if got := setDifference([]string{"a"}, nil); got != nil {
+		t.Errorf("got %v", got)
+	}
+}
+
+func TestIDsAsHeldKeepsTheStateOrder(t *testing.T) {
+	ctx := context.Background()
+	held := stringList([]string{"b", "a", "c"})
+	if got := idsAsHeld(ctx, held, []string{"a", "b", "c"}); !got.Equal(held) {
+		t.Errorf("same ids in another order: %v", got)
+	}
+	if got := idsAsHeld(ctx, held, []string{"a", "b", "d"}); !got.Equal(stringList([]string{"a", "b", "d"})) {
+		t.Errorf("drift: %v", got)
+	}
+	if got := idsAsHeld(ctx, types.ListNull(types.StringType), []string{}); !got.IsNull() {
+		t.Errorf("none held, none configured: %v", got)
+	}
+	if got := idsAsHeld(ctx, types.ListNull(types.StringType), []string{"x"}); len(got.Elements()) != 1 {
+		t.Errorf("ids added in the console: %v", got)
+	}
+}
+
+func TestSegmentRulesRoundTrip(t *testing.T) {
+	rule := types.ObjectValueMust(segmentRuleObjectType.AttrTypes, map[string]attr.Value{
+		"id": types.StringUnknown(), "base_id": types.StringValue("b1"), "name": types.StringValue("a"),
+		"pass_percentage": types.NumberNull(), "environments": types.ListNull(types.StringType),
+		"conditions": types.ListNull(gateConditionObjectType),
+	})
+	l := types.ListValueMust(segmentRuleObjectType, []attr.Value{rule})
+	if back := asSegmentRules(asGateRules(l)); !back.Equal(l) {
+		t.Errorf("round trip: %v", back)
+	}
+	if !asGateRules(types.ListNull(segmentRuleObjectType)).IsNull() || !asSegmentRules(types.ListUnknown(gateRuleObjectType)).IsUnknown() {
+		t.Error("null and unknown are kept")
+	}
+}
+
+func TestExpandAndFlattenSegment(t *testing.T) {
+	ctx := context.Background()
+	m := segmentModel{
+		SegmentID: types.StringValue("staff"), Name: types.StringUnknown(), Description: types.StringValue(""),
+		Tags: stringSet([]string{"z", "a"}), Type: types.StringValue("rule_based"), IDType: types.StringUnknown(),
+		IDs: types.ListNull(types.StringType),
+		Rules: types.ListValueMust(segmentRuleObjectType, []attr.Value{types.ObjectValueMust(segmentRuleObjectType.AttrTypes, map[string]attr.Value{
+			"id": types.StringUnknown(), "base_id": types.StringUnknown(), "name": types.StringValue("a"),
+			"pass_percentage": types.NumberValue(percentFromFloat(12.5).ValueBigFloat()), "environments": types.ListNull(types.StringType),
+			"conditions": types.ListNull(gateConditionObjectType),
+		})}),
+	}
+	seg, rules, ids, diags := expandSegment(ctx, m)
+	if diags.HasError() {
+		t.Fatal(diags)
+	}
+	if seg.Name != "" || seg.IDType != "" || !slices.Equal(seg.Tags, []string{"a", "z"}) || ids != nil {
+		t.Errorf("create %+v, ids %v", seg, ids)
+	}
+	if len(rules) != 1 || rules[0].ReturnValue != nil || rules[0].BaseID != "" || rules[0].PassPercentage != 12.5 {
+		t.Errorf("rules %+v", rules)
+	}
+	got := &console.Segment{ID: "staff", Name: "staff", Type: "rule_based", IDType: "userID", Count: 1, Tags: []string{"a", "z"},
+		Rules: []console.SegmentRule{{ID: "r1", BaseID: "b1", Name: "a", PassPercentage: 12.500000000000002, ReturnValue: json.RawMessage(`{}`)}}}
+	if d := flattenSegment(ctx, got, nil, &m); d.HasError() {
+		t.Fatal(d)
+	}
+	if m.Name.ValueString() != "staff" || m.IDType.ValueString() != "userID" || m.Count.ValueInt64() != 1 || !m.IDs.IsNull() {
+		t.Errorf("flattened %+v", m)
+	}
+	r := m.Rules.Elements()[0].(types.Object).Attributes()
+	if r["id"].(types.String).ValueString() != "r1" || r["base_id"].(types.String).ValueString() != "b1" {
+		t.Errorf("rule %v", r)
+	}
+	if f, _ := r["pass_percentage"].(types.Number).ValueBigFloat().Float64(); f != 12.5 {
+		t.Errorf("percentage %v", f)
+	}
+	// An id_list segment without ids, none configured: null, not [].
+	m.Rules = types.ListNull(segmentRuleObjectType)
+	if d := flattenSegment(ctx, &console.Segment{ID: "staff", Type: "id_list"}, []string{}, &m); d.HasError() || !m.IDs.IsNull() || !m.Rules.IsNull() {
+		t.Errorf("id_list without ids: %v %v %v", d, m.IDs, m.Rules)
+	}
+}
