@@ -50,7 +50,7 @@ var (
 	// (the test double and the client's internals) mean nothing to users.
 	registryDirs = []string{"docs", "templates"}
 	internalRe   = regexp.MustCompile(`(?i)\b(habits?|pacer|pacing-?bucket|seed(ed|s)?|mock\w*)\b`)
-	makeCmdRe    = regexp.MustCompile(`(?:^|[\s;&|(])make\s+([a-z][\w-]*)`)
+	makeCmdRe    = regexp.MustCompile(`(?:^|[\s;&|(])make\s+([a-z](?:[\w-]|\.\w)*)`)
 	proseAttrRe  = regexp.MustCompile(`^([a-z][a-z0-9_]*) += `)
 	proseTypeRe  = regexp.MustCompile(`^(featureconsole_[a-z0-9_]+)(?:\.[a-z0-9_.*\[\]]+)?$`)
 )
