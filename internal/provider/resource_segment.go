@@ -128,10 +128,13 @@ func (r *segmentResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 	}
 }
 
-// segmentRuleAttributes is a gate rule's schema without return_value: the service's segment rule.
+// segmentRuleAttributes is a gate rule's schema without return_value and scheduled_rollouts: the
+// service's segment rule (segments have no scheduled rollouts).
 func segmentRuleAttributes() map[string]schema.Attribute {
 	attrs := gateRuleAttributes()
-	delete(attrs, "return_value")
+	for _, gateOnly := range gateOnlyRuleAttributes {
+		delete(attrs, gateOnly)
+	}
 	return attrs
 }
 

@@ -44,16 +44,25 @@ var segmentRuleObjectType = resourceObjectType(segmentRuleAttributes())
 
 func (m *segmentModel) identity() (string, types.String) { return segmentIdentityAttr, m.SegmentID }
 
-// asGateRules is a list of segment rules as gate rules (return_value null); null and unknown stay so.
+// gateOnlyRuleAttributes are the attributes of a gate rule that a segment rule does not have.
+var gateOnlyRuleAttributes = []string{"return_value", "scheduled_rollouts"}
+
+// asGateRules is a list of segment rules as gate rules (return_value and scheduled_rollouts null);
+// null and unknown stay so.
 func asGateRules(l types.List) types.List {
 	return convertRules(l, gateRuleObjectType, func(attrs map[string]attr.Value) {
 		attrs["return_value"] = jsontypes.NewNormalizedNull()
+		attrs["scheduled_rollouts"] = types.ListNull(scheduledRolloutListType.ElemType)
 	})
 }
 
 // asSegmentRules is a list of gate rules as segment rules.
 func asSegmentRules(l types.List) types.List {
-	return convertRules(l, segmentRuleObjectType, func(attrs map[string]attr.Value) { delete(attrs, "return_value") })
+	return convertRules(l, segmentRuleObjectType, func(attrs map[string]attr.Value) {
+		for _, gateOnly := range gateOnlyRuleAttributes {
+			delete(attrs, gateOnly)
+		}
+	})
 }
 
 func convertRules(l types.List, to types.ObjectType, edit func(map[string]attr.Value)) types.List {
