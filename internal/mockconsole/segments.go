@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -301,12 +302,13 @@ func (s *Server) getSegmentIDs(r *http.Request, id string) response {
 	if bad != nil {
 		return *bad
 	}
+	// The limit asked for, before a habit reshapes the page (UnpagedLists answers everything).
+	if l, err := strconv.Atoi(r.URL.Query().Get("limit")); err == nil && l > maxIDPage {
+		return errResp(http.StatusBadRequest, "limit must not be greater than %d", maxIDPage)
+	}
 	p, e := s.parsePage(r)
 	if e != nil {
 		return *e
-	}
-	if p.limit > maxIDPage {
-		return errResp(http.StatusBadRequest, "limit must not be greater than %d", maxIDPage)
 	}
 	lo, hi, pg := p.window(len(st.seg.IDs), basePath+"/segments/"+id+"/id_list")
 	return jsonResp(http.StatusOK, map[string]any{
