@@ -341,7 +341,7 @@ func TestAccHabits_onboarding(t *testing.T) {
 			cli.must("init", "-input=false", "-no-color")
 			cli.must("query", "-no-color", "-generate-config-out=generated.tf")
 			gen := cli.read("generated.tf")
-			for typ, want := range map[string]int{"featureconsole_gate_rules": gates, "featureconsole_release_pipeline": 2, "featureconsole_metric_source": 4} {
+			for typ, want := range map[string]int{"featureconsole_gate": gates, "featureconsole_gate_rules": gates, "featureconsole_release_pipeline": 2, "featureconsole_metric_source": 4} {
 				if got := len(regexp.MustCompile(`(?m)^resource "`+typ+`" `).FindAllString(gen, -1)); got != want {
 					t.Errorf("generated.tf holds %d %s resources, want %d", got, typ, want)
 				}
@@ -350,8 +350,8 @@ func TestAccHabits_onboarding(t *testing.T) {
 				t.Errorf("generated.tf lacks the source named with a space")
 			}
 			changes := cli.planActions()
-			if len(changes) != gates+6 {
-				t.Errorf("the plan of the generated configuration holds %d resources, want %d", len(changes), gates+6)
+			if len(changes) != 2*gates+6 {
+				t.Errorf("the plan of the generated configuration holds %d resources, want %d", len(changes), 2*gates+6)
 			}
 			for addr, c := range changes {
 				if c.actions != "no-op" || !c.importing {

@@ -22,7 +22,8 @@ import (
 // carry no ids, and in the seed's form only the first of several rules.
 type listedSegment struct {
 	console.Segment
-	read func(ctx context.Context) (*segmentRead, error)
+	read func(ctx context.Context) (*segmentRead, error) // the segment and, for an id list, its ids
+	ids  func(ctx context.Context) ([]string, error)     // an id list's ids alone
 }
 
 func NewSegmentList() list.ListResource {
@@ -53,7 +54,9 @@ func NewSegmentList() list.ListResource {
 				out := make([]listedSegment, len(page))
 				for i, s := range page {
 					id := s.ID
-					out[i] = listedSegment{Segment: s, read: func(ctx context.Context) (*segmentRead, error) { return r.readSegment(ctx, id) }}
+					out[i] = listedSegment{Segment: s,
+						read: func(ctx context.Context) (*segmentRead, error) { return r.readSegment(ctx, id) },
+						ids:  func(ctx context.Context) ([]string, error) { return client.SegmentIDs(ctx, id) }}
 				}
 				return fn(out)
 			})
@@ -70,13 +73,18 @@ func NewSegmentList() list.ListResource {
 			m := segmentModel{SegmentID: types.StringValue(s.ID), Timeouts: nullTO,
 				Rules: types.ListNull(segmentRuleObjectType), IDs: types.ListNull(types.StringType)}
 			full := &segmentRead{Segment: &s.Segment}
-			if s.Type == console.SegmentIDList || int(s.Count) > len(s.Rules) && s.Type == console.SegmentRuleBased {
-				var err error
-				if full, err = s.read(ctx); err != nil {
-					var diags diag.Diagnostics
-					apiFailure{"read", fmt.Sprintf("segment %q", s.ID)}.add(&diags, nil, err)
-					return nil, diags
-				}
+			var err error
+			switch {
+			case s.Type == console.SegmentIDList:
+				// The list page has every field but the ids: read those alone.
+				full.ids, err = s.ids(ctx)
+			case int(s.Count) > len(s.Rules) && s.Type == console.SegmentRuleBased:
+				full, err = s.read(ctx)
+			}
+			if err != nil {
+				var diags diag.Diagnostics
+				apiFailure{"read", fmt.Sprintf("segment %q", s.ID)}.add(&diags, nil, err)
+				return nil, diags
 			}
 			if full.Type == console.SegmentIDList && full.ids == nil {
 				full.ids = []string{}

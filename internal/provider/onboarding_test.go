@@ -91,6 +91,24 @@ func seedProject(m *mockconsole.Server, gates, pipelines, sources int) {
 	}
 }
 
+// seedSegments adds segments of both types as the console makes them: a rule-based one with one
+// rule and one with two (a list page shows one rule of a segment in the seed's form), two id lists.
+func seedSegments(m *mockconsole.Server) {
+	staff := mockconsole.SegmentRule{Name: "staff", PassPercentage: 100,
+		Conditions: []mockconsole.Condition{{Type: "email", Operator: "str_contains_any", TargetValue: []any{"@example.com"}}}}
+	adults := mockconsole.SegmentRule{Name: "adults", PassPercentage: 50,
+		Conditions: []mockconsole.Condition{{Type: "custom_field", Operator: "gte", Field: "age", TargetValue: []any{"18"}}}}
+	m.PutSegment(mockconsole.Segment{ID: "seg_staff", Name: "Staff", Type: "rule_based", IDType: "userID", IsEnabled: true, Rules: []mockconsole.SegmentRule{staff}})
+	m.PutSegment(mockconsole.Segment{ID: "seg_beta", Name: "Beta testers", Description: "Opted in", Type: "rule_based", IDType: "userID",
+		IsEnabled: true, Tags: []string{"beta"}, Rules: []mockconsole.SegmentRule{staff, adults}})
+	var ids []string
+	for i := 1; i <= 250; i++ {
+		ids = append(ids, fmt.Sprintf("user_%03d", i))
+	}
+	m.PutSegment(mockconsole.Segment{ID: "seg_vip", Name: "VIP", Type: "id_list", IDType: "userID", IsEnabled: true, IDs: ids})
+	m.PutSegment(mockconsole.Segment{ID: "seg_empty", Name: "Nobody yet", Type: "id_list", IDType: "userID", IsEnabled: true})
+}
+
 // guideQuery is the .tfquery.hcl the onboarding guide shows: its first terraform block.
 func guideQuery(t *testing.T) string {
 	t.Helper()
@@ -112,6 +130,7 @@ func TestAccOnboarding_wholeProject(t *testing.T) {
 	cli := newTFCLI(t, featListResources)
 	m, url := startMock(t, mockconsole.Config{NoSeed: true, PageSizeCap: 50})
 	seedProject(m, 240, 5, 5)
+	seedSegments(m)
 
 	cli.write("main.tf", providerBlock(url))
 	cli.write("project.tfquery.hcl", guideQuery(t))
@@ -120,28 +139,36 @@ func TestAccOnboarding_wholeProject(t *testing.T) {
 	m.ResetRequests()
 	cli.must("query", "-no-color", "-generate-config-out=generated.tf")
 	gen := cli.read("generated.tf")
-	for typ, want := range map[string]int{"featureconsole_gate_rules": 240, "featureconsole_release_pipeline": 5, "featureconsole_metric_source": 5} {
+	for typ, want := range map[string]int{"featureconsole_gate": 240, "featureconsole_gate_rules": 240, "featureconsole_release_pipeline": 5,
+		"featureconsole_segment": 4, "featureconsole_metric_source": 5} {
 		if got := len(regexp.MustCompile(`(?m)^resource "`+typ+`" `).FindAllString(gen, -1)); got != want {
 			t.Errorf("generated.tf holds %d %s resources, want %d", got, typ, want)
 		}
 	}
-	if n := strings.Count(gen, "identity = {"); n != 250 {
-		t.Errorf("generated.tf holds %d identity import blocks, want 250", n)
+	const objects = 2*240 + 5 + 4 + 5 // every gate twice: the gate and its rules
+	if n := strings.Count(gen, "identity = {"); n != objects {
+		t.Errorf("generated.tf holds %d identity import blocks, want %d", n, objects)
 	}
-	// 240 gates in pages of 50, the pipelines and sources in one page each: no per-object read.
-	if got := m.CountRequests(http.MethodGet, "/gates"); got != 5 {
-		t.Errorf("query sent %d GET /gates requests, want 5 (240 gates in pages of 50)", got)
+	// 240 gates in pages of 50 for each of the two gate lists, the pipelines, segments and sources
+	// in one page each: no per-object read but for what list pages do not carry (an id list's ids,
+	// the second rule of a rule-based segment in the seed's form).
+	if got := m.CountRequests(http.MethodGet, "/gates"); got != 10 {
+		t.Errorf("query sent %d GET /gates requests, want 10 (240 gates in pages of 50, twice)", got)
 	}
-	listPaths := map[string]bool{"/gates": true, "/release_pipelines": true, "/metrics/metric_source/list": true}
+	listPaths := map[string]bool{"/gates": true, "/release_pipelines": true, "/metrics/metric_source/list": true, "/segments": true,
+		"/segments/seg_vip/id_list": true, "/segments/seg_empty/id_list": true, "/segments/seg_beta": true}
 	for _, r := range m.Requests() {
 		if p := strings.TrimPrefix(r.Path, "/console/v1"); r.Method != http.MethodGet || !listPaths[p] {
 			t.Errorf("query sent %s %s: only list requests were expected", r.Method, r.Path)
 		}
 	}
+	if !strings.Contains(gen, `"user_250"`) {
+		t.Errorf("generated.tf lacks the last id of the id list segment")
+	}
 
 	changes := cli.planActions()
-	if len(changes) != 250 {
-		t.Errorf("the plan of the generated configuration holds %d resources, want 250", len(changes))
+	if len(changes) != objects {
+		t.Errorf("the plan of the generated configuration holds %d resources, want %d", len(changes), objects)
 	}
 	for addr, c := range changes {
 		if c.actions != "no-op" || !c.importing {
