@@ -22,11 +22,7 @@ func NewGateList() list.ListResource {
 			"displayed by name. With `include_resource = true` each result carries the whole gate, read from the list " +
 			"pages themselves (`GET /gates`), not one read per gate.",
 		config: map[string]listschema.Attribute{
-			"tags": listschema.ListAttribute{
-				Optional:            true,
-				ElementType:         types.StringType,
-				MarkdownDescription: "Only gates carrying every tag listed. Omit for every gate.",
-			},
+			"tags": gateTagsFilterAttribute(),
 		},
 		filter:       gateFilter,
 		pages:        (*console.Client).EachGatesPage,

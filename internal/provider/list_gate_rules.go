@@ -24,11 +24,7 @@ func NewGateRulesList() list.ListResource {
 			"identified by `gate_id`; the display name is the gate id. With `include_resource = true` each result " +
 			"carries the gate's rules, read from the list pages themselves (`GET /gates`), not one read per gate.",
 		config: map[string]listschema.Attribute{
-			"tags": listschema.ListAttribute{
-				Optional:            true,
-				ElementType:         types.StringType,
-				MarkdownDescription: "Only gates carrying every tag listed. Omit for every gate.",
-			},
+			"tags": gateTagsFilterAttribute(),
 			"include_empty": listschema.BoolAttribute{
 				Optional: true,
 				MarkdownDescription: "Also list gates that have no rules (a `featureconsole_gate_rules` with `rules = []`). " +
@@ -70,6 +66,16 @@ func gateRulesFilter(ctx context.Context, cfg *gateRulesListModel) (func(*consol
 		return nil, nil
 	}
 	return func(g *console.Gate) bool { return (includeEmpty || len(g.Rules) > 0) && hasEveryTag(g.Tags, tags) }, nil
+}
+
+// gateTagsFilterAttribute is the tags filter of the lists of gates (featureconsole_gate and
+// featureconsole_gate_rules).
+func gateTagsFilterAttribute() listschema.ListAttribute {
+	return listschema.ListAttribute{
+		Optional:            true,
+		ElementType:         types.StringType,
+		MarkdownDescription: "Only gates carrying every tag listed. Omit for every gate.",
+	}
 }
 
 func hasEveryTag(have, want []string) bool {
