@@ -49,6 +49,9 @@ type Gate struct {
 	ReleasePipelineID string     `json:"releasePipelineID"` // "" for none
 	CreatorName       string     `json:"creatorName"`
 	CreatedTime       int64      `json:"createdTime"`
+	// Owner is filled in by the service after a create through the API (OwnerLater); the create
+	// answer leaves it out.
+	Owner *Owner `json:"owner,omitempty"`
 }
 
 // Gates: created, read, listed, their own fields changed and deleted (below); their rules
@@ -295,6 +298,10 @@ func ruleID(baseID string, pct float64, counter int) string {
 
 func (g Gate) clone() Gate {
 	g.Tags = nonNilStrings(g.Tags)
+	if g.Owner != nil {
+		o := *g.Owner
+		g.Owner = &o
+	}
 	rules := make([]GateRule, len(g.Rules))
 	for i, r := range g.Rules {
 		r.Conditions = withTargets(r.Conditions, copyJSON)
@@ -432,6 +439,7 @@ func (s *Server) createGate(body []byte) response {
 	s.gates[id] = &gateState{gate: withGateDefaults(g)}
 	resp := okResp("Gate created successfully", s.gates[id].clone())
 	resp.status = http.StatusCreated
+	s.gates[id].gate.Owner = s.apiOwnerLocked() // reads show it from now on; the answer above does not
 	return resp
 }
 

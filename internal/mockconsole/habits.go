@@ -87,8 +87,8 @@ type Habits struct {
 	// RoleNames: users' roles come as the console's display names (admin → "Admin", member →
 	// "Member", read_only → "Read Only"; custom roles as they are named).
 	RoleNames bool
-	// OwnerLater: a metric source created through the API gets its owner (SDK_KEY, "CONSOLE API")
-	// although the create answer leaves it out, and every write of a gate's rules or a pipeline
+	// OwnerLater: a metric source or gate created through the API gets its owner (SDK_KEY, "CONSOLE
+	// API") although the create answer leaves it out, and every write of a gate's rules or a pipeline
 	// records a new lastModifierID.
 	OwnerLater bool
 	// Placeholders: metric source reads carry placeholders for "not set": customFieldMapping

@@ -139,3 +139,24 @@ func TestHabitsWith(t *testing.T) {
 		t.Error("With(nothing) changed the habits")
 	}
 }
+
+// A gate created through the API gets its owner later too: the create answer leaves it out, reads
+// (one gate and the list) show it.
+func TestHabitOwnerLaterGate(t *testing.T) {
+	s, c := newClient(t, Config{NoSeed: true})
+	s.SetHabits(Habits{OwnerLater: true})
+	st, _, created := raw(t, c, "POST", "/gates", `{"id":"new_checkout"}`)
+	if st != 201 || strings.Contains(created, "owner") {
+		t.Errorf("create answered %d with an owner: %s", st, created)
+	}
+	for _, path := range []string{"/gates/new_checkout", "/gates"} {
+		if _, _, body := raw(t, c, "GET", path, ""); !strings.Contains(body, `"ownerType":"SDK_KEY"`) {
+			t.Errorf("%s lacks the owner: %s", path, body)
+		}
+	}
+	s.SetHabits(Habits{})
+	raw(t, c, "POST", "/gates", `{"id":"other_gate"}`)
+	if _, _, body := raw(t, c, "GET", "/gates/other_gate", ""); strings.Contains(body, "owner") {
+		t.Errorf("without the habit a gate has no owner: %s", body)
+	}
+}
