@@ -14,8 +14,10 @@ data "featureconsole_users" "admins" {
   role = "admin"
 }
 
+# Read after the segments below are created, so that the list includes them.
 data "featureconsole_segments" "rule_based" {
-  type = "rule_based"
+  type       = "rule_based"
+  depends_on = [featureconsole_segment.beta]
 }
 
 data "featureconsole_events" "checkouts" {
@@ -35,9 +37,20 @@ output "checkout_events_read" {
   value = length(data.featureconsole_events.checkouts.events)
 }
 
-# The complete, ordered rule list of the gate "new_checkout".
+# A gate Terraform creates, attached to the pipeline below: every change of its rules rolls out
+# through a run of the pipeline (apply names the run in a warning).
+resource "featureconsole_gate" "checkout" {
+  gate_id             = "demo_checkout"
+  name                = "Demo checkout"
+  description         = "The checkout rewrite"
+  tags                = ["checkout"]
+  type                = "TEMPORARY"
+  release_pipeline_id = featureconsole_release_pipeline.web.pipeline_id
+}
+
+# The complete, ordered rule list of that gate.
 resource "featureconsole_gate_rules" "checkout" {
-  gate_id = "new_checkout"
+  gate_id = featureconsole_gate.checkout.gate_id
   rules = [
     {
       name            = "employees"
@@ -52,19 +65,19 @@ resource "featureconsole_gate_rules" "checkout" {
     {
       name            = "beta"
       pass_percentage = 12.5
+      conditions      = [{ type = "passes_segment", target_value = [featureconsole_segment.beta.segment_id] }]
     },
   ]
 }
 
-# Name and phases of the release pipeline "pl_web" (destroy leaves the pipeline in place).
+# A release pipeline Terraform creates (no pipeline_id) and destroy deletes. Its phases bake for
+# 0 ms so that the demo's runs end at once; a real pipeline bakes each phase for hours.
 resource "featureconsole_release_pipeline" "web" {
-  pipeline_id = "pl_web"
-  name        = "Web rollout"
+  name = "Demo web rollout"
   phases = [
     {
       name             = "Canary"
-      time_interval_ms = 3600000
-      required_review  = true
+      time_interval_ms = 0
       rules = [{
         name         = "internal"
         environments = ["staging"]
@@ -76,6 +89,23 @@ resource "featureconsole_release_pipeline" "web" {
       time_interval_ms = 0
     },
   ]
+}
+
+# Segments of both types.
+resource "featureconsole_segment" "beta" {
+  segment_id  = "demo_beta"
+  name        = "Beta testers"
+  description = "Opted into beta"
+  type        = "rule_based"
+  rules = [
+    { name = "staff", pass_percentage = 100, conditions = [{ type = "email", operator = "str_contains_any", target_value = ["@example.com"] }] },
+  ]
+}
+
+resource "featureconsole_segment" "vip" {
+  segment_id = "demo_vip"
+  type       = "id_list"
+  ids        = ["user_1", "user_2", "user_3"]
 }
 
 # A metric source; `terraform plan` validates its SQL with the service (dry run).
