@@ -237,6 +237,19 @@ func TestAccExamples_demo(t *testing.T) {
 			if names := m.MetricSourceNames(); len(names) != 0 {
 				return fmt.Errorf("metric sources left after destroy: %v", names)
 			}
+			if _, ok := m.Gate("demo_checkout"); ok {
+				return fmt.Errorf("gate demo_checkout left after destroy")
+			}
+			for _, id := range []string{"demo_beta", "demo_vip"} {
+				if _, ok := m.Segment(id); ok {
+					return fmt.Errorf("segment %s left after destroy", id)
+				}
+			}
+			for _, id := range m.PipelineIDs() {
+				if p, _ := m.Pipeline(id); p.Name == "Demo web rollout" {
+					return fmt.Errorf("pipeline %s left after destroy", id)
+				}
+			}
 			return nil
 		},
 		Steps: []resource.TestStep{{
