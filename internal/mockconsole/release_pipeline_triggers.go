@@ -4,8 +4,10 @@
 package mockconsole
 
 import (
+	"cmp"
 	"fmt"
 	"net/http"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -113,6 +115,26 @@ func (s *Server) Run(id string) (Run, bool) {
 		return Run{}, false
 	}
 	return rs.copy(), true
+}
+
+// GateRuns lists the ids of the runs of a gate, the latest first.
+func (s *Server) GateRuns(gateID string) []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var runs []Run
+	for _, rs := range s.runs {
+		if rs.run.GateID == gateID {
+			runs = append(runs, rs.run)
+		}
+	}
+	slices.SortFunc(runs, func(a, b Run) int {
+		return cmp.Or(cmp.Compare(b.CreatedTime, a.CreatedTime), cmp.Compare(b.ID, a.ID))
+	})
+	ids := make([]string, len(runs))
+	for i, r := range runs {
+		ids[i] = r.ID
+	}
+	return ids
 }
 
 // SetRun changes a run's status, current phase (by name; "" keeps it) and actions (nil keeps

@@ -18,6 +18,7 @@ import (
 
 	"github.com/hashicorp/go-version"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/mockconsole"
 )
@@ -238,9 +239,10 @@ func TestAccExamples_actions(t *testing.T) {
 	}
 }
 
-// The guide's action_trigger example, as written: creating the rules runs nothing, an apply that
-// changes them approves the canary phase of the gate's rollout once, and a plan without changes
-// runs nothing again.
+// The guide's action_trigger example, as written, on a gate attached to a pipeline whose first
+// phase needs review: creating the rules starts a run and approves nothing; once that run has ended,
+// an apply that changes the rules starts another run and approves its canary phase once; a plan
+// without changes runs nothing again.
 func TestAccGuides_actionTrigger(t *testing.T) {
 	b, err := os.ReadFile(filepath.Join(guidesDir, "approve-rollout-from-ci.md.tmpl"))
 	if err != nil {
@@ -256,7 +258,17 @@ func TestAccGuides_actionTrigger(t *testing.T) {
 	if example == "" || !strings.Contains(example, percentage) {
 		t.Fatalf("the guide should hold an hcl block with action_trigger and %q", percentage)
 	}
-	m, url, id := runMock(t)
+	m, url := startMock(t, mockconsole.Config{})
+	g, _ := m.Gate("new_checkout")
+	g.ReleasePipelineID = "pl_web"
+	m.PutGate(g)
+	latest := func() string {
+		if runs := m.GateRuns("new_checkout"); len(runs) > 0 {
+			return runs[0]
+		}
+		return ""
+	}
+	var first string
 	resource.Test(t, resource.TestCase{
 		TerraformVersionChecks:   actionsTerraform,
 		PreCheck:                 func() { testAccPreCheck(t) },
@@ -264,19 +276,43 @@ func TestAccGuides_actionTrigger(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				Config: providerBlock(url) + example,
-				Check: resource.ComposeAggregateTestCheckFunc(
-					checkRun(m, id, mockconsole.RunWaitingForReview, "Canary", "APPROVED_FOR", 0),
-					checkSent(m, id, "approve", 0),
-				),
+				Check: func(s *terraform.State) error {
+					if first = latest(); first == "" {
+						return fmt.Errorf("writing the rules of the attached gate started no run")
+					}
+					return resource.ComposeAggregateTestCheckFunc(
+						checkRun(m, first, mockconsole.RunWaitingForReview, "Canary", "APPROVED_FOR", 0),
+						checkSent(m, first, "approve", 0),
+					)(s)
+				},
 			},
 			{
+				// The first rollout ends (someone rolls it out in the console): the gate's rules may change again.
+				PreConfig: func() {
+					if err := m.SetRun(first, mockconsole.RunCompleted, "", nil); err != nil {
+						t.Fatal(err)
+					}
+				},
 				Config: providerBlock(url) + strings.Replace(example, percentage, "pass_percentage = 30", 1),
-				Check: resource.ComposeAggregateTestCheckFunc(
-					checkRun(m, id, mockconsole.RunInProgress, "Canary", "APPROVED_FOR", 1),
-					checkSent(m, id, "approve", 1),
-				),
+				Check: func(s *terraform.State) error {
+					second := latest()
+					if second == first {
+						return fmt.Errorf("changing the rules started no second run")
+					}
+					return resource.ComposeAggregateTestCheckFunc(
+						checkRun(m, second, mockconsole.RunInProgress, "Canary", "APPROVED_FOR", 1),
+						checkSent(m, second, "approve", 1),
+						checkSent(m, first, "approve", 0),
+					)(s)
+				},
 			},
 			{
+				// The second rollout ends too, so that the destroy may empty the rules.
+				PreConfig: func() {
+					if err := m.SetRun(latest(), mockconsole.RunCompleted, "", nil); err != nil {
+						t.Fatal(err)
+					}
+				},
 				Config:   providerBlock(url) + strings.Replace(example, percentage, "pass_percentage = 30", 1),
 				PlanOnly: true,
 			},
