@@ -113,11 +113,11 @@ func TestAccExamples_resources(t *testing.T) {
 						},
 					},
 					{
-						Config:                  cfg,
-						ResourceName:            cmdAddr,
-						ImportState:             true,
-						ImportStateId:           cmdID,
-						ImportStateVerify:       true,
+						Config:            cfg,
+						ResourceName:      cmdAddr,
+						ImportState:       true,
+						ImportStateId:     cmdID,
+						ImportStateVerify: true,
 						// A gate's last modifier is whoever wrote it last: in the example, the rules' write
 						// after the gate's (a new id on every write where the service does that).
 						ImportStateVerifyIgnore: append(numbersLostOnImport(t, "rules.0.conditions.1.target_"), "last_modifier_id", "last_modifier_name"),

@@ -47,8 +47,8 @@ type gateRuleModel struct {
 }
 
 var (
-	gateRuleObjectType       = resourceObjectType(gateRuleAttributes())
-	scheduledRolloutListType = gateRuleObjectType.AttrTypes["scheduled_rollouts"].(types.ListType)
+	gateRuleObjectType   = resourceObjectType(gateRuleAttributes())
+	scheduledRolloutType = nestedObjectType(gateRuleObjectType, "scheduled_rollouts")
 )
 
 func (m *gateRulesModel) identity() (string, types.String) { return gateIdentityAttr, m.GateID }
@@ -230,7 +230,7 @@ func flattenRule(ctx context.Context, r console.GateRule, hint *gateRuleModel) (
 
 // flattenSchedule is a rule's schedule: the steps made, then the steps to come; [] when it has none.
 func flattenSchedule(r console.GateRule) types.List {
-	elem := scheduledRolloutListType.ElemType.(types.ObjectType)
+	elem := scheduledRolloutType
 	steps := make([]attr.Value, 0, len(r.CompletedAutomatedRollouts)+len(r.PendingAutomatedRollouts))
 	add := func(list []console.AutomatedRollout, done bool) {
 		for _, st := range list {

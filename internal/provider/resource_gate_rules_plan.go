@@ -68,7 +68,7 @@ func matchPriorRules(ctx context.Context, planned, prior []gateRuleModel) {
 	for i := range planned {
 		p := &planned[i]
 		p.ID, p.BaseID = types.StringUnknown(), types.StringUnknown()
-		p.ScheduledRollouts = types.ListUnknown(scheduledRolloutListType.ElemType)
+		p.ScheduledRollouts = types.ListUnknown(scheduledRolloutType)
 		if p.Name.IsUnknown() {
 			unchanged = false
 			continue

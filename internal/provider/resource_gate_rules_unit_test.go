@@ -125,7 +125,7 @@ func testRule(t *testing.T, name, pct string) gateRuleModel {
 		Environments:      types.ListNull(types.StringType),
 		Conditions:        types.ListNull(gateConditionObjectType),
 		ReturnValue:       jsontypes.NewNormalizedNull(),
-		ScheduledRollouts: types.ListNull(scheduledRolloutListType.ElemType),
+		ScheduledRollouts: types.ListNull(scheduledRolloutType),
 	}
 }
 

@@ -52,7 +52,7 @@ var gateOnlyRuleAttributes = []string{"return_value", "scheduled_rollouts"}
 func asGateRules(l types.List) types.List {
 	return convertRules(l, gateRuleObjectType, func(attrs map[string]attr.Value) {
 		attrs["return_value"] = jsontypes.NewNormalizedNull()
-		attrs["scheduled_rollouts"] = types.ListNull(scheduledRolloutListType.ElemType)
+		attrs["scheduled_rollouts"] = types.ListNull(scheduledRolloutType)
 	})
 }
 

@@ -291,14 +291,11 @@ func heldRuleDifferences(holder string, g *console.Gate, sent []console.GateRule
 }
 
 // notAsSent adds the error of a pipeline write whose answer p differs from what was sent, naming
-// the phases and rules that differ; it reports whether there was one.
-func notAsSent(diags *diag.Diagnostics, p *console.ReleasePipeline, name string, sent []console.Phase, summary, kept string) bool {
-	diffs := pipelineDifferences(p, name, sent)
-	if len(diffs) == 0 {
-		return false
+// the phases and rules that differ.
+func notAsSent(diags *diag.Diagnostics, p *console.ReleasePipeline, name string, sent []console.Phase, summary, kept string) {
+	if diffs := pipelineDifferences(p, name, sent); len(diffs) > 0 {
+		addNotAsSent(diags, summary, strings.Join(diffs, "; "), kept)
 	}
-	addNotAsSent(diags, summary, strings.Join(diffs, "; "), kept)
-	return true
 }
 
 // addNotAsSent reports a write the service answered with something other than what was sent.
