@@ -98,10 +98,10 @@ type Habits struct {
 	// and an empty targetValue null, a lone target a scalar (a number stays a number), no
 	// environments.
 	ConsolePipelineRules bool
-	// PartialPipelineWrites: a pipeline update applies only what changes phases and rules the
-	// pipeline already holds (matched by id), ignores added ones, keeps omitted ones, and answers
-	// 200 with what it holds. Not in AllHabits: a service that does this refuses every added phase,
-	// which is a failure to report, not a form to read.
+	// PartialPipelineWrites: on pipelines served by an old service version (see
+	// ServeOldPipelineWrites), an update applies only what changes phases and rules the pipeline
+	// already holds (matched by id), ignores added ones, keeps omitted ones, and answers 200 with
+	// what it holds.
 	PartialPipelineWrites bool
 }
 
@@ -128,7 +128,7 @@ func (h *Habits) switches() map[string]*bool {
 		"UnpagedLists": &h.UnpagedLists, "PageIgnored": &h.PageIgnored, "LimitCeiling": &h.LimitCeiling,
 		"NoRetryAfter": &h.NoRetryAfter, "ReadOnlyKey": &h.ReadOnlyKey, "RoleNames": &h.RoleNames,
 		"OwnerLater": &h.OwnerLater, "Placeholders": &h.Placeholders,
-		"ConsolePipelineRules": &h.ConsolePipelineRules,
+		"ConsolePipelineRules": &h.ConsolePipelineRules, "PartialPipelineWrites": &h.PartialPipelineWrites,
 	}
 }
 

@@ -42,8 +42,9 @@ type Pipeline struct {
 // sent back are kept; new ones, or ids sent twice, get fresh ones.
 
 type pipelineState struct {
-	p      Pipeline
-	locked bool // a rollout is in progress: writes are refused
+	p         Pipeline
+	locked    bool // a rollout is in progress: writes are refused
+	oldWrites bool // served by a service version whose writes do not take (PartialPipelineWrites)
 }
 
 // clone is the pipeline as the service answers it.
@@ -96,6 +97,22 @@ func (s *Server) DeletePipeline(id string) {
 	remove(s, s.pipelines, id)
 }
 
+// ServeOldPipelineWrites makes the pipeline's writes those of a service version on which they do
+// not take (old) or of a current one: with PartialPipelineWrites on, a write to an old one changes
+// only the phases and rules the pipeline already holds.
+func (s *Server) ServeOldPipelineWrites(id string, old bool) error {
+	var err error
+	s.locked(func() {
+		st, ok := s.pipelines[id]
+		if !ok {
+			err = fmt.Errorf("release pipeline %q not found", id)
+			return
+		}
+		st.oldWrites = old
+	})
+	return err
+}
+
 // LockPipeline flags a pipeline as having a rollout in progress (POST → 400).
 func (s *Server) LockPipeline(id string, locked bool) {
 	s.mu.Lock()
@@ -135,7 +152,7 @@ func (s *Server) updatePipeline(id string, body []byte) response {
 		return *bad
 	}
 	st.p.Name = req.Name
-	if s.habits.PartialPipelineWrites {
+	if s.habits.PartialPipelineWrites && st.oldWrites {
 		req.Phases = onlyHeld(st.p.Phases, req.Phases)
 	}
 	st.p.Phases = s.withNewIDs(st.p.Phases, req.Phases)

@@ -78,6 +78,9 @@ func TestPipelineCreateAndDelete(t *testing.T) {
 func TestPipelinePartialWrites(t *testing.T) {
 	s, c := newClient(t, Config{})
 	s.SetHabits(Habits{PartialPipelineWrites: true})
+	if err := s.ServeOldPipelineWrites("pl_web", true); err != nil {
+		t.Fatal(err)
+	}
 	before, _ := s.Pipeline("pl_web")
 	first := before.Phases[0]
 	first.Name = "renamed"

@@ -349,6 +349,9 @@ func TestAccReleasePipeline_writesThatDoNotTake(t *testing.T) {
 			h := m.Habits()
 			h.PartialPipelineWrites = on
 			m.SetHabits(h)
+			if err := m.ServeOldPipelineWrites("pl_web", on); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
 	twoPhases := providerBlock(url) + webPipelineHCL("Web rollout", canaryHCL, gaHCL)
