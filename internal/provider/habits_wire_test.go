@@ -349,28 +349,7 @@ func TestAccHabits_onboarding(t *testing.T) {
 			if !strings.Contains(gen, `name = "Log Events"`) {
 				t.Errorf("generated.tf lacks the source named with a space")
 			}
-			changes := cli.planActions()
-			if len(changes) != 2*gates+6 {
-				t.Errorf("the plan of the generated configuration holds %d resources, want %d", len(changes), 2*gates+6)
-			}
-			for addr, c := range changes {
-				if c.actions != "no-op" || !c.importing {
-					t.Errorf("%s: planned %s, want an import and nothing else", addr, c)
-				}
-			}
-			if t.Failed() {
-				t.Fatalf("generated configuration:\n%s", gen)
-			}
-			m.ResetRequests()
-			cli.must("apply", "-input=false", "-no-color", "tfplan")
-			for _, r := range m.Requests() {
-				if r.Method != http.MethodGet {
-					t.Errorf("applying the imports sent %s %s", r.Method, r.Path)
-				}
-			}
-			if code, out := cli.run([]int{0, 2}, "plan", "-input=false", "-no-color", "-detailed-exitcode"); code != 0 {
-				t.Errorf("the plan after apply is not empty:\n%s", out)
-			}
+			cli.importsOnlyThenEmpty(m, gen, 2*gates+6)
 			// The source named with a space is destroyed through its escaped name.
 			cli.must("destroy", "-auto-approve", "-input=false", "-no-color")
 			if _, ok := m.MetricSource("Log Events"); ok {

@@ -166,27 +166,5 @@ func TestAccOnboarding_wholeProject(t *testing.T) {
 		t.Errorf("generated.tf lacks the last id of the id list segment")
 	}
 
-	changes := cli.planActions()
-	if len(changes) != objects {
-		t.Errorf("the plan of the generated configuration holds %d resources, want %d", len(changes), objects)
-	}
-	for addr, c := range changes {
-		if c.actions != "no-op" || !c.importing {
-			t.Errorf("%s: planned %s, want an import and nothing else", addr, c)
-		}
-	}
-	if t.Failed() {
-		t.Fatalf("generated configuration:\n%s", gen)
-	}
-
-	m.ResetRequests()
-	cli.must("apply", "-input=false", "-no-color", "tfplan")
-	for _, r := range m.Requests() {
-		if r.Method != http.MethodGet {
-			t.Errorf("applying the imports sent %s %s", r.Method, r.Path)
-		}
-	}
-	if code, out := cli.run([]int{0, 2}, "plan", "-input=false", "-no-color", "-detailed-exitcode"); code != 0 {
-		t.Errorf("the plan after apply is not empty:\n%s", out)
-	}
+	cli.importsOnlyThenEmpty(m, gen, objects)
 }

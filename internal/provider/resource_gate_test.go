@@ -531,28 +531,7 @@ list "featureconsole_gate" "team_a" {
 	if n := strings.Count(gen, `resource "featureconsole_gate" `); n != 2 {
 		t.Fatalf("generated.tf holds %d gates, want 2:\n%s", n, gen)
 	}
-	changes := cli.planActions()
-	if len(changes) != 2 {
-		t.Errorf("the plan holds %d resources, want 2", len(changes))
-	}
-	for addr, c := range changes {
-		if c.actions != "no-op" || !c.importing {
-			t.Errorf("%s: planned %s, want an import and nothing else", addr, c)
-		}
-	}
-	if t.Failed() {
-		t.Fatalf("generated configuration:\n%s", gen)
-	}
-	m.ResetRequests()
-	cli.must("apply", "-input=false", "-no-color", "tfplan")
-	for _, r := range m.Requests() {
-		if r.Method != http.MethodGet {
-			t.Errorf("applying the imports sent %s %s", r.Method, r.Path)
-		}
-	}
-	if code, out := cli.run([]int{0, 2}, "plan", "-input=false", "-no-color", "-detailed-exitcode"); code != 0 {
-		t.Errorf("the plan after apply is not empty:\n%s", out)
-	}
+	cli.importsOnlyThenEmpty(m, gen, 2)
 }
 
 // A change of the gate's fields held for review (respect_review_settings = true) is an error naming

@@ -8,6 +8,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,6 +20,8 @@ import (
 	"github.com/hashicorp/go-version"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
+
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/mockconsole"
 )
 
 // tfCLI runs the terraform binary of TF_ACC_TERRAFORM_PATH in a directory against the provider served
@@ -191,4 +194,33 @@ type plannedChange struct {
 
 func (p plannedChange) String() string {
 	return fmt.Sprintf("%s (importing: %t)", p.actions, p.importing)
+}
+
+// importsOnlyThenEmpty finishes an onboarding after `terraform query -generate-config-out` wrote
+// gen: the plan of the generated configuration holds want resources, each an import and nothing
+// else; applying it sends the service no write; the plan after it is empty.
+func (c *tfCLI) importsOnlyThenEmpty(m *mockconsole.Server, gen string, want int) {
+	c.t.Helper()
+	changes := c.planActions()
+	if len(changes) != want {
+		c.t.Errorf("the plan of the generated configuration holds %d resources, want %d", len(changes), want)
+	}
+	for addr, ch := range changes {
+		if ch.actions != "no-op" || !ch.importing {
+			c.t.Errorf("%s: planned %s, want an import and nothing else", addr, ch)
+		}
+	}
+	if c.t.Failed() {
+		c.t.Fatalf("generated configuration:\n%s", gen)
+	}
+	m.ResetRequests()
+	c.must("apply", "-input=false", "-no-color", "tfplan")
+	for _, r := range m.Requests() {
+		if r.Method != http.MethodGet {
+			c.t.Errorf("applying the imports sent %s %s", r.Method, r.Path)
+		}
+	}
+	if code, out := c.run([]int{0, 2}, "plan", "-input=false", "-no-color", "-detailed-exitcode"); code != 0 {
+		c.t.Errorf("the plan after apply is not empty:\n%s", out)
+	}
 }
