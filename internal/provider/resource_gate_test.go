@@ -4,7 +4,6 @@
 package provider
 
 import (
-	"context"
 	"fmt"
 	"math/big"
 	"net/http"
@@ -22,7 +21,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
-	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/mockconsole"
 )
 
@@ -208,79 +206,6 @@ func TestAccGate_drift(t *testing.T) {
 				}),
 			},
 		},
-	})
-}
-
-// A create over a gate id that exists is an error that says how to import it; the existing gate
-// is left exactly as it was (one refused POST, nothing else written).
-func TestAccGate_existingNotTakenOver(t *testing.T) {
-	m, url := startMock(t, mockconsole.Config{})
-	before, _ := m.Gate("new_checkout")
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			PreConfig: m.ResetRequests,
-			Config:    providerBlock(url) + `resource "featureconsole_gate" "x" { gate_id = "new_checkout" }`,
-			ExpectError: wrapped(`Gate "new_checkout" already exists`, `terraform import featureconsole_gate.<resource name> "new_checkout"`,
-				`import {`, `400 Bad Request`, `already exists`),
-		}},
-	})
-	if after, _ := m.Gate("new_checkout"); !reflect.DeepEqual(after, before) {
-		t.Errorf("the existing gate changed:\n%+v\n%+v", before, after)
-	}
-	var writes []string
-	for _, r := range m.Requests() {
-		if r.Method != http.MethodGet {
-			writes = append(writes, fmt.Sprintf("%s %s %d", r.Method, r.Path, r.Status))
-		}
-	}
-	if !slices.Equal(writes, []string{"POST /console/v1/gates 400"}) {
-		t.Errorf("writes %v, want only the refused create", writes)
-	}
-}
-
-// A create whose answer was lost (committed, answered 502) is retried, meets "already exists",
-// is read back and found as sent: the apply succeeds with one gate, never a second create.
-func TestAccGate_lostCreateAnswerRecovered(t *testing.T) {
-	m, url := startMock(t, mockconsole.Config{})
-	client, err := console.New(console.Config{BaseURL: url, APIKey: mockconsole.DefaultAPIKey, MaxRetries: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             expectNoMockGate(m, "tfacc_checkout"),
-		Steps: []resource.TestStep{{
-			PreConfig: func() {
-				// The first write is spent here, so the provider's create is the second: lost.
-				m.SetFaults(mockconsole.Faults{LoseWriteEvery: 2})
-				if err := client.DeleteGate(context.Background(), "nothing_here"); !console.NotFound(err) {
-					t.Fatalf("priming delete: %v", err)
-				}
-				m.ResetRequests()
-			},
-			Config: providerBlock(url) + gateConfig(gateFullLines...),
-			Check: resource.ComposeAggregateTestCheckFunc(
-				expectMockGate(m, "tfacc_checkout", fieldsAre(mockconsole.Gate{ID: "tfacc_checkout", Name: "New checkout",
-					Description: "Checkout rewrite", Tags: []string{"checkout", "web"}, Type: "TEMPORARY", IDType: "stableID",
-					ReleasePipelineID: "pl_web"})),
-				func(*terraform.State) error {
-					m.SetFaults(mockconsole.Faults{})
-					var statuses []int
-					for _, r := range m.Requests() {
-						if r.Method == http.MethodPost {
-							statuses = append(statuses, r.Status)
-						}
-					}
-					if !slices.Equal(statuses, []int{http.StatusBadGateway, http.StatusBadRequest}) {
-						return fmt.Errorf("want the create lost then refused as existing, got statuses %v", statuses)
-					}
-					return nil
-				},
-			),
-		}},
 	})
 }
 

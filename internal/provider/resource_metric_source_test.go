@@ -14,8 +14,6 @@ import (
 	"strings"
 	"testing"
 
-	fwresource "github.com/hashicorp/terraform-plugin-framework/resource"
-	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
@@ -635,47 +633,6 @@ func TestAccMetricSource_drift(t *testing.T) {
 	})
 }
 
-func TestAccMetricSource_lostCreateResponseRecovered(t *testing.T) {
-	m, url := mockWithoutSources(t)
-	client, err := console.New(console.Config{BaseURL: url, APIKey: mockconsole.DefaultAPIKey, MaxRetries: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             expectMockSourceNames(m),
-		Steps: []resource.TestStep{{
-			PreConfig: func() {
-				// The second write is committed but answered 502; the first is spent here, so the
-				// provider's create is the lost one and its retry meets "Name is already in use".
-				m.SetFaults(mockconsole.Faults{LoseWriteEvery: 2})
-				if err := client.DeleteMetricSource(context.Background(), "nothing"); !console.NotFound(err) {
-					t.Fatalf("priming delete: %v", err)
-				}
-				m.ResetRequests()
-			},
-			Config: providerBlock(url) + strings.Replace(msFullConfig, "validate_on_plan      = true", "validate_on_plan      = false", 1),
-			Check: resource.ComposeAggregateTestCheckFunc(
-				expectMockSource(m, msFullWant),
-				func(*terraform.State) error {
-					m.SetFaults(mockconsole.Faults{})
-					var statuses []int
-					for _, r := range m.Requests() {
-						if r.Method == http.MethodPost {
-							statuses = append(statuses, r.Status)
-						}
-					}
-					if !reflect.DeepEqual(statuses, []int{http.StatusBadGateway, http.StatusBadRequest}) {
-						return fmt.Errorf("want the create lost then refused as a duplicate, got statuses %v", statuses)
-					}
-					return nil
-				},
-			),
-		}},
-	})
-}
-
 func TestAccMetricSource_existingSourceNotTakenOver(t *testing.T) {
 	m, url := mockWithoutSources(t)
 	other := mockconsole.MetricSource{
@@ -684,23 +641,14 @@ func TestAccMetricSource_existingSourceNotTakenOver(t *testing.T) {
 	}
 	m.PutMetricSource(other)
 	stored, _ := m.MetricSource("orders")
-	wantErr := wrapped(`Metric source "orders" already exists`, `terraform import featureconsole_metric_source.<resource name> "orders"`)
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				// Caught at plan by the dry run.
-				Config:      providerBlock(url) + msMinimalConfig,
-				ExpectError: wantErr,
-			},
-			{
-				// Without the dry run, caught at apply, after reading the source back.
-				PreConfig:   m.ResetRequests,
-				Config:      providerBlock(url) + strings.Replace(msMinimalConfig, "\n}", "\n  validate_on_plan = false\n}", 1),
-				ExpectError: wantErr,
-			},
-		},
+		Steps: []resource.TestStep{{
+			// Caught at plan by the dry run (without it, at apply: TestAccShared_existingID).
+			Config:      providerBlock(url) + msMinimalConfig,
+			ExpectError: wrapped(`Metric source "orders" already exists`, `terraform import featureconsole_metric_source.<resource name> "orders"`),
+		}},
 	})
 	if got, _ := m.MetricSource("orders"); !reflect.DeepEqual(got, stored) {
 		t.Fatalf("the existing source was changed: %+v", got)
@@ -878,28 +826,5 @@ func TestMetricSourceRecoverCreateLeavesOtherErrors(t *testing.T) {
 	}
 	if n := m.CountRequests(http.MethodGet, "/"); n != 1 {
 		t.Fatalf("want one read-back (for the 400 only), got %d", n)
-	}
-}
-
-func TestMetricSourceDeleteOfGoneSourceSucceeds(t *testing.T) {
-	ctx := context.Background()
-	m, url := mockWithoutSources(t)
-	c, _ := console.New(console.Config{BaseURL: url, APIKey: mockconsole.DefaultAPIKey})
-	r := &metricSourceResource{resourceData{data: &providerData{client: c}}}
-	var sr fwresource.SchemaResponse
-	r.Schema(ctx, fwresource.SchemaRequest{}, &sr)
-	model := metricSourceModel{Timeouts: nullTimeouts(ctx, r)}
-	flattenMetricSource(&console.MetricSource{Name: "gone", SQL: "SELECT 1", TimestampColumn: "ts"}, &model)
-	state := tfsdk.State{Schema: sr.Schema}
-	if d := state.Set(ctx, &model); d.HasError() {
-		t.Fatal(d)
-	}
-	resp := fwresource.DeleteResponse{State: state}
-	r.Delete(ctx, fwresource.DeleteRequest{State: state}, &resp)
-	if resp.Diagnostics.HasError() {
-		t.Fatalf("a 404 on delete must be success: %v", resp.Diagnostics)
-	}
-	if m.CountRequests(http.MethodDelete, "/metrics/metric_source/gone") != 1 {
-		t.Fatal("no DELETE sent")
 	}
 }

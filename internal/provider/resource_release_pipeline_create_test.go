@@ -211,40 +211,6 @@ func TestAccReleasePipeline_lockedByRun(t *testing.T) {
 	})
 }
 
-// A create whose answer is lost (committed, answered with a proxy's 502) is found among the
-// pipelines of its name and never sent twice: the service ends with exactly one.
-func TestAccReleasePipeline_createAnswerLost(t *testing.T) {
-	m, url := startMock(t, mockconsole.Config{})
-	const name = "tfacc_web_lost"
-	var id string
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             noPipelineNamed(m, name),
-		Steps: []resource.TestStep{
-			{
-				PreConfig: func() { m.SetFaults(mockconsole.Faults{LoseWriteEvery: 1}) },
-				Config:    providerBlock(url) + createdPipelineHCL(name, canaryHCL),
-				Check: resource.ComposeAggregateTestCheckFunc(
-					checkCreatedPipeline(m, mockconsole.Pipeline{Name: name, Phases: []mockconsole.Phase{canaryPhase}}, &id),
-					func(*terraform.State) error {
-						if n := m.CountRequests("POST", "/release_pipelines"); n != 1 {
-							return fmt.Errorf("the create was sent %d times", n)
-						}
-						return nil
-					},
-				),
-			},
-			{
-				// Every other write's answer lost from here: the delete is retried and ends at 404, deleted.
-				PreConfig:        func() { m.SetFaults(mockconsole.Faults{LoseWriteEvery: 2}) },
-				Config:           providerBlock(url) + createdPipelineHCL(name, canaryHCL),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
-			},
-		},
-	})
-}
-
 // pipeline_id decides at create: a pipeline taken over stays on destroy even after pipeline_id is
 // removed from the configuration (which changes nothing), and one imported into a configuration
 // that sets pipeline_id is deleted by destroy, as every imported object is.
@@ -309,32 +275,6 @@ func TestAccReleasePipeline_ownership(t *testing.T) {
 					return nil
 				},
 			},
-		},
-	})
-}
-
-// A created pipeline imported by identity into the configuration that made it plans as an import
-// only (Terraform 1.12+).
-func TestAccReleasePipeline_createdImportByIdentity(t *testing.T) {
-	m, url := startMock(t, mockconsole.Config{})
-	const name = "tfacc_web_identity"
-	var id string
-	cfg := providerBlock(url) + createdPipelineHCL(name, canaryHCL)
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_12_0)},
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             noPipelineNamed(m, name),
-		Steps: []resource.TestStep{
-			{
-				Config: cfg,
-				Check:  checkCreatedPipeline(m, mockconsole.Pipeline{Name: name, Phases: []mockconsole.Phase{canaryPhase}}, &id),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectIdentityValueMatchesState(pipelineAddr, tfjsonpath.New("pipeline_id")),
-				},
-			},
-			{Config: cfg, ResourceName: pipelineAddr, ImportState: true, ImportStateKind: resource.ImportBlockWithResourceIdentity},
-			{Config: cfg, ResourceName: pipelineAddr, ImportState: true, ImportStateKind: resource.ImportBlockWithID},
 		},
 	})
 }

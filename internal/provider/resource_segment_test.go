@@ -4,7 +4,6 @@
 package provider
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -20,7 +19,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
-	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/mockconsole"
 )
 
@@ -322,68 +320,6 @@ func TestAccSegment_idsPaced(t *testing.T) {
 					}
 					if refused == 0 {
 						return fmt.Errorf("the mock never refused an id write: the test does not test pacing")
-					}
-					return nil
-				},
-			),
-		}},
-	})
-}
-
-func TestAccSegment_existing(t *testing.T) {
-	m, url := startMock(t, mockconsole.Config{})
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			PreConfig: m.ResetRequests,
-			Config: providerBlock(url) + `
-resource "featureconsole_segment" "taken" {
-  segment_id = "segment_02"
-  type       = "rule_based"
-  rules      = []
-}`,
-			ExpectError: wrapped(`Segment "segment_02" already exists`, "terraform import featureconsole_segment.<resource name>", `"segment_02"`),
-		}},
-	})
-	sg, ok := m.Segment("segment_02")
-	if !ok || len(sg.Rules) != 1 || sg.Rules[0].Name != "segment_02 rule" {
-		t.Fatalf("the existing segment was changed: %+v", sg)
-	}
-}
-
-func TestAccSegment_lostCreateAnswer(t *testing.T) {
-	m, url := mockWithoutSegments(t, mockconsole.Config{})
-	client, err := console.New(console.Config{BaseURL: url, APIKey: mockconsole.DefaultAPIKey, MaxRetries: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             expectNoSegments(m),
-		Steps: []resource.TestStep{{
-			PreConfig: func() {
-				// The second write is committed but answered 502: the provider's create.
-				m.SetFaults(mockconsole.Faults{LoseWriteEvery: 2})
-				if err := client.DeleteSegment(context.Background(), "nothing"); !console.NotFound(err) {
-					t.Fatalf("priming delete: %v", err)
-				}
-				m.ResetRequests()
-			},
-			Config: providerBlock(url) + segmentRuleConfig(ruleEmail),
-			Check: resource.ComposeAggregateTestCheckFunc(
-				expectSegmentRules(m, "staff", "email"),
-				func(*terraform.State) error {
-					m.SetFaults(mockconsole.Faults{})
-					var creates []int
-					for _, r := range m.Requests() {
-						if r.Method == http.MethodPost && r.Path == "/console/v1/segments" {
-							creates = append(creates, r.Status)
-						}
-					}
-					if !slices.Equal(creates, []int{http.StatusBadGateway}) {
-						return fmt.Errorf("want one create, lost, got statuses %v", creates)
 					}
 					return nil
 				},

@@ -119,38 +119,6 @@ resource "featureconsole_release_pipeline" "web" {
 	})
 }
 
-func TestAccTimeouts_metricSourceCreate(t *testing.T) {
-	m, url := mockWithoutSources(t)
-	m.SetLatency(2 * time.Second)
-	var sw stopwatch
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		PreCheck:                 func() { testAccPreCheck(t) },
-		Steps: []resource.TestStep{{
-			PreConfig: sw.reset,
-			Config: providerBlock(url) + `
-resource "featureconsole_metric_source" "orders" {
-  name             = "orders"
-  sql              = "SELECT user_id, ts FROM orders"
-  timestamp_column = "ts"
-  id_type_mapping  = [{ service_unit_id = "userID", column = "user_id" }]
-  timeouts         = { create = "500ms" }
-}
-`,
-			// The plan-time dry run is bounded by the same budget (and only warns); apply then fails.
-			ExpectError: diagRe(`Unable to create metric source "orders"`, `Timed out after 500ms waiting for the service (raise timeouts.create)`),
-		}, {
-			Config: providerBlock(url),
-			Check: resource.ComposeTestCheckFunc(sw.within(20*time.Second), func(*terraform.State) error {
-				if names := m.MetricSourceNames(); len(names) != 0 {
-					return fmt.Errorf("the mock holds %v, want none", names)
-				}
-				return noStoredWrite(m)
-			}),
-		}},
-	})
-}
-
 const timeoutsAllConfig = `
 resource "featureconsole_gate_rules" "checkout" {
   gate_id  = "dark_mode"

@@ -1,0 +1,404 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
+package provider
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/mockconsole"
+)
+
+// What every resource that creates shares (DESIGN.md §5), proven once per resource: each such
+// resource registers one sharedSpec in sharedSpecs, and every TestAccShared_* test runs a subtest
+// for it. A new resource that creates gets the whole suite by adding its entry.
+
+// sharedSpec is what the shared suite needs to know of a resource that creates its object.
+type sharedSpec struct {
+	name     string // the subtest
+	typeName string // featureconsole_gate; the configuration's resource is <typeName>.test
+	kind     string // "Gate", as its "already exists" error starts
+	idAttr   string // the attribute that names the object (and its identity)
+	// config is the resource's configuration; extra is HCL lines inside its block.
+	config func(extra string) string
+	// quietPlan is HCL (for config) that keeps the plan from writing, for the tests that count
+	// writes or meet the create's own answer: a metric source's dry run.
+	quietPlan string
+	// find is the id of the object the configuration declares, as the mock holds it.
+	find func(m *mockconsole.Server) (id string, ok bool)
+	// path is the object's path under /console/v1; createPath is the path its create is posted to.
+	path       func(id string) string
+	createPath string
+	// seed puts an object of the configuration's id in the mock, made in the console; nil when the
+	// service chooses the id (no create can meet an existing one).
+	seed func(m *mockconsole.Server)
+	// snapshot is the object as the mock holds it, to tell that nothing changed it.
+	snapshot func(m *mockconsole.Server, id string) any
+	// drop deletes the object in the mock, as the console would.
+	drop func(m *mockconsole.Server, id string)
+}
+
+func (s sharedSpec) addr() string { return s.typeName + ".test" }
+
+// fixedID is find for an object whose id the configuration sets.
+func fixedID(id string, exists func(*mockconsole.Server, string) bool) func(*mockconsole.Server) (string, bool) {
+	return func(m *mockconsole.Server) (string, bool) { return id, exists(m, id) }
+}
+
+var sharedSpecs = []sharedSpec{
+	{
+		name: "gate", typeName: "featureconsole_gate", kind: "Gate", idAttr: "gate_id",
+		config: func(extra string) string {
+			return fmt.Sprintf(`
+resource "featureconsole_gate" "test" {
+  gate_id     = "tfacc_shared"
+  description = "Shared behaviour"
+  %s
+}
+`, extra)
+		},
+		find: fixedID("tfacc_shared", func(m *mockconsole.Server, id string) bool { _, ok := m.Gate(id); return ok }),
+		path: func(id string) string { return "/gates/" + id }, createPath: "/gates",
+		seed: func(m *mockconsole.Server) {
+			m.PutGate(mockconsole.Gate{ID: "tfacc_shared", IsEnabled: true, Description: "Made in the console",
+				LastModifierName: "Console User", LastModifierID: "user_1", Tags: []string{"console"}})
+		},
+		snapshot: func(m *mockconsole.Server, id string) any { g, _ := m.Gate(id); return g },
+		drop:     func(m *mockconsole.Server, id string) { m.DeleteGate(id) },
+	},
+	{
+		name: "segment_rule_based", typeName: "featureconsole_segment", kind: "Segment", idAttr: "segment_id",
+		config: func(extra string) string {
+			return fmt.Sprintf(`
+resource "featureconsole_segment" "test" {
+  segment_id  = "tfacc_shared_rules"
+  description = "Shared behaviour"
+  type        = "rule_based"
+  rules       = [%s]
+  %s
+}
+`, ruleEmail, extra)
+		},
+		find: fixedID("tfacc_shared_rules", func(m *mockconsole.Server, id string) bool { _, ok := m.Segment(id); return ok }),
+		path: func(id string) string { return "/segments/" + id }, createPath: "/segments",
+		seed: func(m *mockconsole.Server) {
+			m.PutSegment(mockconsole.Segment{ID: "tfacc_shared_rules", Name: "Made in the console", IsEnabled: true, Type: "rule_based",
+				IDType: "userID", Rules: []mockconsole.SegmentRule{{Name: "console", PassPercentage: 100,
+					Conditions: []mockconsole.Condition{{Type: "country", Operator: "any", TargetValue: []any{"US"}}}}}})
+		},
+		snapshot: func(m *mockconsole.Server, id string) any { sg, _ := m.Segment(id); return sg },
+		drop:     func(m *mockconsole.Server, id string) { m.DeleteSegment(id) },
+	},
+	{
+		name: "segment_id_list", typeName: "featureconsole_segment", kind: "Segment", idAttr: "segment_id",
+		config: func(extra string) string {
+			return fmt.Sprintf(`
+resource "featureconsole_segment" "test" {
+  segment_id  = "tfacc_shared_ids"
+  description = "Shared behaviour"
+  type        = "id_list"
+  ids         = ["u_1", "u_2", "u_3"]
+  %s
+}
+`, extra)
+		},
+		find: fixedID("tfacc_shared_ids", func(m *mockconsole.Server, id string) bool { _, ok := m.Segment(id); return ok }),
+		path: func(id string) string { return "/segments/" + id }, createPath: "/segments",
+		seed: func(m *mockconsole.Server) {
+			m.PutSegment(mockconsole.Segment{ID: "tfacc_shared_ids", Name: "Made in the console", IsEnabled: true, Type: "id_list",
+				IDType: "userID", IDs: []string{"someone_else"}})
+		},
+		snapshot: func(m *mockconsole.Server, id string) any { sg, _ := m.Segment(id); return sg },
+		drop:     func(m *mockconsole.Server, id string) { m.DeleteSegment(id) },
+	},
+	{
+		name: "metric_source", typeName: "featureconsole_metric_source", kind: "Metric source", idAttr: "name",
+		quietPlan: "validate_on_plan = false",
+		config: func(extra string) string {
+			return fmt.Sprintf(`
+resource "featureconsole_metric_source" "test" {
+  name             = "tfacc_shared"
+  sql              = "SELECT user_id, ts FROM orders"
+  timestamp_column = "ts"
+  id_type_mapping  = [{ service_unit_id = "userID", column = "user_id" }]
+  %s
+}
+`, extra)
+		},
+		find: fixedID("tfacc_shared", func(m *mockconsole.Server, id string) bool { _, ok := m.MetricSource(id); return ok }),
+		path: func(id string) string { return "/metrics/metric_source/" + id }, createPath: "/metrics/metric_source",
+		seed: func(m *mockconsole.Server) {
+			m.PutMetricSource(mockconsole.MetricSource{Name: "tfacc_shared", SQL: "SELECT * FROM someone_elses_orders", TimestampColumn: "ts",
+				IDTypeMapping: []mockconsole.IDTypeMapping{{ServiceUnitID: "userID", Column: "uid"}}})
+		},
+		snapshot: func(m *mockconsole.Server, id string) any { src, _ := m.MetricSource(id); return src },
+		drop:     func(m *mockconsole.Server, id string) { m.DeleteMetricSource(id) },
+	},
+	{
+		// Without pipeline_id: Terraform creates the pipeline and the service chooses its id.
+		name: "release_pipeline", typeName: "featureconsole_release_pipeline", kind: "Release pipeline", idAttr: "pipeline_id",
+		config: func(extra string) string {
+			return fmt.Sprintf(`
+resource "featureconsole_release_pipeline" "test" {
+  name   = "tfacc shared pipeline"
+  phases = [{ name = "Canary", time_interval_ms = 0 }]
+  %s
+}
+`, extra)
+		},
+		find: func(m *mockconsole.Server) (string, bool) {
+			if ids := pipelinesNamed(m, "tfacc shared pipeline"); len(ids) == 1 {
+				return ids[0], true
+			}
+			return "", false
+		},
+		path: func(id string) string { return "/release_pipelines/" + id }, createPath: "/release_pipelines",
+		snapshot: func(m *mockconsole.Server, id string) any { p, _ := m.Pipeline(id); return p },
+		drop:     func(m *mockconsole.Server, id string) { m.DeletePipeline(id) },
+	},
+}
+
+// runShared runs test once per registered resource, each in its own subtest against its own mock.
+func runShared(t *testing.T, test func(t *testing.T, s sharedSpec, m *mockconsole.Server, url string)) {
+	for _, s := range sharedSpecs {
+		t.Run(s.name, func(t *testing.T) {
+			m, url := startMock(t, mockconsole.Config{})
+			test(t, s, m, url)
+		})
+	}
+}
+
+// expectNone is CheckDestroy: nothing the configuration declares is left in the mock.
+func (s sharedSpec) expectNone(m *mockconsole.Server) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		if id, ok := s.find(m); ok {
+			return fmt.Errorf("%s %q is still in the mock", s.kind, id)
+		}
+		return nil
+	}
+}
+
+// expectStored checks that the mock holds the object and that it is the one in state; its id goes to *id.
+func (s sharedSpec) expectStored(m *mockconsole.Server, id *string) resource.TestCheckFunc {
+	return func(st *terraform.State) error {
+		found, ok := s.find(m)
+		if !ok {
+			return fmt.Errorf("%s not in the mock", s.kind)
+		}
+		rs := st.RootModule().Resources[s.addr()]
+		if rs == nil || rs.Primary.Attributes[s.idAttr] != found {
+			return fmt.Errorf("state does not hold %s %q: %v", s.kind, found, rs)
+		}
+		*id = found
+		return nil
+	}
+}
+
+// writes is every mutating request the mock logged, with its answer.
+func writes(m *mockconsole.Server) []mockconsole.Request {
+	var out []mockconsole.Request
+	for _, r := range m.Requests() {
+		if r.Method != http.MethodGet && !isDryRun(r) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// A create that meets an object of the same id made in the console is refused with the advice to
+// import it; the object is left exactly as it was, and nothing but the refused create was sent.
+func TestAccShared_existingID(t *testing.T) {
+	runShared(t, func(t *testing.T, s sharedSpec, m *mockconsole.Server, url string) {
+		if s.seed == nil {
+			t.Skipf("the service chooses the id of a %s: no create can meet an existing one", s.kind)
+		}
+		s.seed(m)
+		id, _ := s.find(m)
+		before := s.snapshot(m, id)
+		resource.ParallelTest(t, resource.TestCase{
+			PreCheck:                 func() { testAccPreCheck(t) },
+			ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+			Steps: []resource.TestStep{{
+				PreConfig: m.ResetRequests,
+				Config:    providerBlock(url) + s.config(s.quietPlan),
+				ExpectError: wrapped(fmt.Sprintf("%s %q already exists", s.kind, id),
+					fmt.Sprintf("terraform import %s.<resource name> %q", s.typeName, id), "import {"),
+			}},
+		})
+		if after := s.snapshot(m, id); !reflect.DeepEqual(after, before) {
+			t.Errorf("the existing %s changed:\n%+v\n%+v", s.kind, before, after)
+		}
+		for _, r := range writes(m) {
+			if r.Method != http.MethodPost || r.Path != "/console/v1"+s.createPath || r.Status != http.StatusBadRequest {
+				t.Errorf("wrote %s %s (answered %d): want only the refused create", r.Method, r.Path, r.Status)
+			}
+		}
+	})
+}
+
+// A create whose answer is lost on the way back (committed, answered 502) is read back and carried
+// on as created: the apply succeeds, the state holds the object, and the create was committed once
+// (a second attempt, if any, was refused as existing), never twice.
+func TestAccShared_lostCreate(t *testing.T) {
+	runShared(t, func(t *testing.T, s sharedSpec, m *mockconsole.Server, url string) {
+		client, err := console.New(console.Config{BaseURL: url, APIKey: mockconsole.DefaultAPIKey, MaxRetries: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var id string
+		resource.ParallelTest(t, resource.TestCase{
+			PreCheck:                 func() { testAccPreCheck(t) },
+			ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+			CheckDestroy:             s.expectNone(m),
+			Steps: []resource.TestStep{{
+				PreConfig: func() {
+					// Every second write is lost: the first is spent here, so the provider's create is lost.
+					m.SetFaults(mockconsole.Faults{LoseWriteEvery: 2})
+					if err := client.DeleteGate(context.Background(), "nothing_here"); !console.NotFound(err) {
+						t.Fatalf("priming delete: %v", err)
+					}
+					m.ResetRequests()
+				},
+				Config: providerBlock(url) + s.config(s.quietPlan),
+				Check: resource.ComposeAggregateTestCheckFunc(
+					s.expectStored(m, &id),
+					func(*terraform.State) error {
+						m.SetFaults(mockconsole.Faults{})
+						var committed, statuses []int
+						for _, r := range writes(m) {
+							if r.Method != http.MethodPost || r.Path != "/console/v1"+s.createPath {
+								continue
+							}
+							statuses = append(statuses, r.Status)
+							if r.Status < 300 || r.Status == http.StatusBadGateway {
+								committed = append(committed, r.Status)
+							} else if r.Status != http.StatusBadRequest {
+								return fmt.Errorf("a create answered %d", r.Status)
+							}
+						}
+						if len(committed) != 1 || committed[0] != http.StatusBadGateway {
+							return fmt.Errorf("want one committed create, its answer lost; the creates were answered %v", statuses)
+						}
+						return nil
+					},
+				),
+			}},
+		})
+	})
+}
+
+// An object deleted in the console leaves the state on refresh and the next plan creates it again;
+// a destroy whose object is gone by then (no refresh before it) succeeds on the service's 404.
+func TestAccShared_gone(t *testing.T) {
+	runShared(t, func(t *testing.T, s sharedSpec, m *mockconsole.Server, url string) {
+		cfg := providerBlock(url) + s.config("")
+		var id string
+		resource.ParallelTest(t, resource.TestCase{
+			PreCheck:                 func() { testAccPreCheck(t) },
+			ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+			CheckDestroy: func(st *terraform.State) error {
+				gone := 0
+				for _, r := range writes(m) {
+					if r.Method == http.MethodDelete && r.Path == "/console/v1"+s.path(id) && r.Status == http.StatusNotFound {
+						gone++
+					}
+				}
+				if gone != 1 {
+					return fmt.Errorf("want the destroy's DELETE of %s %q answered 404 once, got %d", s.kind, id, gone)
+				}
+				return s.expectNone(m)(st)
+			},
+			Steps: []resource.TestStep{
+				{Config: cfg, Check: s.expectStored(m, &id)},
+				{
+					PreConfig: func() { s.drop(m, id) },
+					Config:    cfg,
+					ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(s.addr(), plancheck.ResourceActionCreate),
+					}},
+					Check: s.expectStored(m, &id),
+				},
+				{
+					// Gone again: only a plan, so the state still holds it for the destroy.
+					PreConfig: func() { s.drop(m, id) }, Config: cfg, PlanOnly: true, ExpectNonEmptyPlan: true,
+				},
+			},
+		})
+	})
+}
+
+// Import by id, with the import command (verified against the state) and with an import block,
+// into the configuration that made the object plans no change.
+func TestAccShared_importByID(t *testing.T) {
+	runShared(t, func(t *testing.T, s sharedSpec, m *mockconsole.Server, url string) {
+		cfg := providerBlock(url) + s.config("")
+		resource.ParallelTest(t, resource.TestCase{
+			PreCheck:                 func() { testAccPreCheck(t) },
+			ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+			CheckDestroy:             s.expectNone(m),
+			Steps: []resource.TestStep{
+				{Config: cfg},
+				{Config: cfg, ResourceName: s.addr(), ImportState: true, ImportStateKind: resource.ImportCommandWithID,
+					ImportStateVerify: true, ImportStateVerifyIdentifierAttribute: s.idAttr,
+					ImportStateVerifyIgnore: []string{"timeouts", "validate_on_plan"}},
+				{Config: cfg, ResourceName: s.addr(), ImportState: true, ImportStateKind: resource.ImportBlockWithID},
+			},
+		})
+	})
+}
+
+// Import by identity (Terraform 1.12+, OpenTofu 1.12) into the configuration that made the object
+// plans no change.
+func TestAccShared_importByIdentity(t *testing.T) {
+	runShared(t, func(t *testing.T, s sharedSpec, m *mockconsole.Server, url string) {
+		cfg := providerBlock(url) + s.config("")
+		resource.ParallelTest(t, resource.TestCase{
+			PreCheck:                 func() { testAccPreCheck(t) },
+			TerraformVersionChecks:   cliCan(featIdentity),
+			ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+			CheckDestroy:             s.expectNone(m),
+			Steps: []resource.TestStep{
+				{Config: cfg},
+				{Config: cfg, ResourceName: s.addr(), ImportState: true, ImportStateKind: resource.ImportBlockWithResourceIdentity},
+			},
+		})
+	})
+}
+
+// A create that outlasts timeouts.create fails on it, quickly, and stores nothing.
+func TestAccShared_createTimeout(t *testing.T) {
+	runShared(t, func(t *testing.T, s sharedSpec, m *mockconsole.Server, url string) {
+		var sw stopwatch
+		resource.ParallelTest(t, resource.TestCase{
+			PreCheck:                 func() { testAccPreCheck(t) },
+			ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+			Steps: []resource.TestStep{
+				{
+					PreConfig: func() {
+						m.SetLatency(2 * time.Second)
+						sw.reset()
+					},
+					Config:      providerBlock(url) + s.config(`timeouts = { create = "500ms" }`),
+					ExpectError: wrapped("Unable to create", "Timed out after 500ms waiting for the service (raise timeouts.create)"),
+				},
+				{
+					// An empty configuration: the failed step was quick and stored nothing.
+					Config: providerBlock(url),
+					Check: resource.ComposeTestCheckFunc(sw.within(20*time.Second), s.expectNone(m), func(*terraform.State) error {
+						return noStoredWrite(m)
+					}),
+				},
+			},
+		})
+	})
+}
