@@ -760,6 +760,30 @@ func TestWriteRateLimit(t *testing.T) {
 	expect(t, c.do("PATCH", "/gates/dark_mode/rules", `{"rules":[]}`), 200)
 }
 
+// make mock's limits are the service's: the 101st write within 10 s is refused; without limits,
+// neither the project's nor the id endpoints' own refuse anything.
+func TestServiceWriteLimits(t *testing.T) {
+	_, c := newClient(t, Config{}.WithServiceLimits())
+	for range ServiceWriteLimit {
+		expect(t, c.do("PATCH", "/gates/dark_mode/rules", `{"rules":[]}`), 200)
+	}
+	expect(t, c.do("PATCH", "/gates/dark_mode/rules", `{"rules":[]}`), 429)
+
+	_, c = newClient(t, Config{}.WithServiceLimits())
+	for i := range DefaultIDListLimit.N + 1 {
+		want := 200
+		if i == DefaultIDListLimit.N {
+			want = 429
+		}
+		expect(t, c.do("PATCH", "/segments/segment_01/id_list", fmt.Sprintf(`{"ids":["u_%d"]}`, i)), want)
+	}
+
+	_, c = newClient(t, Config{}.WithServiceLimits().WithoutWriteLimits())
+	for i := range ServiceWriteLimit + DefaultIDListLimit.N + 1 {
+		expect(t, c.do("PATCH", "/segments/segment_01/id_list", fmt.Sprintf(`{"ids":["u_%d"]}`, i)), 200)
+	}
+}
+
 func TestLatencyAndCancel(t *testing.T) {
 	s, c := newClient(t, Config{Latency: 30 * time.Millisecond})
 	start := time.Now()

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -109,3 +110,68 @@ const defaultWriteWinLong = 15 * time.Minute
 
 // String describes the limits (for the standalone mock's log).
 func (t *writeTier) String() string { return fmt.Sprintf("%d per %s", t.limit, t.window) }
+
+// The service's write limits per project (DESIGN §2): what the standalone mock enforces under
+// make mock, so that what a user times locally is what the service allows.
+const (
+	ServiceWriteLimit      = 100
+	ServiceWriteWindow     = 10 * time.Second
+	ServiceWriteLimitLong  = 900
+	ServiceWriteWindowLong = 15 * time.Minute
+)
+
+// WithServiceLimits is cfg with the project's write limits of the service (make mock's).
+func (cfg Config) WithServiceLimits() Config {
+	cfg.WriteLimit, cfg.WriteWindow = ServiceWriteLimit, ServiceWriteWindow
+	cfg.WriteLimitLong, cfg.WriteWindowLong = ServiceWriteLimitLong, ServiceWriteWindowLong
+	cfg.NoIDListLimits = false
+	return cfg
+}
+
+// WithoutWriteLimits is cfg with no write limit at all, the id endpoints' own included.
+func (cfg Config) WithoutWriteLimits() Config {
+	cfg.WriteLimit, cfg.WriteLimitLong, cfg.NoIDListLimits = 0, 0, true
+	return cfg
+}
+
+// WriteLimits says which write limits are in force, for the standalone mock's start message.
+func (s *Server) WriteLimits() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var parts []string
+	if len(s.writeTiers) > 0 {
+		parts = append(parts, describeTiers(s.writeTiers)+" per project")
+	}
+	if len(s.idTiers) > 0 {
+		parts = append(parts, describeTiers(s.idTiers)+" on the segment id endpoints")
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, "; ")
+}
+
+// describeTiers is "100 writes per 10s and 900 per 15m".
+func describeTiers(tiers []*writeTier) string {
+	var out []string
+	for i, t := range tiers {
+		what := "%d per %s"
+		if i == 0 {
+			what = "%d writes per %s"
+		}
+		out = append(out, fmt.Sprintf(what, t.limit, shortDuration(t.window)))
+	}
+	return strings.Join(out, " and ")
+}
+
+// shortDuration is d without its trailing zero units: 15m, not 15m0s.
+func shortDuration(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
+}

@@ -43,6 +43,8 @@ type Config struct {
 	// RateLimitHeaders adds RateLimit-Limit/-Remaining/-Reset to every answer of a write.
 	RateLimitHeaders bool
 	NoSeed           bool // start empty
+	// NoIDListLimits lifts the segment id endpoints' own limit (on by default, as on the service).
+	NoIDListLimits bool
 	SeedGates        int  // benchmark gates gate_001.. seeded; 0 → 300
 }
 
@@ -107,7 +109,9 @@ func New(cfg Config) *Server {
 		s.seedGates = 300
 	}
 	s.mux = s.routes()
-	s.SetIDListLimits(DefaultIDListLimit, DefaultIDListLong)
+	if !cfg.NoIDListLimits {
+		s.SetIDListLimits(DefaultIDListLimit, DefaultIDListLong)
+	}
 	if s.apiKey == "" {
 		s.apiKey = DefaultAPIKey
 	}

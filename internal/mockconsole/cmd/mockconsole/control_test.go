@@ -120,3 +120,21 @@ func atLeast(s string, floor float64) bool {
 	f, err := strconv.ParseFloat(s, 64)
 	return err == nil && f >= floor
 }
+
+// The start message says which write limits are in force and how to lift them.
+func TestLimitsNotice(t *testing.T) {
+	for _, tc := range []struct {
+		cfg  mockconsole.Config
+		want string
+	}{
+		{mockconsole.Config{}.WithServiceLimits(), "write limits: 100 writes per 10s and 900 per 15m per project; " +
+			"12 writes per 10s and 900 per 15m on the segment id endpoints (-no-write-limits lifts them)"},
+		{mockconsole.Config{WriteLimit: 5, WriteWindow: time.Minute}, "write limits: 5 writes per 1m per project; " +
+			"12 writes per 10s and 900 per 15m on the segment id endpoints (-no-write-limits lifts them)"},
+		{mockconsole.Config{}.WithServiceLimits().WithoutWriteLimits(), "write limits: none (-service-write-limits enforces the service's)"},
+	} {
+		if got := limitsNotice(mockconsole.New(tc.cfg)); got != tc.want {
+			t.Errorf("limitsNotice = %q\nwant %q", got, tc.want)
+		}
+	}
+}

@@ -39,6 +39,9 @@ func run() error {
 	writeWindow := flag.Duration("write-window", 10*time.Second, "window of -write-limit")
 	writeLimitLong := flag.Int("write-limit-long", 0, "second tier: maximum mutating requests per -write-window-long (0 = none; the service: 900)")
 	writeWindowLong := flag.Duration("write-window-long", 15*time.Minute, "window of -write-limit-long")
+	serviceLimits := flag.Bool("service-write-limits", false, fmt.Sprintf("enforce the service's write limits: %d writes per %ds and %d per %d min per project (overrides -write-limit and -write-limit-long; make mock sets it)",
+		mockconsole.ServiceWriteLimit, mockconsole.ServiceWriteWindow/time.Second, mockconsole.ServiceWriteLimitLong, mockconsole.ServiceWriteWindowLong/time.Minute))
+	noLimits := flag.Bool("no-write-limits", false, "enforce no write limit at all: neither the project's nor the segment id endpoints' own (12 per 10s and 900 per 15 min, on otherwise)")
 	rateLimitHeaders := flag.Bool("ratelimit-headers", false, "send RateLimit-Limit/-Remaining/-Reset on every answer of a write")
 	eventRecords := flag.Int("event-records", 0, "records seeded for event checkout_completed (0 = 2500)")
 	seedGates := flag.Int("seed-gates", 0, "benchmark gates gate_001.. to seed (0 = 300)")
@@ -58,7 +61,7 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	srv := mockconsole.New(mockconsole.Config{
+	cfg := mockconsole.Config{
 		APIKey:           *apiKey,
 		PageSizeCap:      *pageCap,
 		EventRecords:     *eventRecords,
@@ -69,7 +72,14 @@ func run() error {
 		WriteWindowLong:  *writeWindowLong,
 		RateLimitHeaders: *rateLimitHeaders,
 		SeedGates:        *seedGates,
-	})
+	}
+	if *serviceLimits {
+		cfg = cfg.WithServiceLimits()
+	}
+	if *noLimits {
+		cfg = cfg.WithoutWriteLimits()
+	}
+	srv := mockconsole.New(cfg)
 	srv.SetHabits(habits)
 	url := "http://" + ln.Addr().String()
 	if *urlFile != "" {
@@ -92,6 +102,7 @@ func run() error {
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	fmt.Printf("mockconsole listening on %s\n", url)
+	fmt.Println(limitsNotice(srv))
 
 	select {
 	case err := <-errc:
@@ -108,6 +119,16 @@ func run() error {
 	}
 	fmt.Println("mockconsole stopped")
 	return nil
+}
+
+// limitsNotice says at start which write limits the mock enforces and how to lift them, so that
+// nobody mistakes local timings for what the service allows, or the other way round.
+func limitsNotice(srv *mockconsole.Server) string {
+	limits := srv.WriteLimits()
+	if limits == "none" {
+		return "write limits: none (-service-write-limits enforces the service's)"
+	}
+	return "write limits: " + limits + " (-no-write-limits lifts them)"
 }
 
 func checkLoopback(addr string) error {
