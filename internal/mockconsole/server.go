@@ -43,9 +43,10 @@ type Config struct {
 	// RateLimitHeaders adds RateLimit-Limit/-Remaining/-Reset to every answer of a write.
 	RateLimitHeaders bool
 	NoSeed           bool // start empty
+	SeedGates        int  // benchmark gates gate_001.. seeded; 0 → 300
+
 	// NoIDListLimits lifts the segment id endpoints' own limit (on by default, as on the service).
 	NoIDListLimits bool
-	SeedGates        int  // benchmark gates gate_001.. seeded; 0 → 300
 }
 
 // Server is the mock console API. It implements http.Handler.
