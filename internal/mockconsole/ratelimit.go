@@ -151,7 +151,7 @@ func (s *Server) WriteLimits() string {
 	return strings.Join(parts, "; ")
 }
 
-// describeTiers is "100 writes per 10s and 900 per 15m".
+// describeTiers is "100 writes per 10s and 900 per 15m0s".
 func describeTiers(tiers []*writeTier) string {
 	var out []string
 	for i, t := range tiers {
@@ -159,19 +159,7 @@ func describeTiers(tiers []*writeTier) string {
 		if i == 0 {
 			what = "%d writes per %s"
 		}
-		out = append(out, fmt.Sprintf(what, t.limit, shortDuration(t.window)))
+		out = append(out, fmt.Sprintf(what, t.limit, t.window))
 	}
 	return strings.Join(out, " and ")
-}
-
-// shortDuration is d without its trailing zero units: 15m, not 15m0s.
-func shortDuration(d time.Duration) string {
-	s := d.String()
-	if strings.HasSuffix(s, "m0s") {
-		s = strings.TrimSuffix(s, "0s")
-	}
-	if strings.HasSuffix(s, "h0m") {
-		s = strings.TrimSuffix(s, "0m")
-	}
-	return s
 }

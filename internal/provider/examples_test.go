@@ -381,15 +381,11 @@ func TestAccGuides_hcl(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var blocks []string
-			for _, m := range guideHCLRe.FindAllStringSubmatch(string(b), -1) {
-				blocks = append(blocks, m[1])
-			}
-			hcl := strings.Join(blocks, "\n")
+			hcl := terraformBlocks(string(b))
 			if reason, ok := guidesWithImport[e.Name()]; ok {
 				t.Skip(reason)
 			}
-			if len(blocks) == 0 || guideImportRe.MatchString(hcl) {
+			if hcl == "" || guideImportRe.MatchString(hcl) {
 				t.Fatalf("%s: no terraform blocks, or import blocks not covered elsewhere", e.Name())
 			}
 			m, url := startMock(t, mockconsole.Config{})

@@ -17,6 +17,15 @@ import (
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/mockconsole"
 )
 
+// terraformBlocks is the HCL of every terraform code block of a Markdown text, joined.
+func terraformBlocks(markdown string) string {
+	var blocks []string
+	for _, m := range guideHCLRe.FindAllStringSubmatch(markdown, -1) {
+		blocks = append(blocks, m[1])
+	}
+	return strings.Join(blocks, "\n")
+}
+
 var readmeGateIDRe = regexp.MustCompile(`gate_id\s*=\s*"([^"]+)"`)
 
 // The README's "Try it locally" as written: the HCL the README shows, taken from README.md,
@@ -28,11 +37,7 @@ func TestAccReadme_tryItLocally(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var blocks []string
-	for _, m := range guideHCLRe.FindAllStringSubmatch(string(b), -1) {
-		blocks = append(blocks, m[1])
-	}
-	hcl := strings.Join(blocks, "\n")
+	hcl := terraformBlocks(string(b))
 	var gates []string
 	for _, m := range readmeGateIDRe.FindAllStringSubmatch(hcl, -1) {
 		gates = append(gates, m[1])

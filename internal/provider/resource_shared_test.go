@@ -76,51 +76,9 @@ resource "featureconsole_gate" "test" {
 		snapshot: func(m *mockconsole.Server, id string) any { g, _ := m.Gate(id); return g },
 		drop:     func(m *mockconsole.Server, id string) { m.DeleteGate(id) },
 	},
-	{
-		name: "segment_rule_based", typeName: "featureconsole_segment", kind: "Segment", idAttr: "segment_id",
-		config: func(extra string) string {
-			return fmt.Sprintf(`
-resource "featureconsole_segment" "test" {
-  segment_id  = "tfacc_shared_rules"
-  description = "Shared behaviour"
-  type        = "rule_based"
-  rules       = [%s]
-  %s
-}
-`, ruleEmail, extra)
-		},
-		find: fixedID("tfacc_shared_rules", func(m *mockconsole.Server, id string) bool { _, ok := m.Segment(id); return ok }),
-		path: func(id string) string { return "/segments/" + id }, createPath: "/segments",
-		seed: func(m *mockconsole.Server) {
-			m.PutSegment(mockconsole.Segment{ID: "tfacc_shared_rules", Name: "Made in the console", IsEnabled: true, Type: "rule_based",
-				IDType: "userID", Rules: []mockconsole.SegmentRule{{Name: "console", PassPercentage: 100,
-					Conditions: []mockconsole.Condition{{Type: "country", Operator: "any", TargetValue: []any{"US"}}}}}})
-		},
-		snapshot: func(m *mockconsole.Server, id string) any { sg, _ := m.Segment(id); return sg },
-		drop:     func(m *mockconsole.Server, id string) { m.DeleteSegment(id) },
-	},
-	{
-		name: "segment_id_list", typeName: "featureconsole_segment", kind: "Segment", idAttr: "segment_id",
-		config: func(extra string) string {
-			return fmt.Sprintf(`
-resource "featureconsole_segment" "test" {
-  segment_id  = "tfacc_shared_ids"
-  description = "Shared behaviour"
-  type        = "id_list"
-  ids         = ["u_1", "u_2", "u_3"]
-  %s
-}
-`, extra)
-		},
-		find: fixedID("tfacc_shared_ids", func(m *mockconsole.Server, id string) bool { _, ok := m.Segment(id); return ok }),
-		path: func(id string) string { return "/segments/" + id }, createPath: "/segments",
-		seed: func(m *mockconsole.Server) {
-			m.PutSegment(mockconsole.Segment{ID: "tfacc_shared_ids", Name: "Made in the console", IsEnabled: true, Type: "id_list",
-				IDType: "userID", IDs: []string{"someone_else"}})
-		},
-		snapshot: func(m *mockconsole.Server, id string) any { sg, _ := m.Segment(id); return sg },
-		drop:     func(m *mockconsole.Server, id string) { m.DeleteSegment(id) },
-	},
+	segmentSpec("rule_based", "rules = ["+ruleEmail+"]", mockconsole.Segment{Rules: []mockconsole.SegmentRule{{Name: "console",
+		PassPercentage: 100, Conditions: []mockconsole.Condition{{Type: "country", Operator: "any", TargetValue: []any{"US"}}}}}}),
+	segmentSpec("id_list", `ids = ["u_1", "u_2", "u_3"]`, mockconsole.Segment{IDs: []string{"someone_else"}}),
 	{
 		name: "metric_source", typeName: "featureconsole_metric_source", kind: "Metric source", idAttr: "name",
 		quietPlan: "validate_on_plan = false",
@@ -166,6 +124,32 @@ resource "featureconsole_release_pipeline" "test" {
 		snapshot: func(m *mockconsole.Server, id string) any { p, _ := m.Pipeline(id); return p },
 		drop:     func(m *mockconsole.Server, id string) { m.DeletePipeline(id) },
 	},
+}
+
+// segmentSpec is a segment of type typ, holding what body declares; seeded is what a segment of
+// that type made in the console holds.
+func segmentSpec(typ, body string, seeded mockconsole.Segment) sharedSpec {
+	id := "tfacc_shared_" + typ
+	seeded.ID, seeded.Name, seeded.IsEnabled, seeded.Type, seeded.IDType = id, "Made in the console", true, typ, "userID"
+	return sharedSpec{
+		name: "segment_" + typ, typeName: "featureconsole_segment", kind: "Segment", idAttr: "segment_id",
+		config: func(extra string) string {
+			return fmt.Sprintf(`
+resource "featureconsole_segment" "test" {
+  segment_id  = %q
+  description = "Shared behaviour"
+  type        = %q
+  %s
+  %s
+}
+`, id, typ, body, extra)
+		},
+		find: fixedID(id, func(m *mockconsole.Server, id string) bool { _, ok := m.Segment(id); return ok }),
+		path: func(id string) string { return "/segments/" + id }, createPath: "/segments",
+		seed:     func(m *mockconsole.Server) { m.PutSegment(seeded) },
+		snapshot: func(m *mockconsole.Server, id string) any { sg, _ := m.Segment(id); return sg },
+		drop:     func(m *mockconsole.Server, id string) { m.DeleteSegment(id) },
+	}
 }
 
 // runShared runs test once per registered resource, each in its own subtest against its own mock.

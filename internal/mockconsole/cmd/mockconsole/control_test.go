@@ -127,10 +127,10 @@ func TestLimitsNotice(t *testing.T) {
 		cfg  mockconsole.Config
 		want string
 	}{
-		{mockconsole.Config{}.WithServiceLimits(), "write limits: 100 writes per 10s and 900 per 15m per project; " +
-			"12 writes per 10s and 900 per 15m on the segment id endpoints (-no-write-limits lifts them)"},
-		{mockconsole.Config{WriteLimit: 5, WriteWindow: time.Minute}, "write limits: 5 writes per 1m per project; " +
-			"12 writes per 10s and 900 per 15m on the segment id endpoints (-no-write-limits lifts them)"},
+		{mockconsole.Config{}.WithServiceLimits(), "write limits: 100 writes per 10s and 900 per 15m0s per project; " +
+			"12 writes per 10s and 900 per 15m0s on the segment id endpoints (-no-write-limits lifts them)"},
+		{mockconsole.Config{WriteLimit: 5, WriteWindow: time.Minute}, "write limits: 5 writes per 1m0s per project; " +
+			"12 writes per 10s and 900 per 15m0s on the segment id endpoints (-no-write-limits lifts them)"},
 		{mockconsole.Config{}.WithServiceLimits().WithoutWriteLimits(), "write limits: none (-service-write-limits enforces the service's)"},
 	} {
 		if got := limitsNotice(mockconsole.New(tc.cfg)); got != tc.want {
