@@ -68,7 +68,7 @@ func (r *gateResource) Schema(ctx context.Context, _ resource.SchemaRequest, res
 			"type, unit ID type and the release pipeline its changes roll out through. Its rules belong to " +
 			"`featureconsole_gate_rules`, which works on a gate created in the same apply " +
 			"(`gate_id = featureconsole_gate.x.gate_id`); neither resource changes what the other manages. " +
-			"Destroy deletes the gate together with any rules it still has and its history, unless `archive_on_destroy` "+
+			"Destroy deletes the gate together with any rules it still has and its history, unless `archive_on_destroy` " +
 			"is set: destroy then archives the gate and keeps it. Import by gate id.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
