@@ -6,7 +6,6 @@ package provider
 import (
 	"fmt"
 	"net/http"
-	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -106,36 +105,6 @@ func TestAccGate_stale(t *testing.T) {
 			},
 		},
 	})
-}
-
-// Onboarding a stale gate with terraform query -generate-config-out: the generated configuration
-// says TEMPORARY (which the provider's validation accepts), plans as an import only, and the plan
-// after apply is empty (Terraform 1.14+).
-func TestAccGate_staleGeneratedConfiguration(t *testing.T) {
-	cli := newTFCLI(t, featListResources)
-	m, url := startMock(t, mockconsole.Config{NoSeed: true})
-	m.PutGate(mockconsole.Gate{ID: "old_flag", Type: "TEMPORARY", Tags: []string{"team-a"}})
-	m.PutGate(mockconsole.Gate{ID: "fresh_flag", Type: "TEMPORARY", Tags: []string{"team-a"}})
-	if err := m.MarkGateStale("old_flag", "STALE_NO_RULES"); err != nil {
-		t.Fatal(err)
-	}
-	cli.write("main.tf", providerBlock(url))
-	cli.write("gates.tfquery.hcl", `
-list "featureconsole_gate" "team_a" {
-  provider         = featureconsole
-  include_resource = true
-  config {
-    tags = ["team-a"]
-  }
-}
-`)
-	cli.must("init", "-input=false", "-no-color")
-	cli.must("query", "-no-color", "-generate-config-out=generated.tf")
-	gen := cli.read("generated.tf")
-	if strings.Contains(gen, "STALE") || strings.Count(gen, `type                = "TEMPORARY"`)+strings.Count(gen, `type = "TEMPORARY"`) != 2 {
-		t.Fatalf("generated.tf does not say TEMPORARY for both gates:\n%s", gen)
-	}
-	cli.importsOnlyThenEmpty(m, gen, 2)
 }
 
 // archived = true archives the gate (and re-plans empty), false unarchives it; with
