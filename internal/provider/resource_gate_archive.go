@@ -58,7 +58,9 @@ func existsArchived(err error) {
 }
 
 // addArchivedGateWriteError reports a write of a gate's rules that the service refused (400) because
-// the gate is archived, and reports whether it did: the error says so and what to do.
+// the gate is archived, and reports whether it did: the error says so and what to do. Destroy is
+// done with a warning: the rules of an archived gate have no effect, and they go with the gate when
+// it is deleted (or stay as its history when it is kept archived).
 func addArchivedGateWriteError(ctx context.Context, client *console.Client, diags *diag.Diagnostics, gateID string, write apiFailure, op *operation, err error) bool {
 	var ae *console.APIError
 	if !errors.As(err, &ae) || ae.StatusCode != http.StatusBadRequest {
@@ -67,6 +69,13 @@ func addArchivedGateWriteError(ctx context.Context, client *console.Client, diag
 	g, gerr := client.GetGate(ctx, gateID)
 	if gerr != nil || !g.Archived() {
 		return false
+	}
+	if op.name == "delete" {
+		diags.AddWarning(fmt.Sprintf("Rules of archived gate %q left in place", gateID),
+			"The gate is archived, and the service refuses changes of an archived gate's rules. An archived gate fails "+
+				"every check, so its rules have no effect; they are deleted with the gate, or kept with its history while "+
+				"it stays archived. Terraform no longer manages them.")
+		return true
 	}
 	diags.AddError(fmt.Sprintf("Gate %q is archived", gateID),
 		fmt.Sprintf("The service refuses changes of an archived gate's rules (an archived gate fails every check). Nothing "+

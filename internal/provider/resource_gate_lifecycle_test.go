@@ -6,6 +6,7 @@ package provider
 import (
 	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -204,20 +205,21 @@ func TestAccGate_archiveOnDestroyUnset(t *testing.T) {
 
 // A gate archived in the console shows as archived = true -> false; one apply unarchives it and
 // changes its rules (the unarchive first: the service refuses rules of an archived gate), and the
-// plan after it is empty.
+// plan after it is empty. A gate archived with its rules is destroyed with them.
 func TestAccGate_consoleArchiveRepaired(t *testing.T) {
 	m, url := startMock(t, mockconsole.Config{})
-	config := func(pct int) string {
+	config := func(pct int, gateLines ...string) string {
 		return providerBlock(url) + fmt.Sprintf(`
 resource "featureconsole_gate" "checkout" {
   gate_id = "tfacc_checkout"
+  %s
 }
 
 resource "featureconsole_gate_rules" "checkout" {
   gate_id = featureconsole_gate.checkout.gate_id
   rules   = [{ name = "staff", pass_percentage = %d }]
 }
-`, pct)
+`, strings.Join(gateLines, "\n  "), pct)
 	}
 	const rulesAddr = "featureconsole_gate_rules.checkout"
 	resource.ParallelTest(t, resource.TestCase{
@@ -247,6 +249,14 @@ resource "featureconsole_gate_rules" "checkout" {
 						return nil
 					}),
 				),
+			},
+			{
+				// Archived by Terraform with its rules: destroy deletes the gate, rules and all, in one go.
+				Config: config(20, `archived = true`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(rulesAddr, plancheck.ResourceActionNoop),
+				}},
+				Check: expectMockGateArchived(m, "tfacc_checkout", true),
 			},
 		},
 	})
