@@ -117,13 +117,14 @@ func (r *gateResource) Schema(ctx context.Context, _ resource.SchemaRequest, res
 				MarkdownDescription: "Whether the gate is archived. An archived gate fails every check (its rules have no " +
 					"effect), keeps its history, and neither its fields nor its rules can change until it is unarchived. " +
 					"`true` archives the gate, `false` (the default) unarchives it: a gate archived in the console shows as " +
-					"`archived = true -> false`, and apply unarchives it before any other change of the gate or its rules.",
+					"`archived = true -> false`, and apply unarchives it before any other change of the gate or its rules. " +
+					"Updated in place.",
 			},
 			"archive_on_destroy": schema.BoolAttribute{
 				Optional: true, Computed: true, Default: booldefault.StaticBool(false),
 				MarkdownDescription: "What destroy does with the gate: `false` (the default) deletes it with its rules and " +
 					"history; `true` archives it instead and leaves it in the console with its history. Changing it " +
-					"changes nothing in the console.",
+					"sends no request: it only changes what a later destroy does.",
 			},
 			"id_type": chosen("Unit ID type the gate checks, such as `userID` or `stableID`; the service chooses `userID` "+
 				"when it is omitted. Updated in place.", notBlank()),
