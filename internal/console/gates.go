@@ -7,7 +7,9 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"net/url"
 	"strconv"
+	"strings"
 )
 
 // Condition is shared by gate rules, pipeline rules and segment rules. TargetValue keeps the JSON
@@ -53,7 +55,10 @@ type Gate struct {
 	Rules            []GateRule `json:"rules"`
 	Tags             []string   `json:"tags"`
 	Type             string     `json:"type"`
-	IDType           string     `json:"idType"`
+	// TypeReason is why the service judges a TEMPORARY gate stale (Type is then "STALE"); "NONE"
+	// (or absent) otherwise.
+	TypeReason string `json:"typeReason"`
+	IDType     string `json:"idType"`
 	// ReleasePipelineID is "" (or null) for a gate attached to no pipeline.
 	ReleasePipelineID string      `json:"releasePipelineID"`
 	CreatorName       string      `json:"creatorName"`
@@ -65,6 +70,39 @@ type Gate struct {
 // gates is GET /gates and /gates/{id}; a listing carries every gate with its rules.
 var gates = collection[Gate]{path: "/gates", one: "gate", many: "gates"}
 
+const (
+	// GateTypeStale is the service's verdict on a TEMPORARY gate it judges stale, never a type a
+	// write sends: a write makes the gate TEMPORARY (and fresh) again.
+	GateTypeStale = "STALE"
+	// GateTypeTemporary is what a stale gate was declared as.
+	GateTypeTemporary = "TEMPORARY"
+	// TypeReasonNone is the typeReason of a gate that is not stale.
+	TypeReasonNone = "NONE"
+	// GateStatusArchived is the status of an archived gate (it fails every check).
+	GateStatusArchived = "Archived"
+)
+
+// DeclaredType is the gate's type as it was written: a STALE gate is a TEMPORARY one.
+func (g *Gate) DeclaredType() string {
+	if strings.EqualFold(g.Type, GateTypeStale) {
+		return GateTypeTemporary
+	}
+	return g.Type
+}
+
+// StaleReason is the service's typeReason, "NONE" when it sent none.
+func (g *Gate) StaleReason() string {
+	if strings.TrimSpace(g.TypeReason) == "" {
+		return TypeReasonNone
+	}
+	return g.TypeReason
+}
+
+// Archived reports whether the gate is archived.
+func (g *Gate) Archived() bool {
+	return strings.EqualFold(strings.TrimSpace(g.Status), GateStatusArchived)
+}
+
 func (g *Gate) activeReview() *ActiveReview { return g.ActiveReview }
 
 // GetGate reads GET /gates/{id}.
@@ -74,7 +112,13 @@ func (c *Client) GetGate(ctx context.Context, id string) (*Gate, error) {
 
 // EachGatesPage reads GET /gates page by page, handing each page to fn in order as it arrives; an
 // error of fn stops the listing and is returned as it is.
+// With opts.IncludeArchived archived gates are listed too (the service leaves them out otherwise).
 func (c *Client) EachGatesPage(ctx context.Context, opts ListOptions, fn func([]Gate) error) error {
+	if opts.IncludeArchived {
+		r := gates.listRequest()
+		r.query = url.Values{"includeArchived": {"true"}}
+		return eachPage(ctx, c, r, opts, fn)
+	}
 	return gates.each(ctx, c, opts, fn)
 }
 
@@ -138,4 +182,25 @@ func (c *Client) UpdateGate(ctx context.Context, id string, g GateFields) (*Gate
 // DeleteGate sends DELETE /gates/{id}; the gate's rules go with it.
 func (c *Client) DeleteGate(ctx context.Context, id string) error {
 	return c.do(ctx, request{method: http.MethodDelete, path: gates.path + "/" + pathEscape(id), op: "delete gate", object: strconv.Quote(id)}, nil)
+}
+
+// ArchiveGate archives the gate (PUT /gates/{id}/archive): it fails every check and keeps its
+// history; reason ("" for none) is the service's archiveReason.
+func (c *Client) ArchiveGate(ctx context.Context, id, reason string) (*Gate, error) {
+	return c.setGateArchived(ctx, id, "archive", struct {
+		Reason string `json:"archiveReason,omitempty"`
+	}{reason})
+}
+
+// UnarchiveGate brings an archived gate back (PUT /gates/{id}/unarchive, status "In Progress").
+func (c *Client) UnarchiveGate(ctx context.Context, id, reason string) (*Gate, error) {
+	return c.setGateArchived(ctx, id, "unarchive", struct {
+		Reason string `json:"unarchiveReason,omitempty"`
+	}{reason})
+}
+
+func (c *Client) setGateArchived(ctx context.Context, id, verb string, body any) (*Gate, error) {
+	r := request{method: http.MethodPut, path: gates.path + "/" + pathEscape(id) + "/" + verb, body: body, op: verb + " gate", object: strconv.Quote(id)}
+	return writeReviewed(ctx, c, r, func() (*Gate, error) { return c.GetGate(ctx, id) },
+		func(got *Gate) bool { return got.ID == "" })
 }

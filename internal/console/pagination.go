@@ -32,6 +32,8 @@ type ListOptions struct {
 	// Concurrency is how many pages may be fetched at once once the first page tells the total;
 	// 0 or 1 reads page after page.
 	Concurrency int
+	// IncludeArchived lists archived gates too (gates only: GET /gates?includeArchived=true).
+	IncludeArchived bool
 }
 
 // maxPages stops a service whose nextPage never ends.

@@ -8,6 +8,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"regexp"
 	"slices"
@@ -35,20 +36,23 @@ type GateRule struct {
 // Gate is a feature gate. Name, Type and IDType left empty take the service's defaults when the
 // gate is stored (withGateDefaults).
 type Gate struct {
-	ID                string     `json:"id"`
-	Name              string     `json:"name"`
-	IsEnabled         bool       `json:"isEnabled"`
-	Description       string     `json:"description"`
-	Status            string     `json:"status"`
-	LastModifierName  string     `json:"lastModifierName"`
-	LastModifierID    string     `json:"lastModifierID"`
-	Rules             []GateRule `json:"rules"`
-	Tags              []string   `json:"tags"`
-	Type              string     `json:"type"`
-	IDType            string     `json:"idType"`
-	ReleasePipelineID string     `json:"releasePipelineID"` // "" for none
-	CreatorName       string     `json:"creatorName"`
-	CreatedTime       int64      `json:"createdTime"`
+	ID               string     `json:"id"`
+	Name             string     `json:"name"`
+	IsEnabled        bool       `json:"isEnabled"`
+	Description      string     `json:"description"`
+	Status           string     `json:"status"`
+	LastModifierName string     `json:"lastModifierName"`
+	LastModifierID   string     `json:"lastModifierID"`
+	Rules            []GateRule `json:"rules"`
+	Tags             []string   `json:"tags"`
+	Type             string     `json:"type"`
+	// TypeReason is why the service judges the gate stale (Type "STALE"; see MarkGateStale), "NONE"
+	// otherwise.
+	TypeReason        string `json:"typeReason"`
+	IDType            string `json:"idType"`
+	ReleasePipelineID string `json:"releasePipelineID"` // "" for none
+	CreatorName       string `json:"creatorName"`
+	CreatedTime       int64  `json:"createdTime"`
 	// Owner is filled in by the service after a create through the API (OwnerLater); the create
 	// answer leaves it out.
 	Owner *Owner `json:"owner,omitempty"`
@@ -137,7 +141,13 @@ func (s *Server) GateIDs() []string {
 
 func (s *Server) listGates(r *http.Request) response {
 	s.tickRollouts()
-	return listByKey(s, r, s.gates, "/gates", "Gates", (*gateState).clone)
+	listed := s.gates
+	// Archived gates are left out unless asked for (row 35).
+	if !strings.EqualFold(r.URL.Query().Get("includeArchived"), "true") {
+		listed = maps.Clone(s.gates)
+		maps.DeleteFunc(listed, func(_ string, st *gateState) bool { return st.gate.Status == gateStatusArchived })
+	}
+	return listByKey(s, r, listed, "/gates", "Gates", (*gateState).clone)
 }
 
 func (s *Server) getGate(id string) response {
@@ -183,6 +193,9 @@ func (s *Server) updateGateRules(id string, body []byte) response {
 	if bad := ruleFieldsRefused(body); bad != nil {
 		return *bad
 	}
+	if bad := archivedRefused(st); bad != nil {
+		return *bad
+	}
 	if rs := s.activeRunOfGate(id); rs != nil {
 		return errResp(http.StatusBadRequest, "Gate %q is being rolled out by release pipeline trigger %q (%s, phase %q): "+
 			"its rules cannot change until the trigger is completed or aborted", id, rs.run.ID, rs.run.Status, rs.run.CurrentPhase)
@@ -197,6 +210,7 @@ func (s *Server) updateGateRules(id string, body []byte) response {
 	}
 	prev := st.gate.Rules
 	st.gate.Rules = out
+	freshen(&st.gate)
 	st.gate.LastModifierName = modifierName
 	st.gate.LastModifierID = s.modifierID()
 	s.startGateRun(id, st, prev)
@@ -328,9 +342,13 @@ var (
 const (
 	gateTypePermanent = "PERMANENT"
 	gateTypeTemporary = "TEMPORARY"
-	maxDescription    = 1000
-	defaultIDType     = "userID"
-	defaultGateStatus = "In Progress"
+	// gateTypeStale is the service's verdict on a TEMPORARY gate (see MarkGateStale), never written.
+	gateTypeStale      = "STALE"
+	typeReasonNone     = "NONE"
+	gateStatusArchived = "Archived"
+	maxDescription     = 1000
+	defaultIDType      = "userID"
+	defaultGateStatus  = "In Progress"
 )
 
 // gateFieldsReq is the body of a create or a change of a gate's fields; nil is a field left out.
@@ -352,6 +370,7 @@ func withGateDefaults(g Gate) Gate {
 	g.Type = cmp.Or(g.Type, gateTypePermanent)
 	g.IDType = cmp.Or(g.IDType, defaultIDType)
 	g.Status = cmp.Or(g.Status, defaultGateStatus)
+	g.TypeReason = cmp.Or(g.TypeReason, typeReasonNone)
 	g.Tags = nonNilStrings(g.Tags)
 	if g.Rules == nil {
 		g.Rules = []GateRule{}
@@ -415,6 +434,7 @@ func (s *Server) setGateFields(g *Gate, req gateFieldsReq) {
 	if req.ReleasePipelineID != nil {
 		g.ReleasePipelineID = *req.ReleasePipelineID
 	}
+	freshen(g)
 	g.LastModifierName = modifierName
 	g.LastModifierID = modifierID
 }
@@ -451,6 +471,9 @@ func (s *Server) updateGate(id string, body []byte) response {
 	if req.ID != nil {
 		return errResp(http.StatusBadRequest, "id cannot be changed")
 	}
+	if bad := archivedRefused(st); bad != nil {
+		return *bad
+	}
 	if bad := s.gateFieldsRefused(req); bad != nil {
 		return *bad
 	}
@@ -464,4 +487,76 @@ func (s *Server) deleteGate(id string) response {
 	}
 	delete(s.gates, id)
 	return okResp("Gate deleted successfully.", map[string]any{})
+}
+
+// freshen is what any write of a gate does to its age: a stale gate is TEMPORARY (and fresh) again.
+func freshen(g *Gate) {
+	if g.Type == gateTypeStale {
+		g.Type = gateTypeTemporary
+	}
+	g.TypeReason = typeReasonNone
+}
+
+// MarkGateStale is the service judging a TEMPORARY gate stale (it reads type "STALE" with reason as
+// its typeReason, such as STALE_NO_RULES) until a write of it; other gates are never stale.
+func (s *Server) MarkGateStale(id, reason string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st, ok := s.gates[id]
+	switch {
+	case !ok:
+		return fmt.Errorf("gate %q not found", id)
+	case st.gate.Type != gateTypeTemporary && st.gate.Type != gateTypeStale:
+		return fmt.Errorf("gate %q is %s: only TEMPORARY gates go stale", id, st.gate.Type)
+	}
+	st.gate.Type, st.gate.TypeReason = gateTypeStale, reason
+	return nil
+}
+
+// ArchiveGateInConsole is someone archiving the gate in the console.
+func (s *Server) ArchiveGateInConsole(id string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st, ok := s.gates[id]
+	if !ok {
+		return fmt.Errorf("gate %q not found", id)
+	}
+	st.gate.Status = gateStatusArchived
+	return nil
+}
+
+// archivedRefused is the service's 400 for a write of an archived gate's fields or rules.
+func archivedRefused(st *gateState) *response {
+	if st.gate.Status != gateStatusArchived {
+		return nil
+	}
+	return ref(errResp(http.StatusBadRequest, "Gate %q is archived and cannot be changed: unarchive it first", st.gate.ID))
+}
+
+// archiveReq is the body of PUT /gates/{id}/archive and /unarchive; an empty body is no reason.
+type archiveReq struct {
+	ArchiveReason   *string `json:"archiveReason"`
+	UnarchiveReason *string `json:"unarchiveReason"`
+}
+
+// setGateArchived is PUT /gates/{id}/archive (archive true) and /unarchive: the gate's status, its
+// history kept. Archiving an archived gate, or unarchiving one that is not, changes nothing.
+func (s *Server) setGateArchived(id string, archive bool, body []byte) response {
+	st, miss := find(s.gates, "Gate", id)
+	if miss != nil {
+		return *miss
+	}
+	if len(bytes.TrimSpace(body)) > 0 {
+		if _, bad := decoded[archiveReq](body); bad != nil {
+			return *bad
+		}
+	}
+	if archive {
+		st.gate.Status = gateStatusArchived
+		return okResp("Gate archived successfully", st.clone())
+	}
+	if st.gate.Status == gateStatusArchived {
+		st.gate.Status = defaultGateStatus
+	}
+	return okResp("Gate unarchived successfully", st.clone())
 }

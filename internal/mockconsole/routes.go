@@ -32,6 +32,8 @@ func (s *Server) routes() *http.ServeMux {
 	on(http.MethodPatch, "/gates/{id}/rules", func(r *http.Request, body []byte) response {
 		return s.unlessHeld(r, reviewKindGate, body, s.updateGateRules)
 	})
+	on(http.MethodPut, "/gates/{id}/archive", func(r *http.Request, body []byte) response { return s.setGateArchived(id(r), true, body) })
+	on(http.MethodPut, "/gates/{id}/unarchive", func(r *http.Request, body []byte) response { return s.setGateArchived(id(r), false, body) })
 
 	on(http.MethodGet, "/release_pipelines", func(r *http.Request, _ []byte) response { return s.listPipelines(r) })
 	on(http.MethodGet, "/release_pipelines/{id}", func(r *http.Request, _ []byte) response { return s.getPipeline(id(r)) })

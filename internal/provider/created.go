@@ -63,10 +63,20 @@ type objectExistsError struct {
 	id      string
 	cause   error
 	differs bool
+	// state ("archived") and advice, when set, say what else the object is and what to do after the
+	// import.
+	state, advice string
 }
 
 func (e *objectExistsError) Error() string {
+	advice := ""
+	if e.advice != "" {
+		advice = " " + e.advice
+	}
 	what := "already exists in the console but is not managed by this Terraform state"
+	if e.state != "" {
+		what = "already exists in the console, " + e.state + ", and is not managed by this Terraform state"
+	}
 	if e.differs {
 		what = "already exists in the console and differs from this configuration, so it was not created by this apply"
 	}
@@ -75,8 +85,8 @@ func (e *objectExistsError) Error() string {
 		"  terraform import %[6]s.<resource name> %[1]q\n\n"+
 		"or an import block:\n\n"+
 		"  import {\n    to = %[6]s.<resource name>\n    id = %[1]q\n  }\n\n"+
-		"then adjust the configuration until the plan shows no changes. Or choose another %[7]s.\n\n"+
-		"The console answered: %[3]s", e.id, what, failureAccount(e.cause), e.noun, e.plural, e.typeName, e.idWord)
+		"then adjust the configuration until the plan shows no changes.%[8]s Or choose another %[7]s.\n\n"+
+		"The console answered: %[3]s", e.id, what, failureAccount(e.cause), e.noun, e.plural, e.typeName, e.idWord, advice)
 }
 
 func (e *objectExistsError) Unwrap() error { return e.cause }
@@ -94,5 +104,9 @@ func addCreateFailure(diags *diag.Diagnostics, at path.Path, create apiFailure, 
 	if op.timedOut() {
 		detail = create.detail(op, err)
 	}
-	diags.AddAttributeError(at, fmt.Sprintf("%s %q already exists", exists.kind, exists.id), detail)
+	summary := fmt.Sprintf("%s %q already exists", exists.kind, exists.id)
+	if exists.state != "" {
+		summary += " and is " + exists.state
+	}
+	diags.AddAttributeError(at, summary, detail)
 }

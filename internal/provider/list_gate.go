@@ -22,9 +22,13 @@ func NewGateList() list.ListResource {
 			"displayed by name. With `include_resource = true` each result carries the whole gate, read from the list " +
 			"pages themselves (`GET /gates`), not one read per gate.",
 		config: map[string]listschema.Attribute{
-			"tags": gateTagsFilterAttribute(),
+			"tags":             gateTagsFilterAttribute(),
+			"include_archived": includeArchivedAttribute(),
 		},
-		filter:       gateFilter,
+		filter: gateFilter,
+		listOptions: func(cfg *gateListModel, opts *console.ListOptions) {
+			opts.IncludeArchived = cfg.IncludeArchived.ValueBool()
+		},
 		pages:        (*console.Client).EachGatesPage,
 		failure:      apiFailure{"list", "gates"},
 		identityAttr: gateIdentityAttr,
@@ -43,7 +47,8 @@ func NewGateList() list.ListResource {
 }
 
 type gateListModel struct {
-	Tags types.List `tfsdk:"tags"`
+	Tags            types.List `tfsdk:"tags"`
+	IncludeArchived types.Bool `tfsdk:"include_archived"`
 }
 
 // gateFilter keeps the gates that carry every tag asked for; without tags it keeps every gate (nil),

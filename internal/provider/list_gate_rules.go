@@ -30,8 +30,12 @@ func NewGateRulesList() list.ListResource {
 				MarkdownDescription: "Also list gates that have no rules (a `featureconsole_gate_rules` with `rules = []`). " +
 					"Defaults to `false`: they are left out.",
 			},
+			"include_archived": includeArchivedAttribute(),
 		},
-		filter:       gateRulesFilter,
+		filter: gateRulesFilter,
+		listOptions: func(cfg *gateRulesListModel, opts *console.ListOptions) {
+			opts.IncludeArchived = cfg.IncludeArchived.ValueBool()
+		},
 		pages:        (*console.Client).EachGatesPage,
 		failure:      apiFailure{"list", "gates"},
 		identityAttr: gateIdentityAttr,
@@ -48,8 +52,9 @@ func NewGateRulesList() list.ListResource {
 }
 
 type gateRulesListModel struct {
-	Tags         types.List `tfsdk:"tags"`
-	IncludeEmpty types.Bool `tfsdk:"include_empty"`
+	Tags            types.List `tfsdk:"tags"`
+	IncludeEmpty    types.Bool `tfsdk:"include_empty"`
+	IncludeArchived types.Bool `tfsdk:"include_archived"`
 }
 
 // gateRulesFilter keeps the gates with rules (all of them with include_empty) that carry every tag
@@ -75,6 +80,15 @@ func gateTagsFilterAttribute() listschema.ListAttribute {
 		Optional:            true,
 		ElementType:         types.StringType,
 		MarkdownDescription: "Only gates carrying every tag listed. Omit for every gate.",
+	}
+}
+
+// includeArchivedAttribute is the include_archived filter of the lists of gates.
+func includeArchivedAttribute() listschema.BoolAttribute {
+	return listschema.BoolAttribute{
+		Optional: true,
+		MarkdownDescription: "Also list archived gates. Defaults to `false`: archived gates are left out, as the " +
+			"console's list of gates leaves them out.",
 	}
 }
 

@@ -67,6 +67,8 @@ type pagedListSpec[T, C any] struct {
 	// filter reads the block's filters into keep, which leaves objects out; a nil keep keeps every
 	// object. nil: the block has nothing to filter by.
 	filter func(ctx context.Context, cfg *C) (keep func(*T) bool, diags diag.Diagnostics)
+	// listOptions, when set, is what the block's filters ask of the service's listing itself.
+	listOptions func(cfg *C, opts *console.ListOptions)
 	// pages reads the service's listing, handing each page to fn; failure names it in the
 	// diagnostic of its failure.
 	pages   func(client *console.Client, ctx context.Context, opts console.ListOptions, fn func([]T) error) error
@@ -95,7 +97,8 @@ func (l *pagedList[T, C]) ListResourceConfigSchema(_ context.Context, _ list.Lis
 }
 
 func (l *pagedList[T, C]) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
-	keep, nullTO, diags := l.start(ctx, req)
+	var cfg C
+	keep, nullTO, diags := l.start(ctx, req, &cfg)
 	if diags.HasError() {
 		stream.Results = list.ListResultsStreamDiagnostics(diags)
 		return
@@ -103,6 +106,9 @@ func (l *pagedList[T, C]) List(ctx context.Context, req list.ListRequest, stream
 	// Without a filter the service's page can stop at the limit; with one, pages are read until
 	// enough objects pass it.
 	opts := console.ListOptions{}
+	if l.spec.listOptions != nil {
+		l.spec.listOptions(&cfg, &opts)
+	}
 	if keep == nil {
 		opts.MaxRecords = int(max(req.Limit, 0))
 	}
@@ -119,10 +125,9 @@ func (l *pagedList[T, C]) List(ctx context.Context, req list.ListRequest, stream
 
 // start is how every List begins: the block's filters, the configured client, and the null
 // `timeouts` of the listed objects. The diagnostics are those of the first step that failed.
-func (l *pagedList[T, C]) start(ctx context.Context, req list.ListRequest) (keep func(*T) bool, nullTO timeouts.Value, diags diag.Diagnostics) {
-	var cfg C
+func (l *pagedList[T, C]) start(ctx context.Context, req list.ListRequest, cfg *C) (keep func(*T) bool, nullTO timeouts.Value, diags diag.Diagnostics) {
 	if l.spec.config != nil {
-		if diags = req.Config.Get(ctx, &cfg); diags.HasError() {
+		if diags = req.Config.Get(ctx, cfg); diags.HasError() {
 			return nil, nullTO, diags
 		}
 	}
@@ -133,7 +138,7 @@ func (l *pagedList[T, C]) start(ctx context.Context, req list.ListRequest) (keep
 	if nullTO, diags = nullListTimeouts(ctx, req); diags.HasError() || l.spec.filter == nil {
 		return nil, nullTO, diags
 	}
-	keep, diags = l.spec.filter(ctx, &cfg)
+	keep, diags = l.spec.filter(ctx, cfg)
 	return keep, nullTO, diags
 }
 

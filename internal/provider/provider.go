@@ -263,6 +263,7 @@ func (p *featureConsoleProvider) DataSources(_ context.Context) []func() datasou
 		NewSegmentsDataSource,
 		NewEventsDataSource,
 		NewReleasePipelineTriggersDataSource,
+		NewGateDataSource,
 	}
 }
 

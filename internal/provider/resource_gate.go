@@ -68,7 +68,8 @@ func (r *gateResource) Schema(ctx context.Context, _ resource.SchemaRequest, res
 			"type, unit ID type and the release pipeline its changes roll out through. Its rules belong to " +
 			"`featureconsole_gate_rules`, which works on a gate created in the same apply " +
 			"(`gate_id = featureconsole_gate.x.gate_id`); neither resource changes what the other manages. " +
-			"Destroy deletes the gate together with any rules it still has. Import by gate id.",
+			"Destroy deletes the gate together with any rules it still has and its history, unless `archive_on_destroy` " +
+			"is set: destroy then archives the gate and keeps it. Import by gate id.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				Computed:            true,
@@ -101,8 +102,30 @@ func (r *gateResource) Schema(ctx context.Context, _ resource.SchemaRequest, res
 				Validators:          []validator.Set{setvalidator.ValueStringsAre(notBlank())},
 				PlanModifiers:       []planmodifier.Set{setplanmodifier.UseStateForUnknown()},
 			},
-			"type": chosen("`PERMANENT` or `TEMPORARY`; the service chooses `PERMANENT` when it is omitted. Updated in place.",
+			"type": chosen("`PERMANENT` or `TEMPORARY`; the service chooses `PERMANENT` when it is omitted. Updated in place. "+
+				"A temporary gate the service judges stale (shown as `STALE` in the console) keeps `TEMPORARY` here: "+
+				"that is the service's verdict, not a change, and `type_reason` says why.",
 				stringvalidator.OneOf(gateTypePermanent, gateTypeTemporary)),
+			"type_reason": schema.StringAttribute{
+				Computed: true,
+				MarkdownDescription: "Why the service judges the gate stale, such as `STALE_NO_RULES` or " +
+					"`STALE_PROBABLY_LAUNCHED`; `NONE` when it does not. Any change of the gate or its rules makes it " +
+					"fresh again (`NONE`).",
+			},
+			"archived": schema.BoolAttribute{
+				Optional: true, Computed: true, Default: booldefault.StaticBool(false),
+				MarkdownDescription: "Whether the gate is archived. An archived gate fails every check (its rules have no " +
+					"effect), keeps its history, and neither its fields nor its rules can change until it is unarchived. " +
+					"`true` archives the gate, `false` (the default) unarchives it: a gate archived in the console shows as " +
+					"`archived = true -> false`, and apply unarchives it before any other change of the gate or its rules. " +
+					"Updated in place.",
+			},
+			"archive_on_destroy": schema.BoolAttribute{
+				Optional: true, Computed: true, Default: booldefault.StaticBool(false),
+				MarkdownDescription: "What destroy does with the gate: `false` (the default) deletes it with its rules and " +
+					"history; `true` archives it instead and leaves it in the console with its history. Changing it " +
+					"sends no request: it only changes what a later destroy does.",
+			},
 			"id_type": chosen("Unit ID type the gate checks, such as `userID` or `stableID`; the service chooses `userID` "+
 				"when it is omitted. Updated in place.", notBlank()),
 			"release_pipeline_id": schema.StringAttribute{
@@ -138,12 +161,25 @@ func (r *gateResource) Create(ctx context.Context, req resource.CreateRequest, r
 	defer cancel()
 	g, err := r.data.client.CreateGate(op.ctx, fields)
 	if err != nil {
-		g, err = recoverCreate(op.ctx, gateCreation, fields.ID, err, r.data.client.GetGate,
+		var archived bool
+		g, err = recoverCreate(op.ctx, gateCreation, fields.ID, err, r.readNotingArchived(&archived),
 			func(got *console.Gate) bool { return gateHolds(got, fields) })
+		if archived {
+			existsArchived(err)
+		}
 	}
 	if err != nil {
 		addCreateFailure(&resp.Diagnostics, path.Root("gate_id"), apiFailure{"create", fmt.Sprintf("gate %q", fields.ID)}, op, err)
 		return
+	}
+	if plan.Archived.ValueBool() && !g.Archived() {
+		a, err := r.setArchived(op, fields.ID, true)
+		if err != nil {
+			// The gate exists: the state holds it as it is, unarchived.
+			archiveFailure(fields.ID, true).add(&resp.Diagnostics, op, err)
+		} else {
+			g = a
+		}
 	}
 	flattenGateFields(g, &plan)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
@@ -174,21 +210,48 @@ func (r *gateResource) Update(ctx context.Context, req resource.UpdateRequest, r
 	if resp.Diagnostics.Append(diags...); diags.HasError() {
 		return
 	}
-	if emptyGateFields(changes) { // only timeouts changed: nothing to send
-		state.Timeouts = plan.Timeouts
+	archive := !plan.Archived.IsUnknown() && !plan.Archived.Equal(state.Archived)
+	// Terraform's own settings are taken as they are.
+	state.Timeouts, state.ArchiveOnDestroy = plan.Timeouts, plan.ArchiveOnDestroy
+	if emptyGateFields(changes) && !archive { // only Terraform's settings changed: nothing to send
 		resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 		return
 	}
 	op, cancel := startOperation(ctx, plan.Timeouts, "update", &resp.Diagnostics)
 	defer cancel()
-	g, err := r.data.client.UpdateGate(op.ctx, gateID, changes)
+	var g *console.Gate
+	var err error
+	// The service refuses writes of an archived gate: unarchive first, archive last.
+	if archive && !plan.Archived.ValueBool() {
+		if g, err = r.setArchived(op, gateID, false); err != nil {
+			archiveFailure(gateID, false).add(&resp.Diagnostics, op, err)
+			return
+		}
+		flattenGateFields(g, &state)
+	}
+	if !emptyGateFields(changes) {
+		g, err = r.data.client.UpdateGate(op.ctx, gateID, changes)
+	}
 	if reviewHeld(&resp.Diagnostics, err, fmt.Sprintf("Change to gate %q", gateID), reviewKeptState) {
 		resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 		return
 	}
 	if err != nil {
 		apiFailure{"update", fmt.Sprintf("gate %q", gateID)}.add(&resp.Diagnostics, op, err)
+		resp.Diagnostics.Append(resp.State.Set(ctx, &state)...) // an unarchive before it stays done
 		return
+	}
+	if archive && plan.Archived.ValueBool() {
+		a, err := r.setArchived(op, gateID, true)
+		if err != nil {
+			archiveFailure(gateID, true).add(&resp.Diagnostics, op, err)
+			if g != nil { // the fields were written: the state holds them, unarchived
+				flattenGateFields(g, &plan)
+				resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+			}
+			return
+		}
+		g = a
 	}
 	flattenGateFields(g, &plan)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
@@ -202,6 +265,12 @@ func (r *gateResource) Delete(ctx context.Context, req resource.DeleteRequest, r
 	gateID := state.GateID.ValueString()
 	op, cancel := startOperation(ctx, state.Timeouts, "delete", &resp.Diagnostics)
 	defer cancel()
+	if state.ArchiveOnDestroy.ValueBool() { // kept, archived, with its history; a gate gone is gone
+		if _, err := r.setArchived(op, gateID, true); err != nil && !console.NotFound(err) {
+			archiveFailure(gateID, true).add(&resp.Diagnostics, op, err)
+		}
+		return
+	}
 	// The service deletes the gate's rules with it; a gate already gone is what destroy wants.
 	if err := r.data.client.DeleteGate(op.ctx, gateID); err != nil && !console.NotFound(err) {
 		apiFailure{"delete", fmt.Sprintf("gate %q", gateID)}.add(&resp.Diagnostics, op, err)

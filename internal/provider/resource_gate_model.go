@@ -26,6 +26,7 @@ type gateModel struct {
 	IsEnabled         types.Bool     `tfsdk:"is_enabled"`
 	Tags              types.Set      `tfsdk:"tags"`
 	Type              types.String   `tfsdk:"type"`
+	TypeReason        types.String   `tfsdk:"type_reason"`
 	IDType            types.String   `tfsdk:"id_type"`
 	ReleasePipelineID types.String   `tfsdk:"release_pipeline_id"`
 	Status            types.String   `tfsdk:"status"`
@@ -33,6 +34,8 @@ type gateModel struct {
 	CreatedTime       types.Int64    `tfsdk:"created_time"`
 	LastModifierID    types.String   `tfsdk:"last_modifier_id"`
 	LastModifierName  types.String   `tfsdk:"last_modifier_name"`
+	Archived          types.Bool     `tfsdk:"archived"`
+	ArchiveOnDestroy  types.Bool     `tfsdk:"archive_on_destroy"`
 	Timeouts          timeouts.Value `tfsdk:"timeouts"`
 }
 
@@ -105,7 +108,9 @@ func sameStringSet(a, b []string) bool {
 }
 
 // flattenGateFields puts what the service holds into the model; fields the service leaves out or
-// sends as null read as the service's "none" ("" or no tags), a pipeline "" as no pipeline.
+// sends as null read as the service's "none" ("" or no tags), a pipeline "" as no pipeline. A stale
+// gate's type is what was declared (TEMPORARY): STALE is the service's verdict, never drift.
+// archive_on_destroy is Terraform's alone: kept, false where nothing set it (import, a listing).
 func flattenGateFields(g *console.Gate, m *gateModel) {
 	m.ID = types.StringValue(g.ID)
 	m.GateID = types.StringValue(g.ID)
@@ -117,7 +122,12 @@ func flattenGateFields(g *console.Gate, m *gateModel) {
 		tags[i] = types.StringValue(t)
 	}
 	m.Tags = types.SetValueMust(types.StringType, tags)
-	m.Type = types.StringValue(g.Type)
+	m.Type = types.StringValue(g.DeclaredType())
+	m.TypeReason = types.StringValue(g.StaleReason())
+	m.Archived = types.BoolValue(g.Archived())
+	if m.ArchiveOnDestroy.IsNull() || m.ArchiveOnDestroy.IsUnknown() {
+		m.ArchiveOnDestroy = types.BoolValue(false)
+	}
 	m.IDType = types.StringValue(g.IDType)
 	m.ReleasePipelineID = stringOrNull(g.ReleasePipelineID)
 	m.Status = types.StringValue(g.Status)

@@ -8,6 +8,9 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
 )
 
 // ValidateConfig has nothing to check across attributes: each attribute's validators say what the
@@ -15,14 +18,31 @@ import (
 func (r *gateResource) ValidateConfig(context.Context, resource.ValidateConfigRequest, *resource.ValidateConfigResponse) {
 }
 
-// ModifyPlan names the planned id: the gate id, known with it.
+// ModifyPlan names the planned id: the gate id, known with it. A write never makes a fresh gate
+// stale, so its type_reason stays NONE; archiving or unarchiving changes its status.
 func (r *gateResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
 		return // destroy
 	}
 	var plan gateModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() || plan.ID.Equal(plan.GateID) {
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if !req.State.Raw.IsNull() {
+		var state gateModel
+		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+		if plan.TypeReason.IsUnknown() && state.TypeReason.ValueString() == console.TypeReasonNone {
+			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("type_reason"), state.TypeReason)...)
+		}
+		if !plan.Archived.Equal(state.Archived) && !plan.Status.IsUnknown() {
+			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("status"), types.StringUnknown())...)
+		}
+	}
+	if plan.ID.Equal(plan.GateID) {
 		return
 	}
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("id"), plan.GateID)...)

@@ -337,6 +337,9 @@ func (r *gateRulesResource) addGateWriteError(diags *diag.Diagnostics, gateID st
 				"create the gate in the console first, or check gate_id.")
 		return
 	}
+	if addArchivedGateWriteError(op.ctx, r.data.client, diags, gateID, write, op, err) {
+		return
+	}
 	if run := r.activeRun(op.ctx, gateID, err); run != nil {
 		diags.AddError(fmt.Sprintf("Rules of gate %q are locked by release pipeline run %q", gateID, run.ID),
 			lockedByRun(gateID, run)+"\n\n"+write.detail(op, err))

@@ -439,6 +439,10 @@ func TestAccGate_generatedConfiguration(t *testing.T) {
 		Tags: []string{"team-a", "web"}, Type: "TEMPORARY", IDType: "stableID", ReleasePipelineID: "pl_web",
 		Rules: []mockconsole.GateRule{{Name: "staff", PassPercentage: 100}}})
 	m.PutGate(mockconsole.Gate{ID: "other_team", IsEnabled: true})
+	// A stale gate onboards as TEMPORARY: STALE is the service's verdict, which validation refuses.
+	if err := m.MarkGateStale("every_field", "STALE_PROBABLY_LAUNCHED"); err != nil {
+		t.Fatal(err)
+	}
 
 	cli.write("main.tf", providerBlock(url))
 	cli.write("gates.tfquery.hcl", `
@@ -453,8 +457,8 @@ list "featureconsole_gate" "team_a" {
 	cli.must("init", "-input=false", "-no-color")
 	cli.must("query", "-no-color", "-generate-config-out=generated.tf")
 	gen := cli.read("generated.tf")
-	if n := strings.Count(gen, `resource "featureconsole_gate" `); n != 2 {
-		t.Fatalf("generated.tf holds %d gates, want 2:\n%s", n, gen)
+	if n := strings.Count(gen, `resource "featureconsole_gate" `); n != 2 || strings.Contains(gen, "STALE") {
+		t.Fatalf("generated.tf holds %d gates, want 2, none STALE:\n%s", n, gen)
 	}
 	cli.importsOnlyThenEmpty(m, gen, 2)
 }

@@ -29,6 +29,8 @@ const controlPrefix = "/_mock/"
 //	POST /_mock/latency?d=10ms               latency added to every API request
 //	GET  /_mock/events-json-bytes?name=      size of json.Marshal of every record of the event
 //	POST /_mock/runs, /_mock/run-clock, /_mock/run-speed: release pipeline runs (control_runs.go)
+//	POST /_mock/gates/{id}/stale, /_mock/gates/{id}/archive: a gate judged stale, archived in the
+//	                                         console (control_gates.go)
 //	POST /_mock/seed-gates?n=1000            replaces every gate with n gates (onboard_0001..), each with
 //	                                         one or two rules, as a project made in the console
 func withControl(srv *mockconsole.Server) http.Handler {
@@ -67,6 +69,7 @@ func withControl(srv *mockconsole.Server) http.Handler {
 	})
 	setting(mux, "/_mock/latency", "d", "a non-negative Go duration such as 10ms", time.ParseDuration, srv.SetLatency)
 	registerRunControls(mux, srv)
+	registerGateControls(mux, srv)
 	mux.HandleFunc("GET /_mock/events-json-bytes", func(w http.ResponseWriter, r *http.Request) {
 		b, err := json.Marshal(srv.EventRecords(r.URL.Query().Get("name")))
 		if err != nil {

@@ -1,0 +1,86 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+)
+
+// Archived gates (DESIGN.md §2 round three, §4): `archived` is the desired state of the gate, so a
+// gate archived in the console is brought back by apply, before any other write of it (the service
+// refuses writes of an archived gate's fields and rules); `archive_on_destroy` makes destroy archive
+// the gate instead of deleting it.
+
+// setArchived archives (archive) or unarchives the gate.
+func (r *gateResource) setArchived(op *operation, gateID string, archive bool) (*console.Gate, error) {
+	if archive {
+		return r.data.client.ArchiveGate(op.ctx, gateID, "")
+	}
+	return r.data.client.UnarchiveGate(op.ctx, gateID, "")
+}
+
+// archiveFailure names a failed archive or unarchive in its diagnostic.
+func archiveFailure(gateID string, archive bool) apiFailure {
+	verb := "unarchive"
+	if archive {
+		verb = "archive"
+	}
+	return apiFailure{verb, fmt.Sprintf("gate %q", gateID)}
+}
+
+// readNotingArchived is GetGate for the read-back of a failed create, noting in archived whether the
+// gate it found is archived.
+func (r *gateResource) readNotingArchived(archived *bool) func(context.Context, string) (*console.Gate, error) {
+	return func(ctx context.Context, id string) (*console.Gate, error) {
+		g, err := r.data.client.GetGate(ctx, id)
+		*archived = err == nil && g.Archived()
+		return g, err
+	}
+}
+
+// existsArchived makes the "already exists" error of a create that met an archived gate say so, and
+// how to bring the gate back once imported.
+func existsArchived(err error) {
+	var exists *objectExistsError
+	if errors.As(err, &exists) {
+		exists.state = "archived"
+		exists.advice = "The imported gate plans `archived = true -> false` unless the configuration sets " +
+			"`archived = true`: apply then unarchives it, with its history."
+	}
+}
+
+// addArchivedGateWriteError reports a write of a gate's rules that the service refused (400) because
+// the gate is archived, and reports whether it did: the error says so and what to do. Destroy is
+// done with a warning: the rules of an archived gate have no effect, and they go with the gate when
+// it is deleted (or stay as its history when it is kept archived).
+func addArchivedGateWriteError(ctx context.Context, client *console.Client, diags *diag.Diagnostics, gateID string, write apiFailure, op *operation, err error) bool {
+	var ae *console.APIError
+	if !errors.As(err, &ae) || ae.StatusCode != http.StatusBadRequest {
+		return false
+	}
+	g, gerr := client.GetGate(ctx, gateID)
+	if gerr != nil || !g.Archived() {
+		return false
+	}
+	if op.name == "delete" {
+		diags.AddWarning(fmt.Sprintf("Rules of archived gate %q left in place", gateID),
+			"The gate is archived, and the service refuses changes of an archived gate's rules. An archived gate fails "+
+				"every check, so its rules have no effect; they are deleted with the gate, or kept with its history while "+
+				"it stays archived. Terraform no longer manages them.")
+		return true
+	}
+	diags.AddError(fmt.Sprintf("Gate %q is archived", gateID),
+		fmt.Sprintf("The service refuses changes of an archived gate's rules (an archived gate fails every check). Nothing "+
+			"was changed. Set `archived = false` on the gate's featureconsole_gate (the default) to unarchive it: apply does "+
+			"that before it writes the rules of a featureconsole_gate_rules that refers to it "+
+			"(`gate_id = featureconsole_gate.<name>.gate_id`).\n\n%s", write.detail(op, err)))
+	return true
+}
