@@ -223,3 +223,34 @@ func TestAccReviews_rejectedAndCommittedInConsole(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// A commit whose answer is lost is not an error: the retry the service refuses as committed already
+// is recognised by reading the review, and the gate is read instead.
+func TestAccReviews_commitAnswerLost(t *testing.T) {
+	m, url := startCommitMock(t)
+	provider := providerBlock(url, `respect_review_settings = true`, `max_retries = 1`)
+	changed := provider + gateConfig(`description = "second"`)
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             expectNoMockGate(m, "tfacc_checkout"),
+		Steps: []resource.TestStep{
+			{Config: provider + gateConfig(`description = "first"`)},
+			{Config: changed, ExpectError: wrapped(`Change to gate "tfacc_checkout" awaits review`, `review "rev_1"`)},
+			{
+				PreConfig: func() {
+					approveOnly(t, m)()
+					m.SetFaults(mockconsole.Faults{LoseWriteEvery: 1})
+				},
+				Config: changed,
+				Check: func(*terraform.State) error {
+					m.SetFaults(mockconsole.Faults{})
+					if g, _ := m.Gate("tfacc_checkout"); g.Description != "second" || m.CountRequests(http.MethodPatch, "/gates/") != 0 {
+						return fmt.Errorf("after a lost commit answer: %+v, %d PATCH requests", g, m.CountRequests(http.MethodPatch, "/gates/"))
+					}
+					return nil
+				},
+			},
+		},
+	})
+}
