@@ -156,6 +156,20 @@ func FuzzGateResponse(f *testing.F) {
 	})
 }
 
+func FuzzGateReviewResponse(f *testing.F) {
+	var n atomic.Int32
+	fuzzObject(f, func(ctx context.Context, c *Client) (any, error) {
+		if n.Add(1)%2 == 0 {
+			rv, err := c.GetGateReview(ctx, "g", "rev_1")
+			if err == nil {
+				_ = rv.Proposes(GateRulesChange(nil))
+			}
+			return rv, err
+		}
+		return c.CommitGateReview(ctx, "g", "rev_1")
+	})
+}
+
 func FuzzPipelineResponse(f *testing.F) {
 	var n atomic.Int32
 	fuzzObject(f, func(ctx context.Context, c *Client) (any, error) {

@@ -125,6 +125,19 @@ func (c *Client) EachGatesPage(ctx context.Context, opts ListOptions, fn func([]
 // UpdateGateRules replaces the gate's complete rule list (PATCH /gates/{id}/rules) and returns the
 // gate. An id or baseID not known yet is left out, never sent as "" (which the service refuses).
 func (c *Client) UpdateGateRules(ctx context.Context, id string, rules []GateRule) (*Gate, error) {
+	body := gateRulesBody(rules)
+	r := request{method: http.MethodPatch, path: "/gates/" + pathEscape(id) + "/rules", body: body, op: "update rules of gate", object: strconv.Quote(id)}
+	// An answer that leaves out the rules it was sent is completed by a read.
+	return writeReviewed(ctx, c, r, func() (*Gate, error) { return c.GetGate(ctx, id) },
+		func(g *Gate) bool { return g.Rules == nil && len(body.Rules) > 0 })
+}
+
+type rulesBody struct {
+	Rules []GateRule `json:"rules"`
+}
+
+// gateRulesBody is what PATCH /gates/{id}/rules is sent for rules.
+func gateRulesBody(rules []GateRule) rulesBody {
 	out := make([]GateRule, len(rules))
 	for i, r := range rules {
 		r.Conditions = orEmpty(r.Conditions)
@@ -132,13 +145,7 @@ func (c *Client) UpdateGateRules(ctx context.Context, id string, rules []GateRul
 		r.PendingAutomatedRollouts, r.CompletedAutomatedRollouts = nil, nil
 		out[i] = r
 	}
-	body := struct {
-		Rules []GateRule `json:"rules"`
-	}{out}
-	r := request{method: http.MethodPatch, path: "/gates/" + pathEscape(id) + "/rules", body: body, op: "update rules of gate", object: strconv.Quote(id)}
-	// An answer that leaves out the rules it was sent is completed by a read.
-	return writeReviewed(ctx, c, r, func() (*Gate, error) { return c.GetGate(ctx, id) },
-		func(g *Gate) bool { return g.Rules == nil && len(out) > 0 })
+	return rulesBody{out}
 }
 
 // GateFields are a gate's own fields as POST /gates and PATCH /gates/{id} take them; a nil field is

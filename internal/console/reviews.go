@@ -4,7 +4,14 @@
 package console
 
 import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
+	"net/http"
+	"reflect"
+	"strconv"
 	"strings"
 )
 
@@ -72,4 +79,111 @@ func (c *Client) heldForReview(r request, message string, review *ActiveReview) 
 		e.ReviewID = review.ReviewID
 	}
 	return e
+}
+
+// Approved reports whether the review was approved and waits to be committed: until then the
+// object holds what it held before.
+func (r *ActiveReview) Approved() bool {
+	return r != nil && strings.EqualFold(strings.TrimSpace(r.ReviewStatus), "APPROVED")
+}
+
+// Review is one review of a gate's change (GET /gates/{id}/reviews/{reviewID}).
+type Review struct {
+	ReviewID string `json:"reviewID"`
+	// Status is pending, accepted (approved, not committed yet), rejected or committed, in any case.
+	Status string `json:"status"`
+	Type   string `json:"type"`
+	// Change is the change under review as the service keeps it.
+	Change      json.RawMessage `json:"change"`
+	CreatedTime WholeNumber     `json:"createdTime"`
+}
+
+// The statuses of a Review.
+const (
+	ReviewPending   = "pending"
+	ReviewAccepted  = "accepted"
+	ReviewRejected  = "rejected"
+	ReviewCommitted = "committed"
+)
+
+// Is reports whether the review's status is status (one of the Review* constants), compared as the
+// service's documents ask: regardless of case.
+func (r *Review) Is(status string) bool {
+	return r != nil && strings.EqualFold(strings.TrimSpace(r.Status), status)
+}
+
+// Proposes reports whether the review's change is body, compared by meaning (key order, number
+// forms and a change kept as a JSON string do not matter).
+func (r *Review) Proposes(body any) bool {
+	if r == nil || len(r.Change) == 0 {
+		return false
+	}
+	sent, err := json.Marshal(body)
+	if err != nil {
+		return false
+	}
+	held := []byte(r.Change)
+	var s string
+	if json.Unmarshal(held, &s) == nil { // a change kept as a JSON document in a string
+		held = []byte(s)
+	}
+	a, okA := decodeMeaning(held)
+	b, okB := decodeMeaning(sent)
+	return okA && okB && reflect.DeepEqual(a, b)
+}
+
+// decodeMeaning decodes JSON with numbers as float64 values, so that 50, 50.0 and 5e1 are one.
+func decodeMeaning(b []byte) (any, bool) {
+	var v any
+	if json.Unmarshal(b, &v) != nil {
+		return nil, false
+	}
+	return v, true
+}
+
+// ChangeFingerprint names a change (a write's body) by its content, so that an apply can tell
+// whether it is about to send the same change an earlier apply sent for review.
+func ChangeFingerprint(body any) string {
+	b, err := json.Marshal(body)
+	if err != nil {
+		return ""
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+// GateRulesChange is the body UpdateGateRules sends for rules.
+func GateRulesChange(rules []GateRule) any { return gateRulesBody(rules) }
+
+// GateFieldsChange is the body UpdateGate sends for g.
+func GateFieldsChange(g GateFields) any {
+	g.ID = ""
+	return g
+}
+
+func reviewPath(gateID, reviewID string) string {
+	return gates.path + "/" + pathEscape(gateID) + "/reviews/" + pathEscape(reviewID)
+}
+
+// GetGateReview reads GET /gates/{id}/reviews/{reviewID}.
+func (c *Client) GetGateReview(ctx context.Context, gateID, reviewID string) (*Review, error) {
+	return getObject[Review](ctx, c, request{method: http.MethodGet, path: reviewPath(gateID, reviewID),
+		op: "read review " + strconv.Quote(reviewID) + " of gate", object: strconv.Quote(gateID)})
+}
+
+// CommitGateReview applies an approved review (PUT /gates/{id}/reviews/{reviewID}/commit) and
+// returns the gate as it now stands; the service refuses (400) a review not approved or already
+// committed. An answer without a body is completed by reading the gate.
+func (c *Client) CommitGateReview(ctx context.Context, gateID, reviewID string) (*Gate, error) {
+	var out Gate
+	r := request{method: http.MethodPut, path: reviewPath(gateID, reviewID) + "/commit",
+		op: "commit review " + strconv.Quote(reviewID) + " of gate", object: strconv.Quote(gateID)}
+	err := c.do(ctx, r, &out)
+	if emptyAnswer(err) || err == nil && out.ID == "" {
+		return c.GetGate(ctx, gateID)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &out, nil
 }

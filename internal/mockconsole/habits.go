@@ -61,6 +61,10 @@ type Habits struct {
 	// Reviews: with x-respect-review-settings: true, writes to gates and pipelines are held for
 	// review (see ApproveReview) instead of applied.
 	Reviews bool
+	// ReviewCommits: with Reviews, an approved change of a gate is not applied until its review is
+	// committed (PUT /gates/{id}/reviews/{reviewID}/commit, or CommitReview in the console);
+	// pipelines keep the form where approval applies.
+	ReviewCommits bool
 	// PartialRuleWrites: on gates served by an old service version (see ServeOldRuleWrites), a
 	// write of the rules changes only rules the gate already holds (matched by baseID), ignores
 	// added rules, keeps omitted ones, and still answers 200 with the gate.
@@ -123,7 +127,7 @@ func (h *Habits) switches() map[string]*bool {
 		"ExtraFields": &h.ExtraFields, "NumberForms": &h.NumberForms, "StringTargets": &h.StringTargets,
 		"ConsoleRules": &h.ConsoleRules, "SegmentRulesArray": &h.SegmentRulesArray, "PagingLinks": &h.PagingLinks,
 		"Created201": &h.Created201, "Charset": &h.Charset, "Gzip": &h.Gzip, "EmptyWrites": &h.EmptyWrites,
-		"DropIdle": &h.DropIdle, "AuthAs403": &h.AuthAs403, "Reviews": &h.Reviews,
+		"DropIdle": &h.DropIdle, "AuthAs403": &h.AuthAs403, "Reviews": &h.Reviews, "ReviewCommits": &h.ReviewCommits,
 		"PartialRuleWrites": &h.PartialRuleWrites, "ScheduledRollouts": &h.ScheduledRollouts,
 		"UnpagedLists": &h.UnpagedLists, "PageIgnored": &h.PageIgnored, "LimitCeiling": &h.LimitCeiling,
 		"NoRetryAfter": &h.NoRetryAfter, "ReadOnlyKey": &h.ReadOnlyKey, "RoleNames": &h.RoleNames,
@@ -371,8 +375,9 @@ func numberText(n json.Number) string {
 	return strconv.FormatFloat(f, 'f', -1, 64)
 }
 
-// opaqueKeys hold JSON written by users (return values, event metadata), which the service keeps as it is.
-var opaqueKeys = map[string]bool{"returnValue": true, "returnValueJson5": true, "metadata": true}
+// opaqueKeys hold JSON written by users (return values, event metadata, a change under review),
+// which the service keeps as it is.
+var opaqueKeys = map[string]bool{"returnValue": true, "returnValueJson5": true, "metadata": true, "change": true}
 
 // numberForm writes a number as the live service may: percentages with float noise, integers with
 // ".0", fractions with a trailing zero.

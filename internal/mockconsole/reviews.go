@@ -4,6 +4,7 @@
 package mockconsole
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"slices"
@@ -14,12 +15,20 @@ import (
 // Reviews (habit Reviews): a project whose changes need review does not apply a write to a gate or
 // a pipeline sent with x-respect-review-settings: true. It answers 200 with the object as it still
 // stands and its pending review, and applies the change once someone approves the review in the
-// console, later. Tests play that someone with ApproveReview.
+// console, later. Tests play that someone with ApproveReview and RejectReview.
+//
+// With ReviewCommits as well, approving a change of a gate does not apply it: the review is
+// accepted (the gate's activeReview APPROVED) and the change is applied when the review is
+// committed, through PUT /gates/{id}/reviews/{reviewID}/commit or in the console (CommitReview).
+// Pipelines keep the form without a commit step. GET /gates/{id}/reviews/{reviewID} serves every
+// review of a gate, decided ones too.
 
 const (
 	reviewHeader    = "x-respect-review-settings"
 	reviewSubmitted = "Review submitted. Changes will be applied after approval."
 	reviewPending   = "PENDING"
+	reviewApproved  = "APPROVED"
+	reviewCommitMsg = "Gate review committed successfully"
 	reviewKindGate  = "gate"
 	// reviewKindGateFields is a change of a gate's own fields (PATCH /gates/{id}), held apart
 	// from a change of its rules: neither supersedes the other.
@@ -35,11 +44,26 @@ type Review struct {
 	Kind     string // "gate" (its rules), "gate_fields" (its own fields) or "release_pipeline"
 	ObjectID string
 	Body     []byte // the write as sent
+	// Status is pending, accepted (approved, waiting to be committed), rejected or committed.
+	Status string
 }
+
+// The statuses of a review, as GET /gates/{id}/reviews/{reviewID} writes them.
+const (
+	statusPending   = "pending"
+	statusAccepted  = "accepted"
+	statusRejected  = "rejected"
+	statusCommitted = "committed"
+)
 
 type pendingReview struct {
 	Review
 	seq int
+}
+
+// open reports whether the review still waits: for approval, or for its commit.
+func (pr *pendingReview) open() bool {
+	return pr.Status == statusPending || pr.Status == statusAccepted
 }
 
 // unlessHeld applies a write to the gate or pipeline the path names with write, unless it is held
@@ -99,13 +123,13 @@ func (s *Server) holdForReview(r *http.Request, kind, id string, body []byte) (r
 	}
 	// A new change supersedes the one still waiting for the same object.
 	for rid, pr := range s.reviews {
-		if pr.Kind == kind && pr.ObjectID == id {
+		if pr.Kind == kind && pr.ObjectID == id && pr.open() {
 			delete(s.reviews, rid)
 		}
 	}
 	s.reviewSeq++
 	rv := &pendingReview{
-		Review: Review{ID: fmt.Sprintf("%s%d", reviewIDPrefix, s.reviewSeq), Kind: kind, ObjectID: id, Body: append([]byte(nil), body...)},
+		Review: Review{ID: fmt.Sprintf("%s%d", reviewIDPrefix, s.reviewSeq), Kind: kind, ObjectID: id, Body: append([]byte(nil), body...), Status: statusPending},
 		seq:    s.reviewSeq,
 	}
 	s.reviews[rv.ID] = rv
@@ -131,22 +155,28 @@ func (s *Server) withActiveReview(r *http.Request, data any) {
 	}
 	id, _ := obj["id"].(string)
 	for _, pr := range s.reviews {
-		if slices.Contains(kinds, pr.Kind) && pr.ObjectID == id {
+		if slices.Contains(kinds, pr.Kind) && pr.ObjectID == id && pr.open() {
+			status := reviewPending
+			if pr.Status == statusAccepted {
+				status = reviewApproved
+			}
 			obj["activeReview"] = map[string]any{
-				"reviewID": pr.ID, "reviewStatus": reviewPending, "requestedBy": "Console API", "reviewers": []any{},
+				"reviewID": pr.ID, "reviewStatus": status, "requestedBy": "Console API", "reviewers": []any{},
 			}
 			return
 		}
 	}
 }
 
-// PendingReviews lists the changes waiting for review, oldest first.
+// PendingReviews lists the changes waiting for review, or (approved) for their commit, oldest first.
 func (s *Server) PendingReviews() []Review {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	list := make([]*pendingReview, 0, len(s.reviews))
 	for _, pr := range s.reviews {
-		list = append(list, pr)
+		if pr.open() {
+			list = append(list, pr)
+		}
 	}
 	sort.Slice(list, func(i, j int) bool { return list[i].seq < list[j].seq })
 	out := make([]Review, len(list))
@@ -157,16 +187,29 @@ func (s *Server) PendingReviews() []Review {
 	return out
 }
 
-// ApproveReview applies the held change, as someone approving it in the console does. The change
-// is applied as if written then; it fails as the write would have (a gate since deleted, say).
+// ApproveReview approves the held change, as someone approving it in the console does. Without
+// ReviewCommits the change is applied as if written then, and fails as the write would have (a gate
+// since deleted, say); with ReviewCommits a change of a gate is accepted and waits for its commit.
 func (s *Server) ApproveReview(id string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	pr, ok := s.reviews[id]
-	if !ok {
+	if !ok || pr.Status != statusPending {
 		return fmt.Errorf("no pending review %q", id)
 	}
-	delete(s.reviews, id)
+	if s.habits.ReviewCommits && pr.Kind != reviewKindPipe {
+		pr.Status = statusAccepted
+		return nil
+	}
+	if resp := s.applyReview(pr); resp.status != http.StatusOK {
+		return fmt.Errorf("review %s could not be applied: %d %s", id, resp.status, strings.TrimSpace(string(resp.body)))
+	}
+	return nil
+}
+
+// applyReview applies a review's change and marks it committed; s.mu is held. A change that fails
+// as its write would have leaves the review as it was.
+func (s *Server) applyReview(pr *pendingReview) response {
 	var resp response
 	switch pr.Kind {
 	case reviewKindGate:
@@ -176,15 +219,18 @@ func (s *Server) ApproveReview(id string) error {
 	case reviewKindPipe:
 		resp = s.updatePipeline(pr.ObjectID, pr.Body)
 	}
-	if resp.status != http.StatusOK {
-		return fmt.Errorf("review %s could not be applied: %d %s", id, resp.status, strings.TrimSpace(string(resp.body)))
+	if resp.status == http.StatusOK {
+		pr.Status = statusCommitted
 	}
-	return nil
+	return resp
 }
 
 // ApproveAllReviews approves every pending review, oldest first.
 func (s *Server) ApproveAllReviews() error {
 	for _, rv := range s.PendingReviews() {
+		if rv.Status != statusPending {
+			continue
+		}
 		if err := s.ApproveReview(rv.ID); err != nil {
 			return err
 		}
@@ -192,13 +238,103 @@ func (s *Server) ApproveAllReviews() error {
 	return nil
 }
 
-// RejectReview drops a held change without applying it.
+// ApproveAndCommitAllReviews approves every review still open and commits those that wait for it,
+// as reviewers who approve and commit in the console do: every held change is then in place,
+// whether or not ReviewCommits is on.
+func (s *Server) ApproveAndCommitAllReviews() error {
+	if err := s.ApproveAllReviews(); err != nil {
+		return err
+	}
+	for _, rv := range s.PendingReviews() {
+		if err := s.CommitReview(rv.ID); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// RejectReview rejects a held change, as a reviewer does in the console: it is never applied, and
+// the object's activeReview goes away.
 func (s *Server) RejectReview(id string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if _, ok := s.reviews[id]; !ok {
-		return fmt.Errorf("no pending review %q", id)
+	pr, ok := s.reviews[id]
+	if !ok || !pr.open() {
+		return fmt.Errorf("no open review %q", id)
 	}
-	delete(s.reviews, id)
+	pr.Status = statusRejected
 	return nil
+}
+
+// CommitReview commits an approved review in the console, as a reviewer may: the change is applied.
+func (s *Server) CommitReview(id string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	pr, ok := s.reviews[id]
+	if !ok || pr.Status != statusAccepted {
+		return fmt.Errorf("no approved review %q", id)
+	}
+	if resp := s.applyReview(pr); resp.status != http.StatusOK {
+		return fmt.Errorf("review %s could not be committed: %d %s", id, resp.status, strings.TrimSpace(string(resp.body)))
+	}
+	return nil
+}
+
+// ReviewStatus is the status of the review id ("" for none).
+func (s *Server) ReviewStatus(id string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if pr, ok := s.reviews[id]; ok {
+		return pr.Status
+	}
+	return ""
+}
+
+// gateReview is the review reviewID of a change of gate gateID; s.mu is held.
+func (s *Server) gateReview(gateID, reviewID string) (*pendingReview, *response) {
+	pr, ok := s.reviews[reviewID]
+	if !ok || pr.ObjectID != gateID || pr.Kind == reviewKindPipe {
+		return nil, ref(errResp(http.StatusNotFound, "Review %s of gate %s not found", reviewID, gateID))
+	}
+	return pr, nil
+}
+
+// getReview answers GET /gates/{id}/reviews/{reviewID}; s.mu is held.
+func (s *Server) getReview(gateID, reviewID string) response {
+	pr, refused := s.gateReview(gateID, reviewID)
+	if refused != nil {
+		return *refused
+	}
+	typ := "gate_rules"
+	if pr.Kind == reviewKindGateFields {
+		typ = "gate"
+	}
+	return okResp("Review read successfully", map[string]any{
+		"reviewID": pr.ID, "status": pr.Status, "type": typ, "change": json.RawMessage(pr.Body),
+		"createdTime": 1700000000000 + pr.seq,
+	})
+}
+
+// commitReview answers PUT /gates/{id}/reviews/{reviewID}/commit: an accepted review is applied
+// and the answer is the gate as it now stands; s.mu is held.
+func (s *Server) commitReview(gateID, reviewID string) response {
+	pr, refused := s.gateReview(gateID, reviewID)
+	if refused != nil {
+		return *refused
+	}
+	switch pr.Status {
+	case statusCommitted:
+		return errResp(http.StatusBadRequest, "Review %s is already committed", reviewID)
+	case statusAccepted:
+	default:
+		return errResp(http.StatusBadRequest, "Review %s is not approved (%s)", reviewID, pr.Status)
+	}
+	if resp := s.applyReview(pr); resp.status != http.StatusOK {
+		return resp
+	}
+	st, ok := s.gates[gateID]
+	if !ok {
+		return errResp(http.StatusNotFound, "Gate %s not found", gateID)
+	}
+	return okResp(reviewCommitMsg, st.clone())
 }

@@ -74,6 +74,12 @@ func (s *Server) routes() *http.ServeMux {
 		return s.writeSegmentIDs(id(r), body, false)
 	})
 	on(http.MethodGet, "/events/{name}", func(r *http.Request, _ []byte) response { return s.listEvents(r, name(r)) })
+	on(http.MethodGet, "/gates/{id}/reviews/{review}", func(r *http.Request, _ []byte) response {
+		return s.getReview(id(r), r.PathValue("review"))
+	})
+	on(http.MethodPut, "/gates/{id}/reviews/{review}/commit", func(r *http.Request, _ []byte) response {
+		return s.commitReview(id(r), r.PathValue("review"))
+	})
 
 	mux.Handle("/", endpoint{s: s, serve: func(r *http.Request, _ []byte) response { return s.unrouted(r) }})
 	return mux

@@ -343,7 +343,7 @@ func TestAccHabits_reviews(t *testing.T) {
 		if len(m.PendingReviews()) == 0 {
 			t.Error("no change waits for review")
 		}
-		if err := m.ApproveAllReviews(); err != nil {
+		if err := m.ApproveAndCommitAllReviews(); err != nil {
 			t.Error(err)
 		}
 	}
@@ -501,7 +501,7 @@ func TestAccHabits_reviewedRuleForms(t *testing.T) {
 			{Config: review(base + adults), ExpectError: reviewErr},
 			{
 				PreConfig: func() {
-					if err := m.ApproveAllReviews(); err != nil {
+					if err := m.ApproveAndCommitAllReviews(); err != nil {
 						t.Error(err)
 					}
 				},

@@ -102,7 +102,9 @@ func (p *featureConsoleProvider) Schema(_ context.Context, _ provider.SchemaRequ
 			"respect_review_settings": schema.BoolAttribute{
 				Optional: true,
 				MarkdownDescription: "When `true`, every request carries `x-respect-review-settings: true`, so that changes " +
-					"to gates and pipelines follow the project's review settings instead of applying at once. Defaults to `false`.",
+					"to gates and pipelines follow the project's review settings instead of applying at once. A change held for " +
+					"review ends the apply with an error naming the review; applying the same change of a gate again sends nothing " +
+					"while the review is pending, and commits it once it is approved. See the guide \"Review settings\". Defaults to `false`.",
 			},
 			"max_retries": schema.Int64Attribute{
 				Optional: true,

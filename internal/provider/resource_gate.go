@@ -230,7 +230,10 @@ func (r *gateResource) Update(ctx context.Context, req resource.UpdateRequest, r
 		flattenGateFields(g, &state)
 	}
 	if !emptyGateFields(changes) {
-		g, err = r.data.client.UpdateGate(op.ctx, gateID, changes)
+		review := newGateReview(ctx, req.Private, gateID, fmt.Sprintf("Change to gate %q", gateID))
+		g, err = review.write(op, r.data.client, console.GateFieldsChange(changes), gateHoldsChange(gateID, changes),
+			&resp.Diagnostics, func() (*console.Gate, error) { return r.data.client.UpdateGate(op.ctx, gateID, changes) })
+		resp.Diagnostics.Append(review.keep(ctx, resp.Private)...)
 	}
 	if reviewHeld(&resp.Diagnostics, err, fmt.Sprintf("Change to gate %q", gateID), reviewKeptState) {
 		resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)

@@ -173,7 +173,8 @@ func (r *gateRulesResource) Create(ctx context.Context, req resource.CreateReque
 	}
 	// A held create, or one that did not take, leaves no state: saved with an error, Terraform
 	// would taint it and plan a replacement, whose destroy would remove rules the gate held before.
-	if r.apply(ctx, op, &plan, existing, nil, reviewKeptNoState, &resp.Diagnostics) != written || resp.Diagnostics.HasError() {
+	review := newGateReview(ctx, nil, gateID, fmt.Sprintf("Change to the rules of gate %q", gateID))
+	if r.apply(ctx, op, &plan, existing, nil, review, reviewKeptNoState, &resp.Diagnostics) != written || resp.Diagnostics.HasError() {
 		return
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
@@ -213,7 +214,10 @@ func (r *gateRulesResource) Update(ctx context.Context, req resource.UpdateReque
 	defer cancel()
 	prior, d := ruleModels(ctx, state.Rules)
 	resp.Diagnostics.Append(d...)
-	switch r.apply(ctx, op, &plan, nil, prior, reviewKeptState, &resp.Diagnostics) {
+	review := newGateReview(ctx, req.Private, plan.GateID.ValueString(), fmt.Sprintf("Change to the rules of gate %q", plan.GateID.ValueString()))
+	outcome := r.apply(ctx, op, &plan, nil, prior, review, reviewKeptState, &resp.Diagnostics)
+	resp.Diagnostics.Append(review.keep(ctx, resp.Private)...)
+	switch outcome {
 	case held:
 		// Nothing changed on the service: the state keeps what it held, so the next plan shows the change again.
 		resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
@@ -244,8 +248,9 @@ const (
 // existing (on create) lends its baseIDs to planned rules of the same name, and a gate that already
 // holds exactly the planned rules is taken as it is, without a write. prior (on update) is the
 // state's rules, the hints for rules the gate kept although the write removed them. Held and
-// notTaken writes are reported (kept says what Terraform kept for a held one).
-func (r *gateRulesResource) apply(ctx context.Context, op *operation, plan *gateRulesModel, existing *console.Gate, prior []gateRuleModel, kept string, diags *diag.Diagnostics) writeOutcome {
+// notTaken writes are reported (kept says what Terraform kept for a held one). review settles an
+// earlier apply's review of the same change (reviews.go).
+func (r *gateRulesResource) apply(ctx context.Context, op *operation, plan *gateRulesModel, existing *console.Gate, prior []gateRuleModel, review *gateReview, kept string, diags *diag.Diagnostics) writeOutcome {
 	gateID := plan.GateID.ValueString()
 	planned, d := ruleModels(ctx, plan.Rules)
 	diags.Append(d...)
@@ -258,6 +263,7 @@ func (r *gateRulesResource) apply(ctx context.Context, op *operation, plan *gate
 		return written
 	}
 	if existing != nil {
+		review.active = existing.ActiveReview
 		baseIDs := make(map[string]string, len(existing.Rules))
 		for _, er := range existing.Rules {
 			baseIDs[er.Name] = er.BaseID
@@ -273,7 +279,9 @@ func (r *gateRulesResource) apply(ctx context.Context, op *operation, plan *gate
 		}
 	}
 	// The API call is a PATCH of the rules either way; errors name what the user ran (create, update).
-	g, err := r.data.client.UpdateGateRules(console.WithOperation(op.ctx, op.name), gateID, rules)
+	g, err := review.write(op, r.data.client, console.GateRulesChange(rules), nil, diags, func() (*console.Gate, error) {
+		return r.data.client.UpdateGateRules(console.WithOperation(op.ctx, op.name), gateID, rules)
+	})
 	if reviewHeld(diags, err, fmt.Sprintf("Change to the rules of gate %q", gateID), kept) {
 		return held
 	}

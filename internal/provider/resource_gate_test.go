@@ -491,7 +491,7 @@ func TestAccGate_reviewHeld(t *testing.T) {
 			},
 			{
 				PreConfig: func() {
-					if err := m.ApproveAllReviews(); err != nil {
+					if err := m.ApproveAndCommitAllReviews(); err != nil {
 						t.Error(err)
 					}
 				},

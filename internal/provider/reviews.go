@@ -7,7 +7,9 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -20,6 +22,11 @@ import (
 // and the object's changes need review). The change was not applied, so it is reported as an error
 // on the resource, and the state is left as it was: the next plan shows the same change until the
 // review is approved in the console, and nothing once it is.
+//
+// A gate's change (its fields, or its rules) is settled by the next apply of the same change
+// (gateReview): while its review is pending nothing is sent again, once approved the review is
+// committed instead of the change being sent again, and a rejected review is said and the change
+// submitted anew. Pipelines keep the form where approval applies.
 
 // reviewHeld reports whether err is a write the service held for review; if so it adds the
 // diagnostic. summary names the change ("Change to the rules of gate \"x\""), after says what
@@ -29,11 +36,24 @@ func reviewHeld(diags *diag.Diagnostics, err error, summary, after string) bool 
 	if !ok {
 		return false
 	}
-	detail := fmt.Sprintf("%s\n\n%s\n\n"+
-		"What to do next: have the review approved in the console (or reject it there to drop the change). "+
-		"Once it is approved, `terraform plan` shows no change for this resource. Until then every plan shows "+
-		"this change again, and applying it again submits it for review again.", failureAccount(re), after)
-	diags.AddError(summary+" awaits review", detail)
+	account := failureAccount(re)
+	next := "What to do next: have the review approved in the console (or reject it there to drop the change). " +
+		"Once it is approved, `terraform plan` shows no change for this resource. Until then every plan shows " +
+		"this change again, and applying it again submits it for review again."
+	var hc *heldGateChange
+	if errors.As(err, &hc) {
+		next = "What to do next: have the review approved in the console (or reject it there to drop the change). " +
+			"Until it is committed every plan shows this change again. Applying the same change again sends nothing " +
+			"while the review is pending; once it is approved, the next apply commits it (unless a reviewer committed " +
+			"it in the console already) and the plan after it is empty; if it is rejected, the next apply says so and " +
+			"submits the change as a new review."
+		if hc.again {
+			summary += " still"
+			account = fmt.Sprintf("The same change was submitted for review %q by an earlier apply and still awaits "+
+				"approval, so nothing was sent again (no second review).", re.ReviewID)
+		}
+	}
+	diags.AddError(summary+" awaits review", fmt.Sprintf("%s\n\n%s\n\n%s", account, after, next))
 	return true
 }
 
@@ -110,17 +130,185 @@ func pendingRules(ctx context.Context, p privateState) []gateRuleModel {
 	return rules
 }
 
-// warnPendingReview tells, on refresh, that the object has a change waiting for review: until it is
-// decided, the service holds what it held, and the plan shows the change again.
+// warnPendingReview tells, on refresh, that the object has a change waiting for review, or approved
+// and waiting to be committed: until then the service holds what it held, and the plan shows the
+// change again.
 func warnPendingReview(diags *diag.Diagnostics, what string, review *console.ActiveReview) {
-	if !review.Pending() {
+	id := ""
+	if review != nil && review.ReviewID != "" {
+		id = fmt.Sprintf(" (review %q)", review.ReviewID)
+	}
+	if review.Approved() {
+		diags.AddWarning(fmt.Sprintf("%s has an approved change waiting to be committed", what),
+			fmt.Sprintf("%s has a change approved%s that is not committed yet. Until it is committed the "+
+				"service keeps the current configuration, which is what Terraform shows; the next apply of the same "+
+				"change commits it (or a reviewer commits it in the console).", what, id))
 		return
 	}
-	id := ""
-	if review.ReviewID != "" {
-		id = fmt.Sprintf(" (review %q)", review.ReviewID)
+	if !review.Pending() {
+		return
 	}
 	diags.AddWarning(fmt.Sprintf("%s has a change waiting for review", what),
 		fmt.Sprintf("%s has a change waiting for review%s in the console. Until it is approved the service keeps the "+
 			"current configuration, which is what Terraform shows; once it is approved, the next plan reads the change.", what, id))
+}
+
+// reviewTrailKey keeps, in a resource's private state, the review a change of a gate was held for
+// and what was sent, so that the next apply of the same change settles that review instead of
+// submitting the change again.
+const reviewTrailKey = "review"
+
+type reviewTrail struct {
+	ID     string `json:"id"`
+	Change string `json:"change"` // console.ChangeFingerprint of what was sent
+}
+
+// heldGateChange is a change of a gate held for review, which the next apply of the same change
+// settles; again: it was held by an earlier apply already, and nothing was sent this time.
+type heldGateChange struct {
+	*console.ReviewPendingError
+	again bool
+}
+
+func (h *heldGateChange) Unwrap() error { return h.ReviewPendingError }
+
+// gateReview is one apply's write of a change of a gate that the service may hold for review: what
+// an earlier apply left (prior, from private state; or active, the gate's open review, where a held
+// create left no state), and what this apply leaves for the next one (next).
+type gateReview struct {
+	gateID, what string // what: "Change to gate \"x\""
+	prior        *reviewTrail
+	active       *console.ActiveReview
+	next         *reviewTrail
+}
+
+// newGateReview reads what an earlier apply left in p (nil on create).
+func newGateReview(ctx context.Context, p privateState, gateID, what string) *gateReview {
+	rv := &gateReview{gateID: gateID, what: what}
+	if p == nil {
+		return rv
+	}
+	if b, d := p.GetKey(ctx, reviewTrailKey); !d.HasError() && len(b) > 0 {
+		var t reviewTrail
+		if json.Unmarshal(b, &t) == nil && t.ID != "" {
+			rv.prior = &t
+		}
+	}
+	return rv
+}
+
+// keep stores in p what the next apply needs: the review this apply's change waits on, or nothing.
+func (rv *gateReview) keep(ctx context.Context, p privateState) diag.Diagnostics {
+	if rv.next == nil {
+		return p.SetKey(ctx, reviewTrailKey, nil)
+	}
+	b, _ := json.Marshal(rv.next)
+	return p.SetKey(ctx, reviewTrailKey, b)
+}
+
+// write sends change with send, unless a review of the same change settles it. Still pending:
+// nothing is sent and the error is a heldGateChange (again). Approved: the review is committed
+// instead, and the gate as it now stands is returned (an error if it does not hold the change,
+// by holds). Rejected: said in a warning, and the change is sent as a new review. A different
+// change while a review is open is sent as well, and said. A write held for review returns a
+// heldGateChange.
+func (rv *gateReview) write(op *operation, c *console.Client, change any, holds func(*console.Gate) bool,
+	diags *diag.Diagnostics, send func() (*console.Gate, error)) (*console.Gate, error) {
+	if !c.RespectsReviewSettings() {
+		return send()
+	}
+	fp := console.ChangeFingerprint(change)
+	g, settled, err := rv.settle(op, c, change, fp, holds, diags)
+	if !settled {
+		g, err = send()
+	}
+	rv.next = nil
+	if settled && err != nil {
+		rv.next = rv.prior // the review could not be settled: the next apply tries again
+	}
+	if re, ok := console.AwaitingReview(err); ok {
+		var hc *heldGateChange
+		if !errors.As(err, &hc) {
+			hc = &heldGateChange{ReviewPendingError: re}
+			err = hc
+		}
+		if re.ReviewID != "" {
+			rv.next = &reviewTrail{ID: re.ReviewID, Change: fp}
+		}
+	}
+	return g, err
+}
+
+// settle looks up the review an earlier apply's change waits on; settled reports that it decided
+// this apply's write (g and err are its outcome), otherwise the change is to be sent.
+func (rv *gateReview) settle(op *operation, c *console.Client, change any, fp string, holds func(*console.Gate) bool,
+	diags *diag.Diagnostics) (g *console.Gate, settled bool, err error) {
+	var id string
+	switch {
+	case rv.prior != nil:
+		id = rv.prior.ID
+	case rv.active != nil && rv.active.ReviewID != "" && (rv.active.Pending() || rv.active.Approved()):
+		id = rv.active.ReviewID
+	default:
+		return nil, false, nil
+	}
+	review, err := c.GetGateReview(op.ctx, rv.gateID, id)
+	if console.NotFound(err) { // superseded, or a service that keeps no reviews: send as ever
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, true, err
+	}
+	same := review.Proposes(change)
+	if rv.prior != nil {
+		same = rv.prior.Change == fp
+	}
+	open := review.Is(console.ReviewPending) || review.Is(console.ReviewAccepted)
+	switch {
+	case !same:
+		if open {
+			diags.AddWarning(fmt.Sprintf("%s: review %q is open for another change", rv.what, id),
+				fmt.Sprintf("Review %q (%s) holds an earlier change of gate %q than the one this apply sends. This apply "+
+					"submits the change configured now; the service decides what becomes of the earlier review (it may "+
+					"replace it). Check the console.", id, strings.ToLower(review.Status), rv.gateID))
+		}
+		return nil, false, nil
+	case review.Is(console.ReviewPending):
+		return nil, true, &heldGateChange{ReviewPendingError: &console.ReviewPendingError{ReviewID: id}, again: true}
+	case review.Is(console.ReviewAccepted):
+		g, err := rv.commit(op, c, id)
+		if err == nil && holds != nil && !holds(g) {
+			err = fmt.Errorf("review %q was committed, but gate %q does not hold the change it approved: "+
+				"the next plan shows what is left to do", id, rv.gateID)
+		}
+		return g, true, err
+	case review.Is(console.ReviewRejected):
+		diags.AddWarning(fmt.Sprintf("%s: review %q was rejected", rv.what, id),
+			fmt.Sprintf("A reviewer rejected review %q of this change in the console, so it was never applied. This apply "+
+				"submits the change again, as a new review. To drop the change instead, change the configuration back "+
+				"to what gate %q holds.", id, rv.gateID))
+	}
+	// Committed, yet planned again: the gate changed since; the change is sent as ever.
+	return nil, false, nil
+}
+
+// commit commits an approved review. A commit refused because the review is committed already (a
+// reviewer committed it in the console meanwhile, or an earlier attempt whose answer was lost did)
+// reads the gate instead.
+func (rv *gateReview) commit(op *operation, c *console.Client, id string) (*console.Gate, error) {
+	g, err := c.CommitGateReview(op.ctx, rv.gateID, id)
+	if err == nil {
+		return g, nil
+	}
+	if review, rerr := c.GetGateReview(op.ctx, rv.gateID, id); rerr == nil && review.Is(console.ReviewCommitted) {
+		return c.GetGate(op.ctx, rv.gateID)
+	}
+	return nil, err
+}
+
+// gateHoldsChange is whether a gate holds the fields of change: what a committed review of it is
+// checked with.
+func gateHoldsChange(gateID string, change console.GateFields) func(*console.Gate) bool {
+	change.ID = gateID
+	return func(g *console.Gate) bool { return gateHolds(g, change) }
 }

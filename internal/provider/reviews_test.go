@@ -36,10 +36,25 @@ func TestReviewDiagnostics(t *testing.T) {
 		t.Errorf("pending: %v", diags)
 	}
 	diags = nil
-	warnPendingReview(&diags, `Gate "g"`, &console.ActiveReview{ReviewID: "rev_9", ReviewStatus: "APPROVED"})
+	warnPendingReview(&diags, `Gate "g"`, &console.ActiveReview{ReviewID: "rev_9", ReviewStatus: "approved"})
+	if len(diags) != 1 || diags[0].Summary() != `Gate "g" has an approved change waiting to be committed` ||
+		!strings.Contains(diags[0].Detail(), `approved (review "rev_9")`) || !strings.Contains(diags[0].Detail(), "the next apply of the same change commits it") {
+		t.Errorf("approved: %v", diags)
+	}
+	diags = nil
+	warnPendingReview(&diags, `Gate "g"`, &console.ActiveReview{ReviewID: "rev_9", ReviewStatus: "COMMITTED"})
 	warnPendingReview(&diags, `Gate "g"`, nil)
 	if len(diags) != 0 {
-		t.Errorf("not pending: %v", diags)
+		t.Errorf("not open: %v", diags)
+	}
+
+	// A gate's change held again: said as still awaiting, nothing sent.
+	diags = nil
+	again := &heldGateChange{ReviewPendingError: &console.ReviewPendingError{ReviewID: "rev_9"}, again: true}
+	if !reviewHeld(&diags, again, `Change to gate "g"`, reviewKeptState) || len(diags) != 1 ||
+		diags[0].Summary() != `Change to gate "g" still awaits review` || !strings.Contains(diags[0].Detail(), `review "rev_9"`) ||
+		!strings.Contains(diags[0].Detail(), "nothing was sent again") || !strings.Contains(diags[0].Detail(), "the next apply commits it") {
+		t.Errorf("again: %v", diags)
 	}
 }
 
