@@ -98,7 +98,9 @@ var (
 	// the types segments accept.
 	segmentRuleConditions = conditionKind{
 		typeDesc: "What the condition tests: one of " + codeList(segmentConditionTypes) + ", the condition " +
-			"types segments accept (gates accept more, such as `locale` or `public`, but segments refuse them).",
+			"types segments accept. Any other (such as `locale` or `public`, which gates accept) is refused at plan " +
+			"time, and a value that differs from one of them only by case or a typo (such as `emial`) is refused " +
+			"with a suggestion.",
 		operatorDesc: operatorDesc,
 		fieldDesc:    gateConditions.fieldDesc,
 		customIDDesc: gateConditions.customIDDesc,

@@ -153,9 +153,6 @@ func segmentRuleAttributes() map[string]schema.Attribute {
 		attrs["pass_percentage"] = a
 	}
 	if a, ok := attrs["conditions"].(schema.ListNestedAttribute); ok {
-		a.MarkdownDescription = "Conditions, all of which must match for the rule to apply. Omit (or `[]`) for a " +
-			"rule that matches every unit. Segments accept the condition types " + codeList(segmentConditionTypes) +
-			" only: any other is refused at plan time."
 		a.NestedObject = schema.NestedAttributeObject{Attributes: segmentRuleConditions.resourceAttributes()}
 		attrs["conditions"] = a
 	}
