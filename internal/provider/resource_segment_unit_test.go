@@ -12,9 +12,9 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	fwresource "github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/mockconsole"
@@ -109,29 +109,25 @@ func TestExpandAndFlattenSegment(t *testing.T) {
 // (gate rules lend segments their rules' schema), rule names are unique within the segment, and
 // the conditions' type lists the condition types segments accept, the ones the service takes.
 func TestSegmentSchema_inSegmentsWords(t *testing.T) {
-	server, err := providerserver.NewProtocol6WithError(newTestProvider())()
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp, err := server.GetProviderSchema(context.Background(), &tfprotov6.GetProviderSchemaRequest{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := resp.ResourceSchemas["featureconsole_segment"]
-	if s == nil {
-		t.Fatal("no featureconsole_segment schema")
-	}
-	descs := map[string]string{"": s.Block.Description}
-	var walk func(prefix string, attrs []*tfprotov6.SchemaAttribute)
-	walk = func(prefix string, attrs []*tfprotov6.SchemaAttribute) {
-		for _, a := range attrs {
-			descs[prefix+a.Name] = a.Description
-			if a.NestedType != nil {
-				walk(prefix+a.Name+".", a.NestedType.Attributes)
+	var resp fwresource.SchemaResponse
+	NewSegmentResource().Schema(context.Background(), fwresource.SchemaRequest{}, &resp)
+	descs := map[string]string{"": resp.Schema.MarkdownDescription}
+	var walk func(prefix string, attrs map[string]schema.Attribute)
+	walk = func(prefix string, attrs map[string]schema.Attribute) {
+		for name, a := range attrs {
+			descs[prefix+name] = a.GetMarkdownDescription()
+			switch n := a.(type) {
+			case schema.ListNestedAttribute:
+				walk(prefix+name+".", n.NestedObject.Attributes)
+			case schema.SingleNestedAttribute:
+				walk(prefix+name+".", n.Attributes)
 			}
 		}
 	}
-	walk("", s.Block.Attributes)
+	walk("", resp.Schema.Attributes)
+	if len(descs) < 20 {
+		t.Fatalf("only %d descriptions found: %v", len(descs), descs)
+	}
 	gate := regexp.MustCompile(`(?i)\bgate\b`)
 	for name, d := range descs {
 		if gate.MatchString(d) {

@@ -73,7 +73,7 @@ func TestNearest(t *testing.T) {
 		{"contry", []string{"country"}},         // a letter left out
 		{"os_verrsion", []string{"os_version"}}, // a letter added
 		{"app-version", []string{"app_version"}},
-		{"browser_nmae", []string{"browser_name"}},
+		{"browser_nam", []string{"browser_name"}},
 		{"custom_feild", []string{"custom_field"}},
 		{"locale", nil},      // a gate's type, near no segment type
 		{"passes_gate", nil}, // likewise
