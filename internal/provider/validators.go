@@ -139,7 +139,9 @@ func nearest(s string, values []string) []string {
 }
 
 // editDistance is the optimal string alignment distance of a and b: the fewest insertions,
-// deletions, substitutions and swaps of two adjacent letters that turn a into b.
+// deletions, substitutions and swaps of two adjacent letters that turn a into b. Not the Levenshtein
+// distance of github.com/agext/levenshtein (already in the module graph): it counts a swap, the
+// commonest typo (`emial`), as two edits.
 func editDistance(a, b string) int {
 	ra, rb := []rune(a), []rune(b)
 	// d[i][j] is the distance of ra[:i] and rb[:j].
