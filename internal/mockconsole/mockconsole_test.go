@@ -478,6 +478,76 @@ func TestSegments(t *testing.T) {
 	}
 }
 
+// Segments accept the 14 condition types of round three and refuse every other, in a create's
+// rules and in a write of the rules, naming the condition and the types allowed.
+func TestSegmentConditionTypes(t *testing.T) {
+	_, c := newClient(t, Config{})
+	rule := func(typ string) map[string]any {
+		return map[string]any{"name": typ, "passPercentage": 100,
+			"conditions": []any{map[string]any{"type": typ, "operator": "any", "targetValue": []any{"x"}}}}
+	}
+	var every []any
+	for _, typ := range SegmentConditionTypes {
+		every = append(every, rule(typ))
+	}
+	expect(t, c.do("POST", "/segments", map[string]any{"id": "every_type", "type": "rule_based", "rules": every}), 201)
+	expect(t, c.do("POST", "/segments/every_type/conditional", every), 200)
+	for _, typ := range []string{"locale", "url", "public", "time", "passes_gate", "fails_gate", "target_app", "Email"} {
+		for _, r := range []result{
+			c.do("POST", "/segments", map[string]any{"id": "with_" + strings.ToLower(typ), "type": "rule_based", "rules": []any{rule("email"), rule(typ)}}),
+			c.do("POST", "/segments/every_type/conditional", []any{rule("email"), rule(typ)}),
+		} {
+			expect(t, r, 400)
+			if msg := string(r.Raw); !strings.Contains(msg, fmt.Sprintf(`rules[1].conditions[0].type \"%s\" is not allowed in segments`, typ)) ||
+				!strings.Contains(msg, strings.Join(SegmentConditionTypes, ", ")) {
+				t.Errorf("%s: %s", typ, msg)
+			}
+		}
+	}
+	r := c.do("GET", "/segments/every_type", nil)
+	if got := strings.Count(string(r.Raw), `"operator":"any"`); got != len(SegmentConditionTypes) {
+		t.Errorf("the segment holds %d conditions after refused writes, want %d: %s", got, len(SegmentConditionTypes), r.Raw)
+	}
+}
+
+// Stale members are listed only when asked for (row 36, snake_case on the wire), in their place
+// among the others.
+func TestUsersStaleMembers(t *testing.T) {
+	_, c := newClient(t, Config{})
+	emails := func(path string) []string {
+		var out []string
+		for page := 1; ; page++ {
+			r := c.do("GET", fmt.Sprintf("%s&page=%d", path, page), nil)
+			expect(t, r, 200)
+			for _, u := range r.list() {
+				out = append(out, u.(map[string]any)["email"].(string))
+				if _, ok := u.(map[string]any)["stale"]; ok {
+					t.Fatalf("a user carries the mock's stale mark: %v", u)
+				}
+			}
+			if r.pg()["nextPage"] == nil {
+				return out
+			}
+		}
+	}
+	current := emails("/users?limit=100")
+	every := emails("/users?limit=100&include_stale_members=true")
+	if len(current) != 250 || len(every) != 260 {
+		t.Fatalf("%d current users and %d with stale members, want 250 and 260", len(current), len(every))
+	}
+	if !strings.HasPrefix(every[25], "former001@") || every[24] != current[24] {
+		t.Errorf("stale members out of place: %v", every[20:30])
+	}
+	for _, e := range current {
+		if strings.HasPrefix(e, "former") {
+			t.Errorf("stale member %s listed without include_stale_members", e)
+		}
+	}
+	if n := len(emails("/users?limit=100&includeStaleMembers=true")); n != 250 {
+		t.Errorf("the camelCase parameter listed %d users: the service's is snake_case", n)
+	}
+}
+
 func TestEvents(t *testing.T) {
 	s, c := newClient(t, Config{EventRecords: 100000, PageSizeCap: 1000})
 	r := c.do("GET", "/events/checkout_completed?limit=5000&page=100", nil)

@@ -33,6 +33,17 @@ func (s *Server) seed(eventRecords int) {
 			u.LastName = ""
 		}
 		s.users = append(s.users, u)
+		if i%25 == 0 {
+			// A stale member: listed only with include_stale_members=true.
+			stale := User{
+				Email: fmt.Sprintf("former%03d@example.com", i/25), FirstName: firstNames[(i/25)%len(firstNames)],
+				LastName: lastNames[(i/25)%len(lastNames)], Role: "member", Stale: true,
+			}
+			if i%75 == 0 {
+				stale.Role = "admin"
+			}
+			s.users = append(s.users, stale)
+		}
 	}
 
 	// segments

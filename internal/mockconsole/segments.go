@@ -63,8 +63,12 @@ type segmentWire struct {
 var (
 	segmentIDPattern   = regexp.MustCompile(`^[A-Za-z0-9_-]{3,100}$`)
 	segmentNamePattern = regexp.MustCompile(`^[A-Za-z0-9 _-]{3,100}$`)
-	// refusedSegmentConditions are the condition types the service refuses in segments.
-	refusedSegmentConditions = []string{"public", "passes_gate", "fails_gate", "time"}
+	// SegmentConditionTypes are the only condition types the service accepts in segments (gates
+	// accept more: locale, url, public, time, passes_gate, ...).
+	SegmentConditionTypes = []string{
+		"app_version", "browser_name", "browser_version", "country", "custom_field", "email", "environment_tier",
+		"fails_segment", "ip_address", "os_name", "os_version", "passes_segment", "unit_id", "user_id",
+	}
 )
 
 const (
@@ -248,8 +252,9 @@ func segmentRulesRefused(rules []SegmentRule) *response {
 	}
 	for i, r := range rules {
 		for k, c := range r.Conditions {
-			if slices.Contains(refusedSegmentConditions, c.Type) {
-				return ref(errResp(http.StatusBadRequest, "rules[%d].conditions[%d].type %q is not allowed in segments", i, k, c.Type))
+			if !slices.Contains(SegmentConditionTypes, c.Type) {
+				return ref(errResp(http.StatusBadRequest, "rules[%d].conditions[%d].type %q is not allowed in segments; allowed types: %s",
+					i, k, c.Type, strings.Join(SegmentConditionTypes, ", ")))
 			}
 		}
 	}

@@ -11,6 +11,9 @@ type User struct {
 	FirstName string `json:"firstName"`
 	LastName  string `json:"lastName"`
 	Role      string `json:"role"`
+	// Stale marks a member who no longer uses the project: GET /users leaves stale members out
+	// unless asked with include_stale_members=true (row 36). The service does not say it in the list.
+	Stale bool `json:"-"`
 }
 
 // Users of the organization: listed only.
@@ -27,5 +30,14 @@ func (s *Server) listUsers(r *http.Request) response {
 	if e != nil {
 		return *e
 	}
-	return listed(p, "/users", "Users", len(s.users), func(i int) User { return s.habits.userAsListed(s.users[i]) })
+	users := s.users
+	if r.URL.Query().Get("include_stale_members") != "true" {
+		users = make([]User, 0, len(s.users))
+		for _, u := range s.users {
+			if !u.Stale {
+				users = append(users, u)
+			}
+		}
+	}
+	return listed(p, "/users", "Users", len(users), func(i int) User { return s.habits.userAsListed(users[i]) })
 }

@@ -45,16 +45,26 @@ type gateConditionModel struct {
 // conditionKind is what sets the conditions of one object apart from the others.
 type conditionKind struct {
 	typeDesc, operatorDesc, fieldDesc, customIDDesc, targetDesc string
-	// documented: types and operators outside the service's documented sets warn (gate rules).
-	documented bool
+	// types and operators are the service's documented values: a near miss of one is refused with
+	// the value meant (knownValue). Nil: not checked (data sources).
+	types, operators []string
+	// typesOnlyIn names whose whole list types is ("segments"): any other type is refused.
+	typesOnlyIn string
+	// warnUnknown: other types and operators warn (gate rules), since the service may add more.
+	warnUnknown bool
 	// numbers: target_numbers beside target_value (gate rules).
 	numbers bool
 	// plannedTargets: an omitted target_value is planned and stored as [] (pipelines).
 	plannedTargets bool
 }
 
-// The service's documented condition types and operators. Unknown values only warn: the service may add more.
+// The service's documented condition types and operators. In gate rules unknown values only warn:
+// the service may add more. Segments accept segmentConditionTypes and no other (DESIGN §2, round three).
 var (
+	segmentConditionTypes = []string{
+		"app_version", "browser_name", "browser_version", "country", "custom_field", "email", "environment_tier",
+		"fails_segment", "ip_address", "os_name", "os_version", "passes_segment", "unit_id", "user_id",
+	}
 	gateConditionTypes = []string{
 		"app_version", "browser_name", "browser_version", "country", "custom_field", "email", "environment_tier",
 		"fails_gate", "fails_segment", "ip_address", "locale", "os_name", "os_version", "passes_gate",
@@ -72,22 +82,46 @@ var (
 var (
 	gateConditions = conditionKind{
 		typeDesc: "What the condition tests. Documented types: " + codeList(gateConditionTypes) +
-			". Other values are accepted with a warning, since the service may add types.",
-		operatorDesc: "How the value is compared with the targets. Documented operators: " +
-			codeList(gateConditionOperators) + ". Other values are accepted with a warning.",
+			". A value that differs from one of them only by case or a typo (such as `emial`) is refused with " +
+			"a suggestion; other values are accepted with a warning, since the service may add types.",
+		operatorDesc: operatorDesc,
 		fieldDesc:    "Field tested by `custom_field` conditions, such as `age`.",
 		customIDDesc: "Custom unit ID type, for conditions on a custom ID (such as `unit_id`).",
 		targetDesc: "Target values, sent as JSON strings. Conflicts with `target_numbers`. " +
 			"Values the service holds as a mix of strings and numbers are read back here as strings.",
-		documented: true,
-		numbers:    true,
+		types:       gateConditionTypes,
+		operators:   gateConditionOperators,
+		warnUnknown: true,
+		numbers:     true,
+	}
+	// segmentRuleConditions are the conditions of featureconsole_segment's rules: a gate rule's, of
+	// the types segments accept.
+	segmentRuleConditions = conditionKind{
+		typeDesc: "What the condition tests: one of " + codeList(segmentConditionTypes) + ", the condition " +
+			"types segments accept. Any other (such as `locale` or `public`, which gates accept) is refused at plan " +
+			"time, and a value that differs from one of them only by case or a typo (such as `emial`) is refused " +
+			"with a suggestion.",
+		operatorDesc: operatorDesc,
+		fieldDesc:    gateConditions.fieldDesc,
+		customIDDesc: gateConditions.customIDDesc,
+		targetDesc:   gateConditions.targetDesc,
+		types:        segmentConditionTypes,
+		typesOnlyIn:  "segments",
+		operators:    gateConditionOperators,
+		warnUnknown:  true,
+		numbers:      true,
 	}
 	pipelineConditions = conditionKind{
-		typeDesc:       "Condition type, such as `user_id`, `app_version` or `public`.",
-		operatorDesc:   "Operator, such as `any`. Omit for conditions that take none (`public`).",
-		fieldDesc:      "Field the condition reads, for conditions on a custom field.",
-		customIDDesc:   "Custom unit ID type, for conditions on a custom unit ID.",
-		targetDesc:     "Values the operator compares with, as strings (for example `[\"42\"]`). " + emptyMeansNone,
+		typeDesc: "Condition type, such as `user_id`, `app_version` or `public`. A value that differs from a gate " +
+			"rule's condition type only by case or a typo (such as `emial`) is refused with a suggestion.",
+		operatorDesc: "Operator, such as `any`. Omit for conditions that take none (`public`). A value that differs " +
+			"from a gate rule's operator only by case or a typo is refused with a suggestion.",
+		fieldDesc:    "Field the condition reads, for conditions on a custom field.",
+		customIDDesc: "Custom unit ID type, for conditions on a custom unit ID.",
+		targetDesc:   "Values the operator compares with, as strings (for example `[\"42\"]`). " + emptyMeansNone,
+		// Console-written pipeline rules hold types beyond the gates' list: only near misses are refused.
+		types:          gateConditionTypes,
+		operators:      gateConditionOperators,
 		plannedTargets: true,
 	}
 	segmentConditions = conditionKind{
@@ -103,15 +137,22 @@ var (
 	segmentConditionObjectType = dataSourceObjectType(segmentConditions.dataSourceAttributes())
 )
 
+// operatorDesc describes the operator of gate and segment rules.
+var operatorDesc = "How the value is compared with the targets. Documented operators: " + codeList(gateConditionOperators) +
+	". A value that differs from one of them only by case or a typo is refused with a suggestion; " +
+	"other values are accepted with a warning."
+
 const emptyMeansNone = "Omitting it, `null` and `[]` all mean none and never show a difference in a plan (state holds `[]`)."
 
 // resourceAttributes is the schema of one condition of a resource.
 func (k conditionKind) resourceAttributes() map[string]schema.Attribute {
 	typeValidators := []validator.String{notBlank()}
 	operatorValidators := []validator.String{stringvalidator.LengthAtLeast(1)}
-	if k.documented {
-		typeValidators = append(typeValidators, documentedValue("condition type", gateConditionTypes))
-		operatorValidators = append(operatorValidators, documentedValue("condition operator", gateConditionOperators))
+	if k.types != nil {
+		typeValidators = append(typeValidators, knownValue("condition type", k.types, k.typesOnlyIn, k.warnUnknown))
+	}
+	if k.operators != nil {
+		operatorValidators = append(operatorValidators, knownValue("condition operator", k.operators, "", k.warnUnknown))
 	}
 	optionalText := func(desc string) schema.StringAttribute {
 		return schema.StringAttribute{Optional: true, MarkdownDescription: desc,

@@ -19,18 +19,24 @@ import (
 
 func NewUsersDataSource() datasource.DataSource {
 	return newListDataSource(listDataSourceSpec[usersModel]{
-		typeName:    "users",
-		description: "Lists the users of the organization (every page of `GET /users`), optionally only those with one role.",
+		typeName: "users",
+		description: "Lists the users of the organization (every page of `GET /users`), optionally only those with one role. " +
+			"Like the console's settings page, it lists current members only unless `include_stale_members` is `true`.",
 		filters: map[string]schema.Attribute{
 			"role": stringFilter("Only users with this role, compared case-insensitively: `admin` finds `Admin`, `read only` finds "+
 				"`Read Only`. The console names roles `Admin`, `Member`, `Read Only` or a custom role's name. Omit for every user.",
 				stringvalidator.LengthAtLeast(1), notBlank()),
+			"include_stale_members": schema.BoolAttribute{
+				Optional: true,
+				MarkdownDescription: "Whether to list stale members too: people who no longer use the project. Defaults to " +
+					"`false`: current members only, as the console's settings page lists them.",
+			},
 		},
 		listAttr:        "users",
 		listDescription: "The users, in the order the service lists them.",
 		item:            userAttributes(),
 		fill: func(ctx context.Context, client *console.Client, opts console.ListOptions, m *usersModel, _ *diag.Diagnostics) (apiFailure, error) {
-			users, err := client.ListUsers(ctx, opts)
+			users, err := client.ListUsersFiltered(ctx, console.UserFilter{IncludeStaleMembers: m.IncludeStaleMembers.ValueBool()}, opts)
 			m.Users = flattenUsers(users, m.Role.ValueString())
 			return apiFailure{"list", "users"}, err
 		},
@@ -38,8 +44,9 @@ func NewUsersDataSource() datasource.DataSource {
 }
 
 type usersModel struct {
-	Role  types.String `tfsdk:"role"`
-	Users types.List   `tfsdk:"users"`
+	Role                types.String `tfsdk:"role"`
+	IncludeStaleMembers types.Bool   `tfsdk:"include_stale_members"`
+	Users               types.List   `tfsdk:"users"`
 }
 
 var userObjectType = dataSourceObjectType(userAttributes())

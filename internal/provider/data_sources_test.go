@@ -88,6 +88,65 @@ data "featureconsole_users" "nobody" { role = "owner" }
 	}
 }
 
+// Stale members (people who no longer use the project) are listed only with
+// include_stale_members = true, as the console's settings page leaves them out; the role filter
+// applies to them too.
+func TestAccUsersDataSource_staleMembers(t *testing.T) {
+	m, url := startMock(t, mockconsole.Config{PageSizeCap: 40})
+	users := testUsers(90)
+	var current, admins, staleAdmins []mockconsole.User
+	for i := range users {
+		users[i].Stale = i%9 == 4
+		if !users[i].Stale {
+			current = append(current, users[i])
+		}
+		if users[i].Role == "admin" {
+			staleAdmins = append(staleAdmins, users[i])
+			if !users[i].Stale {
+				admins = append(admins, users[i])
+			}
+		}
+	}
+	m.SetUsers(users)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			PreConfig: m.ResetRequests,
+			Config: providerBlock(url) + `
+data "featureconsole_users" "current" {}
+data "featureconsole_users" "not_stale" { include_stale_members = false }
+data "featureconsole_users" "every" { include_stale_members = true }
+data "featureconsole_users" "admins" { role = "Admin" }
+data "featureconsole_users" "every_admin" {
+  role                  = "admin"
+  include_stale_members = true
+}
+`,
+			Check: resource.ComposeAggregateTestCheckFunc(
+				checkUsers("data.featureconsole_users.current", current),
+				checkUsers("data.featureconsole_users.not_stale", current),
+				checkUsers("data.featureconsole_users.every", users),
+				checkUsers("data.featureconsole_users.admins", admins),
+				checkUsers("data.featureconsole_users.every_admin", staleAdmins),
+				func(*terraform.State) error {
+					// Asked for by the two listings that want them, and by no other.
+					asked := 0
+					for _, r := range m.Requests() {
+						if strings.Contains(r.RawQuery, "include_stale_members=true") {
+							asked++
+						}
+					}
+					if asked == 0 || asked == len(m.Requests()) {
+						return fmt.Errorf("%d of %d requests asked for stale members, want those of the two listings that want them", asked, len(m.Requests()))
+					}
+					return nil
+				},
+			),
+		}},
+	})
+}
+
 func TestAccUsersDataSource_emptyAndRequestsPerPage(t *testing.T) {
 	m, url := startMock(t, mockconsole.Config{PageSizeCap: 10})
 	m.SetUsers(nil)

@@ -340,9 +340,10 @@ func (r *gateRulesResource) ImportState(ctx context.Context, req resource.Import
 func (r *gateRulesResource) addGateWriteError(diags *diag.Diagnostics, gateID string, op *operation, err error) {
 	write := apiFailure{op.name + " rules of", fmt.Sprintf("gate %q", gateID)}
 	if console.NotFound(err) {
-		write.addAt(diags, path.Root("gate_id"), fmt.Sprintf("Gate %q not found", gateID), op, err,
-			"featureconsole_gate_rules manages the rules of an existing gate and cannot create the gate itself: "+
-				"create the gate in the console first, or check gate_id.")
+		write.addAt(diags, path.Root("gate_id"), fmt.Sprintf("Gate %q does not exist", gateID), op, err,
+			"featureconsole_gate_rules manages the rules of a gate that exists. To have Terraform create the gate, "+
+				"declare it with a featureconsole_gate resource and reference it: gate_id = featureconsole_gate.<name>.gate_id. "+
+				"Otherwise correct gate_id.")
 		return
 	}
 	if addArchivedGateWriteError(op.ctx, r.data.client, diags, gateID, write, op, err) {

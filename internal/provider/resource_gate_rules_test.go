@@ -563,8 +563,9 @@ func TestAccGateRules_missingGate(t *testing.T) {
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
-			Config:      gateRulesConfig(url, "no_such_gate", designExampleRules),
-			ExpectError: errRe(`Gate "no_such_gate" not found`),
+			Config: gateRulesConfig(url, "no_such_gate", designExampleRules),
+			ExpectError: wrapped(`Gate "no_such_gate" does not exist`, "declare it with a featureconsole_gate resource",
+				"gate_id = featureconsole_gate.<name>.gate_id", `404 Not Found: Gate "no_such_gate" not found`),
 		}},
 	})
 }
@@ -669,6 +670,11 @@ func TestAccGateRules_validation(t *testing.T) {
 		{"return value not JSON", ruleHCL("a", "50", `return_value = "{color"`), `Invalid JSON String Value`},
 		{"empty type", ruleHCL("a", "50", `conditions = [{ type = "", operator = "any" }]`), `rules[0].conditions[0].type must not be empty`},
 		{"empty operator", ruleHCL("a", "50", `conditions = [{ type = "user_id", operator = "" }]`), `rules[0].conditions[0].operator`},
+		// A near miss of a known type or operator is refused with the one meant; others only warn.
+		{"type mistyped", ruleHCL("a", "50", `conditions = [{ type = "emial", operator = "any", target_value = ["x"] }]`),
+			`rules[0].conditions[0].type: unknown condition type "emial": did you mean "email"? The condition types the service documents are: app_version,`},
+		{"operator in another case", ruleHCL("a", "50") + ruleHCL("b", "5", `conditions = [{ type = "app_version", operator = "Version_GT", target_value = ["2"] }]`),
+			`rules[1].conditions[0].operator: unknown condition operator "Version_GT": did you mean "version_gt"?`},
 		// The service's own fields are read-only: a schedule or an id is never written from configuration.
 		{"schedule set", ruleHCL("a", "50", `scheduled_rollouts = [{ time = "2030-01-01T00:00:00Z", pass_percentage = 60, done = false }]`),
 			`Invalid Configuration for Read-Only Attribute`},

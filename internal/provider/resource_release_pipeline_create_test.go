@@ -194,8 +194,11 @@ func TestAccReleasePipeline_lockedByRun(t *testing.T) {
 				ExpectError: runAdvice("update"),
 			},
 			{
-				Config:      providerBlock(url),
-				ExpectError: runAdvice("delete"),
+				// Destroy: the run blocks the delete; abort it or wait, then destroy again.
+				Config: providerBlock(url),
+				ExpectError: regexp.MustCompile(strings.ReplaceAll(`(?s)Unable to delete release pipeline "pl_\d+".*release pipeline trigger "rpt_\d+" is in progress.*`+
+					`Run "rpt_\d+" \(WAITING_FOR_REVIEW at phase "Canary"\) of release pipeline "pl_\d+" is active, and an active run blocks the delete. `+
+					"Abort the run .*featureconsole_release_pipeline_trigger action's `abort`\\) or wait for it to end, then run `terraform destroy` again.", " ", `\s+`)),
 			},
 			{
 				// The run aborted, the same change applies, and destroy deletes.

@@ -112,6 +112,18 @@ func (r *releasePipelineResource) lockAdvice(ctx context.Context, id string, err
 			}
 			desc[i] += ")"
 		}
+		if what == "deleted" {
+			// A delete is mostly a destroy, in which the run's gate may be gone already: no talk of its
+			// rules, and the way on is the destroy, not an apply.
+			blocked := "Run %s of release pipeline %q is active, and an active run blocks the delete. Abort the run"
+			wait := "wait for it"
+			if len(runs) > 1 {
+				blocked = "Runs %s of release pipeline %q are active, and active runs block the delete. Abort the runs"
+				wait = "wait for them"
+			}
+			return fmt.Sprintf("\n\n"+blocked+" (in the console, or with the featureconsole_release_pipeline_trigger "+
+				"action's `abort`) or "+wait+" to end, then run `terraform destroy` again.", strings.Join(desc, ", "), id)
+		}
 		return fmt.Sprintf("\n\nRelease pipeline %q cannot be %s while a run of it is active: run %s. Wait for the run "+
 			"to end (the featureconsole_release_pipeline_triggers data source follows it), or end it with the "+
 			"featureconsole_release_pipeline_trigger action's `rollout` (release to everyone) or `abort` (put the gate's "+

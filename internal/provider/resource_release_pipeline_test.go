@@ -502,6 +502,10 @@ func TestAccReleasePipeline_validation(t *testing.T) {
 		{"duplicate phase names", webPipelineHCL("Web", phase("Canary", "0", ""), phase("GA", "0", ""), phase("Canary", "5", "")), `Phases 0 and 2 are both named "Canary"`},
 		{"duplicate rule names", webPipelineHCL("Web", phase("Canary", "0", rule("a", "")+","+rule("b", "")+","+rule("a", ""))), `Rules 0 and 2 of phase "Canary" are both named "a"`},
 		{"empty condition type", webPipelineHCL("Web", phase("Canary", "0", rule("a", `{ type = "" }`))), `phases[0].rules[0].conditions[0].type must not be empty`},
+		{"condition type mistyped", webPipelineHCL("Web", phase("Canary", "0", rule("a", `{ type = "user_di", operator = "any", target_value = ["1"] }`))),
+			`phases[0].rules[0].conditions[0].type: unknown condition type "user_di": did you mean "user_id"?`},
+		{"condition operator mistyped", webPipelineHCL("Web", phase("Canary", "0", ""), phase("GA", "0", rule("a", `{ type = "user_id", operator = "anyy", target_value = ["1"] }`))),
+			`phases[1].rules[0].conditions[0].operator: unknown condition operator "anyy": did you mean "any"?`},
 		{"empty pipeline id", strings.Replace(webPipelineHCL("Web"), `"pl_web"`, `""`, 1), `pipeline_id must not be empty`},
 	}
 	var steps []resource.TestStep
@@ -607,6 +611,38 @@ func TestReleasePipelineDelete_warnsAndLeavesPipeline(t *testing.T) {
 	warnings := resp.Diagnostics.Warnings()
 	if len(warnings) != 1 || !strings.Contains(warnings[0].Detail(), `"pl_web"`) || !strings.Contains(warnings[0].Detail(), "leaves the pipeline") {
 		t.Fatalf("want one warning naming the pipeline and saying it stays, got %v", warnings)
+	}
+}
+
+// During a destroy the gate of the run may be gone already: the delete's advice names the run and
+// that it blocks the delete, says to abort it or wait and then destroy again, and neither speaks of
+// putting the gate's rules back nor of applying.
+func TestReleasePipelineDeleteAdvice_runOfDeletedGate(t *testing.T) {
+	m, url := startMock(t, mockconsole.Config{})
+	run, err := m.StartRun("pl_web", "new_checkout")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.DeleteGate("new_checkout")
+	c, err := console.New(console.Config{BaseURL: url, APIKey: mockconsole.DefaultAPIKey})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &releasePipelineResource{resourceData{data: &providerData{client: c}}}
+	got := r.lockAdvice(context.Background(), "pl_web", &console.APIError{StatusCode: 400}, "deleted")
+	for _, want := range []string{
+		fmt.Sprintf(`Run %q (`, run), `phase "Canary", for gate "new_checkout") of release pipeline "pl_web" is active, and an active run blocks the delete.`,
+		"Abort the run (in the console, or with the featureconsole_release_pipeline_trigger action's `abort`) or wait for it to end, " +
+			"then run `terraform destroy` again.",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("advice lacks %q:\n%s", want, got)
+		}
+	}
+	for _, untrue := range []string{"apply", "previous rules", "rollout"} {
+		if strings.Contains(got, untrue) {
+			t.Errorf("advice speaks of %q:\n%s", untrue, got)
+		}
 	}
 }
 

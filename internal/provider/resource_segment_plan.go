@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"slices"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -18,11 +17,9 @@ import (
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
 )
 
-// refusedSegmentConditions are the condition types the service refuses in a segment's rules.
-var refusedSegmentConditions = []string{"public", "passes_gate", "fails_gate", "time"}
-
 // ValidateConfig checks what single-attribute validators cannot: rules only with rule_based, ids
-// only with id_list, unique rule names, and the condition types the service refuses in segments.
+// only with id_list, unique rule names. The condition types segments accept are checked by the
+// conditions' own validators (segmentRuleConditions).
 func (r *segmentResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var m segmentModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
@@ -42,19 +39,6 @@ func (r *segmentResource) ValidateConfig(ctx context.Context, req resource.Valid
 	uniqueNames(m.Rules, path.Root("rules"), &resp.Diagnostics, func(first, i int, name string) (string, string) {
 		return "Duplicate rule name", fmt.Sprintf("Rule names must be unique within a segment: rules[%d] and rules[%d] are both named %q.", first, i, name)
 	})
-	rules, d := ruleModels(ctx, asGateRules(m.Rules))
-	resp.Diagnostics.Append(d...)
-	for i, rule := range rules {
-		conds, d := listModels[gateConditionModel](ctx, rule.Conditions)
-		resp.Diagnostics.Append(d...)
-		for k, c := range conds {
-			if typ, ok := knownString(c.Type); ok && slices.Contains(refusedSegmentConditions, typ) {
-				at := path.Root("rules").AtListIndex(i).AtName("conditions").AtListIndex(k).AtName("type")
-				resp.Diagnostics.AddAttributeError(at, "Condition not allowed in a segment",
-					fmt.Sprintf("%s: the service refuses %q conditions in segments (it refuses public, passes_gate, fails_gate and time).", at, typ))
-			}
-		}
-	}
 }
 
 // ModifyPlan keeps rule identities as featureconsole_gate_rules does (matchPriorRules): a rule

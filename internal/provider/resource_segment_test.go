@@ -328,6 +328,60 @@ func TestAccSegment_idsPaced(t *testing.T) {
 	})
 }
 
+// localeCondition is a condition gates accept and segments refuse.
+const localeCondition = `{ type = "locale", operator = "any", target_value = ["fr_FR"] }`
+
+// Segments take every condition type the service accepts in them (DESIGN §2, round three): a rule
+// of each applies and re-plans empty; a gate's type (locale) is refused at plan time, naming the
+// types allowed, and nothing reaches the service.
+func TestAccSegment_conditionTypes(t *testing.T) {
+	m, url := mockWithoutSegments(t, mockconsole.Config{})
+	var rules []string
+	for _, typ := range mockconsole.SegmentConditionTypes {
+		cond := fmt.Sprintf(`{ type = %q, operator = "any", target_value = ["x"] }`, typ)
+		if typ == "custom_field" {
+			cond = `{ type = "custom_field", field = "plan", operator = "any", target_value = ["pro"] }`
+		}
+		rules = append(rules, fmt.Sprintf(`{ name = %q, pass_percentage = 100, conditions = [%s] }`, typ, cond))
+	}
+	every := providerBlock(url) + segmentRuleConfig(strings.Join(rules, ",\n"))
+	withLocale := providerBlock(url) + segmentRuleConfig(strings.Join(rules, ",\n")+
+		`, { name = "french", pass_percentage = 100, conditions = [`+localeCondition+`] }`)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             expectNoSegments(m),
+		Steps: []resource.TestStep{
+			{
+				Config: every,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: expectSegmentRules(m, "staff", mockconsole.SegmentConditionTypes...),
+			},
+			{
+				PreConfig: m.ResetRequests,
+				Config:    withLocale,
+				ExpectError: wrapped("Condition type not allowed in segments", `rules[14].conditions[0].type: "locale" is not a condition type segments accept`,
+					"Segments accept these condition types only: "+strings.Join(mockconsole.SegmentConditionTypes, ", ")),
+			},
+			{
+				// The refused plan sent nothing: the segment holds the 14 rules it held.
+				PreConfig: func() {
+					for _, r := range m.Requests() {
+						if r.Method != http.MethodGet {
+							panic(fmt.Sprintf("a refused plan sent %s %s", r.Method, r.Path))
+						}
+					}
+				},
+				Config:           every,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				Check:            expectSegmentRules(m, "staff", mockconsole.SegmentConditionTypes...),
+			},
+		},
+	})
+}
+
 func TestAccSegment_validation(t *testing.T) {
 	m, url := startMock(t, mockconsole.Config{})
 	seg := func(body string) string {
@@ -358,7 +412,7 @@ type = "rule_based"
 ids = ["u_1"]`), wrapped("Ids on a rule_based segment", "ids = [", "ids are allowed only with")},
 		{"82 public condition", seg(`segment_id = "beta"
 type = "rule_based"
-rules = [{ name = "a", pass_percentage = 10, conditions = [{ type = "public" }] }]`), wrapped("Condition not allowed in a segment", "rules[0].conditions[0].type", `"public"`)},
+rules = [{ name = "a", pass_percentage = 10, conditions = [{ type = "public" }] }]`), wrapped("Condition type not allowed in segments", "rules[0].conditions[0].type", `"public"`)},
 		{"83 passes_gate condition", seg(`segment_id = "beta"
 type = "rule_based"
 rules = [` + ruleEmail + `, { name = "b", pass_percentage = 10, conditions = [{ type = "passes_gate", target_value = ["g"] }] }]`), wrapped("rules[1].conditions[0].type", `"passes_gate"`)},
@@ -368,6 +422,20 @@ rules = [{ name = "a", pass_percentage = 10, conditions = [{ type = "fails_gate"
 		{"85 time condition", seg(`segment_id = "beta"
 type = "rule_based"
 rules = [{ name = "a", pass_percentage = 10, conditions = [{ type = "time", operator = "after", target_numbers = [1700000000000] }] }]`), wrapped(`"time"`)},
+		{"locale condition", seg(`segment_id = "beta"
+type = "rule_based"
+rules = [` + ruleEmail + `, { name = "b", pass_percentage = 10, conditions = [` + localeCondition + `] }]`),
+			wrapped("Condition type not allowed in segments", `rules[1].conditions[0].type: "locale" is not a condition type segments accept`,
+				"Segments accept these condition types only: "+strings.Join(mockconsole.SegmentConditionTypes, ", "))},
+		{"condition type mistyped", seg(`segment_id = "beta"
+type = "rule_based"
+rules = [{ name = "a", pass_percentage = 10, conditions = [{ type = "emial", operator = "any", target_value = ["x"] }] }]`),
+			wrapped("Unknown condition type", `rules[0].conditions[0].type: unknown condition type "emial": did you mean "email"?`,
+				"Segments accept these condition types only: app_version,")},
+		{"operator mistyped", seg(`segment_id = "beta"
+type = "rule_based"
+rules = [{ name = "a", pass_percentage = 10, conditions = [{ type = "email", operator = "str_contain_any", target_value = ["x"] }] }]`),
+			wrapped("Unknown condition operator", `rules[0].conditions[0].operator: unknown condition operator "str_contain_any": did you mean "str_contains_any"?`)},
 		{"86 two rules named alike", seg(`segment_id = "beta"
 type = "rule_based"
 rules = [` + ruleEmail + `, ` + ruleEmail + `]`), wrapped("Duplicate rule name", "rules[0] and rules[1] are both named", `"email"`)},

@@ -6,13 +6,18 @@ package provider
 import (
 	"context"
 	"encoding/json"
+	"regexp"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
+	fwresource "github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/mockconsole"
 )
 
 func TestSetDifference(t *testing.T) {
@@ -97,5 +102,45 @@ func TestExpandAndFlattenSegment(t *testing.T) {
 	m.Rules = types.ListNull(segmentRuleObjectType)
 	if d := flattenSegment(ctx, &console.Segment{ID: "staff", Type: "id_list"}, []string{}, &m); d.HasError() || !m.IDs.IsNull() || !m.Rules.IsNull() {
 		t.Errorf("id_list without ids: %v %v %v", d, m.IDs, m.Rules)
+	}
+}
+
+// The segment's registry page is in a segment's words: nothing of its schema speaks of "the gate"
+// (gate rules lend segments their rules' schema), rule names are unique within the segment, and
+// the conditions' type lists the condition types segments accept, the ones the service takes.
+func TestSegmentSchema_inSegmentsWords(t *testing.T) {
+	var resp fwresource.SchemaResponse
+	NewSegmentResource().Schema(context.Background(), fwresource.SchemaRequest{}, &resp)
+	descs := map[string]string{"": resp.Schema.MarkdownDescription}
+	var walk func(prefix string, attrs map[string]schema.Attribute)
+	walk = func(prefix string, attrs map[string]schema.Attribute) {
+		for name, a := range attrs {
+			descs[prefix+name] = a.GetMarkdownDescription()
+			switch n := a.(type) {
+			case schema.ListNestedAttribute:
+				walk(prefix+name+".", n.NestedObject.Attributes)
+			case schema.SingleNestedAttribute:
+				walk(prefix+name+".", n.Attributes)
+			}
+		}
+	}
+	walk("", resp.Schema.Attributes)
+	if len(descs) < 20 {
+		t.Fatalf("only %d descriptions found: %v", len(descs), descs)
+	}
+	gate := regexp.MustCompile(`(?i)\bgate\b`)
+	for name, d := range descs {
+		if gate.MatchString(d) {
+			t.Errorf("%s speaks of a gate: %q", name, d)
+		}
+	}
+	if d := descs["rules.name"]; !strings.Contains(d, "unique within the segment") {
+		t.Errorf("rules.name: %q", d)
+	}
+	if d, want := descs["rules.conditions.type"], codeList(mockconsole.SegmentConditionTypes); !strings.Contains(d, "one of "+want+", the condition types segments accept") {
+		t.Errorf("rules.conditions.type does not list %s: %q", want, d)
+	}
+	if !slices.Equal(segmentConditionTypes, mockconsole.SegmentConditionTypes) {
+		t.Errorf("the provider's segment condition types %v differ from the service's %v", segmentConditionTypes, mockconsole.SegmentConditionTypes)
 	}
 }

@@ -9,8 +9,10 @@ import (
 	"fmt"
 	"math/big"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -69,18 +71,101 @@ func durationCheck(summary string, checkSyntax bool) validator.String {
 	}}
 }
 
-// documentedValue warns about values outside the service's documented set; the service may add more.
+// documentedValue checks a value of an open set the service documents (the condition types and
+// operators of gate rules): a near miss of a documented value is refused (knownValue), any other
+// value only warns, since the service may know values the provider does not.
 func documentedValue(kind string, values []string) validator.String {
-	desc := fmt.Sprintf("a %s the service documents: %s (others only warn)", kind, strings.Join(values, ", "))
+	return knownValue(kind, values, "", true)
+}
+
+// knownValue checks a value against the values the service documents for it. A near miss of one
+// (another case, or a typo: see nearest) is refused at plan time with the value meant: the service
+// would refuse it, or keep a condition that never matches. A value near none is refused when
+// onlyIn names whose whole list values is (such as "segments"), warned when warn is set, and
+// otherwise left to the service.
+func knownValue(kind string, values []string, onlyIn string, warn bool) validator.String {
+	desc := fmt.Sprintf("a %s the service documents: %s", kind, strings.Join(values, ", "))
+	listed := fmt.Sprintf("The %ss the service documents are: %s.", kind, strings.Join(values, ", "))
+	if onlyIn != "" {
+		desc = fmt.Sprintf("a %s %s accept: %s", kind, onlyIn, strings.Join(values, ", "))
+		listed = fmt.Sprintf("%s accept these %ss only: %s.", capitalize(onlyIn), kind, strings.Join(values, ", "))
+	}
 	return stringCheck{desc, func(req validator.StringRequest, resp *validator.StringResponse) {
 		s := req.ConfigValue.ValueString()
 		if isBlank(s) || slices.Contains(values, s) {
 			return
 		}
-		resp.Diagnostics.AddAttributeWarning(req.Path, fmt.Sprintf("Undocumented %s", kind),
-			fmt.Sprintf("%q is not a %s the service documents (%s). It is sent as written; the service rejects it if it does not know it.",
-				s, kind, strings.Join(values, ", ")))
+		if near := nearest(s, values); len(near) > 0 {
+			quoted := make([]string, len(near))
+			for i, v := range near {
+				quoted[i] = strconv.Quote(v)
+			}
+			resp.Diagnostics.AddAttributeError(req.Path, fmt.Sprintf("Unknown %s", kind),
+				fmt.Sprintf("%s: unknown %s %q: did you mean %s? %s", req.Path, kind, s, strings.Join(quoted, " or "), listed))
+			return
+		}
+		switch {
+		case onlyIn != "":
+			resp.Diagnostics.AddAttributeError(req.Path, fmt.Sprintf("%s not allowed in %s", capitalize(kind), onlyIn),
+				fmt.Sprintf("%s: %q is not a %s %s accept. %s", req.Path, s, kind, onlyIn, listed))
+		case warn:
+			resp.Diagnostics.AddAttributeWarning(req.Path, fmt.Sprintf("Undocumented %s", kind),
+				fmt.Sprintf("%q is not a %s the service documents (%s). It is sent as written; the service rejects it if it does not know it.",
+					s, kind, strings.Join(values, ", ")))
+		}
 	}}
+}
+
+// nearest is what s was meant to be when it is a near miss of values: the values equal to s but
+// for case, or else the values fewest edits away (a letter left out, added or changed, or two
+// swapped), where that is at most one edit per three letters of the value and at most two, so that
+// a short word is not taken for a typo of another (`on` is no typo of `eq`). Nil when s is none.
+func nearest(s string, values []string) []string {
+	var out []string
+	best := -1
+	for _, v := range values {
+		d := editDistance(strings.ToLower(s), strings.ToLower(v))
+		if d > min(2, utf8.RuneCountInString(v)/3) && d > 0 {
+			continue
+		}
+		switch {
+		case best < 0 || d < best:
+			best, out = d, []string{v}
+		case d == best:
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// editDistance is the optimal string alignment distance of a and b: the fewest insertions,
+// deletions, substitutions and swaps of two adjacent letters that turn a into b. Not the Levenshtein
+// distance of github.com/agext/levenshtein (already in the module graph): it counts a swap, the
+// commonest typo (`emial`), as two edits.
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	// d[i][j] is the distance of ra[:i] and rb[:j].
+	d := make([][]int, len(ra)+1)
+	for i := range d {
+		d[i] = make([]int, len(rb)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(ra)][len(rb)]
 }
 
 // jsonObject requires a JSON object; invalid JSON is reported by the JSON type itself.

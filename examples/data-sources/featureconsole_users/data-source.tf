@@ -7,3 +7,9 @@ data "featureconsole_users" "admins" {
 output "admin_emails" {
   value = [for u in data.featureconsole_users.admins.users : u.email]
 }
+
+# Every member, stale ones included: people who no longer use the project, whom the console's
+# settings page (and the data source by default) leaves out.
+data "featureconsole_users" "everyone" {
+  include_stale_members = true
+}
