@@ -202,6 +202,9 @@ func (r *gateResource) Delete(ctx context.Context, req resource.DeleteRequest, r
 	gateID := state.GateID.ValueString()
 	op, cancel := startOperation(ctx, state.Timeouts, "delete", &resp.Diagnostics)
 	defer cancel()
+	if !abortGateRuns(op, r.data.client, gateID, &resp.Diagnostics) {
+		return
+	}
 	// The service deletes the gate's rules with it; a gate already gone is what destroy wants.
 	if err := r.data.client.DeleteGate(op.ctx, gateID); err != nil && !console.NotFound(err) {
 		apiFailure{"delete", fmt.Sprintf("gate %q", gateID)}.add(&resp.Diagnostics, op, err)
