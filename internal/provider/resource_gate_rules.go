@@ -49,8 +49,9 @@ func (r *gateRulesResource) Schema(ctx context.Context, _ resource.SchemaRequest
 			"when Terraform first takes over a gate, the rules the gate already has keep theirs if the configuration " +
 			"names them (create reads the gate once for that). A gate attached to a release pipeline rolls every change " +
 			"of its rules out through a run, which apply names in a warning; until the run ends, the service refuses " +
-			"further changes of the rules, and `on_active_run` says what apply does then. A write the service answers with other rules than were sent is an error " +
-			"naming those rules, with the state holding what the gate holds. See the guide \"Writing gate rules\".",
+			"further changes of the rules, and `on_active_run` says what apply does then. A write the service answers " +
+			"with other rules than were sent is an error naming those rules, with the state holding what the gate " +
+			"holds. See the guide \"Writing gate rules\".",
 		Attributes: map[string]schema.Attribute{
 			"id": computedString("Identifier of this resource: the gate id."),
 			"gate_id": schema.StringAttribute{

@@ -217,6 +217,15 @@ func TestAccGateRules_onActiveRunAbort(t *testing.T) {
 	checkRunStatus(t, m, "rpt_2", mockconsole.RunWaitingForReview)
 	checkMockPercentage(t, m, 20)
 	cli.must("plan", "-detailed-exitcode", "-input=false", "-no-color")
+
+	// A create on a gate whose rules are locked follows the setting too.
+	cli.must("state", "rm", "featureconsole_gate_rules.checkout")
+	cli.write("main.tf", onActiveRunConfig(url, "30", "abort"))
+	wantsOutput(t, cli.must(apply...), `Release pipeline run "rpt_2" of gate "new_checkout" aborted`,
+		`roll out through release pipeline run "rpt_3"`, `1 added, 0 changed, 0 destroyed`)
+	checkRunStatus(t, m, "rpt_2", mockconsole.RunAborted)
+	checkMockPercentage(t, m, 30)
+	cli.must("plan", "-detailed-exitcode", "-input=false", "-no-color")
 }
 
 // on_active_run = "wait": the change waits for the run of the previous one to go through its
