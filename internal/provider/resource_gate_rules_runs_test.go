@@ -46,18 +46,7 @@ func TestAccGateRules_pipelineRun(t *testing.T) {
 	m.PutGate(g)
 	apply := []string{"apply", "-auto-approve", "-input=false", "-no-color"}
 	plan := []string{"plan", "-detailed-exitcode", "-input=false", "-no-color"}
-	wants := func(out string, res ...string) {
-		t.Helper()
-		flat := strings.Join(strings.Fields(out), " ")
-		for _, re := range res {
-			if !regexp.MustCompile(re).MatchString(flat) {
-				t.Errorf("output lacks %s:\n%s", re, out)
-			}
-		}
-		if strings.Contains(out, "inconsistent result") {
-			t.Errorf("inconsistent result:\n%s", out)
-		}
-	}
+	wants := func(out string, res ...string) { t.Helper(); wantsOutput(t, out, res...) }
 
 	cli.write("main.tf", gateRulesConfig(url, "new_checkout", ruleHCL("everyone", "10")))
 	cli.must("init", "-input=false", "-no-color")
@@ -178,6 +167,21 @@ func attachToPipeline(m *mockconsole.Server, bake bool) {
 	m.PutGate(g)
 }
 
+// startRollout applies gate_rules of new_checkout (one rule at 10, on_active_run) on the gate
+// attached to a pipeline (attachToPipeline's bake), which starts run rpt_1; the run clock stands
+// still until the test moves it.
+func startRollout(t *testing.T, bake bool, onActiveRun string) (*tfCLI, *mockconsole.Server, string) {
+	t.Helper()
+	cli := newTFCLI(t)
+	m, url := startMock(t, mockconsole.Config{})
+	m.SetRunSpeed(0)
+	attachToPipeline(m, bake)
+	cli.write("main.tf", onActiveRunConfig(url, "10", onActiveRun))
+	cli.must("init", "-input=false", "-no-color")
+	wantsOutput(t, cli.must("apply", "-auto-approve", "-input=false", "-no-color"), `started run "rpt_1"`)
+	return cli, m, url
+}
+
 // checkMockPercentage is the pass percentage of the only rule of new_checkout in the mock.
 func checkMockPercentage(t *testing.T, m *mockconsole.Server, want float64) {
 	t.Helper()
@@ -198,16 +202,8 @@ func checkRunStatus(t *testing.T, m *mockconsole.Server, id, want string) {
 // for review, which never ends by itself) aborts that run and writes the new rules, which start
 // the next run; the apply says which run was aborted and which started, and the plan is empty.
 func TestAccGateRules_onActiveRunAbort(t *testing.T) {
-	cli := newTFCLI(t)
-	m, url := startMock(t, mockconsole.Config{})
-	m.SetRunSpeed(0)
-	attachToPipeline(m, false)
+	cli, m, url := startRollout(t, false, "")
 	apply := []string{"apply", "-auto-approve", "-input=false", "-no-color"}
-
-	cli.write("main.tf", onActiveRunConfig(url, "10", ""))
-	cli.must("init", "-input=false", "-no-color")
-	wantsOutput(t, cli.must(apply...), `started run "rpt_1"`)
-
 	cli.write("main.tf", onActiveRunConfig(url, "20", "abort"))
 	out := cli.must(apply...)
 	wantsOutput(t, out, `Warning: Release pipeline run "rpt_1" of gate "new_checkout" aborted`,
@@ -232,15 +228,8 @@ func TestAccGateRules_onActiveRunAbort(t *testing.T) {
 // phases' bake times (hours of the service's time, a second of the test's), then writes the new
 // rules, which start the next run; within a timeout too short, it stops and says where the run was.
 func TestAccGateRules_onActiveRunWait(t *testing.T) {
-	cli := newTFCLI(t)
-	m, url := startMock(t, mockconsole.Config{})
-	m.SetRunSpeed(0)
-	attachToPipeline(m, true)
+	cli, m, url := startRollout(t, true, "wait")
 	apply := []string{"apply", "-auto-approve", "-input=false", "-no-color"}
-
-	cli.write("main.tf", onActiveRunConfig(url, "10", "wait"))
-	cli.must("init", "-input=false", "-no-color")
-	wantsOutput(t, cli.must(apply...), `started run "rpt_1" \(IN_PROGRESS, phase "Canary"\)`)
 
 	// The run stands still: the wait ends with the update timeout, naming the run's state.
 	cli.write("main.tf", onActiveRunConfig(url, "20", "wait", `timeouts = { update = "2s" }`))
