@@ -343,7 +343,7 @@ func (r *gateRulesResource) addGateWriteError(diags *diag.Diagnostics, gateID st
 	}
 	if run := r.activeRun(op.ctx, gateID, err); run != nil {
 		diags.AddError(fmt.Sprintf("Rules of gate %q are locked by release pipeline run %q", gateID, run.ID),
-			lockedByRun(gateID, run)+"\n\n"+write.detail(op, err))
+			lockedByRun(gateID, op.name, run)+"\n\n"+write.detail(op, err))
 		return
 	}
 	write.add(diags, op, err)

@@ -84,7 +84,7 @@ func (r *gateRulesResource) warnRolloutStarted(ctx context.Context, diags *diag.
 	diags.AddWarning(fmt.Sprintf("Rules of gate %q roll out through release pipeline run %q", gateID, run.ID),
 		fmt.Sprintf("The gate is attached to release pipeline %q: this change of its rules started run %q (%s, phase %q), "+
 			"which rolls the new rules out phase by phase. %s\n\nUntil the run ends, the service refuses further changes of "+
-			"the gate's rules. Aborting the run puts back the rules the gate had before this apply; the next plan then "+
+			"the gate's rules (on_active_run says what an apply does then). Aborting the run puts back the rules the gate had before this apply; the next plan then "+
 			"shows them as a change to make again.", run.ReleasePipelineID, run.ID, run.Status, run.CurrentPhase, followAndDrive(gateID)))
 }
 
@@ -104,15 +104,16 @@ func (r *gateRulesResource) activeRun(ctx context.Context, gateID string, err er
 
 // lockedByRun says what to do about a run that locks the gate's rules, once: on_active_run for
 // every Terraform version, the action for 1.14 and later.
-func lockedByRun(gateID string, run *console.ReleasePipelineTrigger) string {
+// timeout is the operation whose timeout bounds a wait (create or update).
+func lockedByRun(gateID, timeout string, run *console.ReleasePipelineTrigger) string {
 	return fmt.Sprintf("Release pipeline %q is rolling out an earlier change of the rules of gate %q (%s), and the "+
 		"service refuses changes of the gate's rules until the run ends. Nothing was changed.\n\n"+
 		"What to do: set on_active_run = \"wait\" in this featureconsole_gate_rules to wait for the run to end before "+
-		"writing (within timeouts.update), or on_active_run = \"abort\" to abort the run and roll out this change "+
+		"writing (within timeouts.%s), or on_active_run = \"abort\" to abort the run and roll out this change "+
 		"instead, and apply again. With Terraform 1.14 or later you may instead end the run with the action "+
 		"featureconsole_release_pipeline_trigger (gate_id = %q, operation = \"rollout\" or \"abort\"); the data source "+
 		"featureconsole_release_pipeline_triggers follows it.",
-		run.ReleasePipelineID, gateID, describeRun(run), gateID)
+		run.ReleasePipelineID, gateID, describeRun(run), timeout, gateID)
 }
 
 // On a gate whose rules an active run locks, a write of the rules fails, aborts the run first, or
