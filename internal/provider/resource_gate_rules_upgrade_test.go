@@ -140,7 +140,8 @@ func TestAccGateRules_stateUpgrade(t *testing.T) {
 	cli.write("main.tf", cfg)
 	cli.must("init", "-input=false", "-no-color")
 	cli.must("apply", "-auto-approve", "-input=false", "-no-color")
-	cli.write("terraform.tfstate", string(state))
+	// Written by Terraform 1.11.4, which older CLIs refuse: any CLI of the matrix takes 1.5.0's.
+	cli.write("terraform.tfstate", strings.Replace(string(state), `"terraform_version": "1.11.4"`, `"terraform_version": "1.5.0"`, 1))
 	m.ResetRequests()
 
 	cli.must("plan", "-detailed-exitcode", "-input=false", "-no-color")
