@@ -84,6 +84,7 @@ func (s *Server) startGateRun(gateID string, st *gateState, prev []GateRule) {
 func (s *Server) abortRun(rs *runState) {
 	rs.run.Status, rs.run.CurrentPhaseEndTime = RunAborted, nil
 	if g := s.gates[rs.run.GateID]; g != nil && rs.restore != nil {
+		g.retired = append(g.retired, g.gate.Rules...)
 		g.gate.Rules = Gate{Rules: rs.restore}.clone().Rules
 	}
 }

@@ -147,3 +147,40 @@ func TestScheduledRollouts(t *testing.T) {
 		t.Fatalf("after the second step: %+v", got.Rules[0])
 	}
 }
+
+// A baseID sent back is kept, also that of a rule an aborted run took away; a run outlives its gate
+// and, until it ends, keeps its pipeline from being deleted.
+func TestGateRulesAbortedRunBaseIDsAndDeletedGate(t *testing.T) {
+	s, ts := NewTestServer(t, Config{})
+	s.SetRunSpeed(0)
+	s.PutPipeline(Pipeline{ID: "pl_x", Name: "X", Phases: []Phase{{ID: "ph_1", Name: "One", TimeIntervalMs: 3600000}}})
+	s.PutGate(Gate{ID: "g_x", ReleasePipelineID: "pl_x"})
+	if st, _ := do(t, ts.URL, http.MethodPatch, "/gates/g_x/rules", `{"rules":[{"name":"all","passPercentage":5}]}`); st != 200 {
+		t.Fatalf("write: %d", st)
+	}
+	g, _ := s.Gate("g_x")
+	baseID := g.Rules[0].BaseID
+	run := s.GateRuns("g_x")[0]
+	if st, _ := do(t, ts.URL, http.MethodPut, "/release_pipeline_triggers/"+run+"/abort", ""); st != 200 {
+		t.Fatalf("abort: %d", st)
+	}
+	if st, _ := do(t, ts.URL, http.MethodPatch, "/gates/g_x/rules", `{"rules":[{"name":"all","baseID":"`+baseID+`","passPercentage":10}]}`); st != 200 {
+		t.Fatalf("write after the abort: %d", st)
+	}
+	if g, _ := s.Gate("g_x"); len(g.Rules) != 1 || g.Rules[0].BaseID != baseID {
+		t.Fatalf("the rule's baseID %q was not kept: %+v", baseID, g.Rules)
+	}
+	if st, _ := do(t, ts.URL, http.MethodDelete, "/gates/g_x", ""); st != 200 {
+		t.Fatalf("delete gate during its run: %d", st)
+	}
+	run = s.GateRuns("g_x")[0]
+	if st, body := do(t, ts.URL, http.MethodDelete, "/release_pipelines/pl_x", ""); st != 400 || !strings.Contains(body["message"].(string), run) {
+		t.Fatalf("delete pipeline during a run of a deleted gate: %d %v", st, body)
+	}
+	if st, _ := do(t, ts.URL, http.MethodPut, "/release_pipeline_triggers/"+run+"/abort", ""); st != 200 {
+		t.Fatalf("abort the run of a deleted gate: %d", st)
+	}
+	if st, _ := do(t, ts.URL, http.MethodDelete, "/release_pipelines/pl_x", ""); st != 200 {
+		t.Fatalf("delete pipeline after the run: %d", st)
+	}
+}

@@ -68,6 +68,8 @@ type gateState struct {
 	// oldRuleWrites: the gate is served by a service version whose rule writes do not take
 	// (PartialRuleWrites).
 	oldRuleWrites bool
+	// retired are the rules aborted runs took away: a baseID of theirs sent back is kept too.
+	retired []GateRule
 }
 
 // clone is the gate as the service answers it.
@@ -204,7 +206,7 @@ func (s *Server) updateGateRules(id string, body []byte) response {
 	if bad := rulesRefused(in); bad != nil {
 		return *bad
 	}
-	out := s.withRuleIDs(in, st.gate.Rules, &st.counter)
+	out := s.withRuleIDs(in, append(slices.Clone(st.retired), st.gate.Rules...), &st.counter)
 	if s.habits.PartialRuleWrites && st.oldRuleWrites {
 		out = changesOnly(st.gate.Rules, heldOf(out, st.gate.Rules))
 	}

@@ -244,7 +244,7 @@ func (in *triggerInvocation) waitFor(ctx context.Context, sentPhase string, diag
 				return
 			}
 		}
-		t := time.NewTimer(in.nextPoll(r))
+		t := time.NewTimer(nextRunPoll(in.poll, r))
 		select {
 		case <-ctx.Done():
 			t.Stop()
@@ -264,9 +264,9 @@ func (in *triggerInvocation) waitFor(ctx context.Context, sentPhase string, diag
 	}
 }
 
-// nextPoll is the poll interval, or sooner when the current phase's bake time ends before it.
-func (in *triggerInvocation) nextPoll(r *console.ReleasePipelineTrigger) time.Duration {
-	d := in.poll
+// nextRunPoll is poll, or sooner when the run's current phase's bake time ends before it.
+func nextRunPoll(poll time.Duration, r *console.ReleasePipelineTrigger) time.Duration {
+	d := poll
 	if r.Status == console.TriggerInProgress && r.CurrentPhaseEndTime.Set {
 		if until := time.Until(time.UnixMilli(r.CurrentPhaseEndTime.Value)) + 100*time.Millisecond; until > 0 && until < d {
 			d = max(until, 200*time.Millisecond)

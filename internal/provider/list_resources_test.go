@@ -113,7 +113,7 @@ list "featureconsole_metric_source" "all" {
 					{Path: tfjsonpath.New("rules").AtSliceIndex(1).AtMapKey("conditions").AtSliceIndex(0).AtMapKey("target_numbers"),
 						KnownValue: knownvalue.ListExact([]knownvalue.Check{knownvalue.NumberExact(big.NewFloat(18))})},
 					{Path: tfjsonpath.New("rules").AtSliceIndex(1).AtMapKey("return_value"), KnownValue: knownvalue.StringExact(`{"color":"blue","size":3}`)},
-					{Path: tfjsonpath.New("tags"), KnownValue: knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("checkout"), knownvalue.StringExact("web")})},
+					{Path: tfjsonpath.New("on_active_run"), KnownValue: knownvalue.StringExact("fail")},
 				}),
 				querycheck.ExpectLength("featureconsole_gate_rules.tagged_ui_without_empty", 0),
 				querycheck.ExpectLength("featureconsole_gate_rules.everything", 303),

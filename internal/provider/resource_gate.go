@@ -268,6 +268,9 @@ func (r *gateResource) Delete(ctx context.Context, req resource.DeleteRequest, r
 	gateID := state.GateID.ValueString()
 	op, cancel := startOperation(ctx, state.Timeouts, "delete", &resp.Diagnostics)
 	defer cancel()
+	if !abortGateRuns(op, r.data.client, gateID, &resp.Diagnostics) {
+		return
+	}
 	if state.ArchiveOnDestroy.ValueBool() { // kept, archived, with its history; a gate gone is gone
 		if _, err := r.setArchived(op, gateID, true); err != nil && !console.NotFound(err) {
 			archiveFailure(gateID, true).add(&resp.Diagnostics, op, err)

@@ -10,11 +10,13 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -38,15 +40,18 @@ func (r *gateRulesResource) Schema(ctx context.Context, _ resource.SchemaRequest
 		}
 	}
 	resp.Schema = schema.Schema{
+		// Version 1 dropped the copies of the gate's own fields (UpgradeState).
+		Version: 1,
 		MarkdownDescription: "The complete, ordered rule list of an existing feature gate. The first rule whose conditions " +
 			"match decides, so the order of `rules` is the evaluation order. Rules not listed here are removed from the gate. " +
 			"Create and update send the whole list (`PATCH /gates/{id}/rules`); destroy leaves the gate in place with no rules. " +
 			"A rule that keeps its `name` keeps its identity (`base_id`) and history, wherever it moves in the list; " +
 			"when Terraform first takes over a gate, the rules the gate already has keep theirs if the configuration " +
 			"names them (create reads the gate once for that). A gate attached to a release pipeline rolls every change " +
-			"of its rules out through a run, which apply names in a warning; until the run ends, changes are refused " +
-			"with an error naming the run. A write the service answers with other rules than were sent is an error " +
-			"naming those rules, with the state holding what the gate holds. See the guide \"Writing gate rules\".",
+			"of its rules out through a run, which apply names in a warning; until the run ends, the service refuses " +
+			"further changes of the rules, and `on_active_run` says what apply does then. A write the service answers " +
+			"with other rules than were sent is an error naming those rules, with the state holding what the gate " +
+			"holds. See the guide \"Writing gate rules\".",
 		Attributes: map[string]schema.Attribute{
 			"id": computedString("Identifier of this resource: the gate id."),
 			"gate_id": schema.StringAttribute{
@@ -63,27 +68,18 @@ func (r *gateRulesResource) Schema(ctx context.Context, _ resource.SchemaRequest
 				Validators:   []validator.List{listvalidator.NoNullValues()},
 				NestedObject: schema.NestedAttributeObject{Attributes: gateRuleAttributes()},
 			},
-			// Read-only copies of the gate's own fields, which featureconsole_gate may change in the
-			// same apply as the rules (before them): a write of the rules reads them anew, so they are
-			// promised from the prior state only in a plan that writes nothing.
-			"is_enabled": schema.BoolAttribute{
-				Computed: true, MarkdownDescription: "Whether the gate is enabled (managed outside this resource, for example by `featureconsole_gate`).",
-			},
-			"description": schema.StringAttribute{
-				Computed: true, MarkdownDescription: "Description of the gate (managed outside this resource, for example by `featureconsole_gate`).",
-			},
-			"status": schema.StringAttribute{
-				Computed: true, MarkdownDescription: "Status of the gate, such as `In Progress` (managed outside this resource).",
-			},
-			"tags": schema.ListAttribute{
-				Computed: true, ElementType: types.StringType,
-				MarkdownDescription: "Tags of the gate (managed outside this resource, for example by `featureconsole_gate`).",
-			},
-			"last_modifier_id": schema.StringAttribute{
-				Computed: true, MarkdownDescription: "Identifier of whoever last changed the gate; changes when the rules are updated.",
-			},
-			"last_modifier_name": schema.StringAttribute{
-				Computed: true, MarkdownDescription: "Name of whoever last changed the gate; changes when the rules are updated.",
+			"on_active_run": schema.StringAttribute{
+				Optional: true, Computed: true,
+				Default:    stringdefault.StaticString(onActiveRunFail),
+				Validators: []validator.String{stringvalidator.OneOf(onActiveRunPolicies...)},
+				MarkdownDescription: "What a change of the rules does while the gate's rules are locked by an active run of " +
+					"its release pipeline (an earlier change still rolling out): `fail` (the default) stops with an error " +
+					"naming the run and changes nothing; `abort` aborts that run (the gate's rules it was rolling out are " +
+					"replaced) and writes the new rules, which start the next run, as a newer deploy supersedes an older " +
+					"one; `wait` waits for the run to complete or be aborted, within the create or update timeout, then " +
+					"writes. Destroying this resource, or changing `gate_id`, always aborts the run first. Changing only " +
+					"this setting sends no request. Works with every Terraform version, unlike the " +
+					"`featureconsole_release_pipeline_trigger` action (Terraform 1.14 or later).",
 			},
 			"timeouts": timeoutsAttribute(ctx, "the gate's rules", timeouts.Opts{Create: true, Read: true, Update: true, Delete: true}, nil),
 		},
@@ -205,8 +201,8 @@ func (r *gateRulesResource) Update(ctx context.Context, req resource.UpdateReque
 	if !r.begin(ctx, &resp.Diagnostics, resp.Identity, req.Plan, &plan) {
 		return
 	}
-	if plan.Rules.Equal(state.Rules) { // only timeouts changed: nothing to send
-		state.Timeouts = plan.Timeouts
+	if plan.Rules.Equal(state.Rules) { // only Terraform's settings changed: nothing to send
+		state.Timeouts, state.OnActiveRun = plan.Timeouts, plan.OnActiveRun
 		resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 		return
 	}
@@ -279,9 +275,15 @@ func (r *gateRulesResource) apply(ctx context.Context, op *operation, plan *gate
 		}
 	}
 	// The API call is a PATCH of the rules either way; errors name what the user ran (create, update).
+	var superseded *console.ReleasePipelineTrigger
 	g, err := review.write(op, r.data.client, console.GateRulesChange(rules), nil, diags, func() (*console.Gate, error) {
-		return r.data.client.UpdateGateRules(console.WithOperation(op.ctx, op.name), gateID, rules)
+		g, s, err := r.writeRules(op, gateID, rules, plan.OnActiveRun.ValueString(), diags)
+		superseded = s
+		return g, err
 	})
+	if diags.HasError() { // an active run that could not be aborted or waited for, said already
+		return written
+	}
 	if reviewHeld(diags, err, fmt.Sprintf("Change to the rules of gate %q", gateID), kept) {
 		return held
 	}
@@ -295,7 +297,7 @@ func (r *gateRulesResource) apply(ctx context.Context, op *operation, plan *gate
 		return notTaken
 	}
 	diags.Append(flattenGate(ctx, g, plan, planned)...)
-	r.warnRolloutStarted(op.ctx, diags, gateID, g)
+	r.warnRolloutStarted(op.ctx, diags, gateID, g, superseded)
 	return written
 }
 
@@ -315,7 +317,12 @@ func (r *gateRulesResource) Delete(ctx context.Context, req resource.DeleteReque
 			return
 		}
 	}
-	g, err := r.data.client.UpdateGateRules(op.ctx, gateID, []console.GateRule{})
+	// Destroy supersedes: a run rolling out rules that are going away is aborted first, whatever
+	// on_active_run says.
+	g, superseded, err := r.writeRules(op, gateID, []console.GateRule{}, onActiveRunAbort, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
 	if reviewHeld(&resp.Diagnostics, err, fmt.Sprintf("Removal of the rules of gate %q", gateID), reviewKeptResource) {
 		return // an error keeps the resource in state
 	}
@@ -326,7 +333,7 @@ func (r *gateRulesResource) Delete(ctx context.Context, req resource.DeleteReque
 	case len(g.Rules) > 0: // the write did not take: destroy is not done while the gate holds rules
 		addRulesNotTaken(&resp.Diagnostics, gateID, ruleDifferences(g, nil), false)
 	default:
-		r.warnRolloutStarted(op.ctx, &resp.Diagnostics, gateID, g)
+		r.warnRolloutStarted(op.ctx, &resp.Diagnostics, gateID, g, superseded)
 	}
 }
 
@@ -351,7 +358,7 @@ func (r *gateRulesResource) addGateWriteError(diags *diag.Diagnostics, gateID st
 	}
 	if run := r.activeRun(op.ctx, gateID, err); run != nil {
 		diags.AddError(fmt.Sprintf("Rules of gate %q are locked by release pipeline run %q", gateID, run.ID),
-			lockedByRun(gateID, run)+"\n\n"+write.detail(op, err))
+			lockedByRun(gateID, op.name, run)+"\n\n"+write.detail(op, err))
 		return
 	}
 	write.add(diags, op, err)

@@ -22,16 +22,12 @@ import (
 // The model of featureconsole_gate_rules and its conversion to and from the service's gate.
 
 type gateRulesModel struct {
-	ID               types.String   `tfsdk:"id"`
-	GateID           types.String   `tfsdk:"gate_id"`
-	Rules            types.List     `tfsdk:"rules"`
-	IsEnabled        types.Bool     `tfsdk:"is_enabled"`
-	Description      types.String   `tfsdk:"description"`
-	Status           types.String   `tfsdk:"status"`
-	Tags             types.List     `tfsdk:"tags"`
-	LastModifierID   types.String   `tfsdk:"last_modifier_id"`
-	LastModifierName types.String   `tfsdk:"last_modifier_name"`
-	Timeouts         timeouts.Value `tfsdk:"timeouts"`
+	ID     types.String `tfsdk:"id"`
+	GateID types.String `tfsdk:"gate_id"`
+	Rules  types.List   `tfsdk:"rules"`
+	// OnActiveRun is Terraform's only: never sent.
+	OnActiveRun types.String   `tfsdk:"on_active_run"`
+	Timeouts    timeouts.Value `tfsdk:"timeouts"`
 }
 
 type gateRuleModel struct {
@@ -110,17 +106,9 @@ func expandRules(ctx context.Context, rules []gateRuleModel) ([]console.GateRule
 func flattenGate(ctx context.Context, g *console.Gate, m *gateRulesModel, hints []gateRuleModel) diag.Diagnostics {
 	var diags diag.Diagnostics
 	m.ID = types.StringValue(m.GateID.ValueString())
-	m.IsEnabled = types.BoolValue(g.IsEnabled)
-	m.Description = types.StringValue(g.Description)
-	m.Status = types.StringValue(g.Status)
-	m.LastModifierID = types.StringValue(g.LastModifierID)
-	m.LastModifierName = types.StringValue(g.LastModifierName)
-	tags := g.Tags
-	if tags == nil {
-		tags = []string{}
+	if m.OnActiveRun.IsNull() || m.OnActiveRun.IsUnknown() { // imported, or listed: the default
+		m.OnActiveRun = types.StringValue(onActiveRunFail)
 	}
-	m.Tags = stringList(tags)
-
 	rules, d := flattenRules(ctx, g.Rules, hints)
 	diags.Append(d...)
 	if diags.HasError() {

@@ -8,8 +8,10 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
 )
@@ -56,7 +58,14 @@ func followAndDrive(gateID string) string {
 
 // warnRolloutStarted warns, after a write to a gate attached to a release pipeline, of the run the
 // write started; a run that cannot be found is said too, without failing the apply that wrote.
-func (r *gateRulesResource) warnRolloutStarted(ctx context.Context, diags *diag.Diagnostics, gateID string, g *console.Gate) {
+// superseded is the run the write aborted first, if any.
+func (r *gateRulesResource) warnRolloutStarted(ctx context.Context, diags *diag.Diagnostics, gateID string, g *console.Gate, superseded *console.ReleasePipelineTrigger) {
+	if superseded != nil {
+		diags.AddWarning(fmt.Sprintf("Release pipeline run %q of gate %q aborted", superseded.ID, gateID),
+			fmt.Sprintf("Run %q was rolling out an earlier change of the rules of gate %q (%s); it was aborted so that "+
+				"this change could be written, which puts back the rules the gate had before that earlier change and then "+
+				"replaces them with this change's.", superseded.ID, gateID, describeRun(superseded)))
+	}
 	if g.ReleasePipelineID == "" {
 		return
 	}
@@ -75,7 +84,7 @@ func (r *gateRulesResource) warnRolloutStarted(ctx context.Context, diags *diag.
 	diags.AddWarning(fmt.Sprintf("Rules of gate %q roll out through release pipeline run %q", gateID, run.ID),
 		fmt.Sprintf("The gate is attached to release pipeline %q: this change of its rules started run %q (%s, phase %q), "+
 			"which rolls the new rules out phase by phase. %s\n\nUntil the run ends, the service refuses further changes of "+
-			"the gate's rules. Aborting the run puts back the rules the gate had before this apply; the next plan then "+
+			"the gate's rules (on_active_run says what an apply does then). Aborting the run puts back the rules the gate had before this apply; the next plan then "+
 			"shows them as a change to make again.", run.ReleasePipelineID, run.ID, run.Status, run.CurrentPhase, followAndDrive(gateID)))
 }
 
@@ -93,14 +102,133 @@ func (r *gateRulesResource) activeRun(ctx context.Context, gateID string, err er
 	return newestRun(runs)
 }
 
-// lockedByRun says which run locks the gate's rules and what to do.
-func lockedByRun(gateID string, run *console.ReleasePipelineTrigger) string {
-	return fmt.Sprintf("Release pipeline %q is rolling out an earlier change of the rules of gate %q in run %q (%s, phase %q), "+
-		"and the service refuses changes of the gate's rules until the run ends. Nothing was changed; the Terraform state "+
-		"keeps what the service holds.\n\nWhat to do: wait for the run to complete, or end it with the action "+
-		"featureconsole_release_pipeline_trigger: operation = \"rollout\" to finish rolling out the earlier change, or "+
-		"\"abort\" to put back the rules the gate had before it. Then apply again. %s",
-		run.ReleasePipelineID, gateID, run.ID, run.Status, run.CurrentPhase, followAndDrive(gateID))
+// lockedByRun says what to do about a run that locks the gate's rules, once: on_active_run for
+// every Terraform version, the action for 1.14 and later.
+// timeout is the operation whose timeout bounds a wait (create or update).
+func lockedByRun(gateID, timeout string, run *console.ReleasePipelineTrigger) string {
+	return fmt.Sprintf("Release pipeline %q is rolling out an earlier change of the rules of gate %q (%s), and the "+
+		"service refuses changes of the gate's rules until the run ends. Nothing was changed.\n\n"+
+		"What to do: set on_active_run = \"wait\" in this featureconsole_gate_rules to wait for the run to end before "+
+		"writing (within timeouts.%s), or on_active_run = \"abort\" to abort the run and roll out this change "+
+		"instead, and apply again. With Terraform 1.14 or later you may instead end the run with the action "+
+		"featureconsole_release_pipeline_trigger (gate_id = %q, operation = \"rollout\" or \"abort\"); the data source "+
+		"featureconsole_release_pipeline_triggers follows it.",
+		run.ReleasePipelineID, gateID, describeRun(run), timeout, gateID)
+}
+
+// On a gate whose rules an active run locks, a write of the rules fails, aborts the run first, or
+// waits for it to end (on_active_run; destroy always aborts).
+const (
+	onActiveRunFail  = "fail"
+	onActiveRunAbort = "abort"
+	onActiveRunWait  = "wait"
+)
+
+var onActiveRunPolicies = []string{onActiveRunFail, onActiveRunAbort, onActiveRunWait}
+
+// writeRules writes the rule list. A write the service refuses (400) while an active run of the
+// gate exists is the run's lock, whatever words the service uses: onActiveRun then says whether
+// to stop, abort the run or wait for it, and write once more. superseded is the run aborted.
+// Failures of the abort or the wait are added to diags, with a nil gate and error.
+func (r *gateRulesResource) writeRules(op *operation, gateID string, rules []console.GateRule, onActiveRun string, diags *diag.Diagnostics) (g *console.Gate, superseded *console.ReleasePipelineTrigger, err error) {
+	ctx := console.WithOperation(op.ctx, op.name)
+	g, err = r.data.client.UpdateGateRules(ctx, gateID, rules)
+	if err == nil || onActiveRun == onActiveRunFail {
+		return g, nil, err
+	}
+	run := r.activeRun(op.ctx, gateID, err)
+	if run == nil {
+		return nil, nil, err
+	}
+	switch onActiveRun {
+	case onActiveRunAbort:
+		if !abortRun(op, r.data.client, run, diags) {
+			return nil, nil, nil
+		}
+		superseded = run
+	case onActiveRunWait:
+		if !r.waitForRun(op, gateID, run, diags) {
+			return nil, nil, nil
+		}
+	}
+	g, err = r.data.client.UpdateGateRules(ctx, gateID, rules)
+	return g, superseded, err
+}
+
+// abortRun aborts a run that locks a gate's rules; a run that ended meanwhile needs nothing more.
+func abortRun(op *operation, client *console.Client, run *console.ReleasePipelineTrigger, diags *diag.Diagnostics) bool {
+	tflog.Info(op.ctx, "aborting the release pipeline run that locks the gate's rules", map[string]any{
+		"run": run.ID, "gate_id": run.GateID, "status": run.Status, "phase": run.CurrentPhase})
+	_, err := client.RunTriggerOperation(op.ctx, run, console.TriggerAbort)
+	if err == nil {
+		return true
+	}
+	if now, rerr := client.GetReleasePipelineTrigger(op.ctx, run.ID); rerr == nil && now.Final() {
+		return true
+	}
+	apiFailure{"abort", fmt.Sprintf("release pipeline run %q", run.ID)}.add(diags, op, err)
+	return false
+}
+
+// abortGateRuns aborts the active runs of a gate that is being destroyed: they have nothing left
+// to roll out, and a run outlives its gate and keeps its pipeline from being deleted.
+func abortGateRuns(op *operation, client *console.Client, gateID string, diags *diag.Diagnostics) bool {
+	runs, err := activeRunsOfGate(op.ctx, client, gateID)
+	if err != nil {
+		apiFailure{"list", fmt.Sprintf("the release pipeline runs of gate %q", gateID)}.add(diags, op, err)
+		return false
+	}
+	for i := range runs {
+		if !abortRun(op, client, &runs[i], diags) {
+			return false
+		}
+		diags.AddWarning(fmt.Sprintf("Release pipeline run %q of gate %q aborted", runs[i].ID, gateID),
+			fmt.Sprintf("The gate is being destroyed, so run %q of release pipeline %q, which was rolling out a change of "+
+				"its rules, was aborted first.", runs[i].ID, runs[i].ReleasePipelineID))
+	}
+	return true
+}
+
+// waitForRun reads the run that locks the gate's rules until it is completed or aborted, logging
+// each change of its status or phase; the operation's timeout bounds the wait.
+func (r *gateRulesResource) waitForRun(op *operation, gateID string, run *console.ReleasePipelineTrigger, diags *diag.Diagnostics) bool {
+	poll := r.data.runPollInterval
+	if poll <= 0 {
+		poll = defaultRunPollInterval
+	}
+	last := run
+	tflog.Info(op.ctx, "waiting for the release pipeline run that locks the gate's rules", map[string]any{
+		"run": run.ID, "gate_id": gateID, "status": run.Status, "phase": run.CurrentPhase})
+	for !last.Final() {
+		t := time.NewTimer(nextRunPoll(poll, last))
+		select {
+		case <-op.ctx.Done():
+			t.Stop()
+			why := "Terraform cancelled the apply"
+			if op.timedOut() {
+				why = fmt.Sprintf("The %s timeout (%s) ran out", op.name, formatTimeout(op.timeout))
+			}
+			diags.AddError(fmt.Sprintf("Stopped waiting for release pipeline run %q of gate %q", last.ID, gateID),
+				fmt.Sprintf("%s while waiting for run %q to end (on_active_run = \"wait\"); nothing was written. Last state "+
+					"seen: %s.\n\nWhat to do: allow more time (timeouts = { %s = %q }), set on_active_run = \"abort\" to "+
+					"supersede the run, or approve, skip or roll out its phases (in the console, or with the action "+
+					"featureconsole_release_pipeline_trigger with Terraform 1.14 or later), and apply again.",
+					why, last.ID, describeRun(last), op.name, formatTimeout(2*op.timeout)))
+			return false
+		case <-t.C:
+		}
+		next, err := r.data.client.GetReleasePipelineTrigger(op.ctx, last.ID)
+		if err != nil {
+			apiFailure{"read", fmt.Sprintf("release pipeline run %q", last.ID)}.add(diags, op, err)
+			return false
+		}
+		if next.Status != last.Status || next.CurrentPhaseID != last.CurrentPhaseID {
+			tflog.Info(op.ctx, fmt.Sprintf("release pipeline run %q is now %s", next.ID, describeRun(next)), map[string]any{
+				"run": next.ID, "gate_id": gateID, "status": next.Status, "phase": next.CurrentPhase})
+		}
+		last = next
+	}
+	return true
 }
 
 // addRulesNotTaken reports a write of the rules that the service answered with other rules than

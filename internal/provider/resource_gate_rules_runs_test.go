@@ -4,11 +4,19 @@
 package provider
 
 import (
+	"fmt"
 	"io"
 	"net/http"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/mockconsole"
 )
@@ -38,18 +46,7 @@ func TestAccGateRules_pipelineRun(t *testing.T) {
 	m.PutGate(g)
 	apply := []string{"apply", "-auto-approve", "-input=false", "-no-color"}
 	plan := []string{"plan", "-detailed-exitcode", "-input=false", "-no-color"}
-	wants := func(out string, res ...string) {
-		t.Helper()
-		flat := strings.Join(strings.Fields(out), " ")
-		for _, re := range res {
-			if !regexp.MustCompile(re).MatchString(flat) {
-				t.Errorf("output lacks %s:\n%s", re, out)
-			}
-		}
-		if strings.Contains(out, "inconsistent result") {
-			t.Errorf("inconsistent result:\n%s", out)
-		}
-	}
+	wants := func(out string, res ...string) { t.Helper(); wantsOutput(t, out, res...) }
 
 	cli.write("main.tf", gateRulesConfig(url, "new_checkout", ruleHCL("everyone", "10")))
 	cli.must("init", "-input=false", "-no-color")
@@ -67,8 +64,16 @@ func TestAccGateRules_pipelineRun(t *testing.T) {
 	cli.write("main.tf", gateRulesConfig(url, "new_checkout", ruleHCL("everyone", "20")))
 	_, out = cli.run([]int{1}, apply...)
 	wants(out, `Error: Rules of gate "new_checkout" are locked by release pipeline run "rpt_1"`,
-		`wait for the run to complete, or end it with the action featureconsole_release_pipeline_trigger: operation = "rollout"`,
-		`"abort" to put back the rules the gate had before it`, `400 Bad Request`)
+		`\(WAITING_FOR_REVIEW at phase "Canary"\)`, `Nothing was changed`,
+		`set on_active_run = "wait"`, `on_active_run = "abort" to abort the run and roll out this change instead`,
+		`With Terraform 1.14 or later you may instead end the run with the action featureconsole_release_pipeline_trigger`,
+		`400 Bad Request`)
+	// What to do is said once.
+	for re, want := range map[string]int{`What to do`: 1, `featureconsole_release_pipeline_trigger\b`: 1, `on_active_run = "abort"`: 1} {
+		if n := len(regexp.MustCompile(re).FindAllString(strings.Join(strings.Fields(out), " "), -1)); n != want {
+			t.Errorf("the lock error says %s %d times, want %d:\n%s", re, n, want, out)
+		}
+	}
 	if g, _ := m.Gate("new_checkout"); g.Rules[0].PassPercentage != 10 {
 		t.Errorf("the refused write changed the gate: %+v", g.Rules)
 	}
@@ -114,4 +119,238 @@ func putRun(t *testing.T, url, runID, op string) (int, string) {
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
 	return resp.StatusCode, string(b)
+}
+
+// wantsOutput fails the test unless the output (whitespace collapsed) matches every expression,
+// and never when it speaks of an inconsistent result.
+func wantsOutput(t *testing.T, out string, res ...string) {
+	t.Helper()
+	flat := strings.Join(strings.Fields(out), " ")
+	for _, re := range res {
+		if !regexp.MustCompile(re).MatchString(flat) {
+			t.Errorf("output lacks %s:\n%s", re, out)
+		}
+	}
+	if strings.Contains(out, "inconsistent result") {
+		t.Errorf("inconsistent result:\n%s", out)
+	}
+}
+
+// onActiveRunConfig is gate_rules of new_checkout with one rule "everyone" at pct, on_active_run
+// (omitted when empty) and more attributes.
+func onActiveRunConfig(url, pct, onActiveRun string, more ...string) string {
+	if onActiveRun != "" {
+		more = append(more, fmt.Sprintf("on_active_run = %q", onActiveRun))
+	}
+	return providerBlock(url) + fmt.Sprintf(`
+resource "featureconsole_gate_rules" "checkout" {
+  gate_id = "new_checkout"
+  rules   = [%s]
+  %s
+}
+`, ruleHCL("everyone", pct), strings.Join(more, "\n  "))
+}
+
+// attachToPipeline attaches new_checkout to a pipeline; with bake, the pipeline's phases bake for
+// hours without review, otherwise it is the seeded pl_web (whose first phase waits for review).
+func attachToPipeline(m *mockconsole.Server, bake bool) {
+	pid := "pl_web"
+	if bake {
+		pid = "pl_bake"
+		m.PutPipeline(mockconsole.Pipeline{ID: pid, Name: "Baking", Phases: []mockconsole.Phase{
+			{ID: "ph_canary", Name: "Canary", TimeIntervalMs: 3600000},
+			{ID: "ph_all", Name: "Everyone", TimeIntervalMs: 4 * 3600000},
+		}})
+	}
+	g, _ := m.Gate("new_checkout")
+	g.ReleasePipelineID = pid
+	m.PutGate(g)
+}
+
+// startRollout applies gate_rules of new_checkout (one rule at 10, on_active_run) on the gate
+// attached to a pipeline (attachToPipeline's bake), which starts run rpt_1; the run clock stands
+// still until the test moves it.
+func startRollout(t *testing.T, bake bool, onActiveRun string) (*tfCLI, *mockconsole.Server, string) {
+	t.Helper()
+	cli := newTFCLI(t)
+	m, url := startMock(t, mockconsole.Config{})
+	m.SetRunSpeed(0)
+	attachToPipeline(m, bake)
+	cli.write("main.tf", onActiveRunConfig(url, "10", onActiveRun))
+	cli.must("init", "-input=false", "-no-color")
+	wantsOutput(t, cli.must("apply", "-auto-approve", "-input=false", "-no-color"), `started run "rpt_1"`)
+	return cli, m, url
+}
+
+// checkMockPercentage is the pass percentage of the only rule of new_checkout in the mock.
+func checkMockPercentage(t *testing.T, m *mockconsole.Server, want float64) {
+	t.Helper()
+	if g, _ := m.Gate("new_checkout"); len(g.Rules) != 1 || g.Rules[0].PassPercentage != want {
+		t.Errorf("the gate holds %+v, want one rule at %v", g.Rules, want)
+	}
+}
+
+// checkRunStatus asserts the run's status in the mock.
+func checkRunStatus(t *testing.T, m *mockconsole.Server, id, want string) {
+	t.Helper()
+	if r, ok := m.Run(id); !ok || r.Status != want {
+		t.Errorf("run %q is %q (found %v), want %s", id, r.Status, ok, want)
+	}
+}
+
+// on_active_run = "abort": a change of the rules while a run rolls out the previous one (waiting
+// for review, which never ends by itself) aborts that run and writes the new rules, which start
+// the next run; the apply says which run was aborted and which started, and the plan is empty.
+func TestAccGateRules_onActiveRunAbort(t *testing.T) {
+	cli, m, url := startRollout(t, false, "")
+	apply := []string{"apply", "-auto-approve", "-input=false", "-no-color"}
+	cli.write("main.tf", onActiveRunConfig(url, "20", "abort"))
+	out := cli.must(apply...)
+	wantsOutput(t, out, `Warning: Release pipeline run "rpt_1" of gate "new_checkout" aborted`,
+		`Run "rpt_1" was rolling out an earlier change of the rules of gate "new_checkout" \(WAITING_FOR_REVIEW at phase "Canary"\)`,
+		`Warning: Rules of gate "new_checkout" roll out through release pipeline run "rpt_2"`)
+	checkRunStatus(t, m, "rpt_1", mockconsole.RunAborted)
+	checkRunStatus(t, m, "rpt_2", mockconsole.RunWaitingForReview)
+	checkMockPercentage(t, m, 20)
+	cli.must("plan", "-detailed-exitcode", "-input=false", "-no-color")
+
+	// A create on a gate whose rules are locked follows the setting too.
+	cli.must("state", "rm", "featureconsole_gate_rules.checkout")
+	cli.write("main.tf", onActiveRunConfig(url, "30", "abort"))
+	wantsOutput(t, cli.must(apply...), `Release pipeline run "rpt_2" of gate "new_checkout" aborted`,
+		`roll out through release pipeline run "rpt_3"`, `1 added, 0 changed, 0 destroyed`)
+	checkRunStatus(t, m, "rpt_2", mockconsole.RunAborted)
+	checkMockPercentage(t, m, 30)
+	cli.must("plan", "-detailed-exitcode", "-input=false", "-no-color")
+}
+
+// on_active_run = "wait": the change waits for the run of the previous one to go through its
+// phases' bake times (hours of the service's time, a second of the test's), then writes the new
+// rules, which start the next run; within a timeout too short, it stops and says where the run was.
+func TestAccGateRules_onActiveRunWait(t *testing.T) {
+	cli, m, url := startRollout(t, true, "wait")
+	apply := []string{"apply", "-auto-approve", "-input=false", "-no-color"}
+
+	// The run stands still: the wait ends with the update timeout, naming the run's state.
+	cli.write("main.tf", onActiveRunConfig(url, "20", "wait", `timeouts = { update = "2s" }`))
+	_, out := cli.run([]int{1}, apply...)
+	wantsOutput(t, out, `Error: Stopped waiting for release pipeline run "rpt_1" of gate "new_checkout"`,
+		`The update timeout \(2s\) ran out while waiting for run "rpt_1" to end \(on_active_run = "wait"\); nothing was written`,
+		`Last state seen: IN_PROGRESS at phase "Canary"`, `timeouts = \{ update = "4s" \}`, `on_active_run = "abort"`)
+	checkMockPercentage(t, m, 10)
+
+	// Five hours of bake time pass in about a second.
+	m.SetRunSpeed(5 * 3600)
+	cli.write("main.tf", onActiveRunConfig(url, "20", "wait", `timeouts = { update = "1m" }`))
+	out = cli.must(apply...)
+	m.SetRunSpeed(0)
+	wantsOutput(t, out, `Warning: Rules of gate "new_checkout" roll out through release pipeline run "rpt_2"`)
+	checkRunStatus(t, m, "rpt_1", mockconsole.RunCompleted)
+	checkMockPercentage(t, m, 20)
+	if runs := m.GateRuns("new_checkout"); len(runs) != 2 || runs[0] != "rpt_2" {
+		t.Errorf("runs of the gate %v, want rpt_2 then rpt_1", runs)
+	}
+	cli.must("plan", "-detailed-exitcode", "-input=false", "-no-color")
+}
+
+// on_active_run is Terraform's only: changing it plans an update that sends nothing; a value it
+// does not know is refused at plan time, naming the attribute and the values allowed.
+func TestAccGateRules_onActiveRunSendsNothing(t *testing.T) {
+	m, url := startMock(t, mockconsole.Config{})
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             checkGateHasNoRules(m, "new_checkout"),
+		Steps: []resource.TestStep{
+			{
+				Config:      onActiveRunConfig(url, "10", "never"),
+				ExpectError: regexp.MustCompile(`(?s)on_active_run.*value must be one of:.*"fail".*"abort".*"wait"`),
+			},
+			{
+				Config: onActiveRunConfig(url, "10", ""),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(gateRulesAddr, tfjsonpath.New("on_active_run"), knownvalue.StringExact("fail")),
+				},
+			},
+			{
+				PreConfig: m.ResetRequests,
+				Config:    onActiveRunConfig(url, "10", "wait"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(gateRulesAddr, plancheck.ResourceActionUpdate),
+					expectChangedPaths(gateRulesAddr, "on_active_run"),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(gateRulesAddr, tfjsonpath.New("on_active_run"), knownvalue.StringExact("wait")),
+				},
+				Check: func(*terraform.State) error {
+					for _, r := range m.Requests() {
+						if r.Method != http.MethodGet {
+							return fmt.Errorf("changing on_active_run sent %s %s", r.Method, r.Path)
+						}
+					}
+					return nil
+				},
+			},
+		},
+	})
+}
+
+// One terraform destroy of a pipeline created by Terraform (phases baking for hours), a gate
+// attached to it and the gate's rules, while the rules roll out: the rules' destroy aborts the run
+// and empties the rules (which starts another run), the gate's destroy aborts that one, and the
+// pipeline goes: nothing is left on the service.
+func TestAccGateRules_destroyMidRollout(t *testing.T) {
+	m, url := startMock(t, mockconsole.Config{})
+	var pipelineID string
+	cfg := providerBlock(url) + `
+resource "featureconsole_release_pipeline" "web" {
+  name = "Rollout"
+  phases = [
+    { name = "Canary", time_interval_ms = 3600000, rules = [{ name = "internal", conditions = [{ type = "user_id", operator = "any", target_value = ["42"] }] }] },
+    { name = "Everyone", time_interval_ms = 86400000, rules = [{ name = "all", conditions = [{ type = "user_id", operator = "none", target_value = ["0"] }] }] },
+  ]
+}
+
+resource "featureconsole_gate" "rollout" {
+  gate_id             = "tfacc_rollout"
+  release_pipeline_id = featureconsole_release_pipeline.web.id
+}
+
+resource "featureconsole_gate_rules" "rollout" {
+  gate_id = featureconsole_gate.rollout.gate_id
+  rules   = [{ name = "everyone", pass_percentage = 50 }]
+}
+`
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy: func(*terraform.State) error {
+			if _, ok := m.Gate("tfacc_rollout"); ok {
+				return fmt.Errorf("gate tfacc_rollout is left")
+			}
+			if _, ok := m.Pipeline(pipelineID); ok {
+				return fmt.Errorf("pipeline %q is left", pipelineID)
+			}
+			for _, id := range m.GateRuns("tfacc_rollout") {
+				if r, _ := m.Run(id); r.Status != mockconsole.RunAborted {
+					return fmt.Errorf("run %s is %s, want ABORTED", id, r.Status)
+				}
+			}
+			return nil
+		},
+		Steps: []resource.TestStep{{
+			Config: cfg,
+			Check: func(s *terraform.State) error {
+				pipelineID = s.RootModule().Resources["featureconsole_release_pipeline.web"].Primary.ID
+				runs := m.GateRuns("tfacc_rollout")
+				if len(runs) != 1 {
+					return fmt.Errorf("runs of the gate %v, want one", runs)
+				}
+				if r, _ := m.Run(runs[0]); r.Status != mockconsole.RunInProgress {
+					return fmt.Errorf("run %s is %s, want it rolling out", r.ID, r.Status)
+				}
+				return nil
+			},
+		}},
+	})
 }

@@ -244,8 +244,8 @@ func TestGateRulesFlattenGateKeepsConfigForms(t *testing.T) {
 	if r := rules[2]; !r.Environments.IsNull() || !r.Conditions.IsNull() || !r.ReturnValue.IsNull() {
 		t.Errorf("rule c without hint should read empties as null: %+v", r)
 	}
-	if !m.Tags.Equal(types.ListValueMust(types.StringType, []attr.Value{})) {
-		t.Errorf("tags %s, want []", m.Tags)
+	if m.OnActiveRun.ValueString() != onActiveRunFail {
+		t.Errorf("on_active_run %s, want the default %q", m.OnActiveRun, onActiveRunFail)
 	}
 }
 

@@ -1,7 +1,8 @@
-# Terraform 1.16 and later: abort the gate's active rollout before its rules are destroyed (the
-# service refuses to change the rules of a gate while a run rolls them out). `terraform destroy`
-# never stops for a failed destroy-time action; on_failure = continue lets a replacement of the
-# rules (a new gate_id) go on too when the gate has no active run, with the error as a warning.
+# Terraform 1.16 and later: abort the gate's active rollout before its rules are destroyed, as an
+# action that the plan shows. (Destroying the rules aborts that run by itself with any Terraform
+# version; the action makes it explicit.) `terraform destroy` never stops for a failed
+# destroy-time action; on_failure = continue lets a replacement of the rules (a new gate_id) go on
+# too when the gate has no active run, with the error as a warning.
 resource "featureconsole_gate_rules" "checkout" {
   gate_id = "new_checkout"
   rules = [
