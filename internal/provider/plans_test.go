@@ -4,11 +4,14 @@
 package provider
 
 import (
+	"fmt"
+	"net/http"
 	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/mockconsole"
 )
@@ -39,6 +42,27 @@ func planSteps(url, addr, create string, createUnknown []string, change string, 
 	}
 }
 
+// timeoutsOnlyStep adds timeouts to config (a resource block): a change that writes nothing plans
+// the timeouts alone and sends no request but reads.
+func timeoutsOnlyStep(m *mockconsole.Server, url, addr, config string) resource.TestStep {
+	return resource.TestStep{
+		PreConfig: m.ResetRequests,
+		Config:    providerBlock(url) + strings.Replace(config, "\n}", "\n  timeouts = { update = \"30m\" }\n}", 1),
+		ConfigPlanChecks: resource.ConfigPlanChecks{
+			PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate), plansOnly(addr, "timeouts.update")},
+			PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+		},
+		Check: func(*terraform.State) error {
+			for _, r := range m.Requests() {
+				if r.Method != http.MethodGet {
+					return fmt.Errorf("a change of timeouts sent %s %s", r.Method, r.Path)
+				}
+			}
+			return nil
+		},
+	}
+}
+
 func TestAccPlans_gate(t *testing.T) {
 	m, url := startMock(t, mockconsole.Config{})
 	resource.ParallelTest(t, resource.TestCase{
@@ -55,16 +79,18 @@ func TestAccPlans_gate(t *testing.T) {
 func TestAccPlans_segment(t *testing.T) {
 	m, url := mockWithoutSegments(t, mockconsole.Config{})
 	changedCountry := `{ name = "country", pass_percentage = 25, conditions = [{ type = "country", operator = "any", target_value = ["US", "CA"] }] }`
+	changed := segmentRuleConfig(ruleEmail + ", " + changedCountry)
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		CheckDestroy:             expectNoSegments(m),
-		Steps: planSteps(url, segRulesAddr,
+		Steps: append(planSteps(url, segRulesAddr,
 			segmentRuleConfig(ruleEmail+", "+ruleCountry), []string{"id", "id_type", "rules.0.id", "rules.0.base_id",
 				"rules.1.id", "rules.1.base_id", "entry_count", "is_enabled", "last_modifier_id", "last_modifier_name"},
 			// A rule's id is the service's and may change on any write of the rules; its base_id stays.
-			segmentRuleConfig(ruleEmail+", "+changedCountry), []string{"rules.1.pass_percentage", "rules.0.id", "rules.1.id",
+			changed, []string{"rules.1.pass_percentage", "rules.0.id", "rules.1.id",
 				"entry_count", "last_modifier_id", "last_modifier_name"}),
+			timeoutsOnlyStep(m, url, segRulesAddr, changed)),
 	})
 }
 
@@ -104,9 +130,10 @@ func TestAccPlans_releasePipeline(t *testing.T) {
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		CheckDestroy:             noPipelineNamed(m, name),
-		Steps: planSteps(url, pipelineAddr,
+		Steps: append(planSteps(url, pipelineAddr,
 			createdPipelineHCL(name, canaryHCL, gaHCL), []string{"id", "pipeline_id", "phases.0.id", "phases.0.rules.0.id",
 				"phases.1.id", "phases.1.rules.0.id", "creator_id", "created_time", "last_modifier_id"},
 			createdPipelineHCL(name, canaryHCL, slowerGA), []string{"phases.1.time_interval_ms", "last_modifier_id"}),
+			timeoutsOnlyStep(m, url, pipelineAddr, createdPipelineHCL(name, canaryHCL, slowerGA))),
 	})
 }

@@ -104,8 +104,8 @@ func (r *segmentResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 			},
 			"ids": schema.ListAttribute{
 				Optional: true, ElementType: types.StringType, CustomType: newSegmentIDsType(),
-				MarkdownDescription: "Unit ids of an `id_list` segment, each once, in any order (the order is not " +
-					"compared); not allowed with `rule_based`. Changed in place: an " +
+				MarkdownDescription: "Unit ids of an `id_list` segment, each once, in any order: the order is never " +
+					"compared (the same ids in another order, also after an import, plan no change); not allowed with `rule_based`. Changed in place: an " +
 					"update sends only the ids added and removed, in writes of at most 1,000 ids paced by the service's " +
 					"limit for them (12 writes per 10 seconds), so a list of 100,000 ids takes about a minute and a half to create.",
 				// A list rather than a set: the framework compares a set read back with the state element by

@@ -85,13 +85,9 @@ func (r *segmentResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("entry_count"), types.Int64Unknown())...)
 		return
 	}
-	// Nothing is written (the same ids in another order, or only timeouts changed): what the service
-	// records on a write keeps its value.
-	for _, attr := range []string{"last_modifier_name", "last_modifier_id"} {
-		var v types.String
-		resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root(attr), &v)...)
-		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root(attr), v)...)
-	}
+	// Nothing is written (the same ids in another order, or only timeouts changed): Update sends
+	// the rules when they differ and the ids added and removed.
+	resp.Diagnostics.Append(keepUnwritten(ctx, req.State, &resp.Plan, "last_modifier_name", "last_modifier_id")...)
 }
 
 // segmentRead is a segment with the ids of an id_list one.
