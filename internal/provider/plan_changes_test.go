@@ -10,6 +10,7 @@ import (
 	"reflect"
 	"slices"
 	"strconv"
+	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 )
@@ -110,4 +111,18 @@ func elemAt(l []any, i int) any {
 
 func sortedKeys(m map[string]bool) []string {
 	return slices.Sorted(maps.Keys(m))
+}
+
+func TestPlannedPaths(t *testing.T) {
+	before := map[string]any{"name": "a", "tags": []any{"x", "y"}, "status": "In Progress", "gone": "g",
+		"phases": []any{map[string]any{"id": "p1", "ms": 1.0}, map[string]any{"id": "p2", "ms": 2.0}}}
+	after := map[string]any{"name": "a", "tags": []any{"y", "x"}, "status": "In Progress",
+		"phases": []any{map[string]any{"id": "p1", "ms": 5.0}, map[string]any{"ms": 2.0}}}
+	unknown := map[string]any{"last_modifier_id": true, "phases": []any{map[string]any{}, map[string]any{"id": true}}}
+	got := map[string]bool{}
+	plannedPaths(before, after, unknown, "", got)
+	want := []string{"gone", "last_modifier_id", "phases.0.ms", "phases.1.id", "tags"}
+	if !slices.Equal(sortedKeys(got), want) {
+		t.Errorf("got %v, want %v", sortedKeys(got), want)
+	}
 }
