@@ -144,7 +144,7 @@ table="| segment of $BENCH_SEGMENT_IDS ids (mock: ids 12 per 10 s and 900 per 15
 | change: provider peak RSS | $(mib "$change_rss") MiB | — | — | — | — |
 | reorder: terraform plan of the same ids in reverse order | ${reorder_s} s, exit $reorder_code; provider peak RSS $(mib "$reorder_rss") MiB | — | — | empty plan (exit 0) | $(yn "$reorder_code == 0") |
 "
-machine="- Date: $(date -u '+%Y-%m-%d %H:%M UTC'); $(nproc) CPUs shared with other jobs; load average $load_start at the start, $(load) at the end; $("$TERRAFORM" version 2>/dev/null | head -1)."
+machine="- Date: $(date -u '+%Y-%m-%d %H:%M UTC'); $(nproc) CPUs shared with other jobs; load average $load_start at the start, $(load) at the end; $("$TERRAFORM" version 2>/dev/null | sed -n 1p)."
 printf '\n%s\n%s\n' "$table" "$machine"
 if [ "$BENCH_WRITE_DOC" = 1 ] && grep -q '^<!-- bench-segment:begin' "$doc" && grep -q '^<!-- bench-segment:end' "$doc"; then
 	gen=$work/generated.md
