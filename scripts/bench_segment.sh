@@ -122,6 +122,15 @@ change_rss=$(peak_kib "$work/rss-change")
 final_code=0
 RSSWRAP_OUT=$work/rss-final tf plan -no-color -input=false -detailed-exitcode -var pct=20 >"$work/final.log" 2>&1 || final_code=$?
 
+# ---- reorder: the same ids listed in another order (reversed) plan no change ----
+sort -r -o "$work/ws/ids.txt" "$work/ws/ids.txt"
+echo "== terraform plan: the same ids in reverse order" >&2
+t0=$(now)
+reorder_code=0
+RSSWRAP_OUT=$work/rss-reorder tf plan -no-color -input=false -detailed-exitcode -var pct=20 >"$work/reorder.log" 2>&1 || reorder_code=$?
+reorder_s=$(since "$t0")
+reorder_rss=$(peak_kib "$work/rss-reorder")
+
 mib() { calc "%.0f" "$1 / 1024"; }
 json_mib=$(calc "%.1f" "$json_bytes / 1048576")
 table="| segment of $BENCH_SEGMENT_IDS ids (mock: ids 12 per 10 s and 900 per 15 min, project 100 per 10 s) | measured | reference | ratio | goal | met? |
@@ -133,8 +142,9 @@ table="| segment of $BENCH_SEGMENT_IDS ids (mock: ids 12 per 10 s and 900 per 15
 | refresh: provider peak RSS | $(mib "$plan_rss") MiB | ${json_mib} MiB of JSON | $(calc "%.0fx" "$plan_rss * 1024 / $json_bytes") | — | — |
 | change: $BENCH_SEGMENT_SWAP ids swapped | ${change_s} s; $change_patch PATCH, $change_delete DELETE; plan after: exit $final_code | 2 writes | — | only the differences sent, empty plan after | $(yn "$change_patch == 1 && $change_delete == 1 && $final_code == 0") |
 | change: provider peak RSS | $(mib "$change_rss") MiB | — | — | — | — |
+| reorder: terraform plan of the same ids in reverse order | ${reorder_s} s, exit $reorder_code; provider peak RSS $(mib "$reorder_rss") MiB | — | — | empty plan (exit 0) | $(yn "$reorder_code == 0") |
 "
-machine="- Date: $(date -u '+%Y-%m-%d %H:%M UTC'); $(nproc) CPUs shared with other jobs; load average $load_start at the start, $(load) at the end; $("$TERRAFORM" version 2>/dev/null | head -1)."
+machine="- Date: $(date -u '+%Y-%m-%d %H:%M UTC'); $(nproc) CPUs shared with other jobs; load average $load_start at the start, $(load) at the end; $("$TERRAFORM" version 2>/dev/null | sed -n 1p)."
 printf '\n%s\n%s\n' "$table" "$machine"
 if [ "$BENCH_WRITE_DOC" = 1 ] && grep -q '^<!-- bench-segment:begin' "$doc" && grep -q '^<!-- bench-segment:end' "$doc"; then
 	gen=$work/generated.md

@@ -71,7 +71,7 @@ func NewSegmentList() list.ListResource {
 		},
 		model: func(ctx context.Context, s *listedSegment, nullTO timeouts.Value) (any, diag.Diagnostics) {
 			m := segmentModel{SegmentID: types.StringValue(s.ID), Timeouts: nullTO,
-				Rules: types.ListNull(segmentRuleObjectType), IDs: types.ListNull(types.StringType)}
+				Rules: types.ListNull(segmentRuleObjectType), IDs: segmentIDsNull()}
 			full := &segmentRead{Segment: &s.Segment}
 			var err error
 			switch {

@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/setplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
@@ -58,10 +59,14 @@ func (r *gateResource) Schema(ctx context.Context, _ resource.SchemaRequest, res
 			PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 		}
 	}
-	// What the service sets on a write is unknown in the write's plan (DESIGN.md §4), also what it
-	// sets only at creation: the service's answer, not the prior state, decides it.
+	// What the service sets on a write is unknown in the write's plan (DESIGN.md §4).
 	written := func(desc string) schema.StringAttribute {
 		return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
+	}
+	// What no write of the gate's fields changes keeps its value in the plan of an update.
+	kept := func(desc string) schema.StringAttribute {
+		return schema.StringAttribute{Computed: true, MarkdownDescription: desc,
+			PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}}
 	}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A feature gate itself: its id, display name, description, whether it is enabled, tags, " +
@@ -135,13 +140,14 @@ func (r *gateResource) Schema(ctx context.Context, _ resource.SchemaRequest, res
 					"Omit for none; removing it detaches the gate. Updated in place.",
 				Validators: []validator.String{notBlank()},
 			},
-			"status":             written("Status of the gate, such as `In Progress`."),
-			"creator_name":       written("Name of whoever created the gate."),
+			"status":             kept("Status of the gate, such as `In Progress`."),
+			"creator_name":       kept("Name of whoever created the gate."),
 			"last_modifier_id":   written("Identifier of whoever last changed the gate, its rules included; changes with every write."),
 			"last_modifier_name": written("Name of whoever last changed the gate, its rules included; changes with every write."),
 			"created_time": schema.Int64Attribute{
 				Computed:            true,
 				MarkdownDescription: "When the gate was created, in milliseconds since the Unix epoch.",
+				PlanModifiers:       []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
 			},
 			"timeouts": timeoutsAttribute(ctx, "the gate", timeouts.Opts{Create: true, Read: true, Update: true, Delete: true}, nil),
 		},

@@ -118,9 +118,10 @@ func TestAccGate_lifecycle(t *testing.T) {
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(gateAddr, plancheck.ResourceActionUpdate),
 					plancheck.ExpectUnknownValue(gateAddr, tfjsonpath.New("last_modifier_name")),
-					plancheck.ExpectUnknownValue(gateAddr, tfjsonpath.New("status")),
-					plancheck.ExpectUnknownValue(gateAddr, tfjsonpath.New("created_time")),
-					plancheck.ExpectUnknownValue(gateAddr, tfjsonpath.New("creator_name")),
+					// No write of the gate's fields changes these.
+					plancheck.ExpectKnownValue(gateAddr, tfjsonpath.New("status"), knownvalue.StringExact("In Progress")),
+					plancheck.ExpectKnownValue(gateAddr, tfjsonpath.New("created_time"), knownvalue.NotNull()),
+					plancheck.ExpectKnownValue(gateAddr, tfjsonpath.New("creator_name"), knownvalue.StringExact("Console API")),
 				}},
 				Check: expectMockGate(m, "tfacc_checkout", fieldsAre(mockconsole.Gate{ID: "tfacc_checkout", Name: "New checkout",
 					Description: "Checkout rewrite", Tags: []string{"checkout", "web"}, Type: "TEMPORARY", IDType: "stableID",

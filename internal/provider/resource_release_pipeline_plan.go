@@ -52,8 +52,8 @@ func (r *releasePipelineResource) ModifyPlan(ctx context.Context, req resource.M
 		return
 	}
 	var prior []pipelinePhaseModel
+	var state releasePipelineModel
 	if !req.State.Raw.IsNull() {
-		var state releasePipelineModel
 		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 		if resp.Diagnostics.HasError() {
 			return
@@ -76,6 +76,10 @@ func (r *releasePipelineResource) ModifyPlan(ctx context.Context, req resource.M
 		return
 	}
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+	if !req.State.Raw.IsNull() && plan.PipelineID.Equal(state.PipelineID) && plan.Name.Equal(state.Name) && plan.Phases.Equal(state.Phases) {
+		// Update sends nothing (only timeouts changed).
+		resp.Diagnostics.Append(keepUnwritten(ctx, req.State, &resp.Plan, "last_modifier_id")...)
+	}
 }
 
 func planPipelinePhases(ctx context.Context, cfg types.List, prior []pipelinePhaseModel, diags *diag.Diagnostics) types.List {

@@ -17,6 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/setdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/setplanmodifier"
@@ -102,17 +103,20 @@ func (r *segmentResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 				NestedObject: schema.NestedAttributeObject{Attributes: segmentRuleAttributes()},
 			},
 			"ids": schema.ListAttribute{
-				Optional: true, ElementType: types.StringType,
-				MarkdownDescription: "Unit ids of an `id_list` segment, each once, in any order (the order is not " +
-					"compared); not allowed with `rule_based`. Changed in place: an " +
+				Optional: true, ElementType: types.StringType, CustomType: newSegmentIDsType(),
+				MarkdownDescription: "Unit ids of an `id_list` segment, each once, in any order: the order is never " +
+					"compared (the same ids in another order, also after an import, plan no change); not allowed with `rule_based`. Changed in place: an " +
 					"update sends only the ids added and removed, in writes of at most 1,000 ids paced by the service's " +
 					"limit for them (12 writes per 10 seconds), so a list of 100,000 ids takes about a minute and a half to create.",
 				// A list rather than a set: the framework compares a set read back with the state element by
 				// element against every element, which a list of 100,000 ids cannot afford.
-				Validators: []validator.List{uniqueStrings{}, listvalidator.ValueStringsAre(notBlank())},
+				Validators:    []validator.List{uniqueStrings{}, listvalidator.ValueStringsAre(notBlank())},
+				PlanModifiers: []planmodifier.List{sameIDsKeepState{}},
 			},
 			"entry_count": schema.Int64Attribute{
 				Computed: true, MarkdownDescription: "Number of ids (or rules) the service reports: its `count` (a name Terraform reserves).",
+				// Kept while the ids and rules stay as they are (ModifyPlan).
+				PlanModifiers: []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
 			},
 			"is_enabled": schema.BoolAttribute{
 				Computed: true, MarkdownDescription: "Whether the segment is enabled.",

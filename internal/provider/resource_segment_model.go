@@ -30,7 +30,7 @@ type segmentModel struct {
 	Type             types.String   `tfsdk:"type"`
 	IDType           types.String   `tfsdk:"id_type"`
 	Rules            types.List     `tfsdk:"rules"`
-	IDs              types.List     `tfsdk:"ids"`
+	IDs              segmentIDs     `tfsdk:"ids"`
 	Count            types.Int64    `tfsdk:"entry_count"`
 	IsEnabled        types.Bool     `tfsdk:"is_enabled"`
 	LastModifierName types.String   `tfsdk:"last_modifier_name"`
@@ -151,24 +151,18 @@ func flattenSegment(ctx context.Context, s *console.Segment, ids []string, m *se
 		m.Rules = asSegmentRules(rules)
 	}
 	if ids != nil {
-		m.IDs = idsAsHeld(ctx, m.IDs, ids)
+		m.IDs = heldIDs(m.IDs, ids)
 	}
 	return diags
 }
 
-// idsAsHeld is the service's ids in the order the state holds them when they are the same ids:
-// ids are a set, and their order is not compared.
-func idsAsHeld(ctx context.Context, held types.List, ids []string) types.List {
+// heldIDs is the service's ids as a value; none held where the state holds none stays null. A
+// read in another order keeps the state's order (segmentIDs.ListSemanticEquals).
+func heldIDs(held segmentIDs, ids []string) segmentIDs {
 	if len(ids) == 0 && (held.IsNull() || held.IsUnknown()) {
-		return types.ListNull(types.StringType)
+		return segmentIDsNull()
 	}
-	if isKnownList(held) && len(held.Elements()) == len(ids) {
-		var prior []string
-		if !held.ElementsAs(ctx, &prior, false).HasError() && len(setDifference(prior, ids)) == 0 {
-			return held
-		}
-	}
-	return stringList(ids)
+	return segmentIDsOf(ids)
 }
 
 // stringSet is s as a set of strings; nil is the empty set.

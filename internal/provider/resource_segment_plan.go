@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
@@ -43,6 +44,8 @@ func (r *segmentResource) ValidateConfig(ctx context.Context, req resource.Valid
 
 // ModifyPlan keeps rule identities as featureconsole_gate_rules does (matchPriorRules): a rule
 // that keeps its name keeps its base_id, and rule ids are promised only when no rule is written.
+// The count is the service's: kept while the ids and rules stay as they are, unknown when the write
+// changes them; with neither changed, nothing is written.
 func (r *segmentResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() || req.State.Raw.IsNull() {
 		return
@@ -50,15 +53,25 @@ func (r *segmentResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 	var plan, state segmentModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !elementsKnown(plan.Rules) || !plan.SegmentID.Equal(state.SegmentID) {
+	if resp.Diagnostics.HasError() || !plan.SegmentID.Equal(state.SegmentID) {
 		return
 	}
-	rules, d := plannedRules(ctx, asGateRules(plan.Rules), asGateRules(state.Rules))
-	resp.Diagnostics.Append(d...)
-	if resp.Diagnostics.HasError() {
+	if elementsKnown(plan.Rules) {
+		rules, d := plannedRules(ctx, asGateRules(plan.Rules), asGateRules(state.Rules))
+		resp.Diagnostics.Append(d...)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+		plan.Rules = asSegmentRules(rules)
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("rules"), plan.Rules)...)
+	}
+	if !plan.Rules.Equal(state.Rules) || !plan.IDs.Equal(state.IDs) {
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("entry_count"), types.Int64Unknown())...)
 		return
 	}
-	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("rules"), asSegmentRules(rules))...)
+	// Nothing is written (the same ids in another order, or only timeouts changed): Update sends
+	// the rules when they differ and the ids added and removed.
+	resp.Diagnostics.Append(keepUnwritten(ctx, req.State, &resp.Plan, "last_modifier_name", "last_modifier_id")...)
 }
 
 // segmentRead is a segment with the ids of an id_list one.

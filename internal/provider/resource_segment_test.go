@@ -171,9 +171,23 @@ func TestAccSegment_ruleBased(t *testing.T) {
 
 // idsConfig lists the ids u_from..u_(to-1) literally: Terraform's range stops at 1,024 values.
 func idsConfig(from, to int) string {
-	var b strings.Builder
+	return idsListConfig(idRange(from, to))
+}
+
+// idRange is the ids u_from..u_(to-1).
+func idRange(from, to int) []string {
+	ids := make([]string, 0, to-from)
 	for i := from; i < to; i++ {
-		fmt.Fprintf(&b, "%q,", fmt.Sprintf("u_%d", i))
+		ids = append(ids, fmt.Sprintf("u_%d", i))
+	}
+	return ids
+}
+
+// idsListConfig is the segment beta_testers listing ids in their order.
+func idsListConfig(ids []string) string {
+	var b strings.Builder
+	for _, id := range ids {
+		fmt.Fprintf(&b, "%q,", id)
 	}
 	return fmt.Sprintf(`
 resource "featureconsole_segment" "beta" {
@@ -201,14 +215,19 @@ func idWrites(m *mockconsole.Server, method string) (chunks int, ids []string) {
 }
 
 func expectSegmentIDs(m *mockconsole.Server, id string, from, to int) resource.TestCheckFunc {
+	return expectSegmentHolds(m, id, idRange(from, to))
+}
+
+// expectSegmentHolds checks that the mock's segment holds exactly ids, in any order.
+func expectSegmentHolds(m *mockconsole.Server, id string, ids []string) resource.TestCheckFunc {
 	return func(*terraform.State) error {
 		sg, ok := m.Segment(id)
 		if !ok {
 			return fmt.Errorf("segment %q not in the mock", id)
 		}
 		want := map[string]bool{}
-		for i := from; i < to; i++ {
-			want[fmt.Sprintf("u_%d", i)] = true
+		for _, v := range ids {
+			want[v] = true
 		}
 		if len(sg.IDs) != len(want) {
 			return fmt.Errorf("segment %q holds %d ids, want %d", id, len(sg.IDs), len(want))

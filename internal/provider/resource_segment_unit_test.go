@@ -29,19 +29,30 @@ func TestSetDifference(t *testing.T) {
 	}
 }
 
-func TestIDsAsHeldKeepsTheStateOrder(t *testing.T) {
+func TestSegmentIDsCompareAsASet(t *testing.T) {
 	ctx := context.Background()
-	held := stringList([]string{"b", "a", "c"})
-	if got := idsAsHeld(ctx, held, []string{"a", "b", "c"}); !got.Equal(held) {
-		t.Errorf("same ids in another order: %v", got)
+	held := segmentIDsOf([]string{"b", "a", "c"})
+	for _, c := range []struct {
+		ids  segmentIDs
+		same bool
+	}{
+		{segmentIDsOf([]string{"a", "b", "c"}), true},
+		{segmentIDsOf([]string{"b", "a", "c"}), true},
+		{segmentIDsOf([]string{"a", "b", "d"}), false},
+		{segmentIDsOf([]string{"a", "b"}), false},
+		{segmentIDsOf([]string{"a", "b", "c", "d"}), false},
+		{segmentIDsOf([]string{"a", "a", "b"}), false},
+		{segmentIDsNull(), false},
+		{segmentIDs{types.ListUnknown(types.StringType)}, false},
+	} {
+		if got, diags := c.ids.ListSemanticEquals(ctx, held); got != c.same || diags.HasError() {
+			t.Errorf("%v against %v: same %v, want %v (%v)", c.ids, held, got, c.same, diags)
+		}
 	}
-	if got := idsAsHeld(ctx, held, []string{"a", "b", "d"}); !got.Equal(stringList([]string{"a", "b", "d"})) {
-		t.Errorf("drift: %v", got)
+	if !heldIDs(segmentIDsNull(), []string{}).IsNull() {
+		t.Error("none held, none configured: want null")
 	}
-	if got := idsAsHeld(ctx, types.ListNull(types.StringType), []string{}); !got.IsNull() {
-		t.Errorf("none held, none configured: %v", got)
-	}
-	if got := idsAsHeld(ctx, types.ListNull(types.StringType), []string{"x"}); len(got.Elements()) != 1 {
+	if got := heldIDs(segmentIDsNull(), []string{"x"}); len(got.Elements()) != 1 {
 		t.Errorf("ids added in the console: %v", got)
 	}
 }
@@ -66,7 +77,7 @@ func TestExpandAndFlattenSegment(t *testing.T) {
 	m := segmentModel{
 		SegmentID: types.StringValue("staff"), Name: types.StringUnknown(), Description: types.StringValue(""),
 		Tags: stringSet([]string{"z", "a"}), Type: types.StringValue("rule_based"), IDType: types.StringUnknown(),
-		IDs: types.ListNull(types.StringType),
+		IDs: segmentIDsNull(),
 		Rules: types.ListValueMust(segmentRuleObjectType, []attr.Value{types.ObjectValueMust(segmentRuleObjectType.AttrTypes, map[string]attr.Value{
 			"id": types.StringUnknown(), "base_id": types.StringUnknown(), "name": types.StringValue("a"),
 			"pass_percentage": types.NumberValue(percentFromFloat(12.5).ValueBigFloat()), "environments": types.ListNull(types.StringType),

@@ -1,0 +1,27 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
+package provider
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+)
+
+// keepUnwritten plans the state's values of what the service records on every write (the
+// last_modifier_* attributes, named in attrs) for a ModifyPlan that found the plan writes nothing:
+// only Terraform-side settings, such as timeouts, change, or values equal by meaning. The framework
+// marks them unknown on any change of the resource, yet with no write the state keeps them.
+func keepUnwritten(ctx context.Context, state tfsdk.State, plan *tfsdk.Plan, attrs ...string) diag.Diagnostics {
+	var diags diag.Diagnostics
+	for _, name := range attrs {
+		var v types.String
+		diags.Append(state.GetAttribute(ctx, path.Root(name), &v)...)
+		diags.Append(plan.SetAttribute(ctx, path.Root(name), v)...)
+	}
+	return diags
+}

@@ -1,0 +1,139 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
+package provider
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/mockconsole"
+)
+
+// Plans say only what changes (issue 27): for each resource, a create leaves unknown only what the
+// service chooses, and a change of one attribute plans that attribute and what the service may
+// change on that write (last_modifier_*, ...), never "known after apply" for what no write changes
+// (creation time, creator, status, ids of phases that keep their name, ...).
+
+// planSteps are a create and a change of one attribute, each with the paths its plan may show
+// (plansOnly), and an empty plan after each.
+func planSteps(url, addr, create string, createUnknown []string, change string, changed []string) []resource.TestStep {
+	return []resource.TestStep{
+		{
+			Config: providerBlock(url) + create,
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate), plansOnly(addr, createUnknown...)},
+				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+			},
+		},
+		{
+			Config: providerBlock(url) + change,
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate), plansOnly(addr, changed...)},
+				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+			},
+		},
+	}
+}
+
+// timeoutsOnlyStep adds timeouts to config (a resource block): a change that writes nothing plans
+// the timeouts alone and sends no request but reads.
+func timeoutsOnlyStep(m *mockconsole.Server, url, addr, config string) resource.TestStep {
+	return resource.TestStep{
+		PreConfig: m.ResetRequests,
+		Config:    providerBlock(url) + strings.Replace(config, "\n}", "\n  timeouts = { update = \"30m\" }\n}", 1),
+		ConfigPlanChecks: resource.ConfigPlanChecks{
+			PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate), plansOnly(addr, "timeouts.update")},
+			PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+		},
+		Check: func(*terraform.State) error {
+			for _, r := range m.Requests() {
+				if r.Method != http.MethodGet {
+					return fmt.Errorf("a change of timeouts sent %s %s", r.Method, r.Path)
+				}
+			}
+			return nil
+		},
+	}
+}
+
+func TestAccPlans_gate(t *testing.T) {
+	m, url := startMock(t, mockconsole.Config{})
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             expectNoMockGate(m, "tfacc_checkout"),
+		Steps: planSteps(url, gateAddr,
+			gateConfig(), []string{"name", "description", "tags", "type", "id_type",
+				"status", "creator_name", "created_time", "last_modifier_id", "last_modifier_name"},
+			gateConfig(`description = "Checkout rewrite"`), []string{"description", "last_modifier_id", "last_modifier_name"}),
+	})
+}
+
+func TestAccPlans_segment(t *testing.T) {
+	m, url := mockWithoutSegments(t, mockconsole.Config{})
+	changedCountry := `{ name = "country", pass_percentage = 25, conditions = [{ type = "country", operator = "any", target_value = ["US", "CA"] }] }`
+	changed := segmentRuleConfig(ruleEmail + ", " + changedCountry)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             expectNoSegments(m),
+		Steps: append(planSteps(url, segRulesAddr,
+			segmentRuleConfig(ruleEmail+", "+ruleCountry), []string{"id", "id_type", "rules.0.id", "rules.0.base_id",
+				"rules.1.id", "rules.1.base_id", "entry_count", "is_enabled", "last_modifier_id", "last_modifier_name"},
+			// A rule's id is the service's and may change on any write of the rules; its base_id stays.
+			changed, []string{"rules.1.pass_percentage", "rules.0.id", "rules.1.id",
+				"entry_count", "last_modifier_id", "last_modifier_name"}),
+			timeoutsOnlyStep(m, url, segRulesAddr, changed)),
+	})
+}
+
+func TestAccPlans_segmentIDs(t *testing.T) {
+	m, url := mockWithoutSegments(t, mockconsole.Config{})
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             expectNoSegments(m),
+		Steps: planSteps(url, segIDsAddr,
+			idsConfig(0, 20), []string{"id", "name", "id_type", "entry_count", "is_enabled", "last_modifier_id", "last_modifier_name"},
+			idsConfig(1, 21), []string{"ids", "entry_count", "last_modifier_id", "last_modifier_name"}),
+	})
+}
+
+func TestAccPlans_metricSource(t *testing.T) {
+	m, url := mockWithoutSources(t)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             expectMockSourceNames(m),
+		Steps: planSteps(url, msAddr,
+			msMinimalConfig, []string{"owner"},
+			strings.Replace(msMinimalConfig, "\n}", "\n  description = \"Orders table\"\n}", 1), []string{"description"}),
+	})
+}
+
+func TestAccPlans_releasePipeline(t *testing.T) {
+	const name = "tfacc plans"
+	m, url := startMock(t, mockconsole.Config{})
+	slowerGA := `{
+      name             = "General availability"
+      time_interval_ms = 172800000
+      rules            = [{ name = "everyone", conditions = [{ type = "public" }] }]
+    }`
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             noPipelineNamed(m, name),
+		Steps: append(planSteps(url, pipelineAddr,
+			createdPipelineHCL(name, canaryHCL, gaHCL), []string{"id", "pipeline_id", "phases.0.id", "phases.0.rules.0.id",
+				"phases.1.id", "phases.1.rules.0.id", "creator_id", "created_time", "last_modifier_id"},
+			createdPipelineHCL(name, canaryHCL, slowerGA), []string{"phases.1.time_interval_ms", "last_modifier_id"}),
+			timeoutsOnlyStep(m, url, pipelineAddr, createdPipelineHCL(name, canaryHCL, slowerGA))),
+	})
+}
