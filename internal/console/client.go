@@ -56,6 +56,8 @@ type Config struct {
 	Transport http.RoundTripper
 	// DryRunCacheDir, when set, keeps the dry runs that passed across provider processes.
 	DryRunCacheDir string
+	// ListConcurrency is how many list pages shared reads fetch at once (gate_reads.go); 0 takes 4.
+	ListConcurrency int
 }
 
 // Client talks to one console API. It is safe for concurrent use.
@@ -70,6 +72,9 @@ type Client struct {
 	idPacer    *Pacer
 	http       *retryablehttp.Client
 	dryRuns    dryRunCache
+	// gateReads shares the reads of gates among callers until the next write (gate_reads.go).
+	gateReads       *sharedReads
+	listConcurrency int
 }
 
 // NormalizeBaseURL accepts the service address with or without the /console/v1 suffix.
@@ -120,6 +125,11 @@ func New(cfg Config) (*Client, error) {
 		pacer:      cfg.Pacer,
 		idPacer:    cfg.IDListPacer,
 		dryRuns:    dryRunCache{dir: cfg.DryRunCacheDir},
+		gateReads:  newSharedReads(),
+	}
+	c.listConcurrency = cfg.ListConcurrency
+	if c.listConcurrency <= 0 {
+		c.listConcurrency = defaultListConcurrency
 	}
 	if c.idPacer == nil {
 		c.idPacer = NewTieredPacer(IDListLimit, IDListLongLimit)
@@ -275,6 +285,11 @@ func decodeEnvelope[T any](r request, raw []byte, env *envelope[T]) error {
 }
 
 func (c *Client) send(ctx context.Context, r request) ([]byte, error) {
+	if r.method != http.MethodGet {
+		// Nothing read before a write is handed out after it; a read that overlapped it is not kept.
+		c.gateReads.written()
+		defer c.gateReads.written()
+	}
 	ctx = tflog.MaskMessageStrings(ctx, c.apiKey)
 	ctx = tflog.MaskAllFieldValuesStrings(ctx, c.apiKey)
 	st := &attemptState{noResend: r.noResend}

@@ -221,6 +221,8 @@ func (p *featureConsoleProvider) Configure(ctx context.Context, req provider.Con
 			console.Limit{N: writeLimitLong, Window: writeLongWindow}),
 		UserAgent:      fmt.Sprintf("terraform-provider-featureconsole/%s Terraform/%s", p.version, req.TerraformVersion),
 		DryRunCacheDir: p.tuning.dryRunCacheDir,
+		// The pages of a refresh that reads many gates are fetched as read_concurrency says.
+		ListConcurrency: readConc,
 	})
 	if err != nil {
 		resp.Diagnostics.AddError("Unable to configure the console API client", err.Error())
