@@ -120,8 +120,8 @@ func (p *featureConsoleProvider) Schema(_ context.Context, _ provider.SchemaRequ
 			},
 			"read_concurrency": schema.Int64Attribute{
 				Optional: true,
-				MarkdownDescription: fmt.Sprintf("How many pages a data source may fetch at once once the first page tells "+
-					"how many there are. `1` reads page after page. Defaults to `%d`.", defaultReadConcurrency),
+				MarkdownDescription: fmt.Sprintf("How many pages a data source, or a plan that reads many gates, may fetch at "+
+					"once once the first page tells how many there are. `1` reads page after page. Defaults to `%d`.", defaultReadConcurrency),
 				Validators: []validator.Int64{int64validator.Between(1, 32)},
 			},
 			"allow_insecure_http": schema.BoolAttribute{
