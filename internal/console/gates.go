@@ -68,27 +68,9 @@ var gates = collection[Gate]{path: "/gates", one: "gate", many: "gates"}
 func (g *Gate) activeReview() *ActiveReview { return g.ActiveReview }
 
 // GetGate reads GET /gates/{id}, or takes the gate from a read it shares with other callers of the
-// client since its last write (gate_reads.go). Each caller gets its own copy.
+// client since its last write (shared_reads.go). Each caller gets its own copy.
 func (c *Client) GetGate(ctx context.Context, id string) (*Gate, error) {
-	raw, err := c.gateReads.get(ctx, c, pagedObjects{read: c.readGateJSON, list: gates.listRequest(), paged: !c.review}, id)
-	if err != nil {
-		return nil, err
-	}
-	var g Gate
-	if err := json.Unmarshal(raw, &g); err != nil {
-		r := gates.readRequest(id)
-		return nil, c.redactDecodeError(&DecodeError{Op: r.op, Object: r.object, Err: err, Body: raw})
-	}
-	return &g, nil
-}
-
-// readGateJSON is GET /gates/{id}: the gate's JSON, as its envelope's data holds it.
-func (c *Client) readGateJSON(ctx context.Context, id string) (json.RawMessage, error) {
-	var raw json.RawMessage
-	if err := c.do(ctx, gates.readRequest(id), &raw); err != nil {
-		return nil, err
-	}
-	return raw, nil
+	return sharedGet(ctx, c, c.gateReads, gates, !c.review, nil, id)
 }
 
 // EachGatesPage reads GET /gates page by page, handing each page to fn in order as it arrives; an

@@ -403,3 +403,103 @@ func TestGetGateNoPagesAfterWrite(t *testing.T) {
 		t.Errorf("%d reads and %d list pages, want 30 reads", reads, pages)
 	}
 }
+
+// objectGETs counts the reads (GET prefix/{id}) and list pages (GET prefix) the mock answered.
+func objectGETs(m *mockconsole.Server, prefix string) (reads, pages int) {
+	for _, r := range m.Requests() {
+		switch p := strings.TrimPrefix(r.Path, "/console/v1"); {
+		case r.Method != http.MethodGet:
+		case p == prefix:
+			pages++
+		case strings.HasPrefix(p, prefix+"/"):
+			reads++
+		}
+	}
+	return reads, pages
+}
+
+// readEach reads ids ten at a time with get, and checks each against its own read.
+func readEach[T any](t *testing.T, ids []string, get func(context.Context, string) (*T, error)) {
+	t.Helper()
+	got := make([]*T, len(ids))
+	var wg sync.WaitGroup
+	work := make(chan int)
+	for range 10 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				v, err := get(context.Background(), ids[i])
+				if err != nil {
+					t.Errorf("%s: %v", ids[i], err)
+				}
+				got[i] = v
+			}
+		}()
+	}
+	for i := range ids {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	for i, id := range ids {
+		want, err := get(FreshReads(context.Background()), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got[i], want) {
+			t.Errorf("%s from the shared read differs from its own read:\n got %+v\nwant %+v", id, got[i], want)
+		}
+	}
+}
+
+// TestGetReleasePipelinePagesWhenMany: a refresh of 150 pipelines reads them from list pages.
+func TestGetReleasePipelinePagesWhenMany(t *testing.T) {
+	m, c := mockClient(t, mockconsole.Config{Latency: 2 * time.Millisecond})
+	var ids []string
+	for i := range 150 {
+		id := fmt.Sprintf("pl_many_%03d", i)
+		ids = append(ids, id)
+		m.PutPipeline(mockconsole.Pipeline{ID: id, Name: "Pipeline " + id,
+			Phases: []mockconsole.Phase{{ID: id + "_p1", Name: "canary", TimeIntervalMs: 3600000}}})
+	}
+	m.ResetRequests()
+	readEach(t, ids, c.GetReleasePipeline)
+	if reads, pages := objectGETs(m, "/release_pipelines"); reads+pages > 40+150 || pages == 0 {
+		// +150: readEach's own reads, one per pipeline.
+		t.Errorf("150 pipelines: %d reads and %d list pages, want list pages and at most 40 requests", reads-150, pages)
+	}
+}
+
+// TestGetSegmentPagesWhenMany: rule-based segments whose rules a page shows whole are taken from
+// the pages; id-list segments, and a rule-based one a page shows in part, are read on their own.
+func TestGetSegmentPagesWhenMany(t *testing.T) {
+	for _, array := range []bool{true, false} {
+		t.Run(fmt.Sprintf("rules as an array %t", array), func(t *testing.T) {
+			m, c := mockClient(t, mockconsole.Config{Latency: 2 * time.Millisecond})
+			m.SetHabits(mockconsole.Habits{SegmentRulesArray: array})
+			var ids []string
+			for i := range 150 {
+				id := fmt.Sprintf("seg_many_%03d", i)
+				ids = append(ids, id)
+				s := mockconsole.Segment{ID: id, Name: "Segment " + id, Type: "rule_based", IDType: "userID",
+					Rules: []mockconsole.SegmentRule{{Name: "a", PassPercentage: 100}, {Name: "b", PassPercentage: 50}}}
+				if i%10 == 0 {
+					s = mockconsole.Segment{ID: id, Name: "Segment " + id, Type: "id_list", IDType: "userID", IDs: []string{"u1", "u2"}}
+				}
+				m.PutSegment(s)
+			}
+			m.ResetRequests()
+			readEach(t, ids, c.GetSegment)
+			reads, pages := objectGETs(m, "/segments")
+			reads -= 150 // readEach's own reads, one per segment
+			t.Logf("%d reads, %d list pages", reads, pages)
+			if array && (pages == 0 || reads+pages > 40) {
+				t.Errorf("150 segments: %d reads and %d list pages, want list pages and at most 40 requests", reads, pages)
+			}
+			if !array && (pages > 1 || reads+pages > 150+1) {
+				t.Errorf("segments no page shows whole: %d reads and %d list pages, want one read each and one page at most", reads, pages)
+			}
+		})
+	}
+}

@@ -111,6 +111,30 @@ type pagedObjects struct {
 	list request
 	// paged is false when the pages cannot be trusted to show what a read shows.
 	paged bool
+	// usable, when set, tells whether an object on a page shows all a read of it would.
+	usable func(json.RawMessage) bool
+}
+
+// sharedGet reads the object id of k through s and decodes a copy of it for the caller.
+func sharedGet[T any](ctx context.Context, c *Client, s *sharedReads, k collection[T], paged bool, usable func(json.RawMessage) bool, id string) (*T, error) {
+	objs := pagedObjects{list: k.listRequest(), paged: paged, usable: usable,
+		read: func(ctx context.Context, id string) (json.RawMessage, error) {
+			var raw json.RawMessage
+			if err := c.do(ctx, k.readRequest(id), &raw); err != nil {
+				return nil, err
+			}
+			return raw, nil
+		}}
+	raw, err := s.get(ctx, c, objs, id)
+	if err != nil {
+		return nil, err
+	}
+	var out T
+	if err := json.Unmarshal(raw, &out); err != nil {
+		r := k.readRequest(id)
+		return nil, c.redactDecodeError(&DecodeError{Op: r.op, Object: r.object, Err: err, Body: raw})
+	}
+	return &out, nil
 }
 
 // get reads the object id: a kept answer, the answer of a read in flight, a page, or its own read.
@@ -240,7 +264,9 @@ func (s *sharedReads) readFirstPage(ctx context.Context, c *Client, k pagedObjec
 	if err != nil {
 		return
 	}
-	s.keep(gen, recs)
+	if s.keep(gen, recs, k.usable) == 0 && len(recs) > 0 {
+		return // page 1 showed no object whole: the others will not either
+	}
 	l.firstIn = true
 	// Without a total the number of pages is unknown: the objects page 1 did not hold are read on
 	// their own.
@@ -262,26 +288,27 @@ func (s *sharedReads) readRestPages(ctx context.Context, c *Client, k pagedObjec
 	defer close(l.rest)
 	l.restIn = true
 	for _, p := range pages {
-		s.keep(gen, p)
+		s.keep(gen, p, k.usable)
 	}
 }
 
-// keep, with s.mu held, keeps the objects of a page read during generation gen, unless a write
-// came since. A page that repeats another (a service ignoring page) only keeps the same again.
-func (s *sharedReads) keep(gen uint64, recs []json.RawMessage) {
-	if gen != s.gen {
-		return
-	}
+// keep, with s.mu held, keeps the usable objects of a page read during generation gen, unless a
+// write came since, and returns how many were usable. A page that repeats another (a service
+// ignoring page) only keeps the same again.
+func (s *sharedReads) keep(gen uint64, recs []json.RawMessage, usable func(json.RawMessage) bool) int {
 	now := time.Now()
+	n := 0
 	for _, raw := range recs {
 		var obj struct {
 			ID string `json:"id"`
 		}
-		if json.Unmarshal(raw, &obj) != nil || obj.ID == "" {
+		if json.Unmarshal(raw, &obj) != nil || obj.ID == "" || usable != nil && !usable(raw) {
 			continue
 		}
-		if _, ok := s.kept[obj.ID]; !ok {
+		n++
+		if _, ok := s.kept[obj.ID]; !ok && gen == s.gen {
 			s.kept[obj.ID] = keptRead{raw: raw, at: now}
 		}
 	}
+	return n
 }
