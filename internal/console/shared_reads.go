@@ -14,9 +14,10 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 )
 
-// The reads of gates are shared by every caller of one Client, which lives for one configured
-// provider (one plan, one apply walk): featureconsole_gate, featureconsole_gate_rules and the gate
-// data source read the same gate, and Terraform asks for them one resource at a time, ten at once.
+// The reads of gates (and, for the pages, of segments and pipelines) are shared by every caller of
+// one Client, which lives for one configured provider (one plan, one apply walk):
+// featureconsole_gate, featureconsole_gate_rules and the gate data source read the same gate, and
+// Terraform asks for them one resource at a time, ten at once.
 //   - A gate asked for while a read of it is in flight waits for that read instead of sending its own.
 //   - An answer is kept and handed out again until the client's next write: any request but a GET
 //     forgets every answer, and an answer of a read that overlapped a write is never kept.
