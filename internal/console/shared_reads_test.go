@@ -172,16 +172,16 @@ func TestGetGateReadOverlappingWriteNotKept(t *testing.T) {
 	release := make(chan struct{})
 	arrived := make(chan struct{}, 1)
 	var mu sync.Mutex
-	desc := "old"
+	desc, blocked := "old", false
 	f := newFake(t, func(_ int, r seen) reply {
 		if r.Method == http.MethodGet {
 			mu.Lock()
-			d := desc
+			d, first := desc, !blocked
+			blocked = true
 			mu.Unlock()
-			select {
-			case arrived <- struct{}{}:
+			if first {
+				arrived <- struct{}{}
 				<-release
-			default:
 			}
 			return ok(`{"id":"a","description":"` + d + `","rules":[]}`)
 		}
@@ -190,7 +190,8 @@ func TestGetGateReadOverlappingWriteNotKept(t *testing.T) {
 		mu.Unlock()
 		return ok(`{"id":"a","description":"new","rules":[]}`)
 	})
-	c := f.client()
+	// A read joined to the blocked one would wait for this long before failing the test.
+	c := f.client(func(c *Config) { c.Timeout, c.MaxRetries = 2*time.Second, 0 })
 	ctx := context.Background()
 	done := make(chan *Gate)
 	go func() {
@@ -204,12 +205,19 @@ func TestGetGateReadOverlappingWriteNotKept(t *testing.T) {
 	if _, err := c.UpdateGate(ctx, "a", GateFields{Description: ptr("new")}); err != nil {
 		t.Fatal(err)
 	}
+	// Asked after the write, while the read from before it is still in flight: not joined to it.
+	g, err := c.GetGate(ctx, "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Description != "new" {
+		t.Errorf("a read asked for after the write joined the read from before it: %q", g.Description)
+	}
 	close(release)
 	if g := <-done; g.Description != "old" {
 		t.Fatalf("the overlapping read: %q", g.Description)
 	}
-	g, err := c.GetGate(ctx, "a")
-	if err != nil {
+	if g, err = c.GetGate(ctx, "a"); err != nil {
 		t.Fatal(err)
 	}
 	if g.Description != "new" {
