@@ -137,13 +137,7 @@ table="| terraform plan at ${BENCH_REFRESH_LATENCY_MS} ms per request, median of
 $rows"
 machine="- Date: $(date -u '+%Y-%m-%d %H:%M UTC'); $(nproc) CPUs shared with other jobs; load average $load_start at the start, $(load) at the end; $("$TERRAFORM" version 2>/dev/null | head -1)."
 printf '\n%s\n%s\n' "$table" "$machine"
-if [ "$BENCH_WRITE_DOC" = 1 ] && grep -q '^<!-- bench-refresh:begin' "$doc" && grep -q '^<!-- bench-refresh:end' "$doc"; then
-	gen=$work/generated.md
-	printf '<!-- bench-refresh:begin (written by make bench / scripts/bench_refresh.sh) -->\n%s\n%s\n<!-- bench-refresh:end -->\n' "$table" "$machine" >"$gen"
-	awk -v gen="$gen" '
-		/^<!-- bench-refresh:begin/ { while ((getline line < gen) > 0) print line; skip = 1; next }
-		/^<!-- bench-refresh:end/ { skip = 0; next }
-		!skip' "$doc" >"$work/doc.md"
-	mv "$work/doc.md" "$doc"
-	echo "bench: wrote the refresh table of $doc" >&2
+if [ "$BENCH_WRITE_DOC" = 1 ]; then
+	printf '%s\n%s\n' "$table" "$machine" | replace_doc_section "$doc" bench-refresh "written by make bench / scripts/bench_refresh.sh" &&
+		echo "bench: wrote the refresh table of $doc" >&2
 fi
