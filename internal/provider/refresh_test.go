@@ -22,7 +22,9 @@ import (
 // refreshGates is the configuration of n gates tfacc_many_001.. with their rules (one rule each).
 func refreshGates(url string, n int) string {
 	var b strings.Builder
-	b.WriteString(providerBlock(url))
+	// 300 writes meet the idle-connection drops of the live service's habits often enough for one
+	// write to be dropped five times: more retries keep this test about reads.
+	b.WriteString(providerBlock(url, "max_retries = 10"))
 	for i := 1; i <= n; i++ {
 		id := fmt.Sprintf("tfacc_many_%03d", i)
 		fmt.Fprintf(&b, `
