@@ -88,7 +88,10 @@ resource "featureconsole_gate_rules" "$id" {
 HCL
 		done
 	} >"$p/main.tf"
-	printf 'resource "terraform_data" "r" {\n  count = %d\n  input = count.index\n}\n' "$((2 * n))" >"$f/main.tf"
+	# The floor has the same shape: one block per resource, the second of each pair depending on the first.
+	for i in $(seq "$n"); do
+		printf 'resource "terraform_data" "g_%04d" {\n  input = "gate %d"\n}\n\nresource "terraform_data" "r_%04d" {\n  input = terraform_data.g_%04d.output\n}\n\n' "$i" "$i" "$i" "$i"
+	done >"$f/main.tf"
 
 	echo "== $n gates: apply without latency, then plans at ${BENCH_REFRESH_LATENCY_MS} ms (load $(load))" >&2
 	ctl POST latency?d=0s >/dev/null
