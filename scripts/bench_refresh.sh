@@ -66,7 +66,8 @@ for n in $BENCH_REFRESH_SIZES; do
 		echo '  }'
 		echo '}'
 		echo 'provider "featureconsole" {'
-		echo '  write_limit = 0'
+		echo '  write_limit      = 0'
+		echo '  write_limit_long = 0'
 		echo '}'
 		for i in $(seq "$n"); do
 			id=$(printf 'bench_%04d' "$i")
