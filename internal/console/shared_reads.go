@@ -109,6 +109,7 @@ func (s *sharedReads) written() {
 // pagedObjects is what sharedReads needs of a collection: how to read one object and how to list.
 type pagedObjects struct {
 	read func(ctx context.Context, id string) (json.RawMessage, error)
+	op   string // the read's, in errors: "read gate"
 	list request
 	// paged is false when the pages cannot be trusted to show what a read shows.
 	paged bool
@@ -118,7 +119,7 @@ type pagedObjects struct {
 
 // sharedGet reads the object id of k through s and decodes a copy of it for the caller.
 func sharedGet[T any](ctx context.Context, c *Client, s *sharedReads, k collection[T], paged bool, usable func(json.RawMessage) bool, id string) (*T, error) {
-	objs := pagedObjects{list: k.listRequest(), paged: paged, usable: usable,
+	objs := pagedObjects{list: k.listRequest(), op: "read " + k.one, paged: paged, usable: usable,
 		read: func(ctx context.Context, id string) (json.RawMessage, error) {
 			var raw json.RawMessage
 			if err := c.do(ctx, k.readRequest(id), &raw); err != nil {
@@ -164,7 +165,7 @@ func (s *sharedReads) get(ctx context.Context, c *Client, k pagedObjects, id str
 		select {
 		case <-wait:
 		case <-ctx.Done():
-			return nil, &CancelledError{Op: k.list.op, Object: strconv.Quote(id), Err: ctx.Err()}
+			return nil, &CancelledError{Op: k.op, Object: strconv.Quote(id), Err: ctx.Err()}
 		}
 		s.mu.Lock()
 	}
@@ -192,7 +193,7 @@ func (r *readCall) wait(ctx context.Context, k pagedObjects, id string) (json.Ra
 	select {
 	case <-r.done:
 	case <-ctx.Done():
-		return nil, &CancelledError{Op: k.list.op, Object: strconv.Quote(id), Err: ctx.Err()}
+		return nil, &CancelledError{Op: k.op, Object: strconv.Quote(id), Err: ctx.Err()}
 	}
 	var ce *CancelledError
 	if errors.As(r.err, &ce) && ctx.Err() == nil {
