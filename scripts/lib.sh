@@ -31,3 +31,19 @@ start_mock() {
 	[ -s "$dir/url" ] || { echo "the mock console API did not start:"; cat "$dir/mock.log"; exit 1; }
 	url=$(cat "$dir/url")
 }
+
+# replace_doc_section DOC NAME NOTE: replaces what lies between the lines <!-- NAME:begin ...--> and
+# <!-- NAME:end --> of DOC with stdin, inside new markers carrying NOTE; fails, leaving DOC alone,
+# when DOC has no such markers.
+replace_doc_section() {
+	local doc=$1 name=$2 gen
+	grep -q "^<!-- $name:begin" "$doc" && grep -q "^<!-- $name:end" "$doc" || return 1
+	gen=$(mktemp)
+	{ printf '<!-- %s:begin (%s) -->\n' "$name" "$3"; cat; printf '<!-- %s:end -->\n' "$name"; } >"$gen"
+	awk -v gen="$gen" -v b="^<!-- $name:begin" -v e="^<!-- $name:end" '
+		$0 ~ b { while ((getline line < gen) > 0) print line; skip = 1; next }
+		$0 ~ e { skip = 0; next }
+		!skip' "$doc" >"$gen.doc"
+	mv "$gen.doc" "$doc"
+	rm -f "$gen"
+}

@@ -56,6 +56,8 @@ type Config struct {
 	Transport http.RoundTripper
 	// DryRunCacheDir, when set, keeps the dry runs that passed across provider processes.
 	DryRunCacheDir string
+	// ListConcurrency is how many list pages shared reads fetch at once (shared_reads.go); 0 takes 4.
+	ListConcurrency int
 }
 
 // Client talks to one console API. It is safe for concurrent use.
@@ -70,6 +72,10 @@ type Client struct {
 	idPacer    *Pacer
 	http       *retryablehttp.Client
 	dryRuns    dryRunCache
+	// The reads of gates, segments and pipelines, shared among callers until the next write
+	// (shared_reads.go).
+	gateReads, segmentReads, pipelineReads *sharedReads
+	listConcurrency                        int
 }
 
 // NormalizeBaseURL accepts the service address with or without the /console/v1 suffix.
@@ -120,6 +126,15 @@ func New(cfg Config) (*Client, error) {
 		pacer:      cfg.Pacer,
 		idPacer:    cfg.IDListPacer,
 		dryRuns:    dryRunCache{dir: cfg.DryRunCacheDir},
+		gateReads:  newSharedReads(),
+		// Segments and pipelines are each read by one resource: their reads are shared for the
+		// list pages.
+		segmentReads:  newSharedReads(),
+		pipelineReads: newSharedReads(),
+	}
+	c.listConcurrency = cfg.ListConcurrency
+	if c.listConcurrency <= 0 {
+		c.listConcurrency = defaultListConcurrency
 	}
 	if c.idPacer == nil {
 		c.idPacer = NewTieredPacer(IDListLimit, IDListLongLimit)
@@ -180,6 +195,13 @@ func New(cfg Config) (*Client, error) {
 	}
 	c.http = rc
 	return c, nil
+}
+
+// forgetReads drops every shared read: a write may have changed what they hold.
+func (c *Client) forgetReads() {
+	for _, s := range []*sharedReads{c.gateReads, c.segmentReads, c.pipelineReads} {
+		s.written()
+	}
 }
 
 // BaseURL is the normalised API root, ending in /console/v1.
@@ -275,6 +297,11 @@ func decodeEnvelope[T any](r request, raw []byte, env *envelope[T]) error {
 }
 
 func (c *Client) send(ctx context.Context, r request) ([]byte, error) {
+	if r.method != http.MethodGet {
+		// Nothing read before a write is handed out after it; a read that overlapped it is not kept.
+		c.forgetReads()
+		defer c.forgetReads()
+	}
 	ctx = tflog.MaskMessageStrings(ctx, c.apiKey)
 	ctx = tflog.MaskAllFieldValuesStrings(ctx, c.apiKey)
 	st := &attemptState{noResend: r.noResend}

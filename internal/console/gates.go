@@ -105,9 +105,10 @@ func (g *Gate) Archived() bool {
 
 func (g *Gate) activeReview() *ActiveReview { return g.ActiveReview }
 
-// GetGate reads GET /gates/{id}.
+// GetGate reads GET /gates/{id}, or takes the gate from a read it shares with other callers of the
+// client since its last write (shared_reads.go). Each caller gets its own copy.
 func (c *Client) GetGate(ctx context.Context, id string) (*Gate, error) {
-	return gates.get(ctx, c, id)
+	return sharedGet(ctx, c, c.gateReads, gates, !c.review, nil, id)
 }
 
 // EachGatesPage reads GET /gates page by page, handing each page to fn in order as it arrives; an

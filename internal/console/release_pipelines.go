@@ -53,9 +53,11 @@ var releasePipelines = collection[ReleasePipeline]{path: "/release_pipelines", o
 
 func (p *ReleasePipeline) activeReview() *ActiveReview { return p.ActiveReview }
 
-// GetReleasePipeline reads GET /release_pipelines/{id}.
+// GetReleasePipeline reads GET /release_pipelines/{id}, or takes the pipeline from a list page of a
+// refresh that reads many (shared_reads.go). With review settings respected every pipeline is read
+// on its own: a page may not show its pending review.
 func (c *Client) GetReleasePipeline(ctx context.Context, id string) (*ReleasePipeline, error) {
-	return releasePipelines.get(ctx, c, id)
+	return sharedGet(ctx, c, c.pipelineReads, releasePipelines, !c.review, nil, id)
 }
 
 // UpdateReleasePipeline sends the pipeline's name and complete phase list.

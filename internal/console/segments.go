@@ -66,9 +66,26 @@ func (c *Client) EachSegmentsPage(ctx context.Context, opts ListOptions, fn func
 	return segments.each(ctx, c, opts, fn)
 }
 
-// GetSegment reads GET /segments/{id} (without the ids of an id-list segment: SegmentIDs).
+// GetSegment reads GET /segments/{id} (without the ids of an id-list segment: SegmentIDs), or takes
+// the segment from a list page of a refresh that reads many (shared_reads.go).
 func (c *Client) GetSegment(ctx context.Context, id string) (*Segment, error) {
-	return segments.get(ctx, c, id)
+	return sharedGet(ctx, c, c.segmentReads, segments, true, wholeSegment, id)
+}
+
+// wholeSegment tells whether a segment on a list page shows all that a read of it does: a
+// rule-based segment whose rules come as an array of count rules (a page may show fewer). An
+// id-list segment, or rules in the seed's form (one rule shown), is read on its own.
+func wholeSegment(raw json.RawMessage) bool {
+	var s struct {
+		Type  string          `json:"type"`
+		Count WholeNumber     `json:"count"`
+		Rules json.RawMessage `json:"rules"`
+	}
+	if json.Unmarshal(raw, &s) != nil || s.Type != SegmentRuleBased {
+		return false
+	}
+	var rules []json.RawMessage
+	return json.Unmarshal(s.Rules, &rules) == nil && rules != nil && len(rules) == int(s.Count)
 }
 
 // NewSegment is what POST /segments takes; Rules only for a rule-based segment.

@@ -122,8 +122,8 @@ func (p *featureConsoleProvider) Schema(_ context.Context, _ provider.SchemaRequ
 			},
 			"read_concurrency": schema.Int64Attribute{
 				Optional: true,
-				MarkdownDescription: fmt.Sprintf("How many pages a data source may fetch at once once the first page tells "+
-					"how many there are. `1` reads page after page. Defaults to `%d`.", defaultReadConcurrency),
+				MarkdownDescription: fmt.Sprintf("How many pages a data source, or a plan that reads many gates, may fetch at "+
+					"once once the first page tells how many there are. `1` reads page after page. Defaults to `%d`.", defaultReadConcurrency),
 				Validators: []validator.Int64{int64validator.Between(1, 32)},
 			},
 			"allow_insecure_http": schema.BoolAttribute{
@@ -223,6 +223,8 @@ func (p *featureConsoleProvider) Configure(ctx context.Context, req provider.Con
 			console.Limit{N: writeLimitLong, Window: writeLongWindow}),
 		UserAgent:      fmt.Sprintf("terraform-provider-featureconsole/%s Terraform/%s", p.version, req.TerraformVersion),
 		DryRunCacheDir: p.tuning.dryRunCacheDir,
+		// The pages of a refresh that reads many gates are fetched as read_concurrency says.
+		ListConcurrency: readConc,
 	})
 	if err != nil {
 		resp.Diagnostics.AddError("Unable to configure the console API client", err.Error())

@@ -1,0 +1,316 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
+package console
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+)
+
+// The reads of gates (and, for the pages, of segments and pipelines) are shared by every caller of
+// one Client, which lives for one configured provider (one plan, one apply walk):
+// featureconsole_gate, featureconsole_gate_rules and the gate data source read the same gate, and
+// Terraform asks for them one resource at a time, ten at once.
+//   - A gate asked for while a read of it is in flight waits for that read instead of sending its own.
+//   - An answer is kept and handed out again until the client's next write: any request but a GET
+//     forgets every answer, and an answer of a read that overlapped a write is never kept.
+//   - When many gates are asked for before any write (a refresh), they are read from the pages of
+//     GET /gates. The first page is read once a second gate is asked for; it tells how many gates
+//     the project holds. The remaining pages are read (all at once, readConcurrency at a time) only
+//     once the gates read one by one since, because the first page did not hold them, are as many
+//     as those pages: the pages then cost at most what the single reads already did, so a few gates
+//     of a large project never pay for its whole list. A gate no page holds is read on its own:
+//     archived gates are left out of the list, a gate created meanwhile may be missing from it, and
+//     a read answering 404 is what says a gate is gone.
+//   - With respect_review_settings the pages are not used: a gate's pending review (activeReview)
+//     is only known to be shown by a read of that gate, and such users rely on it.
+
+const (
+	// firstPageAfter is how many distinct gates are asked for before the first page is read: a
+	// lone gate is read on its own.
+	firstPageAfter = 2
+	// sharedReadMaxAge bounds how long an answer is handed out again: a caller that waits for the
+	// service to change a gate by itself sees the change at the latest this late (FreshReads sees
+	// it at once).
+	sharedReadMaxAge = time.Minute
+	// listingTimeout bounds the reading of pages, which no single caller owns.
+	listingTimeout = 2 * time.Minute
+	// defaultListConcurrency is how many pages are read at once when Config.ListConcurrency is 0.
+	defaultListConcurrency = 4
+)
+
+type freshReadsKey struct{}
+
+// FreshReads makes the reads made with ctx go to the service, neither joining another's read nor
+// taking a kept answer: for a caller that polls an object the service changes by itself.
+func FreshReads(ctx context.Context) context.Context {
+	return context.WithValue(ctx, freshReadsKey{}, true)
+}
+
+func freshReads(ctx context.Context) bool {
+	v, _ := ctx.Value(freshReadsKey{}).(bool)
+	return v
+}
+
+// sharedReads keeps the reads of one kind of object; the zero value is not usable (newSharedReads).
+type sharedReads struct {
+	mu       sync.Mutex
+	gen      uint64 // counts writes: an answer is kept only if no write began or ended during its read
+	wrote    bool   // pages are read only before the client's first write
+	kept     map[string]keptRead
+	inflight map[string]*readCall
+	asked    map[string]struct{} // distinct ids asked for before the first write
+	misses   int                 // ids read on their own after the first page was in
+	list     *listing
+}
+
+type keptRead struct {
+	raw json.RawMessage // the object's JSON, decoded anew for every caller: nobody can change it
+	at  time.Time
+}
+
+type readCall struct {
+	done chan struct{}
+	raw  json.RawMessage
+	err  error
+}
+
+// listing is the reading of the pages of the collection for one generation.
+type listing struct {
+	first, rest chan struct{} // closed once page 1, or the remaining pages, are in (or failed)
+	firstIn     bool          // page 1 answered
+	restIn      bool          // the remaining pages are in (or failed)
+	pages       int           // pages after the first; 0 when none, or when the service does not say
+	limit       int           // the page size the service used
+}
+
+func newSharedReads() *sharedReads {
+	return &sharedReads{kept: map[string]keptRead{}, inflight: map[string]*readCall{}, asked: map[string]struct{}{}}
+}
+
+// written forgets every answer; the client calls it when a write begins and when it ends.
+func (s *sharedReads) written() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.gen++
+	s.wrote = true
+	s.kept = map[string]keptRead{}
+	s.inflight = map[string]*readCall{}
+	s.list = nil
+}
+
+// pagedObjects is what sharedReads needs of a collection: how to read one object and how to list.
+type pagedObjects struct {
+	read func(ctx context.Context, id string) (json.RawMessage, error)
+	op   string // the read's, in errors: "read gate"
+	list request
+	// paged is false when the pages cannot be trusted to show what a read shows.
+	paged bool
+	// usable, when set, tells whether an object on a page shows all a read of it would.
+	usable func(json.RawMessage) bool
+}
+
+// sharedGet reads the object id of k through s and decodes a copy of it for the caller.
+func sharedGet[T any](ctx context.Context, c *Client, s *sharedReads, k collection[T], paged bool, usable func(json.RawMessage) bool, id string) (*T, error) {
+	objs := pagedObjects{list: k.listRequest(), op: "read " + k.one, paged: paged, usable: usable,
+		read: func(ctx context.Context, id string) (json.RawMessage, error) {
+			var raw json.RawMessage
+			if err := c.do(ctx, k.readRequest(id), &raw); err != nil {
+				return nil, err
+			}
+			return raw, nil
+		}}
+	raw, err := s.get(ctx, c, objs, id)
+	if err != nil {
+		return nil, err
+	}
+	var out T
+	if err := json.Unmarshal(raw, &out); err != nil {
+		r := k.readRequest(id)
+		return nil, c.redactDecodeError(&DecodeError{Op: r.op, Object: r.object, Err: err, Body: raw})
+	}
+	return &out, nil
+}
+
+// get reads the object id: a kept answer, the answer of a read in flight, a page, or its own read.
+func (s *sharedReads) get(ctx context.Context, c *Client, k pagedObjects, id string) (json.RawMessage, error) {
+	if freshReads(ctx) {
+		return k.read(ctx, id)
+	}
+	s.mu.Lock()
+	if !s.wrote {
+		s.asked[id] = struct{}{}
+	}
+	for {
+		if e, ok := s.kept[id]; ok && time.Since(e.at) < sharedReadMaxAge {
+			s.mu.Unlock()
+			return e.raw, nil
+		}
+		if call := s.inflight[id]; call != nil {
+			s.mu.Unlock()
+			return call.wait(ctx, k, id)
+		}
+		wait := s.pageFor(ctx, c, k)
+		if wait == nil {
+			break
+		}
+		s.mu.Unlock()
+		select {
+		case <-wait:
+		case <-ctx.Done():
+			return nil, &CancelledError{Op: k.op, Object: strconv.Quote(id), Err: ctx.Err()}
+		}
+		s.mu.Lock()
+	}
+	call := &readCall{done: make(chan struct{})}
+	s.inflight[id] = call
+	gen := s.gen
+	s.mu.Unlock()
+
+	call.raw, call.err = k.read(ctx, id)
+
+	s.mu.Lock()
+	if s.inflight[id] == call {
+		delete(s.inflight, id)
+	}
+	if call.err == nil && s.gen == gen {
+		s.kept[id] = keptRead{raw: call.raw, at: time.Now()}
+	}
+	s.mu.Unlock()
+	close(call.done)
+	return call.raw, call.err
+}
+
+// wait takes the answer of a read another caller sent; if that caller gave up, it reads itself.
+func (r *readCall) wait(ctx context.Context, k pagedObjects, id string) (json.RawMessage, error) {
+	select {
+	case <-r.done:
+	case <-ctx.Done():
+		return nil, &CancelledError{Op: k.op, Object: strconv.Quote(id), Err: ctx.Err()}
+	}
+	var ce *CancelledError
+	if errors.As(r.err, &ce) && ctx.Err() == nil {
+		return k.read(ctx, id)
+	}
+	return r.raw, r.err
+}
+
+// pageFor, with s.mu held, starts the reading of pages when it pays and returns what to wait for
+// before looking for the object again: nil when it is to be read on its own.
+func (s *sharedReads) pageFor(ctx context.Context, c *Client, k pagedObjects) <-chan struct{} {
+	if s.wrote || !k.paged {
+		return nil
+	}
+	l := s.list
+	switch {
+	case l == nil:
+		if len(s.asked) < firstPageAfter {
+			return nil
+		}
+		l = &listing{first: make(chan struct{})}
+		s.list = l
+		go s.readFirstPage(ctx, c, k, l, s.gen)
+		return l.first
+	case !closed(l.first):
+		return l.first
+	case !l.firstIn:
+		return nil // page 1 failed: every object is read on its own
+	case l.rest == nil:
+		if l.pages == 0 {
+			return nil
+		}
+		s.misses++
+		if s.misses < l.pages {
+			return nil
+		}
+		l.rest = make(chan struct{})
+		go s.readRestPages(ctx, c, k, l, s.gen)
+		return l.rest
+	case !l.restIn:
+		return l.rest
+	}
+	return nil
+}
+
+func closed(ch <-chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
+}
+
+// listingContext outlives the caller that happened to start the listing, which others wait on.
+func listingContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.WithoutCancel(ctx), listingTimeout)
+}
+
+func (s *sharedReads) readFirstPage(ctx context.Context, c *Client, k pagedObjects, l *listing, gen uint64) {
+	ctx, cancel := listingContext(ctx)
+	defer cancel()
+	recs, pg, _, err := fetchPage[json.RawMessage](ctx, c, k.list, 1, c.pageSize)
+	if err != nil {
+		tflog.Debug(ctx, "reading objects one by one: the first page of their list failed", map[string]any{"error": err.Error()})
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	defer close(l.first)
+	if err != nil {
+		return
+	}
+	if s.keep(gen, recs, k.usable) == 0 && len(recs) > 0 {
+		return // page 1 showed no object whole: the others will not either
+	}
+	l.firstIn = true
+	// Without a total the number of pages is unknown: the objects page 1 did not hold are read on
+	// their own.
+	if pg != nil && pg.NextPage != nil && *pg.NextPage != "" && pg.TotalItems > 0 && pg.ItemsPerPage > 0 {
+		l.limit = min(pg.ItemsPerPage, MaxPageSize)
+		l.pages = (pg.TotalItems - 1) / l.limit
+	}
+}
+
+func (s *sharedReads) readRestPages(ctx context.Context, c *Client, k pagedObjects, l *listing, gen uint64) {
+	ctx, cancel := listingContext(ctx)
+	defer cancel()
+	pages, _, _, err := fetchPages[json.RawMessage](ctx, c, k.list, 2, 1+l.pages, l.limit, c.listConcurrency)
+	if err != nil {
+		tflog.Debug(ctx, "reading objects one by one: a page of their list failed", map[string]any{"error": err.Error()})
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	defer close(l.rest)
+	l.restIn = true
+	for _, p := range pages {
+		s.keep(gen, p, k.usable)
+	}
+}
+
+// keep, with s.mu held, keeps the usable objects of a page read during generation gen, unless a
+// write came since, and returns how many were usable. A page that repeats another (a service
+// ignoring page) only keeps the same again.
+func (s *sharedReads) keep(gen uint64, recs []json.RawMessage, usable func(json.RawMessage) bool) int {
+	now := time.Now()
+	n := 0
+	for _, raw := range recs {
+		var obj struct {
+			ID string `json:"id"`
+		}
+		if json.Unmarshal(raw, &obj) != nil || obj.ID == "" || usable != nil && !usable(raw) {
+			continue
+		}
+		n++
+		if _, ok := s.kept[obj.ID]; !ok && gen == s.gen {
+			s.kept[obj.ID] = keptRead{raw: raw, at: now}
+		}
+	}
+	return n
+}
