@@ -69,10 +69,12 @@ func TestAccPlans_gate(t *testing.T) {
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		CheckDestroy:             expectNoMockGate(m, "tfacc_checkout"),
-		Steps: planSteps(url, gateAddr,
-			gateConfig(), []string{"name", "description", "tags", "type", "id_type",
+		Steps: append(planSteps(url, gateAddr,
+			gateConfig(), []string{"name", "description", "tags", "type", "type_reason", "id_type",
 				"status", "creator_name", "created_time", "last_modifier_id", "last_modifier_name"},
 			gateConfig(`description = "Checkout rewrite"`), []string{"description", "last_modifier_id", "last_modifier_name"}),
+			// Terraform's own settings change nothing on the service, so nothing it records is unknown.
+			timeoutsOnlyStep(m, url, gateAddr, gateConfig(`description = "Checkout rewrite"`))),
 	})
 }
 

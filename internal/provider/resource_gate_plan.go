@@ -6,6 +6,8 @@ package provider
 import (
 	"context"
 
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -41,9 +43,28 @@ func (r *gateResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRe
 		if !plan.Archived.Equal(state.Archived) && !plan.Status.IsUnknown() {
 			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("status"), types.StringUnknown())...)
 		}
+		if gateWritesNothing(plan, state) { // only Terraform's own settings (timeouts, archive_on_destroy) change
+			resp.Diagnostics.Append(keepUnwritten(ctx, req.State, &resp.Plan, "last_modifier_id", "last_modifier_name")...)
+		}
 	}
 	if plan.ID.Equal(plan.GateID) {
 		return
 	}
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("id"), plan.GateID)...)
+}
+
+// gateWritesNothing reports whether an update of state to plan sends nothing to the service: every
+// attribute the service holds is known and unchanged. An unknown one may turn out to differ, so it
+// counts as a write.
+func gateWritesNothing(plan, state gateModel) bool {
+	for _, pair := range [][2]attr.Value{
+		{plan.Name, state.Name}, {plan.Description, state.Description}, {plan.IsEnabled, state.IsEnabled},
+		{plan.Tags, state.Tags}, {plan.Type, state.Type}, {plan.IDType, state.IDType},
+		{plan.ReleasePipelineID, state.ReleasePipelineID}, {plan.Archived, state.Archived},
+	} {
+		if pair[0].IsUnknown() || !pair[0].Equal(pair[1]) {
+			return false
+		}
+	}
+	return true
 }
