@@ -293,7 +293,7 @@ func (r *gateRulesResource) apply(ctx context.Context, op *operation, plan *gate
 	}
 	if difference := ruleDifferences(g, rules); difference != "" {
 		diags.Append(flattenGate(ctx, g, plan, append(planned, prior...))...)
-		addRulesNotTaken(diags, gateID, difference, existing != nil)
+		addRulesNotTaken(diags, gateID, difference, existing != nil, "terraform apply")
 		return notTaken
 	}
 	diags.Append(flattenGate(ctx, g, plan, planned)...)
@@ -331,7 +331,7 @@ func (r *gateRulesResource) Delete(ctx context.Context, req resource.DeleteReque
 	case err != nil:
 		r.addGateWriteError(&resp.Diagnostics, gateID, op, err)
 	case len(g.Rules) > 0: // the write did not take: destroy is not done while the gate holds rules
-		addRulesNotTaken(&resp.Diagnostics, gateID, ruleDifferences(g, nil), false)
+		addRulesNotTaken(&resp.Diagnostics, gateID, ruleDifferences(g, nil), false, "terraform destroy")
 	default:
 		r.warnRolloutStarted(op.ctx, &resp.Diagnostics, gateID, g, superseded)
 	}

@@ -234,7 +234,7 @@ func (r *gateRulesResource) waitForRun(op *operation, gateID string, run *consol
 // addRulesNotTaken reports a write of the rules that the service answered with other rules than
 // were sent: some service versions apply only changes to rules the gate already holds. created
 // says whether it was a create (which saves nothing).
-func addRulesNotTaken(diags *diag.Diagnostics, gateID, difference string, created bool) {
+func addRulesNotTaken(diags *diag.Diagnostics, gateID, difference string, created bool, rerun string) {
 	kept := "The Terraform state holds the rules the gate holds now, so the next plan shows what is left to do."
 	if created {
 		kept = "Nothing was saved in the Terraform state; the gate keeps the rules listed above."
@@ -243,5 +243,5 @@ func addRulesNotTaken(diags *diag.Diagnostics, gateID, difference string, create
 		fmt.Sprintf("The service answered the write of the rules of gate %q with other rules than were sent: %s.\n\n"+
 			"Some versions of the service apply only changes to rules a gate already holds: they ignore added rules and "+
 			"keep removed ones, and still answer success. %s Add or remove those rules in the console (or have the "+
-			"gate's project moved to a current service version), then apply again.", gateID, difference, kept))
+			"gate's project moved to a current service version), then run %s again.", gateID, difference, kept, rerun))
 }

@@ -135,7 +135,7 @@ func TestAccGateRules_writesNotTaken(t *testing.T) {
 				// Destroy that leaves the rules is an error naming them; the resource stays.
 				Config:      gateRulesConfig(url, "new_checkout", seedEmployeesHCL+seedBetaHCL("30")),
 				Destroy:     true,
-				ExpectError: phrasesRe(`Rules of gate "new_checkout" not written as sent`, `removed but still held by the gate: "employees", "beta".`),
+				ExpectError: phrasesRe(`Rules of gate "new_checkout" not written as sent`, `removed but still held by the gate: "employees", "beta".`, `then run terraform destroy again`),
 			},
 			{
 				// Moved to a current service version, the destroy of the test case empties the gate.
