@@ -58,6 +58,11 @@ type Config struct {
 	DryRunCacheDir string
 	// ListConcurrency is how many list pages shared reads fetch at once (shared_reads.go); 0 takes 4.
 	ListConcurrency int
+	// SharedReads shares the reads of gates, segments and pipelines among callers until the
+	// client's next write, and reads list pages when many are read (shared_reads.go). For a client
+	// that lives as long as one Terraform command (the provider's); a longer-lived client that
+	// never writes (a test's or a sweeper's checks) would be handed answers up to a minute old.
+	SharedReads bool
 }
 
 // Client talks to one console API. It is safe for concurrent use.
@@ -75,6 +80,7 @@ type Client struct {
 	// The reads of gates, segments and pipelines, shared among callers until the next write
 	// (shared_reads.go).
 	gateReads, segmentReads, pipelineReads *sharedReads
+	sharedReads                            bool // Config.SharedReads
 	listConcurrency                        int
 }
 
@@ -133,6 +139,7 @@ func New(cfg Config) (*Client, error) {
 		pipelineReads: newSharedReads(),
 	}
 	c.listConcurrency = cfg.ListConcurrency
+	c.sharedReads = cfg.SharedReads
 	if c.listConcurrency <= 0 {
 		c.listConcurrency = defaultListConcurrency
 	}

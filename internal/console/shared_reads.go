@@ -22,7 +22,7 @@ import (
 //   - An answer is kept and handed out again until the client's next write: any request but a GET
 //     forgets every answer, and an answer of a read that overlapped a write is never kept.
 //   - When many gates are asked for before any write (a refresh), they are read from the pages of
-//     GET /gates. The first page is read once a second gate is asked for; it tells how many gates
+//     GET /gates. The first page is read once a fifth gate is asked for; it tells how many gates
 //     the project holds. The remaining pages are read (all at once, readConcurrency at a time) only
 //     once the gates read one by one since, because the first page did not hold them, are as many
 //     as those pages: the pages then cost at most what the single reads already did, so a few gates
@@ -34,8 +34,8 @@ import (
 
 const (
 	// firstPageAfter is how many distinct gates are asked for before the first page is read: a
-	// lone gate is read on its own.
-	firstPageAfter = 2
+	// configuration of a few gates reads each on its own and never pays for a page it cannot use.
+	firstPageAfter = 5
 	// sharedReadMaxAge bounds how long an answer is handed out again: a caller that waits for the
 	// service to change a gate by itself sees the change at the latest this late (FreshReads sees
 	// it at once).
@@ -141,7 +141,7 @@ func sharedGet[T any](ctx context.Context, c *Client, s *sharedReads, k collecti
 
 // get reads the object id: a kept answer, the answer of a read in flight, a page, or its own read.
 func (s *sharedReads) get(ctx context.Context, c *Client, k pagedObjects, id string) (json.RawMessage, error) {
-	if freshReads(ctx) {
+	if freshReads(ctx) || !c.sharedReads {
 		return k.read(ctx, id)
 	}
 	s.mu.Lock()

@@ -27,7 +27,7 @@ func mockClient(t *testing.T, cfg mockconsole.Config, opts ...func(*Config)) (*m
 // mockClientOf is a new client, as a new configuration of the provider makes, of the mock at ts.
 func mockClientOf(t *testing.T, ts *httptest.Server, opts ...func(*Config)) *Client {
 	t.Helper()
-	return (&fakeAPI{t: t, srv: ts}).client(append([]func(*Config){func(c *Config) { c.APIKey = mockconsole.DefaultAPIKey }}, opts...)...)
+	return (&fakeAPI{t: t, srv: ts}).client(append([]func(*Config){func(c *Config) { c.APIKey = mockconsole.DefaultAPIKey }, shareReads}, opts...)...)
 }
 
 // readGates reads ids as a refresh does: ten at a time, each id twice (gate and gate rules).
@@ -361,7 +361,7 @@ func TestGetGateMissingFromPages(t *testing.T) {
 		}
 		return apiErr(404, "Gate not found")
 	})
-	c := f.client()
+	c := f.client(shareReads)
 	ids := []string{"archived", "missing"}
 	for i := 1; i <= 150; i++ {
 		ids = append(ids, fmt.Sprintf("g%03d", i))
@@ -509,5 +509,27 @@ func TestGetSegmentPagesWhenMany(t *testing.T) {
 				t.Errorf("segments no page shows whole: %d reads and %d list pages, want one read each and one page at most", reads, pages)
 			}
 		})
+	}
+}
+
+// shareReads configures a client as the provider does: reads shared until its next write.
+func shareReads(c *Config) { c.SharedReads = true }
+
+// A client made without SharedReads (a test's or a sweeper's checks, which never write) reads every
+// time: a kept answer would hide what changed since.
+func TestGetGateUnsharedReadsEveryTime(t *testing.T) {
+	m, c := mockClient(t, mockconsole.Config{SeedGates: 150}, func(c *Config) { c.SharedReads = false })
+	readGates(t, c, []string{"gate_001", "gate_002", "gate_003"})
+	gets := 0
+	for _, r := range m.Requests() {
+		if r.Method == "GET" {
+			gets++
+			if r.Path == "/console/v1/gates" {
+				t.Errorf("an unshared client listed gates: %+v", r)
+			}
+		}
+	}
+	if gets != 6 {
+		t.Errorf("%d GETs for three gates read twice, want 6", gets)
 	}
 }

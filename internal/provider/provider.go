@@ -214,6 +214,7 @@ func (p *featureConsoleProvider) Configure(ctx context.Context, req provider.Con
 	client, err := console.New(console.Config{
 		BaseURL:               baseURL,
 		APIKey:                apiKey,
+		SharedReads:           true, // one client per Terraform command (ConfigureProvider)
 		RespectReviewSettings: cfg.RespectReviewSettings.ValueBool(),
 		MaxRetries:            maxRetries,
 		RetryWaitMin:          p.tuning.retryWaitMin,
