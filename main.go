@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
 
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/gcfloor"
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/provider"
 )
 
@@ -22,6 +23,7 @@ func main() {
 	flag.BoolVar(&debug, "debug", false, "run the provider with support for debuggers like delve")
 	flag.Parse()
 	quietSDKLogsUnlessAsked()
+	gcfloor.Start()
 
 	var opts []tf6server.ServeOpt
 	if debug {

@@ -15,7 +15,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -171,7 +170,7 @@ func (k conditionKind) resourceAttributes() map[string]schema.Attribute {
 	if k.numbers {
 		targets.Validators = []validator.List{
 			listvalidator.NoNullValues(),
-			listvalidator.ConflictsWith(path.MatchRelative().AtParent().AtName("target_numbers")),
+			conflictsWith("target_numbers"),
 		}
 		attrs["target_numbers"] = schema.ListAttribute{
 			Optional:    true,

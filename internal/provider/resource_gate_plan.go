@@ -10,6 +10,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
@@ -25,6 +26,9 @@ func (r *gateResource) ValidateConfig(context.Context, resource.ValidateConfigRe
 func (r *gateResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
 		return // destroy
+	}
+	if req.Plan.Raw.Equal(req.State.Raw) && planIDIsGateID(ctx, req.Plan) {
+		return // nothing changes: each step below would keep the plan as it is
 	}
 	var plan gateModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
@@ -67,4 +71,15 @@ func gateWritesNothing(plan, state gateModel) bool {
 		}
 	}
 	return true
+}
+
+// planIDIsGateID tells whether the plan's id is its gate_id already. It reads the two attributes
+// alone: decoding the whole model into a gateModel costs more than the rest of an unchanged
+// gate's plan, and a refresh of many gates plans each of them.
+func planIDIsGateID(ctx context.Context, p tfsdk.Plan) bool {
+	var id, gateID types.String
+	if p.GetAttribute(ctx, path.Root("id"), &id).HasError() || p.GetAttribute(ctx, path.Root("gate_id"), &gateID).HasError() {
+		return false
+	}
+	return id.Equal(gateID)
 }
