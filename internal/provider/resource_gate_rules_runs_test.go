@@ -110,9 +110,17 @@ func TestAccGateRules_pipelineRun(t *testing.T) {
 // putRun sends a run operation to the mock as the console does.
 func putRun(t *testing.T, url, runID, op string) (int, string) {
 	t.Helper()
-	req, _ := http.NewRequest(http.MethodPut, url+"/console/v1/release_pipeline_triggers/"+runID+"/"+op, nil)
-	req.Header.Set("SERVICE-API-KEY", mockconsole.DefaultAPIKey)
-	resp, err := http.DefaultClient.Do(req)
+	var resp *http.Response
+	var err error
+	// A connection closed under the request (the DropIdle habit) left it unprocessed: send it again,
+	// as the console would.
+	for range 3 {
+		req, _ := http.NewRequest(http.MethodPut, url+"/console/v1/release_pipeline_triggers/"+runID+"/"+op, nil)
+		req.Header.Set("SERVICE-API-KEY", mockconsole.DefaultAPIKey)
+		if resp, err = http.DefaultClient.Do(req); err == nil {
+			break
+		}
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
