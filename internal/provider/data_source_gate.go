@@ -28,22 +28,8 @@ func NewGateDataSource() datasource.DataSource { return &gateDataSource{} }
 type gateDataSource struct{ data *providerData }
 
 type gateDataModel struct {
-	GateID            types.String `tfsdk:"gate_id"`
-	Name              types.String `tfsdk:"name"`
-	Description       types.String `tfsdk:"description"`
-	IsEnabled         types.Bool   `tfsdk:"is_enabled"`
-	Tags              types.Set    `tfsdk:"tags"`
-	Type              types.String `tfsdk:"type"`
-	TypeReason        types.String `tfsdk:"type_reason"`
-	IDType            types.String `tfsdk:"id_type"`
-	ReleasePipelineID types.String `tfsdk:"release_pipeline_id"`
-	Status            types.String `tfsdk:"status"`
-	Archived          types.Bool   `tfsdk:"archived"`
-	CreatorName       types.String `tfsdk:"creator_name"`
-	CreatedTime       types.Int64  `tfsdk:"created_time"`
-	LastModifierName  types.String `tfsdk:"last_modifier_name"`
-	LastModifierID    types.String `tfsdk:"last_modifier_id"`
-	Rules             types.List   `tfsdk:"rules"`
+	gateFields
+	Rules types.List `tfsdk:"rules"`
 }
 
 func (d *gateDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
@@ -116,11 +102,6 @@ func (d *gateDataSource) Read(ctx context.Context, req datasource.ReadRequest, r
 	if resp.Diagnostics.Append(diags...); diags.HasError() {
 		return
 	}
-	m = gateDataModel{
-		GateID: f.GateID, Name: f.Name, Description: f.Description, IsEnabled: f.IsEnabled, Tags: f.Tags,
-		Type: f.Type, TypeReason: f.TypeReason, IDType: f.IDType, ReleasePipelineID: f.ReleasePipelineID,
-		Status: f.Status, Archived: f.Archived, CreatorName: f.CreatorName, CreatedTime: f.CreatedTime,
-		LastModifierName: f.LastModifierName, LastModifierID: f.LastModifierID, Rules: rules,
-	}
+	m = gateDataModel{gateFields: f.gateFields, Rules: rules}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }

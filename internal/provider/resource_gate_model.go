@@ -19,24 +19,30 @@ import (
 // own fields only; its rules belong to featureconsole_gate_rules.
 
 type gateModel struct {
-	ID                types.String   `tfsdk:"id"`
-	GateID            types.String   `tfsdk:"gate_id"`
-	Name              types.String   `tfsdk:"name"`
-	Description       types.String   `tfsdk:"description"`
-	IsEnabled         types.Bool     `tfsdk:"is_enabled"`
-	Tags              types.Set      `tfsdk:"tags"`
-	Type              types.String   `tfsdk:"type"`
-	TypeReason        types.String   `tfsdk:"type_reason"`
-	IDType            types.String   `tfsdk:"id_type"`
-	ReleasePipelineID types.String   `tfsdk:"release_pipeline_id"`
-	Status            types.String   `tfsdk:"status"`
-	CreatorName       types.String   `tfsdk:"creator_name"`
-	CreatedTime       types.Int64    `tfsdk:"created_time"`
-	LastModifierID    types.String   `tfsdk:"last_modifier_id"`
-	LastModifierName  types.String   `tfsdk:"last_modifier_name"`
-	Archived          types.Bool     `tfsdk:"archived"`
-	ArchiveOnDestroy  types.Bool     `tfsdk:"archive_on_destroy"`
-	Timeouts          timeouts.Value `tfsdk:"timeouts"`
+	ID types.String `tfsdk:"id"`
+	gateFields
+	ArchiveOnDestroy types.Bool     `tfsdk:"archive_on_destroy"`
+	Timeouts         timeouts.Value `tfsdk:"timeouts"`
+}
+
+// gateFields are the gate's own fields as the service holds them (flattenGateFields): the attributes
+// featureconsole_gate and the featureconsole_gate data source share.
+type gateFields struct {
+	GateID            types.String `tfsdk:"gate_id"`
+	Name              types.String `tfsdk:"name"`
+	Description       types.String `tfsdk:"description"`
+	IsEnabled         types.Bool   `tfsdk:"is_enabled"`
+	Tags              types.Set    `tfsdk:"tags"`
+	Type              types.String `tfsdk:"type"`
+	TypeReason        types.String `tfsdk:"type_reason"`
+	IDType            types.String `tfsdk:"id_type"`
+	ReleasePipelineID types.String `tfsdk:"release_pipeline_id"`
+	Status            types.String `tfsdk:"status"`
+	CreatorName       types.String `tfsdk:"creator_name"`
+	CreatedTime       types.Int64  `tfsdk:"created_time"`
+	LastModifierID    types.String `tfsdk:"last_modifier_id"`
+	LastModifierName  types.String `tfsdk:"last_modifier_name"`
+	Archived          types.Bool   `tfsdk:"archived"`
 }
 
 func (m *gateModel) identity() (string, types.String) { return gateIdentityAttr, m.GateID }

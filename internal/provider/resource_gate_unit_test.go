@@ -35,11 +35,11 @@ func body(t *testing.T, f console.GateFields) string {
 // create) is left out for the service to choose.
 func TestGateFieldsFrom(t *testing.T) {
 	ctx := context.Background()
-	m := gateModel{
+	m := gateModel{gateFields: gateFields{
 		GateID: types.StringValue("g_1"), Name: types.StringUnknown(), Description: types.StringValue(""),
 		IsEnabled: types.BoolValue(false), Tags: types.SetUnknown(types.StringType), Type: types.StringValue("TEMPORARY"),
 		IDType: types.StringUnknown(), ReleasePipelineID: types.StringNull(),
-	}
+	}}
 	f, diags := gateFieldsFrom(ctx, m)
 	if diags.HasError() {
 		t.Fatal(diags)
@@ -57,11 +57,11 @@ func TestGateFieldsFrom(t *testing.T) {
 // An update sends what changed and nothing else; a pipeline the plan no longer names is detached.
 func TestGateChanges(t *testing.T) {
 	ctx := context.Background()
-	state := gateModel{
+	state := gateModel{gateFields: gateFields{
 		GateID: types.StringValue("g_1"), Name: types.StringValue("G one"), Description: types.StringValue("d"),
 		IsEnabled: types.BoolValue(true), Tags: tagSet("a", "b"), Type: types.StringValue("PERMANENT"),
 		IDType: types.StringValue("userID"), ReleasePipelineID: types.StringValue("pl_1"),
-	}
+	}}
 	plan := state
 	f, _ := gateChanges(ctx, plan, state)
 	if !emptyGateFields(f) {
