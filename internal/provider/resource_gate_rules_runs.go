@@ -199,26 +199,34 @@ func (r *gateRulesResource) waitForRun(op *operation, gateID string, run *consol
 	last := run
 	tflog.Info(op.ctx, "waiting for the release pipeline run that locks the gate's rules", map[string]any{
 		"run": run.ID, "gate_id": gateID, "status": run.Status, "phase": run.CurrentPhase})
+	// stopped says where the run was when the operation's context ended: the budget may run out
+	// while the timer waits or while a read of the run is under way, and both say the same.
+	stopped := func() bool {
+		why := "Terraform cancelled the apply"
+		if op.timedOut() {
+			why = fmt.Sprintf("The %s timeout (%s) ran out", op.name, formatTimeout(op.timeout))
+		}
+		diags.AddError(fmt.Sprintf("Stopped waiting for release pipeline run %q of gate %q", last.ID, gateID),
+			fmt.Sprintf("%s while waiting for run %q to end (on_active_run = \"wait\"); nothing was written. Last state "+
+				"seen: %s.\n\nWhat to do: allow more time (timeouts = { %s = %q }), set on_active_run = \"abort\" to "+
+				"supersede the run, or approve, skip or roll out its phases (in the console, or with the action "+
+				"featureconsole_release_pipeline_trigger with Terraform 1.14 or later), and apply again.",
+				why, last.ID, describeRun(last), op.name, formatTimeout(2*op.timeout)))
+		return false
+	}
 	for !last.Final() {
 		t := time.NewTimer(nextRunPoll(poll, last))
 		select {
 		case <-op.ctx.Done():
 			t.Stop()
-			why := "Terraform cancelled the apply"
-			if op.timedOut() {
-				why = fmt.Sprintf("The %s timeout (%s) ran out", op.name, formatTimeout(op.timeout))
-			}
-			diags.AddError(fmt.Sprintf("Stopped waiting for release pipeline run %q of gate %q", last.ID, gateID),
-				fmt.Sprintf("%s while waiting for run %q to end (on_active_run = \"wait\"); nothing was written. Last state "+
-					"seen: %s.\n\nWhat to do: allow more time (timeouts = { %s = %q }), set on_active_run = \"abort\" to "+
-					"supersede the run, or approve, skip or roll out its phases (in the console, or with the action "+
-					"featureconsole_release_pipeline_trigger with Terraform 1.14 or later), and apply again.",
-					why, last.ID, describeRun(last), op.name, formatTimeout(2*op.timeout)))
-			return false
+			return stopped()
 		case <-t.C:
 		}
 		next, err := r.data.client.GetReleasePipelineTrigger(op.ctx, last.ID)
 		if err != nil {
+			if op.ctx.Err() != nil {
+				return stopped()
+			}
 			apiFailure{"read", fmt.Sprintf("release pipeline run %q", last.ID)}.add(diags, op, err)
 			return false
 		}

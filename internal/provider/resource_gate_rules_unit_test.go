@@ -7,11 +7,16 @@ import (
 	"context"
 	"encoding/json"
 	"math/big"
+	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -334,5 +339,44 @@ func TestGateRulesFlattenSchedule(t *testing.T) {
 	matchPriorRules(context.Background(), same, prior)
 	if !same[0].ScheduledRollouts.Equal(prior[0].ScheduledRollouts) {
 		t.Errorf("an unchanged rule's schedule = %s", same[0].ScheduledRollouts)
+	}
+}
+
+// on_active_run = "wait": the update timeout may run out while a read of the run is under way
+// (a slow service, or a busy machine), and that says the same as running out between two reads:
+// where the run was last seen and what to do, not a failed read.
+func TestWaitForRun_timeoutDuringRead(t *testing.T) {
+	var reads atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		reads.Add(1)
+		<-r.Context().Done() // the read outlasts the operation's budget
+	}))
+	t.Cleanup(srv.Close)
+	c, err := console.New(console.Config{BaseURL: srv.URL, APIKey: "k", MaxRetries: 1, RetryWaitMin: time.Millisecond, RetryWaitMax: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &gateRulesResource{resourceData{data: &providerData{client: c, runPollInterval: time.Millisecond}}}
+	var diags diag.Diagnostics
+	op, cancel, _ := newOperation(context.Background(), "update", 300*time.Millisecond, nil)
+	defer cancel()
+	run := &console.ReleasePipelineTrigger{ID: "rpt_1", Status: console.TriggerInProgress, CurrentPhase: "Canary"}
+	if r.waitForRun(op, "new_checkout", run, &diags) {
+		t.Fatal("the wait reported the run ended")
+	}
+	if reads.Load() == 0 {
+		t.Fatal("the run was never read")
+	}
+	if len(diags) != 1 {
+		t.Fatalf("diagnostics %v, want one error", diags)
+	}
+	d := diags[0]
+	if want := `Stopped waiting for release pipeline run "rpt_1" of gate "new_checkout"`; d.Summary() != want {
+		t.Errorf("summary %q, want %q", d.Summary(), want)
+	}
+	for _, want := range []string{"The update timeout (300ms) ran out", `Last state seen: IN_PROGRESS at phase "Canary"`, `on_active_run = "abort"`} {
+		if !strings.Contains(d.Detail(), want) {
+			t.Errorf("detail lacks %q:\n%s", want, d.Detail())
+		}
 	}
 }
