@@ -230,3 +230,21 @@ func TestWriteAnswerWithoutListReadBack(t *testing.T) {
 		t.Errorf("empty list: %v after %d requests", err, f.count())
 	}
 }
+
+// A gate's targetApps comes as a list of strings or as one bare string (DESIGN §2, round three).
+// The provider has no attribute for it, so either form must read as the same gate, whole.
+func TestGateTargetAppsForms(t *testing.T) {
+	for _, ta := range []string{`["web","ios"]`, `"web"`, `null`, `[]`} {
+		raw := `{"data":{"id":"g","name":"G","isEnabled":true,"type":"TEMPORARY","typeReason":"NONE","targetApps":` + ta +
+			`,"rules":[{"id":"r","baseID":"b","name":"all","passPercentage":50,"conditions":[{"type":"public","targetApps":` + ta + `}]}]}}`
+		var env envelope[Gate]
+		if err := decodeEnvelope(request{method: http.MethodGet, path: "/gates/g"}, []byte(raw), &env); err != nil {
+			t.Errorf("targetApps %s: %v", ta, err)
+			continue
+		}
+		g := env.Data
+		if g.ID != "g" || g.Type != "TEMPORARY" || len(g.Rules) != 1 || g.Rules[0].PassPercentage != 50 {
+			t.Errorf("targetApps %s: decoded %+v", ta, g)
+		}
+	}
+}
