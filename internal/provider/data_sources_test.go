@@ -149,6 +149,9 @@ data "featureconsole_users" "every_admin" {
 
 func TestAccUsersDataSource_emptyAndRequestsPerPage(t *testing.T) {
 	m, url := startMock(t, mockconsole.Config{PageSizeCap: 10})
+	// The request count is that of the documented paging; the list habits (unpaged lists, a page
+	// ignored, a limit ceiling) answer in other shapes and have their own tests (TestAccHabits_*).
+	m.SetHabits(mockconsole.Habits{})
 	m.SetUsers(nil)
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
