@@ -8,6 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"regexp"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -89,7 +91,7 @@ func (r *gateRulesResource) warnRolloutStarted(ctx context.Context, diags *diag.
 }
 
 // activeRun is the run that locks a gate's rules, when err is the service refusing a write (400)
-// while the gate has one.
+// for that lock while the gate has an active run.
 func (r *gateRulesResource) activeRun(ctx context.Context, gateID string, err error) *console.ReleasePipelineTrigger {
 	var ae *console.APIError
 	if !errors.As(err, &ae) || ae.StatusCode != http.StatusBadRequest {
@@ -97,6 +99,26 @@ func (r *gateRulesResource) activeRun(ctx context.Context, gateID string, err er
 	}
 	runs, lerr := activeRunsOfGate(ctx, r.data.client, gateID)
 	if lerr != nil {
+		return nil
+	}
+	return lockingRun(ae.Message, runs)
+}
+
+// lockWords are words of a refusal that speaks of a rollout rather than of the rules sent.
+var lockWords = regexp.MustCompile(`(?i)\b(runs?|triggers?|roll(ed|ing)? ?outs?|rolled|rolling|locked|locks?|pipelines?|releases?)\b`)
+
+// lockingRun is the active run a refusal of a rules write is about. The service names the run
+// (DESIGN §2), and that run is taken; a refusal naming none of them is the lock only when it
+// speaks of a run or rollout in other words (then the newest run). Any other refusal, such as a
+// rule the service finds invalid, is not the lock even while a run is active: aborting or waiting
+// for the run would not help, and with on_active_run = "abort" it would end a rollout for nothing.
+func lockingRun(message string, runs []console.ReleasePipelineTrigger) *console.ReleasePipelineTrigger {
+	for i := range runs {
+		if runs[i].ID != "" && strings.Contains(message, runs[i].ID) {
+			return &runs[i]
+		}
+	}
+	if !lockWords.MatchString(message) {
 		return nil
 	}
 	return newestRun(runs)
@@ -126,8 +148,8 @@ const (
 
 var onActiveRunPolicies = []string{onActiveRunFail, onActiveRunAbort, onActiveRunWait}
 
-// writeRules writes the rule list. A write the service refuses (400) while an active run of the
-// gate exists is the run's lock, whatever words the service uses: onActiveRun then says whether
+// writeRules writes the rule list. A write the service refuses (400) for an active run of the
+// gate (lockingRun) is the run's lock: onActiveRun then says whether
 // to stop, abort the run or wait for it, and write once more. superseded is the run aborted.
 // Failures of the abort or the wait are added to diags, with a nil gate and error.
 func (r *gateRulesResource) writeRules(op *operation, gateID string, rules []console.GateRule, onActiveRun string, diags *diag.Diagnostics) (g *console.Gate, superseded *console.ReleasePipelineTrigger, err error) {

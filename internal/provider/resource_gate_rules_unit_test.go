@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -378,5 +379,67 @@ func TestWaitForRun_timeoutDuringRead(t *testing.T) {
 		if !strings.Contains(d.Detail(), want) {
 			t.Errorf("detail lacks %q:\n%s", want, d.Detail())
 		}
+	}
+}
+
+// on_active_run = "abort": a refusal of the rules that is not the run's lock (a rule the service
+// finds invalid) is reported as it is, and the run rolling out is left alone; a refusal that
+// names the run, or speaks of a rollout, is the lock and aborts it.
+func TestWriteRules_onlyTheLockAbortsTheRun(t *testing.T) {
+	const lock = `Gate "new_checkout" is being rolled out by release pipeline trigger "rpt_1": its rules cannot change until it ends`
+	for msg, wantAbort := range map[string]bool{
+		`rules[0].conditions[0].operator "any" is not valid for type "time"`: false,
+		`rules[0].name "checkout beta" duplicates rules[1].name`:            false,
+		lock: true,
+		`The gate's rules are locked while a rollout is in progress`: true,
+	} {
+		t.Run(msg, func(t *testing.T) {
+			var mu sync.Mutex
+			var patches, aborts int
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				mu.Lock()
+				defer mu.Unlock()
+				w.Header().Set("Content-Type", "application/json")
+				switch {
+				case r.Method == http.MethodPatch && strings.HasSuffix(r.URL.Path, "/gates/new_checkout/rules"):
+					patches++
+					if patches == 1 || aborts == 0 {
+						w.WriteHeader(http.StatusBadRequest)
+						_ = json.NewEncoder(w).Encode(map[string]any{"status": 400, "message": msg})
+						return
+					}
+					_, _ = w.Write([]byte(`{"data":{"id":"new_checkout","rules":[]}}`))
+				case r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/release_pipeline_triggers"):
+					_, _ = w.Write([]byte(`{"data":[{"id":"rpt_1","gateID":"new_checkout","releasePipelineID":"pl_web","status":"IN_PROGRESS","currentPhase":"Canary"}]}`))
+				case r.Method == http.MethodPut && strings.HasSuffix(r.URL.Path, "/release_pipeline_triggers/rpt_1/abort"):
+					aborts++
+					_, _ = w.Write([]byte(`{"data":{"id":"rpt_1","gateID":"new_checkout","status":"ABORTED","actions":[{"type":"ABORT"}]}}`))
+				default:
+					w.WriteHeader(http.StatusNotFound)
+					_, _ = w.Write([]byte(`{"status":404,"message":"not here"}`))
+				}
+			}))
+			t.Cleanup(srv.Close)
+			c, err := console.New(console.Config{BaseURL: srv.URL, APIKey: "k", MaxRetries: 1, RetryWaitMin: time.Millisecond, RetryWaitMax: time.Millisecond})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := &gateRulesResource{resourceData{data: &providerData{client: c}}}
+			op, cancel, _ := newOperation(context.Background(), "update", 10*time.Second, nil)
+			defer cancel()
+			var diags diag.Diagnostics
+			_, superseded, err := r.writeRules(op, "new_checkout", []console.GateRule{}, onActiveRunAbort, &diags)
+			mu.Lock()
+			defer mu.Unlock()
+			if wantAbort {
+				if err != nil || diags.HasError() || superseded == nil || superseded.ID != "rpt_1" || aborts != 1 || patches != 2 {
+					t.Errorf("the lock: err %v, diags %v, superseded %v, %d aborts, %d writes; want rpt_1 aborted and the rules written", err, diags, superseded, aborts, patches)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), "400") && !strings.Contains(err.Error(), msg) || superseded != nil || aborts != 0 || patches != 1 {
+				t.Errorf("another refusal: err %v, superseded %v, %d aborts, %d writes; want the refusal, no abort, one write", err, superseded, aborts, patches)
+			}
+		})
 	}
 }
