@@ -78,7 +78,8 @@ func (s *Server) unlessHeld(r *http.Request, kind string, body []byte, write fun
 
 // holdForReview holds a write to a gate's rules or a pipeline for review when the habit is on and
 // the request asks for review settings to be respected; s.mu is held. A write to an object that
-// does not exist, or whose body is not valid, is answered as ever.
+// does not exist, whose body is not valid, or to an archived gate (refused until unarchived: there
+// is nothing to review) is answered as ever.
 func (s *Server) holdForReview(r *http.Request, kind, id string, body []byte) (response, bool) {
 	if !s.habits.Reviews || !strings.EqualFold(r.Header.Get(reviewHeader), reviewHeaderTrue) {
 		return response{}, false
@@ -87,7 +88,7 @@ func (s *Server) holdForReview(r *http.Request, kind, id string, body []byte) (r
 	switch kind {
 	case reviewKindGate:
 		st, ok := s.gates[id]
-		if !ok {
+		if !ok || archivedRefused(st) != nil {
 			return response{}, false
 		}
 		var req gateRulesReq
@@ -97,7 +98,7 @@ func (s *Server) holdForReview(r *http.Request, kind, id string, body []byte) (r
 		current = st.gate.clone()
 	case reviewKindGateFields:
 		st, ok := s.gates[id]
-		if !ok {
+		if !ok || archivedRefused(st) != nil {
 			return response{}, false
 		}
 		var req gateFieldsReq

@@ -108,3 +108,35 @@ func TestReviewApprovalApplies(t *testing.T) {
 		t.Error("approved twice")
 	}
 }
+
+// A write to an archived gate is refused (400) as without reviews: there is nothing to review
+// until the gate is unarchived; after unarchiving, the same write is held again.
+func TestReviewArchivedGateRefused(t *testing.T) {
+	s, c := newClient(t, Config{})
+	s.SetHabits(Habits{Reviews: true, ReviewCommits: true})
+	expect(t, c.do("POST", "/gates", map[string]any{"id": "g_arch", "description": "before"}), 201)
+	if err := s.ArchiveGateInConsole("g_arch"); err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []struct{ method, path, body string }{
+		{"PATCH", "/gates/g_arch", `{"description":"after"}`},
+		{"PATCH", "/gates/g_arch/rules", `{"rules":[]}`},
+	} {
+		req, _ := http.NewRequest(w.method, c.url+w.path, strings.NewReader(w.body))
+		req.Header.Set(apiKeyHeader, c.key)
+		req.Header.Set(reviewHeader, reviewHeaderTrue)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = resp.Body.Close()
+		if resp.StatusCode != http.StatusBadRequest {
+			t.Errorf("%s %s of an archived gate: %d, want 400", w.method, w.path, resp.StatusCode)
+		}
+	}
+	if n := len(s.PendingReviews()); n != 0 {
+		t.Errorf("%d reviews held for an archived gate", n)
+	}
+	expect(t, c.do("PUT", "/gates/g_arch/unarchive", map[string]any{}), 200)
+	held(t, s, c, "PATCH", "/gates/g_arch", `{"description":"after"}`)
+}
