@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 )
 
 // A stale gate (round three): TEMPORARY gates the service judges stale read STALE with a reason,
@@ -53,6 +54,58 @@ func TestGateStale(t *testing.T) {
 	}
 	expect(t, c.do("PATCH", "/gates/g_temp", `{"type":"STALE"}`), http.StatusBadRequest)
 	expect(t, c.do("POST", "/gates", `{"id":"g_new","type":"STALE"}`), http.StatusBadRequest)
+}
+
+// A TEMPORARY gate nobody writes for 30 days (on the run clock) reads STALE, with a reason drawn
+// from its rules; a write makes it fresh and starts the 30 days again. PERMANENT and archived
+// gates never age.
+func TestGateStaleAfterThirtyDays(t *testing.T) {
+	s, c := newClient(t, Config{NoSeed: true})
+	s.SetRunSpeed(0)
+	s.PutGate(Gate{ID: "g_perm"})
+	s.PutGate(Gate{ID: "g_none", Type: "TEMPORARY"})
+	s.PutGate(Gate{ID: "g_arch", Type: "TEMPORARY"})
+	expect(t, c.do("POST", "/gates", `{"id":"g_all","type":"TEMPORARY"}`), http.StatusCreated)
+	expect(t, c.do("PATCH", "/gates/g_all/rules", `{"rules":[{"name":"everyone","passPercentage":100,"conditions":[],"environments":[]}]}`), http.StatusOK)
+	expect(t, c.do("POST", "/gates", `{"id":"g_zero","type":"TEMPORARY"}`), http.StatusCreated)
+	expect(t, c.do("PATCH", "/gates/g_zero/rules", `{"rules":[{"name":"nobody","passPercentage":0,"conditions":[],"environments":[]}]}`), http.StatusOK)
+	expect(t, c.do("POST", "/gates", `{"id":"g_half","type":"TEMPORARY"}`), http.StatusCreated)
+	expect(t, c.do("PATCH", "/gates/g_half/rules", `{"rules":[{"name":"half","passPercentage":50,"conditions":[],"environments":[]}]}`), http.StatusOK)
+	expect(t, c.do("PUT", "/gates/g_arch/archive", `{}`), http.StatusOK)
+	read := func(id string) string {
+		g := c.do("GET", "/gates/"+id, nil).data()
+		return g["type"].(string) + "/" + g["typeReason"].(string)
+	}
+	s.AdvanceRunClock(29 * 24 * time.Hour)
+	for _, id := range []string{"g_perm", "g_none", "g_all", "g_zero", "g_half", "g_arch"} {
+		if got := read(id); strings.HasPrefix(got, "STALE") {
+			t.Errorf("%s stale after 29 days: %s", id, got)
+		}
+	}
+	expect(t, c.do("PATCH", "/gates/g_half", `{"description":"touched"}`), http.StatusOK) // day 29
+	s.AdvanceRunClock(2 * 24 * time.Hour)
+	want := map[string]string{
+		"g_perm": "PERMANENT/NONE", "g_none": "STALE/STALE_NO_RULES", "g_all": "STALE/STALE_PROBABLY_LAUNCHED",
+		"g_zero": "STALE/STALE_PROBABLY_UNLAUNCHED", "g_half": "TEMPORARY/NONE", "g_arch": "TEMPORARY/NONE",
+	}
+	for id, w := range want {
+		if got := read(id); got != w {
+			t.Errorf("%s after 31 days: %s, want %s", id, got, w)
+		}
+	}
+	s.AdvanceRunClock(29 * 24 * time.Hour) // 30 days after the write
+	if got := read("g_half"); got != "STALE/STALE_PROBABLY_FORGOTTEN" {
+		t.Errorf("g_half 30 days after its write: %s", got)
+	}
+	for _, g := range c.do("GET", "/gates", nil).list() { // lists say the same
+		if m := g.(map[string]any); m["id"] == "g_none" && m["typeReason"] != "STALE_NO_RULES" {
+			t.Errorf("listed g_none %v", m)
+		}
+	}
+	expect(t, c.do("PATCH", "/gates/g_none/rules", `{"rules":[]}`), http.StatusOK)
+	if got := read("g_none"); got != "TEMPORARY/NONE" {
+		t.Errorf("g_none after a write: %s", got)
+	}
 }
 
 // Archived gates (rows 31, 32, 35): archive and unarchive, left out of GET /gates unless

@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -70,6 +71,9 @@ type gateState struct {
 	oldRuleWrites bool
 	// retired are the rules aborted runs took away: a baseID of theirs sent back is kept too.
 	retired []GateRule
+	// written is when (on the run clock) the gate was created or last written: a TEMPORARY gate
+	// left alone for staleAfter reads STALE (tickStaleness).
+	written time.Time
 }
 
 // clone is the gate as the service answers it.
@@ -92,6 +96,7 @@ func (s *Server) putGate(g Gate) {
 		s.gates[g.ID] = st
 	}
 	g = withGateDefaults(g.clone())
+	st.written = s.clock.now()
 	for i := range g.Rules {
 		r := &g.Rules[i]
 		r.Conditions = withTargets(r.Conditions, normJSON)
@@ -143,6 +148,7 @@ func (s *Server) GateIDs() []string {
 
 func (s *Server) listGates(r *http.Request) response {
 	s.tickRollouts()
+	s.tickStaleness()
 	listed := s.gates
 	// Archived gates are left out unless asked for (row 35).
 	if !strings.EqualFold(r.URL.Query().Get("includeArchived"), "true") {
@@ -154,6 +160,7 @@ func (s *Server) listGates(r *http.Request) response {
 
 func (s *Server) getGate(id string) response {
 	s.tickRollouts()
+	s.tickStaleness()
 	return readOne(s.gates, "Gate", id, (*gateState).clone)
 }
 
@@ -213,6 +220,7 @@ func (s *Server) updateGateRules(id string, body []byte) response {
 	prev := st.gate.Rules
 	st.gate.Rules = out
 	freshen(&st.gate)
+	st.written = s.clock.now()
 	st.gate.LastModifierName = modifierName
 	st.gate.LastModifierID = s.modifierID()
 	s.startGateRun(id, st, prev)
@@ -458,7 +466,7 @@ func (s *Server) createGate(body []byte) response {
 	}
 	g := Gate{ID: id, IsEnabled: true, CreatorName: modifierName, CreatedTime: s.now().UnixMilli()}
 	s.setGateFields(&g, req)
-	s.gates[id] = &gateState{gate: withGateDefaults(g)}
+	s.gates[id] = &gateState{gate: withGateDefaults(g), written: s.clock.now()}
 	resp := okResp("Gate created successfully", s.gates[id].clone())
 	resp.status = http.StatusCreated
 	s.gates[id].gate.Owner = s.apiOwnerLocked() // reads show it from now on; the answer above does not
@@ -480,6 +488,7 @@ func (s *Server) updateGate(id string, body []byte) response {
 		return *bad
 	}
 	s.setGateFields(&st.gate, req)
+	st.written = s.clock.now()
 	return okResp("Gate updated successfully", st.clone())
 }
 
@@ -497,6 +506,43 @@ func freshen(g *Gate) {
 		g.Type = gateTypeTemporary
 	}
 	g.TypeReason = typeReasonNone
+}
+
+// staleAfter is how long a TEMPORARY gate left alone takes to read STALE.
+const staleAfter = 30 * 24 * time.Hour
+
+// tickStaleness is the service judging, on the run clock, the TEMPORARY gates nobody has written
+// for staleAfter: they read STALE, with a reason drawn from their rules, until a write of them.
+// Archived gates are left as they are. s.mu is held.
+func (s *Server) tickStaleness() {
+	now := s.clock.now()
+	for _, st := range s.gates {
+		g := &st.gate
+		if g.Type != gateTypeTemporary || g.Status == gateStatusArchived || st.written.IsZero() || now.Sub(st.written) < staleAfter {
+			continue
+		}
+		g.Type, g.TypeReason = gateTypeStale, staleReason(g.Rules)
+	}
+}
+
+// staleReason is why the service judges a gate stale from its rules: none at all; every user
+// passes (probably launched); nobody passes (probably never launched); or left half-way.
+func staleReason(rules []GateRule) string {
+	if len(rules) == 0 {
+		return "STALE_NO_RULES"
+	}
+	all, none := true, true
+	for _, r := range rules {
+		all = all && r.PassPercentage == 100
+		none = none && r.PassPercentage == 0
+	}
+	switch {
+	case all:
+		return "STALE_PROBABLY_LAUNCHED"
+	case none:
+		return "STALE_PROBABLY_UNLAUNCHED"
+	}
+	return "STALE_PROBABLY_FORGOTTEN"
 }
 
 // MarkGateStale is the service judging a TEMPORARY gate stale (it reads type "STALE" with reason as

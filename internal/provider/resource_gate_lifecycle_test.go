@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -59,13 +60,25 @@ func TestAccGate_stale(t *testing.T) {
 				},
 			},
 			{
-				PreConfig: markStale(t, m, "tfacc_checkout", "STALE_PROBABLY_LAUNCHED"),
+				// 31 days pass without a write: the service judges the gate (no rules) stale.
+				PreConfig: func() { m.AdvanceRunClock(31 * 24 * time.Hour) },
 				Config:    cfg("one"),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectEmptyPlan(),
 				}},
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(gateAddr, tfjsonpath.New("type"), knownvalue.StringExact("TEMPORARY")),
+					statecheck.ExpectKnownValue(gateAddr, tfjsonpath.New("type_reason"), knownvalue.StringExact("STALE_NO_RULES")),
+				},
+			},
+			{
+				// The service changes its mind about why.
+				PreConfig: markStale(t, m, "tfacc_checkout", "STALE_PROBABLY_LAUNCHED"),
+				Config:    cfg("one"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectEmptyPlan(),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(gateAddr, tfjsonpath.New("type_reason"), knownvalue.StringExact("STALE_PROBABLY_LAUNCHED")),
 				},
 			},
