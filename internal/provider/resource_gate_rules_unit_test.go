@@ -389,7 +389,7 @@ func TestWriteRules_onlyTheLockAbortsTheRun(t *testing.T) {
 	const lock = `Gate "new_checkout" is being rolled out by release pipeline trigger "rpt_1": its rules cannot change until it ends`
 	for msg, wantAbort := range map[string]bool{
 		`rules[0].conditions[0].operator "any" is not valid for type "time"`: false,
-		`rules[0].name "checkout beta" duplicates rules[1].name`:            false,
+		`rules[0].name "checkout beta" duplicates rules[1].name`:             false,
 		lock: true,
 		`The gate's rules are locked while a rollout is in progress`: true,
 	} {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/http"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -46,6 +47,13 @@ type sharedSpec struct {
 	snapshot func(m *mockconsole.Server, id string) any
 	// drop deletes the object in the mock, as the console would.
 	drop func(m *mockconsole.Server, id string)
+	// change is a one-attribute update of config: its text change[0] becomes change[1].
+	change [2]string
+}
+
+// changed is the configuration with the spec's one-attribute update made.
+func (s sharedSpec) changed(extra string) string {
+	return strings.Replace(s.config(extra), s.change[0], s.change[1], 1)
 }
 
 func (s sharedSpec) addr() string { return s.typeName + ".test" }
@@ -75,10 +83,11 @@ resource "featureconsole_gate" "test" {
 		},
 		snapshot: func(m *mockconsole.Server, id string) any { g, _ := m.Gate(id); return g },
 		drop:     func(m *mockconsole.Server, id string) { m.DeleteGate(id) },
+		change:   [2]string{`"Shared behaviour"`, `"Changed behaviour"`},
 	},
-	segmentSpec("rule_based", "rules = ["+ruleEmail+"]", mockconsole.Segment{Rules: []mockconsole.SegmentRule{{Name: "console",
+	segmentSpec("rule_based", "rules = ["+ruleEmail+"]", [2]string{"pass_percentage = 100", "pass_percentage = 50"}, mockconsole.Segment{Rules: []mockconsole.SegmentRule{{Name: "console",
 		PassPercentage: 100, Conditions: []mockconsole.Condition{{Type: "country", Operator: "any", TargetValue: []any{"US"}}}}}}),
-	segmentSpec("id_list", `ids = ["u_1", "u_2", "u_3"]`, mockconsole.Segment{IDs: []string{"someone_else"}}),
+	segmentSpec("id_list", `ids = ["u_1", "u_2", "u_3"]`, [2]string{`"u_3"`, `"u_4"`}, mockconsole.Segment{IDs: []string{"someone_else"}}),
 	{
 		name: "metric_source", typeName: "featureconsole_metric_source", kind: "Metric source", idAttr: "name",
 		quietPlan: "validate_on_plan = false",
@@ -101,6 +110,7 @@ resource "featureconsole_metric_source" "test" {
 		},
 		snapshot: func(m *mockconsole.Server, id string) any { src, _ := m.MetricSource(id); return src },
 		drop:     func(m *mockconsole.Server, id string) { m.DeleteMetricSource(id) },
+		change:   [2]string{"FROM orders", "FROM orders_v2"},
 	},
 	{
 		// Without pipeline_id: Terraform creates the pipeline and the service chooses its id.
@@ -123,12 +133,14 @@ resource "featureconsole_release_pipeline" "test" {
 		path: func(id string) string { return "/release_pipelines/" + id }, createPath: "/release_pipelines",
 		snapshot: func(m *mockconsole.Server, id string) any { p, _ := m.Pipeline(id); return p },
 		drop:     func(m *mockconsole.Server, id string) { m.DeletePipeline(id) },
+		change:   [2]string{"time_interval_ms = 0", "time_interval_ms = 60000"},
 	},
 }
 
 // segmentSpec is a segment of type typ, holding what body declares; seeded is what a segment of
-// that type made in the console holds.
-func segmentSpec(typ, body string, seeded mockconsole.Segment) sharedSpec {
+// that type made in the console holds; change is an update of body in place (a segment's own
+// fields cannot change without replacing it).
+func segmentSpec(typ, body string, change [2]string, seeded mockconsole.Segment) sharedSpec {
 	id := "tfacc_shared_" + typ
 	seeded.ID, seeded.Name, seeded.IsEnabled, seeded.Type, seeded.IDType = id, "Made in the console", true, typ, "userID"
 	return sharedSpec{
@@ -149,6 +161,7 @@ resource "featureconsole_segment" "test" {
 		seed:     func(m *mockconsole.Server) { m.PutSegment(seeded) },
 		snapshot: func(m *mockconsole.Server, id string) any { sg, _ := m.Segment(id); return sg },
 		drop:     func(m *mockconsole.Server, id string) { m.DeleteSegment(id) },
+		change:   change,
 	}
 }
 
@@ -381,6 +394,61 @@ func TestAccShared_createTimeout(t *testing.T) {
 					Check: resource.ComposeTestCheckFunc(sw.within(20*time.Second), s.expectNone(m), func(*terraform.State) error {
 						return noStoredWrite(m)
 					}),
+				},
+			},
+		})
+	})
+}
+
+// An update and a destroy that outlast timeouts.update and timeouts.delete fail on them, quickly,
+// and change nothing: the object keeps what it held, the state keeps the object, and the same
+// apply and destroy go through once the service answers in time.
+func TestAccShared_updateAndDeleteTimeout(t *testing.T) {
+	runShared(t, func(t *testing.T, s sharedSpec, m *mockconsole.Server, url string) {
+		const budget = `timeouts = { update = "500ms", delete = "500ms" }`
+		var (
+			sw     stopwatch
+			id     string
+			before any
+		)
+		unchanged := func(*terraform.State) error {
+			if now := s.snapshot(m, id); !reflect.DeepEqual(now, before) {
+				return fmt.Errorf("%s %q changed:\n%+v\nwas\n%+v", s.kind, id, now, before)
+			}
+			return nil
+		}
+		resource.ParallelTest(t, resource.TestCase{
+			PreCheck:                 func() { testAccPreCheck(t) },
+			ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+			CheckDestroy:             s.expectNone(m),
+			Steps: []resource.TestStep{
+				{Config: providerBlock(url) + s.config(s.quietPlan+"\n"+budget), Check: s.expectStored(m, &id)},
+				{
+					PreConfig: func() {
+						before = s.snapshot(m, id)
+						m.SetLatency(2 * time.Second)
+						sw.reset()
+					},
+					Config:      providerBlock(url) + s.changed(s.quietPlan+"\n"+budget),
+					ExpectError: wrapped("Unable to", "Timed out after 500ms waiting for the service (raise timeouts.update)"),
+				},
+				{
+					// Destroy, with the object still in state: the delete outlasts its budget too.
+					Config:      providerBlock(url),
+					ExpectError: wrapped("Unable to", "Timed out after 500ms waiting for the service (raise timeouts.delete)"),
+				},
+				{
+					// Both failed quickly and the object is as it was; in time, the destroy goes through.
+					PreConfig: func() {
+						if err := unchanged(nil); err != nil {
+							t.Error(err)
+						}
+						if e := time.Since(sw.start); e > 60*time.Second {
+							t.Errorf("the failed update and destroy took %s", e)
+						}
+						m.SetLatency(0)
+					},
+					Config: providerBlock(url),
 				},
 			},
 		})
