@@ -25,3 +25,16 @@ func keepUnwritten(ctx context.Context, state tfsdk.State, plan *tfsdk.Plan, att
 	}
 	return diags
 }
+
+// planIDAs plans id as the configured attribute that names the object (gate_id, segment_id) once
+// that is known: the service keeps the id it is given, so a create's plan need not say "known
+// after apply" for it.
+func planIDAs(ctx context.Context, plan *tfsdk.Plan, from string) diag.Diagnostics {
+	var id, name types.String
+	diags := plan.GetAttribute(ctx, path.Root("id"), &id)
+	diags.Append(plan.GetAttribute(ctx, path.Root(from), &name)...)
+	if diags.HasError() || name.IsUnknown() || name.IsNull() || id.Equal(name) {
+		return diags
+	}
+	return append(diags, plan.SetAttribute(ctx, path.Root("id"), name)...)
+}

@@ -87,7 +87,7 @@ func TestAccPlans_segment(t *testing.T) {
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		CheckDestroy:             expectNoSegments(m),
 		Steps: append(planSteps(url, segRulesAddr,
-			segmentRuleConfig(ruleEmail+", "+ruleCountry), []string{"id", "id_type", "rules.0.id", "rules.0.base_id",
+			segmentRuleConfig(ruleEmail+", "+ruleCountry), []string{"id_type", "rules.0.id", "rules.0.base_id",
 				"rules.1.id", "rules.1.base_id", "entry_count", "is_enabled", "last_modifier_id", "last_modifier_name"},
 			// A rule's id is the service's and may change on any write of the rules; its base_id stays.
 			changed, []string{"rules.1.pass_percentage", "rules.0.id", "rules.1.id",
@@ -103,7 +103,7 @@ func TestAccPlans_segmentIDs(t *testing.T) {
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		CheckDestroy:             expectNoSegments(m),
 		Steps: planSteps(url, segIDsAddr,
-			idsConfig(0, 20), []string{"id", "name", "id_type", "entry_count", "is_enabled", "last_modifier_id", "last_modifier_name"},
+			idsConfig(0, 20), []string{"name", "id_type", "entry_count", "is_enabled", "last_modifier_id", "last_modifier_name"},
 			idsConfig(1, 21), []string{"ids", "entry_count", "last_modifier_id", "last_modifier_name"}),
 	})
 }
@@ -137,5 +137,54 @@ func TestAccPlans_releasePipeline(t *testing.T) {
 				"phases.1.id", "phases.1.rules.0.id", "creator_id", "created_time", "last_modifier_id"},
 			createdPipelineHCL(name, canaryHCL, slowerGA), []string{"phases.1.time_interval_ms", "last_modifier_id"}),
 			timeoutsOnlyStep(m, url, pipelineAddr, createdPipelineHCL(name, canaryHCL, slowerGA))),
+	})
+}
+
+func TestAccPlans_gateRules(t *testing.T) {
+	m, url := startMock(t, mockconsole.Config{})
+	m.PutGate(mockconsole.Gate{ID: "tfacc_plans", IsEnabled: true, Type: "PERMANENT"})
+	rules := func(percentage string) string {
+		return `{ name = "staff", pass_percentage = 100, conditions = [{ type = "email", operator = "str_contains_any", target_value = ["@example.com"] }] },
+    { name = "everyone", pass_percentage = ` + percentage + ` }`
+	}
+	config := func(percentage string) string {
+		return fmt.Sprintf(`
+resource "featureconsole_gate_rules" "checkout" {
+  gate_id = "tfacc_plans"
+  rules   = [%s]
+}
+`, rules(percentage))
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: append(planSteps(url, gateRulesAddr,
+			// gate_id names the gate, so id is known; the service gives each rule its ids, and a
+			// rule's schedule is the service's.
+			config("10"), []string{"rules.0.id", "rules.0.base_id", "rules.0.scheduled_rollouts",
+				"rules.1.id", "rules.1.base_id", "rules.1.scheduled_rollouts"},
+			// One percentage: a rule keeps its base_id by name; ids and schedules may change on any
+			// write of the list.
+			config("20"), []string{"rules.1.pass_percentage", "rules.0.id", "rules.0.scheduled_rollouts",
+				"rules.1.id", "rules.1.scheduled_rollouts"}),
+			// Terraform-side settings only: nothing sent, nothing unknown.
+			timeoutsOnlyStep(m, url, gateRulesAddr, config("20")),
+			resource.TestStep{
+				PreConfig: m.ResetRequests,
+				Config: providerBlock(url) + strings.Replace(config("20"), "\n}", "\n  timeouts = { update = \"30m\" }\n  on_active_run = \"abort\"\n}", 1),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plansOnly(gateRulesAddr, "on_active_run")},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: func(*terraform.State) error {
+					for _, r := range m.Requests() {
+						if r.Method != http.MethodGet {
+							return fmt.Errorf("a change of on_active_run sent %s %s", r.Method, r.Path)
+						}
+					}
+					return nil
+				},
+			},
+		),
 	})
 }

@@ -51,10 +51,7 @@ func (r *gateResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRe
 			resp.Diagnostics.Append(keepUnwritten(ctx, req.State, &resp.Plan, "last_modifier_id", "last_modifier_name")...)
 		}
 	}
-	if plan.ID.Equal(plan.GateID) {
-		return
-	}
-	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("id"), plan.GateID)...)
+	resp.Diagnostics.Append(planIDAs(ctx, &resp.Plan, "gate_id")...)
 }
 
 // gateWritesNothing reports whether an update of state to plan sends nothing to the service: every

@@ -23,8 +23,12 @@ import (
 // new one), so it is promised only when nothing is written: when the list is unchanged; so is a
 // rule's schedule, which is the service's.
 func (r *gateRulesResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() || req.State.Raw.IsNull() {
-		return // destroy, or create: every id is unknown until the service assigns it
+	if req.Plan.Raw.IsNull() {
+		return
+	}
+	if req.State.Raw.IsNull() { // create: the rules' ids are unknown until the service assigns them
+		resp.Diagnostics.Append(planIDAs(ctx, &resp.Plan, "gate_id")...)
+		return
 	}
 	if req.Plan.Raw.Equal(req.State.Raw) {
 		// Nothing changes, so the framework left every id as the state has it, rule for rule, which

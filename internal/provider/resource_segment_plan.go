@@ -47,7 +47,11 @@ func (r *segmentResource) ValidateConfig(ctx context.Context, req resource.Valid
 // The count is the service's: kept while the ids and rules stay as they are, unknown when the write
 // changes them; with neither changed, nothing is written.
 func (r *segmentResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() || req.State.Raw.IsNull() {
+	if req.Plan.Raw.IsNull() {
+		return
+	}
+	if req.State.Raw.IsNull() {
+		resp.Diagnostics.Append(planIDAs(ctx, &resp.Plan, "segment_id")...)
 		return
 	}
 	var plan, state segmentModel
