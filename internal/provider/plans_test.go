@@ -45,17 +45,23 @@ func planSteps(url, addr, create string, createUnknown []string, change string, 
 // timeoutsOnlyStep adds timeouts to config (a resource block): a change that writes nothing plans
 // the timeouts alone and sends no request but reads.
 func timeoutsOnlyStep(m *mockconsole.Server, url, addr, config string) resource.TestStep {
+	return settingsOnlyStep(m, url, addr, config, `timeouts = { update = "30m" }`, "timeouts.update")
+}
+
+// settingsOnlyStep adds lines of Terraform-side settings to config (a resource block): the plan
+// changes the paths planned alone, and the apply sends no request but reads.
+func settingsOnlyStep(m *mockconsole.Server, url, addr, config, lines string, planned ...string) resource.TestStep {
 	return resource.TestStep{
 		PreConfig: m.ResetRequests,
-		Config:    providerBlock(url) + strings.Replace(config, "\n}", "\n  timeouts = { update = \"30m\" }\n}", 1),
+		Config:    providerBlock(url) + strings.Replace(config, "\n}", "\n  "+lines+"\n}", 1),
 		ConfigPlanChecks: resource.ConfigPlanChecks{
-			PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate), plansOnly(addr, "timeouts.update")},
+			PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate), plansOnly(addr, planned...)},
 			PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 		},
 		Check: func(*terraform.State) error {
 			for _, r := range m.Requests() {
 				if r.Method != http.MethodGet {
-					return fmt.Errorf("a change of timeouts sent %s %s", r.Method, r.Path)
+					return fmt.Errorf("a change of %s sent %s %s", strings.Join(planned, " and "), r.Method, r.Path)
 				}
 			}
 			return nil
@@ -169,22 +175,8 @@ resource "featureconsole_gate_rules" "checkout" {
 				"rules.1.id", "rules.1.scheduled_rollouts"}),
 			// Terraform-side settings only: nothing sent, nothing unknown.
 			timeoutsOnlyStep(m, url, gateRulesAddr, config("20")),
-			resource.TestStep{
-				PreConfig: m.ResetRequests,
-				Config: providerBlock(url) + strings.Replace(config("20"), "\n}", "\n  timeouts = { update = \"30m\" }\n  on_active_run = \"abort\"\n}", 1),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plansOnly(gateRulesAddr, "on_active_run")},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				Check: func(*terraform.State) error {
-					for _, r := range m.Requests() {
-						if r.Method != http.MethodGet {
-							return fmt.Errorf("a change of on_active_run sent %s %s", r.Method, r.Path)
-						}
-					}
-					return nil
-				},
-			},
+			settingsOnlyStep(m, url, gateRulesAddr, config("20"), `timeouts = { update = "30m" }
+  on_active_run = "abort"`, "on_active_run"),
 		),
 	})
 }
