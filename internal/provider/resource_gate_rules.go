@@ -77,7 +77,7 @@ func (r *gateRulesResource) Schema(ctx context.Context, _ resource.SchemaRequest
 					"naming the run and changes nothing; `abort` aborts that run (the gate's rules it was rolling out are " +
 					"replaced) and writes the new rules, which start the next run, as a newer deploy supersedes an older " +
 					"one; `wait` waits for the run to complete or be aborted, within the create or update timeout, then " +
-					"writes. Destroying this resource, or changing `gate_id`, always aborts the run first. Changing only " +
+					"writes, and a warning lists the states the run went through (`TF_LOG=INFO` shows each as it comes). Destroying this resource, or changing `gate_id`, always aborts the run first. Changing only " +
 					"this setting sends no request. Works with every Terraform version, unlike the " +
 					"`featureconsole_release_pipeline_trigger` action (Terraform 1.14 or later).",
 			},

@@ -218,7 +218,10 @@ func (r *gateRulesResource) waitForRun(op *operation, gateID string, run *consol
 	if poll <= 0 {
 		poll = defaultRunPollInterval
 	}
-	last := run
+	last, start := run, time.Now()
+	// seen is every state the run was found in, in order: Terraform shows a resource's operation
+	// only as "Still modifying...", so the apply's output says afterwards what was waited for.
+	seen := []string{runState(run)}
 	tflog.Info(op.ctx, "waiting for the release pipeline run that locks the gate's rules", map[string]any{
 		"run": run.ID, "gate_id": gateID, "status": run.Status, "phase": run.CurrentPhase})
 	// stopped says where the run was when the operation's context ended: the budget may run out
@@ -232,8 +235,8 @@ func (r *gateRulesResource) waitForRun(op *operation, gateID string, run *consol
 			fmt.Sprintf("%s while waiting for run %q to end (on_active_run = \"wait\"); nothing was written. Last state "+
 				"seen: %s.\n\nWhat to do: allow more time (timeouts = { %s = %q }), set on_active_run = \"abort\" to "+
 				"supersede the run, or approve, skip or roll out its phases (in the console, or with the action "+
-				"featureconsole_release_pipeline_trigger with Terraform 1.14 or later), and apply again.",
-				why, last.ID, describeRun(last), op.name, formatTimeout(2*op.timeout)))
+				"featureconsole_release_pipeline_trigger with Terraform 1.14 or later), and apply again.\n\nStates seen in %s: %s.",
+				why, last.ID, describeRun(last), op.name, formatTimeout(2*op.timeout), humanDuration(time.Since(start)), strings.Join(seen, " -> ")))
 		return false
 	}
 	for !last.Final() {
@@ -255,10 +258,23 @@ func (r *gateRulesResource) waitForRun(op *operation, gateID string, run *consol
 		if next.Status != last.Status || next.CurrentPhaseID != last.CurrentPhaseID {
 			tflog.Info(op.ctx, fmt.Sprintf("release pipeline run %q is now %s", next.ID, describeRun(next)), map[string]any{
 				"run": next.ID, "gate_id": gateID, "status": next.Status, "phase": next.CurrentPhase})
+			seen = append(seen, runState(next))
 		}
 		last = next
 	}
+	diags.AddWarning(fmt.Sprintf("Waited for release pipeline run %q of gate %q", run.ID, gateID),
+		fmt.Sprintf("Run %q of release pipeline %q was rolling out an earlier change of the gate's rules, so this change "+
+			"waited %s for it to end (on_active_run = \"wait\"). The run went: %s.", run.ID, run.ReleasePipelineID,
+			humanDuration(time.Since(start)), strings.Join(seen, " -> ")))
 	return true
+}
+
+// runState is a run's status and phase, without the bake time describeRun adds.
+func runState(r *console.ReleasePipelineTrigger) string {
+	if r.Final() {
+		return r.Status
+	}
+	return fmt.Sprintf("%s at phase %q", r.Status, r.CurrentPhase)
 }
 
 // addRulesNotTaken reports a write of the rules that the service answered with other rules than

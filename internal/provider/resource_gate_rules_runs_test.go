@@ -244,7 +244,8 @@ func TestAccGateRules_onActiveRunWait(t *testing.T) {
 	_, out := cli.run([]int{1}, apply...)
 	wantsOutput(t, out, `Error: Stopped waiting for release pipeline run "rpt_1" of gate "new_checkout"`,
 		`The update timeout \(2s\) ran out while waiting for run "rpt_1" to end \(on_active_run = "wait"\); nothing was written`,
-		`Last state seen: IN_PROGRESS at phase "Canary"`, `timeouts = \{ update = "4s" \}`, `on_active_run = "abort"`)
+		`Last state seen: IN_PROGRESS at phase "Canary"`, `timeouts = \{ update = "4s" \}`, `on_active_run = "abort"`,
+		`States seen in \d+ seconds?: IN_PROGRESS at phase "Canary"\.`)
 	checkMockPercentage(t, m, 10)
 
 	// Five hours of bake time pass in about a second.
@@ -252,7 +253,10 @@ func TestAccGateRules_onActiveRunWait(t *testing.T) {
 	cli.write("main.tf", onActiveRunConfig(url, "20", "wait", `timeouts = { update = "1m" }`))
 	out = cli.must(apply...)
 	m.SetRunSpeed(0)
-	wantsOutput(t, out, `Warning: Rules of gate "new_checkout" roll out through release pipeline run "rpt_2"`)
+	// The output says what was waited for, phase by phase, since Terraform shows only "Still modifying".
+	wantsOutput(t, out, `Warning: Rules of gate "new_checkout" roll out through release pipeline run "rpt_2"`,
+		`Warning: Waited for release pipeline run "rpt_1" of gate "new_checkout"`,
+		`so this change waited \d+ seconds? for it to end \(on_active_run = "wait"\)\. The run went: IN_PROGRESS at phase "Canary" -> IN_PROGRESS at phase "[^"]+" (-> [^.]+ )?-> COMPLETED\.`)
 	checkRunStatus(t, m, "rpt_1", mockconsole.RunCompleted)
 	checkMockPercentage(t, m, 20)
 	if runs := m.GateRuns("new_checkout"); len(runs) != 2 || runs[0] != "rpt_2" {
