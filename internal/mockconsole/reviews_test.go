@@ -9,8 +9,8 @@ import (
 	"testing"
 )
 
-// held sends a write with x-respect-review-settings: true and returns the review it was held as.
-func held(t *testing.T, s *Server, c *client, method, path, body string) Review {
+// sendReviewed sends a write with x-respect-review-settings: true and returns the answer's status.
+func sendReviewed(t *testing.T, c *client, method, path, body string) int {
 	t.Helper()
 	req, _ := http.NewRequest(method, c.url+path, strings.NewReader(body))
 	req.Header.Set(apiKeyHeader, c.key)
@@ -20,8 +20,14 @@ func held(t *testing.T, s *Server, c *client, method, path, body string) Review 
 		t.Fatal(err)
 	}
 	_ = resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("held %s %s: %d", method, path, resp.StatusCode)
+	return resp.StatusCode
+}
+
+// held sends a write with x-respect-review-settings: true and returns the review it was held as.
+func held(t *testing.T, s *Server, c *client, method, path, body string) Review {
+	t.Helper()
+	if st := sendReviewed(t, c, method, path, body); st != http.StatusOK {
+		t.Fatalf("held %s %s: %d", method, path, st)
 	}
 	reviews := s.PendingReviews()
 	if len(reviews) == 0 {
@@ -122,16 +128,8 @@ func TestReviewArchivedGateRefused(t *testing.T) {
 		{"PATCH", "/gates/g_arch", `{"description":"after"}`},
 		{"PATCH", "/gates/g_arch/rules", `{"rules":[]}`},
 	} {
-		req, _ := http.NewRequest(w.method, c.url+w.path, strings.NewReader(w.body))
-		req.Header.Set(apiKeyHeader, c.key)
-		req.Header.Set(reviewHeader, reviewHeaderTrue)
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_ = resp.Body.Close()
-		if resp.StatusCode != http.StatusBadRequest {
-			t.Errorf("%s %s of an archived gate: %d, want 400", w.method, w.path, resp.StatusCode)
+		if st := sendReviewed(t, c, w.method, w.path, w.body); st != http.StatusBadRequest {
+			t.Errorf("%s %s of an archived gate: %d, want 400", w.method, w.path, st)
 		}
 	}
 	if n := len(s.PendingReviews()); n != 0 {
