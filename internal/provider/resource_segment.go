@@ -209,7 +209,7 @@ func (r *segmentResource) Create(ctx context.Context, req resource.CreateRequest
 			n := console.IDsWritten(err)
 			refused, held = ids[n:], n
 			resp.Diagnostics.AddWarning(fmt.Sprintf("Segment %q created without all its ids: the service's id-list limit was reached", id),
-				idListCapDetail(id, n, len(refused), err)+"\n\nThe segment was created and keeps the ids written, so this is a "+
+				idListCapDetail(id, n, len(refused), n, err)+"\n\nThe segment was created and keeps the ids written, so this is a "+
 					"warning rather than an error (Terraform would mark a failed create for replacement): the next plan shows the "+
 					"ids still to add, and its apply fails in these words until the project has Large ID Lists.")
 		case err != nil:
@@ -275,7 +275,7 @@ func (r *segmentResource) Update(ctx context.Context, req resource.UpdateRequest
 		case console.IsIDListCap(err):
 			n := console.IDsWritten(err)
 			resp.Diagnostics.AddAttributeError(path.Root("ids"), fmt.Sprintf("Segment %q: the service's id-list limit was reached", id),
-				idListCapDetail(id, n, len(added)-n, err))
+				idListCapDetail(id, n, len(added)-n, len(have), err))
 		case err != nil:
 			segmentWriteFailure(&resp.Diagnostics, op, id, "add ids to", err)
 		}

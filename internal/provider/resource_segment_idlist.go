@@ -155,11 +155,12 @@ func segmentWriteFailure(diags *diag.Diagnostics, op *operation, id, what string
 }
 
 // idListCapDetail says what the service's id-list cap means for a write of ids, of which written
-// were taken and todo are still to add.
-func idListCapDetail(id string, written, todo int, err error) string {
-	return fmt.Sprintf("The service refused to add more ids to segment %q: an id list holds at most 10,000 ids unless the "+
-		"project has Large ID Lists (a beta of the service, not on every plan). %d id(s) were written before the limit was "+
-		"reached; the segment keeps them, and %d id(s) are still to add. Ask for Large ID Lists to be enabled for the "+
-		"project, then run apply again: the next plan shows only the ids still to add. The segment is never deleted or "+
-		"created again for this. The service said: %s", id, written, todo, failureAccount(err))
+// were taken and todo are still to add; the segment now holds holds ids.
+func idListCapDetail(id string, written, todo, holds int, err error) string {
+	return fmt.Sprintf("The service refused to add more ids to segment %q: its id-list limit was reached. An id list holds at "+
+		"most 10,000 ids unless the project has Large ID Lists (a beta of the service, not on every plan). %d id(s) were "+
+		"written before the limit was reached and the segment now holds %d; %d id(s) are still to add. Large ID Lists must "+
+		"be enabled for the project (ask the service's support or your account team), then run apply again: the next plan "+
+		"shows only the ids still to add. The segment is never deleted or created again for this. The service said: %s",
+		id, written, holds, todo, failureAccount(err))
 }

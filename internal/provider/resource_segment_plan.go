@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -80,6 +81,21 @@ func (r *segmentResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 		plan.Rules = asSegmentRules(rules)
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("rules"), plan.Rules)...)
 	}
+	if !plan.Rules.Equal(state.Rules) {
+		// The rules are written whole: a held rule of a type the service refuses in writes
+		// makes the write fail, so the plan says so before any request.
+		eachRefusedConditionType(plan.Rules, nil, func(at path.Path, typ string) {
+			resp.Diagnostics.AddAttributeError(at, "Segment rules cannot be written while a rule holds a refused condition type",
+				fmt.Sprintf("%s: the segment holds a rule with a %q condition (written in the console), and this plan changes its "+
+					"rules. The service writes a segment's rules whole and refuses %q in any write of them (segments accept these "+
+					"condition types only: %s), so the change would fail. Remove or rewrite that rule in the configuration (or "+
+					"in the console) in the same change, or leave this segment's rules as they are.", at, typ, typ,
+					strings.Join(segmentConditionTypes, ", ")))
+		})
+		if resp.Diagnostics.HasError() {
+			return
+		}
+	}
 	if !plan.Rules.Equal(state.Rules) || !plan.IDs.Equal(state.IDs) {
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("entry_count"), types.Int64Unknown())...)
 		return
@@ -94,9 +110,6 @@ func (r *segmentResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 // conditions: written in the console, say, with a `public` condition) is what the service holds,
 // read, imported and generated as it is, and is never refused for it.
 func checkSegmentConditionTypes(planned, held types.List, diags *diag.Diagnostics) {
-	if !isKnownList(planned) {
-		return
-	}
 	heldConds := map[string]attr.Value{}
 	if isKnownList(held) {
 		for _, e := range held.Elements() {
@@ -107,20 +120,31 @@ func checkSegmentConditionTypes(planned, held types.List, diags *diag.Diagnostic
 			}
 		}
 	}
-	for i, e := range planned.Elements() {
+	eachRefusedConditionType(planned, func(rule map[string]attr.Value) bool {
+		name, ok := rule["name"].(types.String)
+		h, isHeld := heldConds[name.ValueString()]
+		return ok && isHeld && h.Equal(rule["conditions"])
+	}, func(at path.Path, typ string) {
+		notAcceptedIn(diags, at, "condition type", "segments", typ, segmentConditionTypes)
+	})
+}
+
+// eachRefusedConditionType calls refused with the path and type of every condition of rules
+// (but those of the rules skip tells) whose type segments do not accept. Near misses are left to
+// the conditions' validators, which refuse them as such.
+func eachRefusedConditionType(rules types.List, skip func(rule map[string]attr.Value) bool, refused func(at path.Path, typ string)) {
+	if !isKnownList(rules) {
+		return
+	}
+	for i, e := range rules.Elements() {
 		obj, ok := e.(types.Object)
 		if !ok || obj.IsNull() || obj.IsUnknown() {
 			continue
 		}
 		attrs := obj.Attributes()
 		conds, ok := attrs["conditions"].(types.List)
-		if !ok || !isKnownList(conds) {
+		if !ok || !isKnownList(conds) || skip != nil && skip(attrs) {
 			continue
-		}
-		if name, ok := attrs["name"].(types.String); ok {
-			if h, held := heldConds[name.ValueString()]; held && h.Equal(conds) {
-				continue
-			}
 		}
 		for k, ce := range conds.Elements() {
 			c, ok := ce.(types.Object)
@@ -129,11 +153,10 @@ func checkSegmentConditionTypes(planned, held types.List, diags *diag.Diagnostic
 			}
 			typ, ok := c.Attributes()["type"].(types.String)
 			if !ok || typ.IsNull() || typ.IsUnknown() || slices.Contains(segmentConditionTypes, typ.ValueString()) ||
-				len(nearest(typ.ValueString(), segmentConditionTypes)) > 0 { // a near miss is refused as such at validation
+				len(nearest(typ.ValueString(), segmentConditionTypes)) > 0 {
 				continue
 			}
-			notAcceptedIn(diags, path.Root("rules").AtListIndex(i).AtName("conditions").AtListIndex(k).AtName("type"),
-				"condition type", "segments", typ.ValueString(), segmentConditionTypes)
+			refused(path.Root("rules").AtListIndex(i).AtName("conditions").AtListIndex(k).AtName("type"), typ.ValueString())
 		}
 	}
 }
