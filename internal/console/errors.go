@@ -235,7 +235,8 @@ func (e *RequestError) Reason() string { return e.Err.Error() }
 func (e *RequestError) Unwrap() error { return e.Err }
 
 // RateLimitError is a request whose context ran out while the service kept answering 429: the
-// project's write limit, shared by every client of the project, stayed exhausted.
+// project's write limit, shared by every client of the project, stayed exhausted (or, for a read,
+// one of the service's read limits).
 type RateLimitError struct {
 	Op, Object string
 	// Limited is how long the service refused this request, from its first 429 to the end.

@@ -40,7 +40,7 @@ func TestAddSegmentIDs_capPartWay(t *testing.T) {
 // Row 44: the version in whatever JSON form the service sends it, compared as text.
 func TestSegmentIDListMetadata(t *testing.T) {
 	for body, want := range map[string]string{
-		`{"currentVersion": 7, "isUpdating": true}`:     "7",
+		`{"currentVersion": 7, "isUpdating": true}`:      "7",
 		`{"currentVersion": "v12", "isUpdating": false}`: "v12",
 		`{"isUpdating": false}`:                          "",
 	} {
