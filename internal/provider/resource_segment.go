@@ -266,7 +266,7 @@ func (r *segmentResource) Update(ctx context.Context, req resource.UpdateRequest
 		written = r.writeRules(op, id, rules, &resp.Diagnostics)
 	}
 	added, removed := setDifference(oldIDs, ids), setDifference(ids, oldIDs)
-	have, wroteIDs := oldIDs, false // the ids the service takes as the writes go
+	have, wroteIDs, capped := oldIDs, false, false // the ids the service takes as the writes go
 	if len(added) > 0 && !resp.Diagnostics.HasError() {
 		wroteIDs = true
 		err := r.data.client.AddSegmentIDs(op.ctx, id, added)
@@ -274,6 +274,7 @@ func (r *segmentResource) Update(ctx context.Context, req resource.UpdateRequest
 		switch {
 		case console.IsIDListCap(err):
 			n := console.IDsWritten(err)
+			capped = true
 			resp.Diagnostics.AddAttributeError(path.Root("ids"), fmt.Sprintf("Segment %q: the service's id-list limit was reached", id),
 				idListCapDetail(id, n, len(added)-n, len(have), err))
 		case err != nil:
@@ -292,6 +293,11 @@ func (r *segmentResource) Update(ctx context.Context, req resource.UpdateRequest
 	var onItsWay bool
 	if wroteIDs {
 		priv, onItsWay = r.afterIDWrite(op.ctx, id, nil)
+		if resp.Diagnostics.HasError() && !capped {
+			// A write whose fate is unknown (an answer lost, a timeout) may have been applied: the
+			// next refresh reads the pages rather than trust the ids counted here.
+			priv.Version = ""
+		}
 		resp.Diagnostics.Append(priv.save(ctx, resp.Private)...)
 	}
 	if resp.Diagnostics.HasError() {
