@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
 )
@@ -78,18 +79,17 @@ func (r *segmentResource) refreshSegment(ctx context.Context, id string, held []
 		*priv = idListPrivate{}
 		return out, nil
 	}
-	meta, merr := r.data.client.SegmentIDListMetadata(ctx, id)
-	if merr != nil && ctx.Err() != nil {
-		return nil, merr
+	known, updating, version, err := r.idListVersion(ctx, id)
+	if err != nil {
+		return nil, err
 	}
-	// A service without the metadata (or an answer that cannot be read) costs the pages.
 	switch {
-	case held != nil && priv.inFlight(time.Now()) && (merr != nil || meta.IsUpdating):
+	case held != nil && priv.inFlight(time.Now()) && (!known || updating):
 		out.ids = withoutIDs(held, priv.Refused)
 		out.Count = console.WholeNumber(len(out.ids))
 		priv.Refused = nil
 		return out, nil
-	case held != nil && merr == nil && !meta.IsUpdating && meta.Version() != "" && meta.Version() == priv.Version && len(priv.Refused) == 0:
+	case held != nil && known && !updating && version != "" && version == priv.Version && len(priv.Refused) == 0:
 		out.ids = held
 		priv.WrittenAt = 0
 		return out, nil
@@ -98,10 +98,25 @@ func (r *segmentResource) refreshSegment(ctx context.Context, id string, held []
 		return nil, err
 	}
 	*priv = idListPrivate{}
-	if merr == nil && !meta.IsUpdating {
-		priv.Version = meta.Version()
+	if known && !updating {
+		priv.Version = version
 	}
 	return out, nil
+}
+
+// idListVersion reads an id list's version (row 44). A service without it, or an answer that
+// cannot be read, is not an error (known is false: the pages are read instead); only the end of the
+// operation's time is.
+func (r *segmentResource) idListVersion(ctx context.Context, id string) (known, updating bool, version string, err error) {
+	meta, merr := r.data.client.SegmentIDListMetadata(ctx, id)
+	switch {
+	case merr == nil:
+		return true, meta.IsUpdating, meta.Version(), nil
+	case ctx.Err() != nil:
+		return false, false, "", merr
+	}
+	tflog.Debug(ctx, "id list version not readable: the pages are read", map[string]any{"segment_id": id, "error": merr.Error()})
+	return false, false, "", nil
 }
 
 // afterIDWrite is what the private state holds after this provider wrote ids (refused: ids the
