@@ -196,6 +196,27 @@ func TestAccSegment_idListRefreshByVersion(t *testing.T) {
 	})
 }
 
+// otherReader reads target once as another client of the project would (again when the connection
+// is dropped under it: the DropIdle habit).
+func otherReader(t *testing.T, target string) {
+	t.Helper()
+	for attempt := 1; ; attempt++ {
+		req, _ := http.NewRequest(http.MethodGet, target, nil)
+		req.Header.Set("SERVICE-API-KEY", mockconsole.DefaultAPIKey)
+		resp, err := http.DefaultClient.Do(req)
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusOK {
+				t.Fatalf("the other reader's read: %s", resp.Status)
+			}
+			return
+		}
+		if attempt == 3 {
+			t.Fatalf("the other reader's read: %v", err)
+		}
+	}
+}
+
 // Reads of id lists are rate limited: a read that runs out of time while the service refuses it
 // says so in words about reads, not the write limit.
 func TestAccSegment_idListReadLimit(t *testing.T) {
@@ -209,11 +230,13 @@ func TestAccSegment_idListReadLimit(t *testing.T) {
 		Steps: []resource.TestStep{
 			{Config: cfg},
 			{
-				// A change in the console: the pages are read, 20 of them, 5 a minute.
+				// A change in the console: the pages are read, at one a minute, and someone else
+				// has just read one (so that a service answering the whole list at once limits too).
 				PreConfig: func() {
-					m.SetIDListReadLimit(mockconsole.IDLimit{N: 5, Window: time.Minute})
+					m.SetIDListReadLimit(mockconsole.IDLimit{N: 1, Window: time.Minute})
 					sg, _ := m.Segment("beta_testers")
 					m.PutSegment(sg)
+					otherReader(t, url+"/console/v1/segments/beta_testers/id_list?page=1&limit=100")
 				},
 				Config:      cfg,
 				PlanOnly:    true,
