@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A 100,000-id featureconsole_segment against the standalone mock, which enforces the id endpoints'
 # own limit (12 writes per 10 s, 900 per 15 min) on top of the project's (100 per 10 s): create,
-# refresh, and a change of BENCH_SEGMENT_SWAP ids, with a gate rules write in the same applies.
+# refresh (the list unchanged, and changed in the console), and a change of BENCH_SEGMENT_SWAP ids, with a gate rules write in the same applies.
 # Prints one markdown table and, with BENCH_WRITE_DOC=1, replaces the bench-segment part of
 # BENCHMARKS.md. Run alone (make bench runs it too): TERRAFORM=... PROVIDER_BIN=... scripts/bench_segment.sh
 set -euo pipefail
@@ -93,8 +93,8 @@ gate_s=$(echo "$gate_after" | awk -F'[ms]' '{ print (NF > 2) ? $1 * 60 + $2 : $1
 create_rss=$(peak_kib "$work/rss-create")
 create_floor=$(calc "%d" "int(($create_patch + 11) / 12) * 10")
 
-# ---- refresh ----
-echo "== terraform plan (refresh), $BENCH_SEGMENT_RUNS runs under farm-bench" >&2
+# ---- refresh, unchanged: the list's version is the one the apply wrote, so no page is read ----
+echo "== terraform plan (refresh, list unchanged), $BENCH_SEGMENT_RUNS runs under farm-bench" >&2
 ctl POST reset >/dev/null
 RSSWRAP_OUT=$work/rss-plan farm-bench -n "$BENCH_SEGMENT_RUNS" --warmup 0 --timeout 900 -- \
 	"$TERRAFORM" -chdir="$work/ws" plan -json -no-color -input=false -detailed-exitcode -var pct=10 >"$work/farm-plan.txt" 2>&1 || true
@@ -104,9 +104,25 @@ RSSWRAP_OUT=$work/rss-plan tf plan -no-color -input=false -detailed-exitcode -va
 plan_wall=$(awk '$1 == "A" && $2 == "wall" { print $5; exit }' "$work/farm-plan.txt")
 [ -n "$plan_wall" ] || plan_wall="?"
 plan_gets=$(( $(count "method=GET&prefix=/segments/bench_big/id_list") / (BENCH_SEGMENT_RUNS + 1) ))
+plan_seg_reqs=$(( $(count "prefix=/segments/bench_big") / (BENCH_SEGMENT_RUNS + 1) ))
 plan_rss=$(peak_kib "$work/rss-plan")
 plan_note="no changes"
 [ "$plan_code" -eq 0 ] || plan_note="**not empty** (exit $plan_code)"
+
+# ---- refresh, changed: an id added by someone else raises the version, so every page is read ----
+api() { curl -fsS -X "$1" -H "SERVICE-API-KEY: bench-key" -H "Content-Type: application/json" -d "$3" "$url/console/v1$2" >/dev/null; }
+api PATCH /segments/bench_big/id_list '{"ids":["added_in_the_console"]}'
+echo "== terraform plan (refresh, list changed in the console)" >&2
+ctl POST reset >/dev/null
+t0=$(now)
+changed_code=0
+RSSWRAP_OUT=$work/rss-changed tf plan -no-color -input=false -detailed-exitcode -var pct=10 >"$work/changed.log" 2>&1 || changed_code=$?
+changed_s=$(since "$t0")
+changed_gets=$(count "method=GET&prefix=/segments/bench_big/id_list")
+changed_seg_reqs=$(count "prefix=/segments/bench_big")
+changed_note="the change shown"
+[ "$changed_code" -eq 2 ] || changed_note="**the change not shown** (exit $changed_code)"
+api DELETE /segments/bench_big/id_list '{"ids":["added_in_the_console"]}'
 
 # ---- change: the first SWAP ids removed, SWAP new ids added ----
 ids_file "$BENCH_SEGMENT_SWAP" "$((BENCH_SEGMENT_IDS + BENCH_SEGMENT_SWAP))"
@@ -138,7 +154,8 @@ table="| segment of $BENCH_SEGMENT_IDS ids (mock: ids 12 per 10 s and 900 per 15
 | create: terraform apply, segment and one gate rules write | ${create_s} s, $create_patch id writes, $create_429 answered 429, $create_total requests | floor ${create_floor} s (ceil(writes/12) × 10 s) | $(calc "%.2fx" "$create_s / $create_floor") | succeeds, ≤ 1.5x the floor | $(yn "$create_s <= 1.5 * $create_floor") |
 | create: the gate rules resource done after, vs the segment (terraform's log) | ${gate_after} vs ${segment_after} | — | — | not behind the id writes (< 10 s) | $(yn "${gate_s:-99} < 10") |
 | create: provider peak RSS vs the ids' JSON | $(mib "$create_rss") MiB vs ${json_mib} MiB | — | $(calc "%.0fx" "$create_rss * 1024 / $json_bytes") | — | — |
-| refresh: terraform plan, median of $BENCH_SEGMENT_RUNS (farm-bench) | ${plan_wall} s, $plan_gets id pages of 100, $plan_note | — | — | empty plan | $(yn "$plan_code == 0") |
+| refresh, list unchanged: terraform plan, median of $BENCH_SEGMENT_RUNS (farm-bench) | ${plan_wall} s, $plan_seg_reqs requests for the segment, $plan_gets id pages of 100, $plan_note | — | — | empty plan, ≤ 2 requests, no page | $(yn "$plan_code == 0 && $plan_seg_reqs <= 2 && $plan_gets == 0") |
+| refresh, list changed in the console: terraform plan | ${changed_s} s, $changed_seg_reqs requests for the segment, $changed_gets id pages of 100, $changed_note | $(calc "%d" "($BENCH_SEGMENT_IDS + 99) / 100 / 100") min at the service's read limit (100 pages a minute) | — | every page read, the change shown | $(yn "$changed_code == 2 && $changed_gets >= $BENCH_SEGMENT_IDS / 100") |
 | refresh: provider peak RSS | $(mib "$plan_rss") MiB | ${json_mib} MiB of JSON | $(calc "%.0fx" "$plan_rss * 1024 / $json_bytes") | — | — |
 | change: $BENCH_SEGMENT_SWAP ids swapped | ${change_s} s; $change_patch PATCH, $change_delete DELETE; plan after: exit $final_code | 2 writes | — | only the differences sent, empty plan after | $(yn "$change_patch == 1 && $change_delete == 1 && $final_code == 0") |
 | change: provider peak RSS | $(mib "$change_rss") MiB | — | — | — | — |

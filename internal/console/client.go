@@ -371,7 +371,7 @@ func (c *Client) send(ctx context.Context, r request) ([]byte, error) {
 				limited := time.Since(at.firstRefused)
 				return nil, &RateLimitError{Op: r.op, Object: r.object, Limited: limited,
 					Refusals: at.refusals, RetryAfter: at.retryAfter, LongWindow: longWindowFull(at.retryAfter, limited),
-					MaybeCommitted: maybe, Err: ctx.Err()}
+					Read: r.method == http.MethodGet, MaybeCommitted: maybe, Err: ctx.Err()}
 			}
 			return nil, &CancelledError{Op: r.op, Object: r.object, MaybeCommitted: maybe, Err: ctx.Err()}
 		}

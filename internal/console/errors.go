@@ -235,7 +235,8 @@ func (e *RequestError) Reason() string { return e.Err.Error() }
 func (e *RequestError) Unwrap() error { return e.Err }
 
 // RateLimitError is a request whose context ran out while the service kept answering 429: the
-// project's write limit, shared by every client of the project, stayed exhausted.
+// project's write limit, shared by every client of the project, stayed exhausted (or, for a read,
+// one of the service's read limits).
 type RateLimitError struct {
 	Op, Object string
 	// Limited is how long the service refused this request, from its first 429 to the end.
@@ -247,6 +248,9 @@ type RateLimitError struct {
 	// LongWindow is true when the 15-minute window (900 writes) was the full one, as far as the
 	// answers tell: a Retry-After beyond the 10-second window, or refusals that outlasted it.
 	LongWindow bool
+	// Read is true for a read the service kept refusing: its read limits (such as the id lists'
+	// 100 reads a minute) are not the write limit, and LongWindow means nothing for them.
+	Read bool
 	// MaybeCommitted is true when an earlier attempt's fate is unknown (a 5xx or a lost answer).
 	MaybeCommitted bool
 	Err            error
@@ -264,6 +268,10 @@ func (e *RateLimitError) Window() string {
 
 // Reason says which window ran out, how long and how often the service refused the request.
 func (e *RateLimitError) Reason() string {
+	if e.Read {
+		return fmt.Sprintf("the service's read limit was exhausted for %s: 429 Too Many Requests to %d attempt(s) of this read, until the time allowed ran out",
+			e.Limited.Round(10*time.Millisecond), e.Refusals)
+	}
 	return fmt.Sprintf("the project's %s write limit was exhausted for %s: 429 Too Many Requests to %d attempt(s), until the time allowed ran out",
 		e.Window(), e.Limited.Round(10*time.Millisecond), e.Refusals)
 }

@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -35,11 +36,20 @@ type Segment struct {
 // which the seed's form may still carry): one type keeps one comparison of what was sent.
 type SegmentRule = GateRule
 
-// Segment types.
+// Segment types. The API writes only rule_based and id_list segments; the other two exist in
+// projects (made in the console or by the service) and are read as what they are.
 const (
-	SegmentRuleBased = "rule_based"
-	SegmentIDList    = "id_list"
+	SegmentRuleBased       = "rule_based"
+	SegmentIDList          = "id_list"
+	SegmentUserStoreIDList = "user_store_id_list"
+	SegmentAnalysisList    = "analysis_list"
 )
+
+// SegmentTypes are every segment type the service names, the writable ones first.
+var SegmentTypes = []string{SegmentRuleBased, SegmentIDList, SegmentUserStoreIDList, SegmentAnalysisList}
+
+// WritableSegmentType tells whether the console API can create and change segments of type t.
+func WritableSegmentType(t string) bool { return t == SegmentRuleBased || t == SegmentIDList }
 
 // MaxIDsPerWrite is the most ids one PATCH or DELETE of a segment's id list carries.
 const MaxIDsPerWrite = 1000
@@ -191,14 +201,82 @@ func (c *Client) SegmentIDs(ctx context.Context, id string) ([]string, error) {
 }
 
 // AddSegmentIDs adds ids to an id-list segment (PATCH /segments/{id}/id_list), in chunks of at
-// most MaxIDsPerWrite, within the id endpoints' own limit.
+// most MaxIDsPerWrite, within the id endpoints' own limit. On failure the error is an
+// *IDWriteError: ids[:Written] were taken (the chunks answered before the one that failed).
 func (c *Client) AddSegmentIDs(ctx context.Context, id string, ids []string) error {
 	return c.writeSegmentIDs(ctx, http.MethodPatch, "add ids to segment", id, ids)
 }
 
-// RemoveSegmentIDs removes ids from an id-list segment (DELETE /segments/{id}/id_list with a body).
+// RemoveSegmentIDs removes ids from an id-list segment (DELETE /segments/{id}/id_list with a body);
+// errors as AddSegmentIDs's.
 func (c *Client) RemoveSegmentIDs(ctx context.Context, id string, ids []string) error {
 	return c.writeSegmentIDs(ctx, http.MethodDelete, "remove ids from segment", id, ids)
+}
+
+// IDWriteError is a write of a segment's ids that failed part-way: the first Written ids were
+// taken by the service, the rest were not sent or refused (the request that failed changes
+// nothing: the service applies a write of ids whole or not at all).
+type IDWriteError struct {
+	Written int
+	Err     error
+}
+
+func (e *IDWriteError) Error() string { return e.Err.Error() }
+func (e *IDWriteError) Unwrap() error { return e.Err }
+
+// IDsWritten is how many ids of a failed AddSegmentIDs or RemoveSegmentIDs the service took.
+func IDsWritten(err error) int {
+	if e, ok := errors.AsType[*IDWriteError](err); ok {
+		return e.Written
+	}
+	return 0
+}
+
+// IsIDListCap reports the service refusing ids because the list would outgrow its size limit
+// (10,000 ids without the project's Large ID Lists beta): a 400 "ID list size limit exceeded".
+func IsIDListCap(err error) bool {
+	return refusedSaying(err, http.StatusBadRequest, "id list size limit")
+}
+
+// IsArchived reports a write refused because its object (a segment) is archived: a 400
+// "Segment ... is archived and cannot be modified."
+func IsArchived(err error) bool {
+	return refusedSaying(err, http.StatusBadRequest, "is archived")
+}
+
+// refusedSaying reports an API error of status whose message holds words (any case).
+func refusedSaying(err error, status int, words string) bool {
+	ae, ok := errors.AsType[*APIError](err)
+	return ok && ae.StatusCode == status && strings.Contains(strings.ToLower(ae.Message), words)
+}
+
+// IDListMetadata is GET /segments/{id}/idlist_metadata (row 44): the version of an id list rises
+// with every write that has taken effect; IsUpdating is true while writes are on their way.
+type IDListMetadata struct {
+	CurrentVersion json.RawMessage `json:"currentVersion"`
+	IsUpdating     bool            `json:"isUpdating"`
+}
+
+// Version is the list's version as text ("" when the service gave none): compared, never computed with.
+func (m *IDListMetadata) Version() string {
+	v := strings.TrimSpace(string(m.CurrentVersion))
+	if v == "null" {
+		return ""
+	}
+	if u, err := strconv.Unquote(v); err == nil {
+		return u
+	}
+	return v
+}
+
+// SegmentIDListMetadata reads GET /segments/{id}/idlist_metadata.
+func (c *Client) SegmentIDListMetadata(ctx context.Context, id string) (*IDListMetadata, error) {
+	r := request{method: http.MethodGet, path: segments.path + "/" + pathEscape(id) + "/idlist_metadata", op: "read id list version of segment", object: strconv.Quote(id)}
+	var out IDListMetadata
+	if err := c.do(ctx, r, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
 }
 
 // writeSegmentIDs sends ids in chunks. Adding or removing an id twice changes nothing, so a chunk
@@ -213,7 +291,7 @@ func (c *Client) writeSegmentIDs(ctx context.Context, method, op, id string, ids
 		}{chunk}
 		r := request{method: method, path: segments.path + "/" + pathEscape(id) + "/id_list", body: body, op: op, object: strconv.Quote(id)}
 		if err := c.do(ctx, r, nil); err != nil {
-			return err
+			return &IDWriteError{Written: start, Err: err}
 		}
 	}
 	return nil

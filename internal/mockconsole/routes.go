@@ -66,6 +66,8 @@ func (s *Server) routes() *http.ServeMux {
 	on(http.MethodPost, "/segments/{id}/conditional", func(r *http.Request, body []byte) response {
 		return s.setSegmentRules(id(r), body)
 	})
+	on(http.MethodGet, "/segments/{id}/idlist_metadata", func(r *http.Request, _ []byte) response { return s.idListMetadata(id(r)) })
+	on(http.MethodPut, "/segments/{id}/archive", func(r *http.Request, _ []byte) response { return s.archiveSegment(id(r)) })
 	on(http.MethodGet, "/segments/{id}/id_list", func(r *http.Request, _ []byte) response { return s.getSegmentIDs(r, id(r)) })
 	on(http.MethodPatch, "/segments/{id}/id_list", func(r *http.Request, body []byte) response {
 		return s.writeSegmentIDs(id(r), body, true)

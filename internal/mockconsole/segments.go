@@ -39,9 +39,12 @@ type Segment struct {
 }
 
 type segmentState struct {
-	seg     Segment
-	idSet   map[string]struct{}
-	counter int // the highest counter of any rule id the segment has had
+	seg      Segment
+	idSet    map[string]struct{} // the ids the list holds once every write has taken effect
+	counter  int                 // the highest counter of any rule id the segment has had
+	version  int                 // the id list's currentVersion: writes that have taken effect
+	lag      *idLag              // writes on their way (segments_scale.go); nil: reads show seg.IDs
+	archived bool                // every write is refused (row 45)
 }
 
 // segmentWire is a segment as the service answers it: rules in the seed's form (one rule, an
@@ -109,6 +112,9 @@ func (st *segmentState) wire(live bool) segmentWire {
 	w := segmentWire{ID: sg.ID, Name: sg.Name, IsEnabled: sg.IsEnabled, Description: sg.Description,
 		LastModifierName: sg.LastModifierName, LastModifierID: sg.LastModifierID, Type: sg.Type, IDType: sg.IDType,
 		Count: sg.count(), Tags: nonNilStrings(slices.Clone(sg.Tags))}
+	if st.lag != nil {
+		w.Count = len(st.lag.shown)
+	}
 	rules := cloneRules(sg.Rules)
 	switch {
 	case live:
@@ -173,6 +179,10 @@ func (s *Server) putSegment(sg Segment) {
 	for _, id := range sg.IDs {
 		st.idSet[id] = struct{}{}
 	}
+	if old, ok := s.segments[sg.ID]; ok {
+		// A change in the console is a write that has taken effect at once.
+		st.version, st.archived = old.version+1, old.archived
+	}
 	s.segments[sg.ID] = st
 }
 
@@ -188,12 +198,14 @@ func (s *Server) DeleteSegment(id string) { remove(s, s.segments, id) }
 func (s *Server) SegmentIDs() []string { return sortedKeys(s, s.segments) }
 
 func (s *Server) listSegments(r *http.Request) response {
+	s.settleSegments()
 	live := s.habits.SegmentRulesArray
 	return listByKey(s, r, s.segments, "/segments", "Segments", func(st *segmentState) segmentWire { return st.wire(live) })
 }
 
 // getSegment is row 25, a live endpoint: rules in the live form.
 func (s *Server) getSegment(id string) response {
+	s.settleSegments()
 	return readOne(s.segments, "Segment", id, func(st *segmentState) segmentWire { return st.wire(true) })
 }
 
@@ -275,6 +287,9 @@ func (s *Server) setSegmentRules(id string, body []byte) response {
 	if bad != nil {
 		return *bad
 	}
+	if bad := refusedArchived(st); bad != nil {
+		return *bad
+	}
 	if st.seg.Type != segmentRuleBased {
 		return errResp(http.StatusBadRequest, "Segment %q is of type %s: only rule_based segments have rules", id, st.seg.Type)
 	}
@@ -289,12 +304,13 @@ func (s *Server) setSegmentRules(id string, body []byte) response {
 	return okResp("Segment rules updated successfully", st.wire(true))
 }
 
-// idListOf finds an id_list segment; any other type is the service's 400.
+// idListOf finds an id_list segment, its writes due applied; any other type is the service's 400.
 func (s *Server) idListOf(id string) (*segmentState, *response) {
 	st, miss := find(s.segments, "Segment", id)
 	if miss != nil {
 		return nil, miss
 	}
+	st.settle(s.now(), false)
 	if st.seg.Type != segmentIDList {
 		return nil, ref(errResp(http.StatusBadRequest, "Segment %q is of type %s: only id_list segments have ids", id, st.seg.Type))
 	}
@@ -315,10 +331,14 @@ func (s *Server) getSegmentIDs(r *http.Request, id string) response {
 	if e != nil {
 		return *e
 	}
-	lo, hi, pg := p.window(len(st.seg.IDs), basePath+"/segments/"+id+"/id_list")
+	if refusal := s.admitIDRead(s.now()); refusal != nil {
+		return *refusal
+	}
+	shown := st.shownIDs()
+	lo, hi, pg := p.window(len(shown), basePath+"/segments/"+id+"/id_list")
 	return jsonResp(http.StatusOK, map[string]any{
 		"message":    "Segment ids listed successfully",
-		"data":       map[string]any{"name": st.seg.Name, "count": len(st.seg.IDs), "ids": slices.Clone(st.seg.IDs[lo:hi])},
+		"data":       map[string]any{"name": st.seg.Name, "count": len(shown), "ids": slices.Clone(shown[lo:hi])},
 		"pagination": pg,
 	})
 }
@@ -348,14 +368,28 @@ func (s *Server) writeSegmentIDs(id string, body []byte, add bool) response {
 			return errResp(http.StatusBadRequest, "ids[%d] must not be empty", i)
 		}
 	}
+	if bad := refusedArchived(st); bad != nil {
+		return *bad
+	}
+	if add {
+		if bad := s.refusedCap(st, req.IDs); bad != nil {
+			return *bad
+		}
+	}
 	if refusal := s.admitIDWrite(s.now()); refusal != nil {
 		return *refusal
 	}
+	before := st.seg.IDs
+	if st.lag == nil && s.idLag > 0 {
+		before = slices.Clone(before) // the list reads show while this write is on its way
+	}
+	var changed []string
 	if add {
 		for _, v := range req.IDs {
 			if _, has := st.idSet[v]; !has {
 				st.idSet[v] = struct{}{}
 				st.seg.IDs = append(st.seg.IDs, v)
+				changed = append(changed, v)
 			}
 		}
 	} else {
@@ -364,22 +398,32 @@ func (s *Server) writeSegmentIDs(id string, body []byte, add bool) response {
 			if _, has := st.idSet[v]; has {
 				delete(st.idSet, v)
 				gone[v] = true
+				changed = append(changed, v)
 			}
 		}
 		if len(gone) > 0 {
 			st.seg.IDs = slices.DeleteFunc(st.seg.IDs, func(v string) bool { return gone[v] })
 		}
 	}
+	s.recordIDWrite(st, before, add, changed)
 	st.seg.LastModifierName, st.seg.LastModifierID = modifierName, modifierID
-	return okResp("Segment ids updated successfully", map[string]any{"name": st.seg.Name, "count": len(st.seg.IDs)})
+	return okResp("Segment ids updated successfully", map[string]any{"name": st.seg.Name, "count": len(st.shownIDs())})
 }
 
 // admitIDWrite counts a write of ids against the id endpoints' own tiers, or refuses it with 429
 // and the Retry-After of the full tier. s.mu is held.
 func (s *Server) admitIDWrite(now time.Time) *response {
+	return admitTiers(s.idTiers, now, func(t *writeTier) string {
+		return fmt.Sprintf("Rate limit exceeded: at most %d id list writes per %s", t.limit, t.window)
+	})
+}
+
+// admitTiers counts a request against tiers, or refuses it with 429, the words of the full tier
+// and its Retry-After.
+func admitTiers(tiers []*writeTier, now time.Time, words func(*writeTier) string) *response {
 	var wait time.Duration
 	var full *writeTier
-	for _, t := range s.idTiers {
+	for _, t := range tiers {
 		t.prune(now)
 		if len(t.times) >= t.limit {
 			if w := t.reset(now); full == nil || w > wait {
@@ -389,11 +433,11 @@ func (s *Server) admitIDWrite(now time.Time) *response {
 	}
 	if full != nil {
 		secs := max(int((wait+time.Second-1)/time.Second), 1)
-		r := errResp(http.StatusTooManyRequests, "Rate limit exceeded: at most %d id list writes per %s", full.limit, full.window)
+		r := errResp(http.StatusTooManyRequests, "%s", words(full))
 		r.header = http.Header{"Retry-After": {fmt.Sprint(secs)}}
 		return &r
 	}
-	for _, t := range s.idTiers {
+	for _, t := range tiers {
 		t.times = append(t.times, now)
 	}
 	return nil

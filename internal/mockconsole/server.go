@@ -54,30 +54,34 @@ type Server struct {
 	apiKey  string
 	pageCap int
 
-	mu          sync.Mutex
-	latency     time.Duration
-	faults      Faults
-	reqCounter  int
-	writeCount  int
-	writeTiers  []*writeTier // ratelimit.go
-	seedGates   int
-	rlHeaders   bool // RateLimit-* headers on every answer of a write
-	log         []Request
-	gates       map[string]*gateState
-	pipelines   map[string]*pipelineState
-	sources     map[string]MetricSource
-	users       []User
-	segments    map[string]*segmentState // segments.go
-	idTiers     []*writeTier             // segments.go: the id endpoints' own limit
-	events      map[string][]Event
-	genEvents   int // lazily generated checkout_completed records (unless overridden in events)
-	idCounter   int
-	rng         *rand.Rand
-	usedBaseIDs map[string]bool
-	now         func() time.Time
-	runs        map[string]*runState // release pipeline runs (release_pipeline_triggers.go)
-	runSeq      int
-	clock       runClock
+	mu           sync.Mutex
+	latency      time.Duration
+	faults       Faults
+	reqCounter   int
+	writeCount   int
+	writeTiers   []*writeTier // ratelimit.go
+	seedGates    int
+	rlHeaders    bool // RateLimit-* headers on every answer of a write
+	log          []Request
+	gates        map[string]*gateState
+	pipelines    map[string]*pipelineState
+	sources      map[string]MetricSource
+	users        []User
+	segments     map[string]*segmentState // segments.go
+	idTiers      []*writeTier             // segments.go: the id endpoints' own limit
+	idReadTiers  []*writeTier             // segments_scale.go: the id list reads' limit
+	idCap        int                      // segments_scale.go: most ids a list holds (0: no cap)
+	largeIDLists bool                     // segments_scale.go: the project lifts idCap
+	idLag        time.Duration            // segments_scale.go: how late large id list writes take effect
+	events       map[string][]Event
+	genEvents    int // lazily generated checkout_completed records (unless overridden in events)
+	idCounter    int
+	rng          *rand.Rand
+	usedBaseIDs  map[string]bool
+	now          func() time.Time
+	runs         map[string]*runState // release pipeline runs (release_pipeline_triggers.go)
+	runSeq       int
+	clock        runClock
 
 	habits      Habits                    // habits.go
 	dropCounter int                       // habits.go: DropIdle

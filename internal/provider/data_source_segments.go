@@ -22,8 +22,8 @@ func NewSegmentsDataSource() datasource.DataSource {
 		typeName:    "segments",
 		description: "Lists the segments of the project (every page of `GET /segments`), optionally only those of one type.",
 		filters: map[string]schema.Attribute{
-			"type": stringFilter("Only segments of this type: `id_list` or `rule_based`. Omit for every segment.",
-				stringvalidator.OneOf("id_list", "rule_based")),
+			"type": stringFilter("Only segments of this type: `rule_based`, `id_list`, `user_store_id_list` or `analysis_list` (the last two are read here, never managed by `featureconsole_segment`). Omit for every segment.",
+				stringvalidator.OneOf(console.SegmentTypes...)),
 		},
 		listAttr:        "segments",
 		listDescription: "The segments, in the order the service lists them.",

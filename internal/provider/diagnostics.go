@@ -104,6 +104,17 @@ func failureAccount(err error) string {
 // the 10-second one clears within seconds, so spreading the writes is the cure; the 15-minute one
 // frees a write only as the writes that filled it age out, so time is.
 func rateLimitAccount(e *console.RateLimitError) string {
+	if e.Read {
+		msg := fmt.Sprintf("The service's read limit was exhausted for %s: the service answered 429 Too Many Requests to %d attempt(s) "+
+			"of this read, waiting out each Retry-After, until the time allowed ran out.", humanDuration(e.Limited), e.Refusals)
+		if e.RetryAfter > 0 {
+			msg += fmt.Sprintf(" Its last answer asked to retry after %s.", humanDuration(e.RetryAfter))
+		}
+		return msg + " Reads of a segment's ids are limited to about 100 requests a minute per project (100 ids a request), " +
+			"shared by every client reading the project. Nothing was written. To get through, give the read more time in the " +
+			"resource's timeouts block (timeouts.read), or wait a minute and run the plan again; a segment whose id list has " +
+			"not changed since the last refresh costs no page reads"
+	}
 	msg := fmt.Sprintf("The project's %s write limit was exhausted for %s: the service answered 429 Too Many Requests "+
 		"to %d attempt(s) of this request, waiting out each Retry-After, until the time allowed ran out.",
 		e.Window(), humanDuration(e.Limited), e.Refusals)
@@ -158,6 +169,9 @@ func timeoutDetail(op *operation, err error) string {
 		msg := failureAccount(rle) + fmt.Sprintf(" (timeouts.%s, %s here), for example:", op.name, formatTimeout(op.timeout)) + example
 		if rle.MaybeCommitted {
 			return msg + "\n\nAn earlier attempt's answer was lost, so the change may have been applied: the next plan reads it again and shows what is left to do."
+		}
+		if rle.Read {
+			return msg
 		}
 		return msg + "\n\nThe service refused every attempt, so nothing was applied: the next plan shows the same change."
 	}

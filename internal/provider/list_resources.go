@@ -79,6 +79,10 @@ type pagedListSpec[T, C any] struct {
 	// model builds the resource from the object on the list page, exactly as Read would after an
 	// import; nullTO is its `timeouts` (listed objects carry none).
 	model func(ctx context.Context, obj *T, nullTO timeouts.Value) (any, diag.Diagnostics)
+	// leftOut, when set, names an object the resource cannot manage ("" for one it can): such
+	// objects are no results, and one warning after the last result names them (leftOutWarning).
+	leftOut        func(*T) string
+	leftOutWarning func(names []string) (summary, detail string)
 }
 
 type pagedList[T, C any] struct {
@@ -113,14 +117,30 @@ func (l *pagedList[T, C]) List(ctx context.Context, req list.ListRequest, stream
 		opts.MaxRecords = int(max(req.Limit, 0))
 	}
 	client := l.data.client
-	stream.Results = listStream(req.Limit, l.spec.failure,
+	var leftOut []string
+	results := listStream(req.Limit, l.spec.failure,
 		func(fn func([]T) error) error { return l.spec.pages(client, ctx, opts, fn) },
 		func(obj T) (list.ListResult, bool) {
 			if keep != nil && !keep(&obj) {
 				return list.ListResult{}, false
 			}
+			if l.spec.leftOut != nil {
+				if name := l.spec.leftOut(&obj); name != "" {
+					leftOut = append(leftOut, name)
+					return list.ListResult{}, false
+				}
+			}
 			return l.result(ctx, req, &obj, nullTO)
 		})
+	stream.Results = func(push func(list.ListResult) bool) {
+		more := true
+		results(func(r list.ListResult) bool { more = push(r); return more })
+		if more && len(leftOut) > 0 {
+			var d diag.Diagnostics
+			d.AddWarning(l.spec.leftOutWarning(leftOut))
+			push(list.ListResult{Diagnostics: d})
+		}
+	}
 }
 
 // start is how every List begins: the block's filters, the configured client, and the null

@@ -6,6 +6,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -33,7 +34,8 @@ func NewSegmentList() list.ListResource {
 			"the display name is the segment's name. With `include_resource = true` a `rule_based` segment is built " +
 			"from the list pages (`GET /segments`) unless the page shows fewer rules than the segment has; an `id_list` " +
 			"segment's ids are not on the list pages, so they are read for each such segment (`GET /segments/{id}/id_list`, " +
-			"100 ids a request).",
+			"100 ids a request). Segments of the types the console API cannot write (`user_store_id_list`, `analysis_list`) " +
+			"are left out, with a warning naming them.",
 		config: map[string]listschema.Attribute{
 			"type": listschema.StringAttribute{
 				Optional:            true,
@@ -60,6 +62,19 @@ func NewSegmentList() list.ListResource {
 				}
 				return fn(out)
 			})
+		},
+		leftOut: func(s *listedSegment) string {
+			if console.WritableSegmentType(s.Type) {
+				return ""
+			}
+			return fmt.Sprintf("%q (%s)", s.ID, s.Type)
+		},
+		leftOutWarning: func(names []string) (string, string) {
+			return "Segments left out: featureconsole_segment cannot manage their type",
+				fmt.Sprintf("These segments are of types the console API cannot create or change, so no featureconsole_segment "+
+					"is listed or generated for them: %s. A user_store_id_list segment's ids are kept in your own user store, and an "+
+					"analysis_list segment is made by the service's analyses. Read them with the featureconsole_segments data source.",
+					strings.Join(names, ", "))
 		},
 		failure:      apiFailure{"list", "segments"},
 		identityAttr: segmentIdentityAttr,

@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
@@ -194,13 +195,34 @@ func (r *segmentResource) Create(ctx context.Context, req resource.CreateRequest
 	if len(rules) > 0 {
 		written = r.writeRules(op, id, rules, &resp.Diagnostics)
 	}
+	var priv idListPrivate
+	var onItsWay bool
+	held := len(ids)
 	if len(ids) > 0 && !resp.Diagnostics.HasError() {
-		if err := r.data.client.AddSegmentIDs(op.ctx, id, ids); err != nil {
-			apiFailure{"add ids to", fmt.Sprintf("segment %q", id)}.add(&resp.Diagnostics, op, err)
+		var refused []string
+		switch err := r.data.client.AddSegmentIDs(op.ctx, id, ids); {
+		case console.IsIDListCap(err):
+			// Terraform marks a resource whose create fails as tainted, to be deleted and created
+			// again: the ids written and every reference to the segment would be lost each time.
+			// The create completes with the ids the service took and says so; the state holds the
+			// configured ids, and the next refresh reads what the service holds.
+			n := console.IDsWritten(err)
+			refused, held = ids[n:], n
+			resp.Diagnostics.AddWarning(fmt.Sprintf("Segment %q created without all its ids: the service's id-list limit was reached", id),
+				idListCapDetail(id, n, len(refused), n, err)+"\n\nThe segment was created and keeps the ids written, so this is a "+
+					"warning rather than an error (Terraform would mark a failed create for replacement): the next plan shows the "+
+					"ids still to add, and its apply fails in these words until the project has Large ID Lists.")
+		case err != nil:
+			segmentWriteFailure(&resp.Diagnostics, op, id, "add ids to", err)
 		}
+		priv, onItsWay = r.afterIDWrite(op.ctx, id, refused)
 	}
 	r.finish(ctx, op, &plan, created, written, &resp.Diagnostics)
+	if onItsWay || held < len(ids) {
+		plan.Count = types.Int64Value(int64(held)) // the service's count shows the ids once they take effect
+	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(priv.save(ctx, resp.Private)...)
 }
 
 func (r *segmentResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -209,9 +231,20 @@ func (r *segmentResource) Read(ctx context.Context, req resource.ReadRequest, re
 		return
 	}
 	_, id := state.identity()
-	readObject(ctx, resp, state.Timeouts, "Segment", id.ValueString(), r.readSegment, func(s *segmentRead) diag.Diagnostics {
+	priv := loadIDListPrivate(ctx, req.Private)
+	var held []string // the ids the state holds; nil when unknown
+	if !state.IDs.IsUnknown() {
+		held = []string{}
+		resp.Diagnostics.Append(state.IDs.ElementsAs(ctx, &held, false)...)
+	}
+	readObject(ctx, resp, state.Timeouts, "Segment", id.ValueString(), func(ctx context.Context, id string) (*segmentRead, error) {
+		return r.refreshSegment(ctx, id, held, &priv)
+	}, func(s *segmentRead) diag.Diagnostics {
 		return flattenSegment(ctx, s.Segment, s.ids, &state)
 	}, &state)
+	if !resp.Diagnostics.HasError() && !resp.State.Raw.IsNull() {
+		resp.Diagnostics.Append(priv.save(ctx, resp.Private)...)
+	}
 }
 
 func (r *segmentResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -233,24 +266,63 @@ func (r *segmentResource) Update(ctx context.Context, req resource.UpdateRequest
 		written = r.writeRules(op, id, rules, &resp.Diagnostics)
 	}
 	added, removed := setDifference(oldIDs, ids), setDifference(ids, oldIDs)
+	have, wroteIDs, capped := oldIDs, false, false // the ids the service takes as the writes go
 	if len(added) > 0 && !resp.Diagnostics.HasError() {
-		if err := r.data.client.AddSegmentIDs(op.ctx, id, added); err != nil {
-			apiFailure{"add ids to", fmt.Sprintf("segment %q", id)}.add(&resp.Diagnostics, op, err)
+		wroteIDs = true
+		err := r.data.client.AddSegmentIDs(op.ctx, id, added)
+		have = unionIDs(have, added[:idsTaken(err, len(added))])
+		switch {
+		case console.IsIDListCap(err):
+			n := console.IDsWritten(err)
+			capped = true
+			resp.Diagnostics.AddAttributeError(path.Root("ids"), fmt.Sprintf("Segment %q: the service's id-list limit was reached", id),
+				idListCapDetail(id, n, len(added)-n, len(have), err))
+		case err != nil:
+			segmentWriteFailure(&resp.Diagnostics, op, id, "add ids to", err)
 		}
 	}
 	if len(removed) > 0 && !resp.Diagnostics.HasError() {
-		if err := r.data.client.RemoveSegmentIDs(op.ctx, id, removed); err != nil {
-			apiFailure{"remove ids from", fmt.Sprintf("segment %q", id)}.add(&resp.Diagnostics, op, err)
+		wroteIDs = true
+		err := r.data.client.RemoveSegmentIDs(op.ctx, id, removed)
+		have = withoutIDs(have, removed[:idsTaken(err, len(removed))])
+		if err != nil {
+			segmentWriteFailure(&resp.Diagnostics, op, id, "remove ids from", err)
 		}
 	}
+	var priv idListPrivate
+	var onItsWay bool
+	if wroteIDs {
+		priv, onItsWay = r.afterIDWrite(op.ctx, id, nil)
+		if resp.Diagnostics.HasError() && !capped {
+			// A write whose fate is unknown (an answer lost, a timeout) may have been applied: the
+			// next refresh reads the pages rather than trust the ids counted here.
+			priv.Version = ""
+		}
+		resp.Diagnostics.Append(priv.save(ctx, resp.Private)...)
+	}
 	if resp.Diagnostics.HasError() {
-		// The state keeps what it held (the response starts as the plan, with its unknowns); the
-		// next refresh reads what the service holds.
+		// The state keeps what it held (the response starts as the plan, with its unknowns) but
+		// the ids the service took; the next refresh reads what the service holds.
+		if wroteIDs {
+			state.IDs = heldIDs(state.IDs, have)
+			state.Count = types.Int64Value(int64(len(have)))
+		}
 		resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 		return
 	}
 	r.finish(ctx, op, &plan, nil, written, &resp.Diagnostics)
+	if onItsWay {
+		plan.Count = types.Int64Value(int64(len(ids))) // the service's count shows the ids once they take effect
+	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// idsTaken is how many of n ids a write that ended with err took.
+func idsTaken(err error, n int) int {
+	if err == nil {
+		return n
+	}
+	return console.IDsWritten(err)
 }
 
 func (r *segmentResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {

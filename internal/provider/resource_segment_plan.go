@@ -8,7 +8,10 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
+	"strings"
 
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -19,8 +22,9 @@ import (
 )
 
 // ValidateConfig checks what single-attribute validators cannot: rules only with rule_based, ids
-// only with id_list, unique rule names. The condition types segments accept are checked by the
-// conditions' own validators (segmentRuleConditions).
+// only with id_list, unique rule names. The condition types segments accept are checked in the
+// plan (checkSegmentConditionTypes), which knows the rules the segment already holds; near misses
+// by the conditions' own validators (segmentRuleConditions).
 func (r *segmentResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var m segmentModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
@@ -50,14 +54,22 @@ func (r *segmentResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 	if req.Plan.Raw.IsNull() {
 		return
 	}
+	var plan, state segmentModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if req.State.Raw.IsNull() {
+		checkSegmentConditionTypes(plan.Rules, types.ListNull(segmentRuleObjectType), &resp.Diagnostics)
 		resp.Diagnostics.Append(planIDAs(ctx, &resp.Plan, "segment_id")...)
 		return
 	}
-	var plan, state segmentModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !plan.SegmentID.Equal(state.SegmentID) {
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if !plan.SegmentID.Equal(state.SegmentID) {
+		checkSegmentConditionTypes(plan.Rules, types.ListNull(segmentRuleObjectType), &resp.Diagnostics)
+		return
+	}
+	if checkSegmentConditionTypes(plan.Rules, state.Rules, &resp.Diagnostics); resp.Diagnostics.HasError() {
 		return
 	}
 	if elementsKnown(plan.Rules) {
@@ -69,6 +81,21 @@ func (r *segmentResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 		plan.Rules = asSegmentRules(rules)
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("rules"), plan.Rules)...)
 	}
+	if !plan.Rules.Equal(state.Rules) {
+		// The rules are written whole: a held rule of a type the service refuses in writes
+		// makes the write fail, so the plan says so before any request.
+		eachRefusedConditionType(plan.Rules, nil, func(at path.Path, typ string) {
+			resp.Diagnostics.AddAttributeError(at, "Segment rules cannot be written while a rule holds a refused condition type",
+				fmt.Sprintf("%s: the segment holds a rule with a %q condition (written in the console), and this plan changes its "+
+					"rules. The service writes a segment's rules whole and refuses %q in any write of them (segments accept these "+
+					"condition types only: %s), so the change would fail. Remove or rewrite that rule in the configuration (or "+
+					"in the console) in the same change, or leave this segment's rules as they are.", at, typ, typ,
+					strings.Join(segmentConditionTypes, ", ")))
+		})
+		if resp.Diagnostics.HasError() {
+			return
+		}
+	}
 	if !plan.Rules.Equal(state.Rules) || !plan.IDs.Equal(state.IDs) {
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("entry_count"), types.Int64Unknown())...)
 		return
@@ -76,6 +103,62 @@ func (r *segmentResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 	// Nothing is written (the same ids in another order, or only timeouts changed): Update sends
 	// the rules when they differ and the ids added and removed.
 	resp.Diagnostics.Append(keepUnwritten(ctx, req.State, &resp.Plan, "last_modifier_name", "last_modifier_id")...)
+}
+
+// checkSegmentConditionTypes refuses condition types segments do not accept in the rules the
+// plan adds or changes. A rule the segment already holds as planned (the same name and
+// conditions: written in the console, say, with a `public` condition) is what the service holds,
+// read, imported and generated as it is, and is never refused for it.
+func checkSegmentConditionTypes(planned, held types.List, diags *diag.Diagnostics) {
+	heldConds := map[string]attr.Value{}
+	if isKnownList(held) {
+		for _, e := range held.Elements() {
+			if obj, ok := e.(types.Object); ok && !obj.IsNull() && !obj.IsUnknown() {
+				if name, ok := obj.Attributes()["name"].(types.String); ok {
+					heldConds[name.ValueString()] = obj.Attributes()["conditions"]
+				}
+			}
+		}
+	}
+	eachRefusedConditionType(planned, func(rule map[string]attr.Value) bool {
+		name, ok := rule["name"].(types.String)
+		h, isHeld := heldConds[name.ValueString()]
+		return ok && isHeld && h.Equal(rule["conditions"])
+	}, func(at path.Path, typ string) {
+		notAcceptedIn(diags, at, "condition type", "segments", typ, segmentConditionTypes)
+	})
+}
+
+// eachRefusedConditionType calls refused with the path and type of every condition of rules
+// (but those of the rules skip tells) whose type segments do not accept. Near misses are left to
+// the conditions' validators, which refuse them as such.
+func eachRefusedConditionType(rules types.List, skip func(rule map[string]attr.Value) bool, refused func(at path.Path, typ string)) {
+	if !isKnownList(rules) {
+		return
+	}
+	for i, e := range rules.Elements() {
+		obj, ok := e.(types.Object)
+		if !ok || obj.IsNull() || obj.IsUnknown() {
+			continue
+		}
+		attrs := obj.Attributes()
+		conds, ok := attrs["conditions"].(types.List)
+		if !ok || !isKnownList(conds) || skip != nil && skip(attrs) {
+			continue
+		}
+		for k, ce := range conds.Elements() {
+			c, ok := ce.(types.Object)
+			if !ok || c.IsNull() || c.IsUnknown() {
+				continue
+			}
+			typ, ok := c.Attributes()["type"].(types.String)
+			if !ok || typ.IsNull() || typ.IsUnknown() || slices.Contains(segmentConditionTypes, typ.ValueString()) ||
+				len(nearest(typ.ValueString(), segmentConditionTypes)) > 0 {
+				continue
+			}
+			refused(path.Root("rules").AtListIndex(i).AtName("conditions").AtListIndex(k).AtName("type"), typ.ValueString())
+		}
+	}
 }
 
 // segmentRead is a segment with the ids of an id_list one.
@@ -103,7 +186,7 @@ func (r *segmentResource) readSegment(ctx context.Context, id string) (*segmentR
 func (r *segmentResource) writeRules(op *operation, id string, rules []console.SegmentRule, diags *diag.Diagnostics) *console.Segment {
 	got, err := r.data.client.SetSegmentRules(console.WithOperation(op.ctx, op.name), id, orEmptyRules(rules))
 	if err != nil {
-		apiFailure{op.name + " rules of", fmt.Sprintf("segment %q", id)}.add(diags, op, err)
+		segmentWriteFailure(diags, op, id, op.name+" rules of", err)
 		return nil
 	}
 	if held := (&console.Gate{Rules: got.Rules}); !sameGateRules(held, rules) {

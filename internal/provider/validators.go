@@ -109,14 +109,20 @@ func knownValue(kind string, values []string, onlyIn string, warn bool) validato
 		}
 		switch {
 		case onlyIn != "":
-			resp.Diagnostics.AddAttributeError(req.Path, fmt.Sprintf("%s not allowed in %s", capitalize(kind), onlyIn),
-				fmt.Sprintf("%s: %q is not a %s %s accept. %s", req.Path, s, kind, onlyIn, listed))
+			// Refused where the configuration adds or changes it (the resource's plan): a value the
+			// service already holds (written in the console) is kept as it is.
 		case warn:
 			resp.Diagnostics.AddAttributeWarning(req.Path, fmt.Sprintf("Undocumented %s", kind),
 				fmt.Sprintf("%q is not a %s the service documents (%s). It is sent as written; the service rejects it if it does not know it.",
 					s, kind, strings.Join(values, ", ")))
 		}
 	}}
+}
+
+// notAcceptedIn is the error of a value the service refuses in onlyIn ("segments").
+func notAcceptedIn(diags *diag.Diagnostics, at path.Path, kind, onlyIn, s string, values []string) {
+	diags.AddAttributeError(at, fmt.Sprintf("%s not allowed in %s", capitalize(kind), onlyIn),
+		fmt.Sprintf("%s: %q is not a %s %s accept. %s accept these %ss only: %s.", at, s, kind, onlyIn, capitalize(onlyIn), kind, strings.Join(values, ", ")))
 }
 
 // nearest is what s was meant to be when it is a near miss of values: the values equal to s but
