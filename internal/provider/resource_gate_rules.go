@@ -258,17 +258,26 @@ func (r *gateRulesResource) apply(ctx context.Context, op *operation, plan *gate
 	if diags.HasError() {
 		return written
 	}
+	// A plan that may supersede a run promises no base_id (supersedePlan), yet the rules the state
+	// holds are sent with theirs: the service keeps every one the gate still holds.
+	baseIDs := map[string]string{}
+	for _, p := range prior {
+		if !p.BaseID.IsUnknown() && !p.BaseID.IsNull() {
+			baseIDs[p.Name.ValueString()] = p.BaseID.ValueString()
+		}
+	}
 	if existing != nil {
 		review.active = existing.ActiveReview
-		baseIDs := make(map[string]string, len(existing.Rules))
 		for _, er := range existing.Rules {
 			baseIDs[er.Name] = er.BaseID
 		}
-		for i := range rules {
-			if rules[i].BaseID == "" {
-				rules[i].BaseID = baseIDs[rules[i].Name]
-			}
+	}
+	for i := range rules {
+		if rules[i].BaseID == "" {
+			rules[i].BaseID = baseIDs[rules[i].Name]
 		}
+	}
+	if existing != nil {
 		if sameGateRules(existing, rules) {
 			diags.Append(flattenGate(ctx, existing, plan, planned)...)
 			return written
