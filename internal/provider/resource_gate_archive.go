@@ -27,6 +27,27 @@ func (r *gateResource) setArchived(op *operation, gateID string, archive bool) (
 	return r.data.client.UnarchiveGate(op.ctx, gateID, "")
 }
 
+// archiveOnDestroy archives the gate that destroy keeps (archive_on_destroy). A gate already
+// archived (archived, as the refresh found it) is done: the service refuses a second archive with
+// a 400 ("already archived"), which would fail every destroy of it. The same 400 for a gate
+// archived since the refresh is taken as done too, once a read shows it archived.
+func (r *gateResource) archiveOnDestroy(op *operation, gateID string, archived bool, diags *diag.Diagnostics) {
+	if archived {
+		return
+	}
+	_, err := r.setArchived(op, gateID, true)
+	if err == nil || console.NotFound(err) {
+		return
+	}
+	var ae *console.APIError
+	if errors.As(err, &ae) && ae.StatusCode == http.StatusBadRequest {
+		if g, gerr := r.data.client.GetGate(op.ctx, gateID); gerr == nil && g.Archived() {
+			return
+		}
+	}
+	archiveFailure(gateID, true).add(diags, op, err)
+}
+
 // archiveFailure names a failed archive or unarchive in its diagnostic.
 func archiveFailure(gateID string, archive bool) apiFailure {
 	verb := "unarchive"
