@@ -278,7 +278,7 @@ func (r *gateResource) Delete(ctx context.Context, req resource.DeleteRequest, r
 	gateID := state.GateID.ValueString()
 	op, cancel := startOperation(ctx, state.Timeouts, "delete", &resp.Diagnostics)
 	defer cancel()
-	if !abortGateRuns(op, r.data.client, gateID, &resp.Diagnostics) {
+	if !abortGateRuns(op, r.data.client, gateID, state.ArchiveOnDestroy.ValueBool(), &resp.Diagnostics) {
 		return
 	}
 	if state.ArchiveOnDestroy.ValueBool() { // kept, archived, with its history; a gate gone is gone

@@ -101,7 +101,7 @@ func TestAccGateRules_pipelineRun(t *testing.T) {
 
 	// Destroy removes the rules, which rolls out too.
 	out = cli.must("destroy", "-auto-approve", "-input=false", "-no-color")
-	wants(out, `roll out through release pipeline run "rpt_3"`)
+	wants(out, `Warning: Rules of gate "new_checkout" removed`, `rolls the removal out through run "rpt_3"`)
 	if err := checkGateHasNoRules(m, "new_checkout")(nil); err != nil {
 		t.Error(err)
 	}
