@@ -201,7 +201,8 @@ func canonicalRule(ctx context.Context, m gateRuleModel) (string, bool) {
 	return string(b), true
 }
 
-// ValidateConfig checks what single-attribute validators cannot: rule names unique within the gate.
+// ValidateConfig checks what single-attribute validators cannot: rule names unique within the gate,
+// and a return value that is not JSON said with how to write it (notJSONHint).
 func (r *gateRulesResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var rules types.List
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("rules"), &rules)...)
@@ -211,4 +212,5 @@ func (r *gateRulesResource) ValidateConfig(ctx context.Context, req resource.Val
 	uniqueNames(rules, path.Root("rules"), &resp.Diagnostics, func(first, i int, name string) (string, string) {
 		return "Duplicate rule name", fmt.Sprintf("Rule names must be unique within a gate: rules[%d] and rules[%d] are both named %q.", first, i, name)
 	})
+	notJSONHint(ctx, rules, path.Root("rules"), &resp.Diagnostics)
 }
