@@ -89,3 +89,18 @@ func TestAccGate_destroyArchivedGate(t *testing.T) {
 		},
 	})
 }
+
+// The gate rules guide's example of a gate that destroy archives does what the guide says: the
+// archived gate keeps its rules.
+func TestAccGuides_archiveKeepsRules(t *testing.T) {
+	m, url := startMock(t, mockconsole.Config{})
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy: resource.ComposeAggregateTestCheckFunc(
+			expectMockGateArchived(m, "summer_sale", true),
+			checkMockRuleNames(m, "summer_sale", "everyone"),
+		),
+		Steps: []resource.TestStep{{Config: providerBlock(url) + guideBlock(t, "gate-rules.md.tmpl", "keep_on_destroy")}},
+	})
+}
