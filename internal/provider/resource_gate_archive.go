@@ -36,7 +36,11 @@ func (r *gateResource) archiveOnDestroy(op *operation, gateID string, archived b
 		return
 	}
 	_, err := r.setArchived(op, gateID, true)
-	if err == nil || console.NotFound(err) {
+	if err == nil {
+		warnArchivedWithoutRules(r.data, gateID, diags)
+		return
+	}
+	if console.NotFound(err) {
 		return
 	}
 	var ae *console.APIError
@@ -46,6 +50,19 @@ func (r *gateResource) archiveOnDestroy(op *operation, gateID string, archived b
 		}
 	}
 	archiveFailure(gateID, true).add(diags, op, err)
+}
+
+// warnArchivedWithoutRules says, after destroy archived a gate, that the gate keeps no rules when a
+// featureconsole_gate_rules without keep_on_destroy removed them earlier in the same destroy:
+// Terraform destroys the rules before the gate, and the registry pages' advice is easy to miss.
+func warnArchivedWithoutRules(data *providerData, gateID string, diags *diag.Diagnostics) {
+	if _, removed := data.rulesRemoved.Load(gateID); !removed {
+		return
+	}
+	diags.AddWarning(fmt.Sprintf("Gate %q archived without its rules", gateID),
+		fmt.Sprintf("Destroy archived gate %q (archive_on_destroy = true), but its featureconsole_gate_rules had removed "+
+			"its rules earlier in this run, so the archived gate keeps none. To keep them next time, set "+
+			"keep_on_destroy = featureconsole_gate.<name>.archive_on_destroy in the gate's featureconsole_gate_rules.", gateID))
 }
 
 // archiveFailure names a failed archive or unarchive in its diagnostic.

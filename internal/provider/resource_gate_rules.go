@@ -361,6 +361,7 @@ func (r *gateRulesResource) Delete(ctx context.Context, req resource.DeleteReque
 	case len(g.Rules) > 0: // the write did not take: destroy is not done while the gate holds rules
 		addRulesNotTaken(&resp.Diagnostics, gateID, ruleDifferences(g, nil), false, "terraform destroy")
 	default:
+		r.data.rulesRemoved.Store(gateID, true)
 		r.warnRulesRemoved(op.ctx, &resp.Diagnostics, gateID, g, superseded)
 	}
 }
