@@ -5,9 +5,9 @@ package provider
 
 import (
 	"context"
-	"sync"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
