@@ -25,9 +25,18 @@ import (
 // waiting for it (on_active_run = "wait") has read it: the abort puts back the rules the gate had
 // before the run's write.
 func abortWhenPolled(t *testing.T, m *mockconsole.Server, id string) {
+	done, stopped := make(chan struct{}), make(chan struct{})
+	t.Cleanup(func() { close(done); <-stopped }) // never outlives the test
 	go func() {
-		deadline := time.Now().Add(time.Minute)
-		for time.Now().Before(deadline) {
+		defer close(stopped)
+		tick := time.NewTicker(10 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+			}
 			for _, r := range m.Requests() {
 				if r.Method == http.MethodGet && strings.HasSuffix(r.Path, "/release_pipeline_triggers/"+id) {
 					if err := m.SetRun(id, mockconsole.RunAborted, "", nil); err != nil {
@@ -36,7 +45,6 @@ func abortWhenPolled(t *testing.T, m *mockconsole.Server, id string) {
 					return
 				}
 			}
-			time.Sleep(10 * time.Millisecond)
 		}
 	}()
 }
