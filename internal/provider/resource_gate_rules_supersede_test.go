@@ -21,10 +21,10 @@ import (
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/mockconsole"
 )
 
-// abortWhenPolled aborts run id, as someone in the console would, once a featureconsole_gate_rules
-// waiting for it (on_active_run = "wait") has read it: the abort puts back the rules the gate had
-// before the run's write.
-func abortWhenPolled(t *testing.T, m *mockconsole.Server, id string) {
+// whenPolled calls do once a featureconsole_gate_rules waiting for run id (on_active_run =
+// "wait") has read it since the request log was last reset: what the test does then happens
+// during the wait, whatever the machine's speed.
+func whenPolled(t *testing.T, m *mockconsole.Server, id string, do func()) {
 	done, stopped := make(chan struct{}), make(chan struct{})
 	t.Cleanup(func() { close(done); <-stopped }) // never outlives the test
 	go func() {
@@ -39,14 +39,23 @@ func abortWhenPolled(t *testing.T, m *mockconsole.Server, id string) {
 			}
 			for _, r := range m.Requests() {
 				if r.Method == http.MethodGet && strings.HasSuffix(r.Path, "/release_pipeline_triggers/"+id) {
-					if err := m.SetRun(id, mockconsole.RunAborted, "", nil); err != nil {
-						t.Errorf("abort %s: %v", id, err)
-					}
+					do()
 					return
 				}
 			}
 		}
 	}()
+}
+
+// abortWhenPolled aborts run id, as someone in the console would, during a wait for it: the abort
+// puts back the rules the gate had before the run's write.
+func abortWhenPolled(t *testing.T, m *mockconsole.Server, id string) {
+	m.ResetRequests()
+	whenPolled(t, m, id, func() {
+		if err := m.SetRun(id, mockconsole.RunAborted, "", nil); err != nil {
+			t.Errorf("abort %s: %v", id, err)
+		}
+	})
 }
 
 // on_active_run = "abort" and "wait" supersede a run as the service does it: an abort puts back
