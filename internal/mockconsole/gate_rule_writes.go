@@ -69,7 +69,7 @@ func (s *Server) activeRunOfGate(gateID string) *runState {
 // (prev is what they were); the run's abort puts prev back. s.mu is held.
 func (s *Server) startGateRun(gateID string, st *gateState, prev []GateRule) {
 	pid := st.gate.ReleasePipelineID
-	if pid == "" || sameRuleContents(prev, st.gate.Rules) {
+	if pid == "" || st.runless || sameRuleContents(prev, st.gate.Rules) {
 		return
 	}
 	rs, err := s.startRun(pid, gateID)
@@ -84,7 +84,6 @@ func (s *Server) startGateRun(gateID string, st *gateState, prev []GateRule) {
 func (s *Server) abortRun(rs *runState) {
 	rs.run.Status, rs.run.CurrentPhaseEndTime = RunAborted, nil
 	if g := s.gates[rs.run.GateID]; g != nil && rs.restore != nil {
-		g.retired = append(g.retired, g.gate.Rules...)
 		g.gate.Rules = Gate{Rules: rs.restore}.clone().Rules
 	}
 }
@@ -118,6 +117,23 @@ func (s *Server) ServeOldRuleWrites(gateID string, old bool) error {
 			return
 		}
 		st.oldRuleWrites = old
+	})
+	return err
+}
+
+// ServeRunlessRuleWrites makes rule writes to the gate take effect at once and start no run of
+// the pipeline it is attached to (runless), or start one as the contract says: the service's docs
+// said so through 2025, and writes limited to environments a pipeline leaves out start none
+// either (DESIGN §2 round four). The answer names no run either way.
+func (s *Server) ServeRunlessRuleWrites(gateID string, runless bool) error {
+	var err error
+	s.locked(func() {
+		st, ok := s.gates[gateID]
+		if !ok {
+			err = fmt.Errorf("gate %q not found", gateID)
+			return
+		}
+		st.runless = runless
 	})
 	return err
 }

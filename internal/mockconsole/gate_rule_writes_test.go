@@ -148,13 +148,15 @@ func TestScheduledRollouts(t *testing.T) {
 	}
 }
 
-// A baseID sent back is kept, also that of a rule an aborted run took away; a run outlives its gate
-// and, until it ends, keeps its pipeline from being deleted.
+// An aborted run puts back the rules the gate had before the write that started it, and a baseID
+// of a rule it took away, sent back, is not kept (the live service gives a new one: issue 31); a
+// run outlives its gate and, until it ends, keeps its pipeline from being deleted.
 func TestGateRulesAbortedRunBaseIDsAndDeletedGate(t *testing.T) {
 	s, ts := NewTestServer(t, Config{})
 	s.SetRunSpeed(0)
 	s.PutPipeline(Pipeline{ID: "pl_x", Name: "X", Phases: []Phase{{ID: "ph_1", Name: "One", TimeIntervalMs: 3600000}}})
-	s.PutGate(Gate{ID: "g_x", ReleasePipelineID: "pl_x"})
+	s.PutGate(Gate{ID: "g_x", ReleasePipelineID: "pl_x", Rules: []GateRule{{Name: "old", PassPercentage: 1}}})
+	before, _ := s.Gate("g_x")
 	if st, _ := do(t, ts.URL, http.MethodPatch, "/gates/g_x/rules", `{"rules":[{"name":"all","passPercentage":5}]}`); st != 200 {
 		t.Fatalf("write: %d", st)
 	}
@@ -164,11 +166,14 @@ func TestGateRulesAbortedRunBaseIDsAndDeletedGate(t *testing.T) {
 	if st, _ := do(t, ts.URL, http.MethodPut, "/release_pipeline_triggers/"+run+"/abort", ""); st != 200 {
 		t.Fatalf("abort: %d", st)
 	}
+	if g, _ := s.Gate("g_x"); len(g.Rules) != 1 || g.Rules[0].BaseID != before.Rules[0].BaseID || g.Rules[0].ID != before.Rules[0].ID {
+		t.Fatalf("the abort did not put back %+v: %+v", before.Rules, g.Rules)
+	}
 	if st, _ := do(t, ts.URL, http.MethodPatch, "/gates/g_x/rules", `{"rules":[{"name":"all","baseID":"`+baseID+`","passPercentage":10}]}`); st != 200 {
 		t.Fatalf("write after the abort: %d", st)
 	}
-	if g, _ := s.Gate("g_x"); len(g.Rules) != 1 || g.Rules[0].BaseID != baseID {
-		t.Fatalf("the rule's baseID %q was not kept: %+v", baseID, g.Rules)
+	if g, _ := s.Gate("g_x"); len(g.Rules) != 1 || g.Rules[0].BaseID == baseID || g.Rules[0].BaseID == "" {
+		t.Fatalf("the baseID %q of a rule the abort took away was kept: %+v", baseID, g.Rules)
 	}
 	if st, _ := do(t, ts.URL, http.MethodDelete, "/gates/g_x", ""); st != 200 {
 		t.Fatalf("delete gate during its run: %d", st)
@@ -182,5 +187,34 @@ func TestGateRulesAbortedRunBaseIDsAndDeletedGate(t *testing.T) {
 	}
 	if st, _ := do(t, ts.URL, http.MethodDelete, "/release_pipelines/pl_x", ""); st != 200 {
 		t.Fatalf("delete pipeline after the run: %d", st)
+	}
+}
+
+// A gate marked runless takes a write of its rules at once and starts no run of its pipeline
+// (DESIGN §2 round four); unmarked, the same write starts one.
+func TestGateRulesRunlessWrites(t *testing.T) {
+	s, ts := NewTestServer(t, Config{})
+	s.SetRunSpeed(0)
+	s.PutPipeline(Pipeline{ID: "pl_x", Name: "X", Phases: []Phase{{ID: "ph_1", Name: "One", TimeIntervalMs: 3600000}}})
+	s.PutGate(Gate{ID: "g_x", ReleasePipelineID: "pl_x"})
+	if err := s.ServeRunlessRuleWrites("g_x", true); err != nil {
+		t.Fatal(err)
+	}
+	for _, pct := range []string{"5", "10"} { // no run locks the second write either
+		if st, body := do(t, ts.URL, http.MethodPatch, "/gates/g_x/rules", `{"rules":[{"name":"all","passPercentage":`+pct+`}]}`); st != 200 {
+			t.Fatalf("runless write: %d %v", st, body)
+		}
+	}
+	if g, _ := s.Gate("g_x"); len(g.Rules) != 1 || g.Rules[0].PassPercentage != 10 || len(s.GateRuns("g_x")) != 0 {
+		t.Fatalf("runless writes: rules %+v, runs %v", g.Rules, s.GateRuns("g_x"))
+	}
+	if err := s.ServeRunlessRuleWrites("g_x", false); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := do(t, ts.URL, http.MethodPatch, "/gates/g_x/rules", `{"rules":[{"name":"all","passPercentage":20}]}`); st != 200 {
+		t.Fatalf("write: %d", st)
+	}
+	if len(s.GateRuns("g_x")) != 1 {
+		t.Fatalf("a write to a gate no longer runless started runs %v, want one", s.GateRuns("g_x"))
 	}
 }

@@ -69,8 +69,9 @@ type gateState struct {
 	// oldRuleWrites: the gate is served by a service version whose rule writes do not take
 	// (PartialRuleWrites).
 	oldRuleWrites bool
-	// retired are the rules aborted runs took away: a baseID of theirs sent back is kept too.
-	retired []GateRule
+	// runless: rule writes to the gate take effect at once and start no run of its pipeline, as
+	// the service's docs said through 2025 (DESIGN §2 round four; ServeRunlessRuleWrites).
+	runless bool
 	// written is when (on the run clock) the gate was created or last written: a TEMPORARY gate
 	// left alone for staleAfter reads STALE (tickStaleness).
 	written time.Time
@@ -213,7 +214,9 @@ func (s *Server) updateGateRules(id string, body []byte) response {
 	if bad := rulesRefused(in); bad != nil {
 		return *bad
 	}
-	out := s.withRuleIDs(in, append(slices.Clone(st.retired), st.gate.Rules...), &st.counter)
+	// Only the rules the gate holds keep a baseID sent back: those an aborted run took away get
+	// new ones, as the live service gives them (issue 31).
+	out := s.withRuleIDs(in, st.gate.Rules, &st.counter)
 	if s.habits.PartialRuleWrites && st.oldRuleWrites {
 		out = changesOnly(st.gate.Rules, heldOf(out, st.gate.Rules))
 	}
@@ -588,7 +591,8 @@ type archiveReq struct {
 }
 
 // setGateArchived is PUT /gates/{id}/archive (archive true) and /unarchive: the gate's status, its
-// history kept. Archiving an archived gate, or unarchiving one that is not, changes nothing.
+// history kept. Archiving an archived gate is refused with the live service's 400 (issue 31);
+// unarchiving one that is not changes nothing.
 func (s *Server) setGateArchived(id string, archive bool, body []byte) response {
 	st, miss := find(s.gates, "Gate", id)
 	if miss != nil {
@@ -600,6 +604,9 @@ func (s *Server) setGateArchived(id string, archive bool, body []byte) response 
 		}
 	}
 	if archive {
+		if st.gate.Status == gateStatusArchived {
+			return errResp(http.StatusBadRequest, "Gate %s is already archived.", st.gate.ID)
+		}
 		st.gate.Status = gateStatusArchived
 		return okResp("Gate archived successfully", st.clone())
 	}

@@ -27,7 +27,7 @@ func NewEventsDataSource() datasource.DataSource {
 	return newListDataSource(listDataSourceSpec[eventsModel]{
 		typeName: "events",
 		description: "Lists the recorded values of one event (`GET /events/{eventName}`), every page unless " +
-			"`max_records` stops it, in the order the service returns them. An event with no records gives an empty list.",
+			"`max_records` stops it, in the order the service returns them. An event with no records gives an empty list and a warning that says so (a misspelled `event_name` finds nothing).",
 		filters: map[string]schema.Attribute{
 			"event_name": schema.StringAttribute{
 				Required:            true,
@@ -43,11 +43,14 @@ func NewEventsDataSource() datasource.DataSource {
 		listAttr:        "events",
 		listDescription: "The recorded values.",
 		item:            eventAttributes(),
-		fill: func(ctx context.Context, client *console.Client, opts console.ListOptions, m *eventsModel, _ *diag.Diagnostics) (apiFailure, error) {
+		fill: func(ctx context.Context, client *console.Client, opts console.ListOptions, m *eventsModel, diags *diag.Diagnostics) (apiFailure, error) {
 			name := m.EventName.ValueString()
 			opts.MaxRecords = int(m.MaxRecords.ValueInt64())
 			events, err := client.ListEvents(ctx, name, opts)
 			m.Events = flattenEvents(events)
+			if err == nil && len(events) == 0 {
+				diags.AddWarning(noEventsWarning(name))
+			}
 			return eventsFailure(name), err
 		},
 	})
@@ -75,6 +78,15 @@ func eventAttributes() map[string]schema.Attribute {
 			MarkdownDescription: "Metadata of the event. String values as they are; numbers, booleans, objects and arrays JSON-encoded (`jsondecode` them).",
 		},
 	}
+}
+
+// noEventsWarning is the warning of a read that found no records of the event, here and in
+// server.go alike: an empty list says nothing of why, and a misspelled name is the likeliest.
+func noEventsWarning(name string) (summary, detail string) {
+	return fmt.Sprintf("No records of event %q", name),
+		fmt.Sprintf("The service holds no records of event %q in its window of recent records, so events is empty. "+
+			"Check event_name against the events your apps log (a misspelled name finds nothing); an event not "+
+			"logged recently has no records either.", name)
 }
 
 // eventsFailure names a failed read of events, here and in server.go alike.

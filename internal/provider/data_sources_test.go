@@ -542,3 +542,21 @@ func TestAccProvider_environmentVariables(t *testing.T) {
 		}},
 	})
 }
+
+// An event_name with no records in the service's window, as a misspelled name has none, warns at
+// plan; an event with records does not.
+func TestAccEventsDataSource_noRecordsWarns(t *testing.T) {
+	cli := newTFCLI(t)
+	m, url := startMock(t, mockconsole.Config{})
+	m.SetEvents("custom_event", testEvents(3))
+	cli.write("main.tf", providerBlock(url)+`
+data "featureconsole_events" "typo" { event_name = "custom_evnet" }
+data "featureconsole_events" "found" { event_name = "custom_event" }
+output "found" { value = length(data.featureconsole_events.found.events) }
+`)
+	cli.must("init", "-input=false", "-no-color")
+	out := cli.must("plan", "-input=false", "-no-color")
+	wantsOutput(t, out, `Warning: No records of event "custom_evnet"`,
+		`holds no records of event "custom_evnet" in its window of recent records, so events is empty\. Check event_name`)
+	lacksOutput(t, out, `No records of event "custom_event"`)
+}

@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
@@ -22,6 +23,10 @@ type providerData struct {
 	client          *console.Client
 	readConcurrency int
 	runPollInterval time.Duration // 0: the action's default
+	// rulesRemoved holds the ids of gates whose rules a destroy of featureconsole_gate_rules
+	// removed while this configuration of the provider served Terraform: a gate that destroy then
+	// archives says it kept none (keep_on_destroy).
+	rulesRemoved sync.Map
 }
 
 // managedResource is what every resource of the provider implements: plan-time checks and plan

@@ -128,7 +128,11 @@ func (r *gateResource) Schema(ctx context.Context, _ resource.SchemaRequest, res
 			"archive_on_destroy": schema.BoolAttribute{
 				Optional: true, Computed: true, Default: booldefault.StaticBool(false),
 				MarkdownDescription: "What destroy does with the gate: `false` (the default) deletes it with its rules and " +
-					"history; `true` archives it instead and leaves it in the console with its history. Changing it " +
+					"history; `true` archives it instead and leaves it in the console with its history. A gate already " +
+					"archived is left as it is. Terraform destroys a `featureconsole_gate_rules` of the gate before the gate: " +
+					"for the archived gate to keep its rules, set that resource's `keep_on_destroy` to this value " +
+					"(`keep_on_destroy = featureconsole_gate.<name>.archive_on_destroy`). A run still rolling out a change of " +
+					"the rules is aborted first, which puts back the rules the gate had before that change. Changing it " +
 					"sends no request: it only changes what a later destroy does.",
 			},
 			"id_type": chosen("Unit ID type the gate checks, such as `userID` or `stableID`; the service chooses `userID` "+
@@ -274,13 +278,11 @@ func (r *gateResource) Delete(ctx context.Context, req resource.DeleteRequest, r
 	gateID := state.GateID.ValueString()
 	op, cancel := startOperation(ctx, state.Timeouts, "delete", &resp.Diagnostics)
 	defer cancel()
-	if !abortGateRuns(op, r.data.client, gateID, &resp.Diagnostics) {
+	if !abortGateRuns(op, r.data.client, gateID, state.ArchiveOnDestroy.ValueBool(), &resp.Diagnostics) {
 		return
 	}
 	if state.ArchiveOnDestroy.ValueBool() { // kept, archived, with its history; a gate gone is gone
-		if _, err := r.setArchived(op, gateID, true); err != nil && !console.NotFound(err) {
-			archiveFailure(gateID, true).add(&resp.Diagnostics, op, err)
-		}
+		r.archiveOnDestroy(op, gateID, state.Archived.ValueBool(), &resp.Diagnostics)
 		return
 	}
 	// The service deletes the gate's rules with it; a gate already gone is what destroy wants.

@@ -27,6 +27,44 @@ func (r *gateResource) setArchived(op *operation, gateID string, archive bool) (
 	return r.data.client.UnarchiveGate(op.ctx, gateID, "")
 }
 
+// archiveOnDestroy archives the gate that destroy keeps (archive_on_destroy). A gate already
+// archived (archived, as the refresh found it) is done: the service refuses a second archive with
+// a 400 ("already archived"), which would fail every destroy of it. The same 400 for a gate
+// archived since the refresh is taken as done too, once a read shows it archived.
+func (r *gateResource) archiveOnDestroy(op *operation, gateID string, archived bool, diags *diag.Diagnostics) {
+	if archived {
+		return
+	}
+	_, err := r.setArchived(op, gateID, true)
+	if err == nil {
+		warnArchivedWithoutRules(r.data, gateID, diags)
+		return
+	}
+	if console.NotFound(err) {
+		return
+	}
+	var ae *console.APIError
+	if errors.As(err, &ae) && ae.StatusCode == http.StatusBadRequest {
+		if g, gerr := r.data.client.GetGate(op.ctx, gateID); gerr == nil && g.Archived() {
+			return
+		}
+	}
+	archiveFailure(gateID, true).add(diags, op, err)
+}
+
+// warnArchivedWithoutRules says, after destroy archived a gate, that the gate keeps no rules when a
+// featureconsole_gate_rules without keep_on_destroy removed them earlier in the same destroy:
+// Terraform destroys the rules before the gate, and the registry pages' advice is easy to miss.
+func warnArchivedWithoutRules(data *providerData, gateID string, diags *diag.Diagnostics) {
+	if _, removed := data.rulesRemoved.Load(gateID); !removed {
+		return
+	}
+	diags.AddWarning(fmt.Sprintf("Gate %q archived without its rules", gateID),
+		fmt.Sprintf("Destroy archived gate %q (archive_on_destroy = true), but its featureconsole_gate_rules had removed "+
+			"its rules earlier in this run, so the archived gate keeps none. To keep them next time, set "+
+			"keep_on_destroy = featureconsole_gate.<name>.archive_on_destroy in the gate's featureconsole_gate_rules.", gateID))
+}
+
 // archiveFailure names a failed archive or unarchive in its diagnostic.
 func archiveFailure(gateID string, archive bool) apiFailure {
 	verb := "unarchive"

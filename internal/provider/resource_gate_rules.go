@@ -44,12 +44,14 @@ func (r *gateRulesResource) Schema(ctx context.Context, _ resource.SchemaRequest
 		Version: 1,
 		MarkdownDescription: "The complete, ordered rule list of an existing feature gate. The first rule whose conditions " +
 			"match decides, so the order of `rules` is the evaluation order. Rules not listed here are removed from the gate. " +
-			"Create and update send the whole list (`PATCH /gates/{id}/rules`); destroy leaves the gate in place with no rules. " +
+			"Create and update send the whole list (`PATCH /gates/{id}/rules`); destroy leaves the gate in place with no rules, " +
+			"or with the rules as they are with `keep_on_destroy = true` (for a gate that destroy archives). " +
 			"A rule that keeps its `name` keeps its identity (`base_id`) and history, wherever it moves in the list; " +
 			"when Terraform first takes over a gate, the rules the gate already has keep theirs if the configuration " +
 			"names them (create reads the gate once for that). A gate attached to a release pipeline rolls every change " +
-			"of its rules out through a run, which apply names in a warning; until the run ends, the service refuses " +
-			"further changes of the rules, and `on_active_run` says what apply does then. A write the service answers " +
+			"of its rules out through a run, its first rules included, which apply names in a warning; until the run ends, " +
+			"the service refuses further changes of the rules, and `on_active_run` says what apply does then. Where the " +
+			"service applies a change at once and starts no run, apply says the change is live now. A write the service answers " +
 			"with other rules than were sent is an error naming those rules, with the state holding what the gate " +
 			"holds. See the guide \"Writing gate rules\".",
 		Attributes: map[string]schema.Attribute{
@@ -80,6 +82,15 @@ func (r *gateRulesResource) Schema(ctx context.Context, _ resource.SchemaRequest
 					"writes, and a warning lists the states the run went through (`TF_LOG=INFO` shows each as it comes). Destroying this resource, or changing `gate_id`, always aborts the run first. Changing only " +
 					"this setting sends no request. Works with every Terraform version, unlike the " +
 					"`featureconsole_release_pipeline_trigger` action (Terraform 1.14 or later).",
+			},
+			"keep_on_destroy": schema.BoolAttribute{
+				Optional: true,
+				MarkdownDescription: "What destroy does with the rules: `false` (the default) removes them and leaves the gate " +
+					"with none; `true` leaves them on the gate as they are and only stops managing them. Set it to " +
+					"`featureconsole_gate.<name>.archive_on_destroy` for a gate that destroy archives: Terraform destroys the " +
+					"rules before the gate, so without it the archived gate would keep no rules. Destroy leaves the rules of " +
+					"a gate that is archived already in place either way (the service refuses changes of them). Changing it " +
+					"sends no request.",
 			},
 			"timeouts": timeoutsAttribute(ctx, "the gate's rules", timeouts.Opts{Create: true, Read: true, Update: true, Delete: true}, nil),
 		},
@@ -202,7 +213,7 @@ func (r *gateRulesResource) Update(ctx context.Context, req resource.UpdateReque
 		return
 	}
 	if plan.Rules.Equal(state.Rules) { // only Terraform's settings changed: nothing to send
-		state.Timeouts, state.OnActiveRun = plan.Timeouts, plan.OnActiveRun
+		state.Timeouts, state.OnActiveRun, state.KeepOnDestroy = plan.Timeouts, plan.OnActiveRun, plan.KeepOnDestroy
 		resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 		return
 	}
@@ -258,17 +269,26 @@ func (r *gateRulesResource) apply(ctx context.Context, op *operation, plan *gate
 	if diags.HasError() {
 		return written
 	}
+	// A plan that may supersede a run promises no base_id (supersedePlan), yet the rules the state
+	// holds are sent with theirs: the service keeps every one the gate still holds.
+	baseIDs := map[string]string{}
+	for _, p := range prior {
+		if !p.BaseID.IsUnknown() && !p.BaseID.IsNull() {
+			baseIDs[p.Name.ValueString()] = p.BaseID.ValueString()
+		}
+	}
 	if existing != nil {
 		review.active = existing.ActiveReview
-		baseIDs := make(map[string]string, len(existing.Rules))
 		for _, er := range existing.Rules {
 			baseIDs[er.Name] = er.BaseID
 		}
-		for i := range rules {
-			if rules[i].BaseID == "" {
-				rules[i].BaseID = baseIDs[rules[i].Name]
-			}
+	}
+	for i := range rules {
+		if rules[i].BaseID == "" {
+			rules[i].BaseID = baseIDs[rules[i].Name]
 		}
+	}
+	if existing != nil {
 		if sameGateRules(existing, rules) {
 			diags.Append(flattenGate(ctx, existing, plan, planned)...)
 			return written
@@ -307,6 +327,14 @@ func (r *gateRulesResource) Delete(ctx context.Context, req resource.DeleteReque
 		return
 	}
 	gateID := state.GateID.ValueString()
+	if state.KeepOnDestroy.ValueBool() {
+		// Left for the gate's destroy: archived (archive_on_destroy), the gate keeps them with its
+		// history; deleted, they go with it. A run rolling them out is the gate's destroy's to end.
+		resp.Diagnostics.AddWarning(fmt.Sprintf("Rules of gate %q left in place", gateID),
+			fmt.Sprintf("keep_on_destroy = true: destroy left the rules of gate %q as they are, and Terraform no longer "+
+				"manages them. A gate that destroy archives (archive_on_destroy = true) keeps them with its history.", gateID))
+		return
+	}
 	op, cancel := startOperation(ctx, state.Timeouts, "delete", &resp.Diagnostics)
 	defer cancel()
 	if r.data.client.RespectsReviewSettings() {
@@ -333,7 +361,8 @@ func (r *gateRulesResource) Delete(ctx context.Context, req resource.DeleteReque
 	case len(g.Rules) > 0: // the write did not take: destroy is not done while the gate holds rules
 		addRulesNotTaken(&resp.Diagnostics, gateID, ruleDifferences(g, nil), false, "terraform destroy")
 	default:
-		r.warnRolloutStarted(op.ctx, &resp.Diagnostics, gateID, g, superseded)
+		r.data.rulesRemoved.Store(gateID, true)
+		r.warnRulesRemoved(op.ctx, &resp.Diagnostics, gateID, g, superseded)
 	}
 }
 

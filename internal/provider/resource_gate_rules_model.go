@@ -25,9 +25,10 @@ type gateRulesModel struct {
 	ID     types.String `tfsdk:"id"`
 	GateID types.String `tfsdk:"gate_id"`
 	Rules  types.List   `tfsdk:"rules"`
-	// OnActiveRun is Terraform's only: never sent.
-	OnActiveRun types.String   `tfsdk:"on_active_run"`
-	Timeouts    timeouts.Value `tfsdk:"timeouts"`
+	// OnActiveRun and KeepOnDestroy are Terraform's only: never sent.
+	OnActiveRun   types.String   `tfsdk:"on_active_run"`
+	KeepOnDestroy types.Bool     `tfsdk:"keep_on_destroy"`
+	Timeouts      timeouts.Value `tfsdk:"timeouts"`
 }
 
 type gateRuleModel struct {

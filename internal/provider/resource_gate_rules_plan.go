@@ -14,6 +14,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
 )
 
 // ModifyPlan follows rules by name rather than by list position: a rule whose name is in the prior
@@ -21,7 +24,8 @@ import (
 // so inserting a rule at the top would show every rule below it as changed. A rule's id is the
 // service's and may change on any write of the list (the service may give every rule of the gate a
 // new one), so it is promised only when nothing is written: when the list is unchanged; so is a
-// rule's schedule, which is the service's.
+// rule's schedule, which is the service's. A write that may abort a run, or wait for one, promises
+// no base_id either (supersedePlan).
 func (r *gateRulesResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
 		return
@@ -42,7 +46,14 @@ func (r *gateRulesResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 	if resp.Diagnostics.HasError() || !elementsKnown(plan.Rules) || !plan.GateID.Equal(state.GateID) {
 		return
 	}
-	rules, d := plannedRules(ctx, plan.Rules, state.Rules)
+	var activeRuns func(context.Context) ([]console.ReleasePipelineTrigger, error)
+	if r.data != nil && r.data.client != nil {
+		gateID := plan.GateID.ValueString()
+		activeRuns = func(ctx context.Context) ([]console.ReleasePipelineTrigger, error) {
+			return activeRunsOfGate(ctx, r.data.client, gateID)
+		}
+	}
+	rules, d := plannedRules(ctx, plan.Rules, state.Rules, supersedePlan{policy: plan.OnActiveRun, activeRuns: activeRuns})
 	resp.Diagnostics.Append(d...)
 	if resp.Diagnostics.HasError() {
 		return
@@ -50,9 +61,41 @@ func (r *gateRulesResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("rules"), rules)...)
 }
 
+// supersedePlan is what the plan of a write of rules needs to know of on_active_run: a write that
+// aborts the run rolling out the previous change first gets back the rules the object had before
+// that change (DESIGN §2), and the service gives the rules that change added new base ids when
+// they are written again; a wait may end the same way when someone aborts the run meanwhile. So
+// while a run of the object is active, the plan of such a write promises no base_id. A run that
+// starts between plan and apply rolls out someone else's change, whose abort puts back the rules
+// the state holds: their base ids stay. The zero value (segments, on_active_run = "fail", which
+// never writes past a run) keeps every base_id it can.
+type supersedePlan struct {
+	policy types.String
+	// activeRuns lists the object's active runs (nil without a configured client).
+	activeRuns func(context.Context) ([]console.ReleasePipelineTrigger, error)
+}
+
+// mayRestore says whether the write may meet an active run that brings older rules back: a run is
+// active now, or whether one is cannot be known (no client, the list failed, the policy unknown).
+func (sp supersedePlan) mayRestore(ctx context.Context) bool {
+	if sp.policy.IsNull() || (!sp.policy.IsUnknown() && sp.policy.ValueString() == onActiveRunFail) {
+		return false
+	}
+	if sp.activeRuns == nil {
+		return true
+	}
+	runs, err := sp.activeRuns(ctx)
+	if err != nil {
+		tflog.Warn(ctx, "could not list the active runs at plan time; base_id is planned unknown", map[string]any{"error": err.Error()})
+		return true
+	}
+	return len(runs) > 0
+}
+
 // plannedRules is the planned rule list (of a gate, or a segment's as gate rules) with the ids
-// matchPriorRules keeps from the prior state's.
-func plannedRules(ctx context.Context, plan, state types.List) (types.List, diag.Diagnostics) {
+// matchPriorRules keeps from the prior state's; when the list changes and sp says the write may
+// meet a run whose abort brings older rules back, no base_id is promised.
+func plannedRules(ctx context.Context, plan, state types.List, sp supersedePlan) (types.List, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	planned, d := ruleModels(ctx, plan)
 	diags.Append(d...)
@@ -61,20 +104,25 @@ func plannedRules(ctx context.Context, plan, state types.List) (types.List, diag
 	if diags.HasError() {
 		return plan, diags
 	}
-	matchPriorRules(ctx, planned, prior)
+	if !matchPriorRules(ctx, planned, prior) && sp.mayRestore(ctx) {
+		for i := range planned {
+			planned[i].BaseID = types.StringUnknown()
+		}
+	}
 	rules, d := types.ListValueFrom(ctx, gateRuleObjectType, planned)
 	diags.Append(d...)
 	return rules, diags
 }
 
-// matchPriorRules fills base_id of planned rules from the prior rule of the same name. Ids are
-// kept only when the whole list is what the prior state holds, rule for rule: no write is sent.
-func matchPriorRules(ctx context.Context, planned, prior []gateRuleModel) {
+// matchPriorRules fills base_id of planned rules from the prior rule of the same name, and says
+// whether the list is unchanged. Ids are kept only when the whole list is what the prior state
+// holds, rule for rule: no write is sent.
+func matchPriorRules(ctx context.Context, planned, prior []gateRuleModel) (unchanged bool) {
 	byName := map[string]int{}
 	for j := len(prior) - 1; j >= 0; j-- { // first occurrence wins
 		byName[prior[j].Name.ValueString()] = j
 	}
-	unchanged := len(planned) == len(prior)
+	unchanged = len(planned) == len(prior)
 	for i := range planned {
 		p := &planned[i]
 		p.ID, p.BaseID = types.StringUnknown(), types.StringUnknown()
@@ -99,6 +147,7 @@ func matchPriorRules(ctx context.Context, planned, prior []gateRuleModel) {
 			planned[i].ID, planned[i].ScheduledRollouts = prior[i].ID, prior[i].ScheduledRollouts
 		}
 	}
+	return unchanged
 }
 
 // sameRuleContent compares two rules as the service will see them; a rule with values unknown
@@ -152,7 +201,8 @@ func canonicalRule(ctx context.Context, m gateRuleModel) (string, bool) {
 	return string(b), true
 }
 
-// ValidateConfig checks what single-attribute validators cannot: rule names unique within the gate.
+// ValidateConfig checks what single-attribute validators cannot: rule names unique within the gate,
+// and a return value that is not JSON said with how to write it (notJSONHint).
 func (r *gateRulesResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var rules types.List
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("rules"), &rules)...)
@@ -162,4 +212,5 @@ func (r *gateRulesResource) ValidateConfig(ctx context.Context, req resource.Val
 	uniqueNames(rules, path.Root("rules"), &resp.Diagnostics, func(first, i int, name string) (string, string) {
 		return "Duplicate rule name", fmt.Sprintf("Rule names must be unique within a gate: rules[%d] and rules[%d] are both named %q.", first, i, name)
 	})
+	notJSONHint(ctx, rules, path.Root("rules"), &resp.Diagnostics)
 }

@@ -58,9 +58,18 @@ func followAndDrive(gateID string) string {
 		"\"unpause\", \"skip\", \"rollout\" or \"abort\").", gateID, gateID)
 }
 
+// startedRun is the run a write of the rules of a gate attached to a release pipeline started: the
+// gate's newest active run. nil with a nil error is a write the service applied at once, without a
+// run (DESIGN §2 round four).
+func (r *gateRulesResource) startedRun(ctx context.Context, gateID string) (*console.ReleasePipelineTrigger, error) {
+	runs, err := activeRunsOfGate(ctx, r.data.client, gateID)
+	return newestRun(runs), err
+}
+
 // warnRolloutStarted warns, after a write to a gate attached to a release pipeline, of the run the
-// write started; a run that cannot be found is said too, without failing the apply that wrote.
-// superseded is the run the write aborted first, if any.
+// write started, or that it started none and the change is live now; runs that cannot be listed
+// are said too, without failing the apply that wrote. superseded is the run the write aborted
+// first, if any.
 func (r *gateRulesResource) warnRolloutStarted(ctx context.Context, diags *diag.Diagnostics, gateID string, g *console.Gate, superseded *console.ReleasePipelineTrigger) {
 	if superseded != nil {
 		diags.AddWarning(fmt.Sprintf("Release pipeline run %q of gate %q aborted", superseded.ID, gateID),
@@ -71,23 +80,57 @@ func (r *gateRulesResource) warnRolloutStarted(ctx context.Context, diags *diag.
 	if g.ReleasePipelineID == "" {
 		return
 	}
-	runs, err := activeRunsOfGate(ctx, r.data.client, gateID)
-	run := newestRun(runs)
-	if err != nil || run == nil {
-		why := "no active run of it was found"
-		if err != nil {
-			why = "its runs could not be listed: " + failureAccount(err)
+	run, err := r.startedRun(ctx, gateID)
+	switch {
+	case err != nil:
+		diags.AddWarning(fmt.Sprintf("Rules of gate %q may roll out through release pipeline %q", gateID, g.ReleasePipelineID),
+			fmt.Sprintf("The gate is attached to release pipeline %q, so the service may roll the change out through a run "+
+				"of it, but its runs could not be listed: %s. %s", g.ReleasePipelineID, failureAccount(err), followAndDrive(gateID)))
+	case run == nil:
+		diags.AddWarning(fmt.Sprintf("Rules of gate %q are live now, without a rollout", gateID),
+			fmt.Sprintf("The gate is attached to release pipeline %q, but the service applied this change of its rules at "+
+				"once and started no run of the pipeline: the new rules are live now wherever they apply, without a staged "+
+				"rollout.", g.ReleasePipelineID))
+	default:
+		diags.AddWarning(fmt.Sprintf("Rules of gate %q roll out through release pipeline run %q", gateID, run.ID),
+			fmt.Sprintf("The gate is attached to release pipeline %q: this change of its rules started run %q (%s, phase %q), "+
+				"which rolls the new rules out phase by phase. %s\n\nUntil the run ends, the service refuses further changes of "+
+				"the gate's rules (on_active_run says what an apply does then). Aborting the run puts back the rules the gate had before this apply; the next plan then "+
+				"shows them as a change to make again.", run.ReleasePipelineID, run.ID, run.Status, run.CurrentPhase, followAndDrive(gateID)))
+	}
+}
+
+// warnRulesRemoved says what a destroy of the rules of a gate attached to a release pipeline did:
+// the run it aborted first (superseded), and the run, if any, the removal started. Nothing is left
+// to follow or drive: destroying the gate too aborts that run, and otherwise it only rolls out the
+// removal.
+func (r *gateRulesResource) warnRulesRemoved(ctx context.Context, diags *diag.Diagnostics, gateID string, g *console.Gate, superseded *console.ReleasePipelineTrigger) {
+	var did []string
+	if superseded != nil {
+		did = append(did, fmt.Sprintf("Destroy aborted run %q of release pipeline %q (%s), which was rolling out an "+
+			"earlier change of the rules of gate %q, and then removed the gate's rules.", superseded.ID,
+			superseded.ReleasePipelineID, describeRun(superseded), gateID))
+	}
+	if g.ReleasePipelineID != "" {
+		switch run, err := r.startedRun(ctx, gateID); {
+		case err != nil:
+			did = append(did, fmt.Sprintf("The runs of release pipeline %q could not be listed to tell whether the removal "+
+				"rolls out through one: %s.", g.ReleasePipelineID, failureAccount(err)))
+		case run != nil:
+			did = append(did, fmt.Sprintf("The service rolls the removal out through run %q of release pipeline %q (%s, "+
+				"phase %q); destroying the gate as well aborts it.", run.ID, run.ReleasePipelineID, run.Status, run.CurrentPhase))
+		case superseded != nil:
+			did = append(did, "The removal is live now.")
 		}
-		diags.AddWarning(fmt.Sprintf("Rules of gate %q roll out through release pipeline %q", gateID, g.ReleasePipelineID),
-			fmt.Sprintf("The gate is attached to release pipeline %q, so the service rolls the change out through a run of it, "+
-				"but %s. %s", g.ReleasePipelineID, why, followAndDrive(gateID)))
+	}
+	if len(did) == 0 {
 		return
 	}
-	diags.AddWarning(fmt.Sprintf("Rules of gate %q roll out through release pipeline run %q", gateID, run.ID),
-		fmt.Sprintf("The gate is attached to release pipeline %q: this change of its rules started run %q (%s, phase %q), "+
-			"which rolls the new rules out phase by phase. %s\n\nUntil the run ends, the service refuses further changes of "+
-			"the gate's rules (on_active_run says what an apply does then). Aborting the run puts back the rules the gate had before this apply; the next plan then "+
-			"shows them as a change to make again.", run.ReleasePipelineID, run.ID, run.Status, run.CurrentPhase, followAndDrive(gateID)))
+	summary := fmt.Sprintf("Rules of gate %q removed", gateID)
+	if superseded != nil {
+		summary = fmt.Sprintf("Release pipeline run %q of gate %q aborted", superseded.ID, gateID)
+	}
+	diags.AddWarning(summary, strings.Join(did, " "))
 }
 
 // activeRun is the run that locks a gate's rules, when err is the service refusing a write (400)
@@ -193,8 +236,10 @@ func abortRun(op *operation, client *console.Client, run *console.ReleasePipelin
 }
 
 // abortGateRuns aborts the active runs of a gate that is being destroyed: they have nothing left
-// to roll out, and a run outlives its gate and keeps its pipeline from being deleted.
-func abortGateRuns(op *operation, client *console.Client, gateID string, diags *diag.Diagnostics) bool {
+// to roll out, and a run outlives its gate and keeps its pipeline from being deleted. archiving
+// says the gate is kept archived (archive_on_destroy): the abort puts back the rules it had before
+// the change the run was rolling out, and those are the rules it keeps.
+func abortGateRuns(op *operation, client *console.Client, gateID string, archiving bool, diags *diag.Diagnostics) bool {
 	runs, err := activeRunsOfGate(op.ctx, client, gateID)
 	if err != nil {
 		apiFailure{"list", fmt.Sprintf("the release pipeline runs of gate %q", gateID)}.add(diags, op, err)
@@ -204,9 +249,14 @@ func abortGateRuns(op *operation, client *console.Client, gateID string, diags *
 		if !abortRun(op, client, &runs[i], diags) {
 			return false
 		}
-		diags.AddWarning(fmt.Sprintf("Release pipeline run %q of gate %q aborted", runs[i].ID, gateID),
-			fmt.Sprintf("The gate is being destroyed, so run %q of release pipeline %q, which was rolling out a change of "+
-				"its rules, was aborted first.", runs[i].ID, runs[i].ReleasePipelineID))
+		what := fmt.Sprintf("The gate is being destroyed, so run %q of release pipeline %q, which was rolling out a change of "+
+			"its rules, was aborted first.", runs[i].ID, runs[i].ReleasePipelineID)
+		if archiving {
+			what = fmt.Sprintf("The gate is being archived (archive_on_destroy = true), so run %q of release pipeline %q, "+
+				"which was rolling out a change of its rules, was aborted first: the archived gate keeps the rules it had "+
+				"before that change.", runs[i].ID, runs[i].ReleasePipelineID)
+		}
+		diags.AddWarning(fmt.Sprintf("Release pipeline run %q of gate %q aborted", runs[i].ID, gateID), what)
 	}
 	return true
 }
@@ -233,10 +283,8 @@ func (r *gateRulesResource) waitForRun(op *operation, gateID string, run *consol
 		}
 		diags.AddError(fmt.Sprintf("Stopped waiting for release pipeline run %q of gate %q", last.ID, gateID),
 			fmt.Sprintf("%s while waiting for run %q to end (on_active_run = \"wait\"); nothing was written. Last state "+
-				"seen: %s.\n\nWhat to do: allow more time (timeouts = { %s = %q }), set on_active_run = \"abort\" to "+
-				"supersede the run, or approve, skip or roll out its phases (in the console, or with the action "+
-				"featureconsole_release_pipeline_trigger with Terraform 1.14 or later), and apply again.\n\nStates seen in %s: %s.",
-				why, last.ID, describeRun(last), op.name, formatTimeout(2*op.timeout), humanDuration(time.Since(start)), strings.Join(seen, " -> ")))
+				"seen: %s.\n\n%s\n\nStates seen in %s: %s.",
+				why, last.ID, describeRun(last), waitAdvice(gateID, op, last), humanDuration(time.Since(start)), strings.Join(seen, " -> ")))
 		return false
 	}
 	for !last.Final() {
@@ -267,6 +315,21 @@ func (r *gateRulesResource) waitForRun(op *operation, gateID string, run *consol
 			"waited %s for it to end (on_active_run = \"wait\"). The run went: %s.", run.ID, run.ReleasePipelineID,
 			humanDuration(time.Since(start)), strings.Join(seen, " -> ")))
 	return true
+}
+
+// waitAdvice is what to do about a run a wait stopped at. A phase waiting for review moves on only
+// when someone approves it: more time does not help, so the advice is the approval, by the action
+// with Terraform 1.14 or later and in the console with any Terraform.
+func waitAdvice(gateID string, op *operation, last *console.ReleasePipelineTrigger) string {
+	if last.Status == console.TriggerWaitingForReview {
+		return fmt.Sprintf("What to do: phase %q of run %q needs approving before the run moves on, and more time will "+
+			"not do that. Approve it with Terraform 1.14 or later through the action featureconsole_release_pipeline_trigger "+
+			"(gate_id = %q, operation = \"approve\", phase = %q), or in the console with any Terraform version, and apply "+
+			"again; or set on_active_run = \"abort\" to supersede the run.", last.CurrentPhase, last.ID, gateID, last.CurrentPhase)
+	}
+	return fmt.Sprintf("What to do: allow more time (timeouts = { %s = %q }), set on_active_run = \"abort\" to "+
+		"supersede the run, or approve, skip or roll out its phases (in the console, or with the action "+
+		"featureconsole_release_pipeline_trigger with Terraform 1.14 or later), and apply again.", op.name, formatTimeout(2*op.timeout))
 }
 
 // runState is a run's status and phase, without the bake time describeRun adds.

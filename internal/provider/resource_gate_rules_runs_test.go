@@ -101,7 +101,7 @@ func TestAccGateRules_pipelineRun(t *testing.T) {
 
 	// Destroy removes the rules, which rolls out too.
 	out = cli.must("destroy", "-auto-approve", "-input=false", "-no-color")
-	wants(out, `roll out through release pipeline run "rpt_3"`)
+	wants(out, `Warning: Rules of gate "new_checkout" removed`, `rolls the removal out through run "rpt_3"`)
 	if err := checkGateHasNoRules(m, "new_checkout")(nil); err != nil {
 		t.Error(err)
 	}
@@ -248,8 +248,10 @@ func TestAccGateRules_onActiveRunWait(t *testing.T) {
 		`States seen in \d+ seconds?: IN_PROGRESS at phase "Canary"\.`)
 	checkMockPercentage(t, m, 10)
 
-	// Five hours of bake time pass in about a second.
-	m.SetRunSpeed(5 * 3600)
+	// Five hours of bake time pass in about a second, from the wait's first read of the run on (so
+	// that the run is at its first phase when the wait begins, however long the plan takes).
+	m.ResetRequests()
+	whenPolled(t, m, "rpt_1", func() { m.SetRunSpeed(5 * 3600) })
 	cli.write("main.tf", onActiveRunConfig(url, "20", "wait", `timeouts = { update = "1m" }`))
 	out = cli.must(apply...)
 	m.SetRunSpeed(0)

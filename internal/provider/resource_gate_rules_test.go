@@ -736,6 +736,9 @@ func TestAccGateRules_validation(t *testing.T) {
 		{"return value array", ruleHCL("a", "50", `return_value = jsonencode(["blue"])`), `rules[0].return_value must be a JSON object`},
 		{"return value string", ruleHCL("a", "50", `return_value = jsonencode("blue")`), `rules[0].return_value must be a JSON object`},
 		{"return value not JSON", ruleHCL("a", "50", `return_value = "{color"`), `Invalid JSON String Value`},
+		// A bare value, as a user first writes it: the error says how to write the object.
+		{"return value a bare string", ruleHCL("a", "50", `return_value = "blue"`),
+			`rules[0].return_value must be a JSON object, written with jsonencode({...}), such as return_value = jsonencode({ color = "blue" }); got blue, which is not JSON`},
 		{"empty type", ruleHCL("a", "50", `conditions = [{ type = "", operator = "any" }]`), `rules[0].conditions[0].type must not be empty`},
 		{"empty operator", ruleHCL("a", "50", `conditions = [{ type = "user_id", operator = "" }]`), `rules[0].conditions[0].operator`},
 		// A near miss of a known type or operator is refused with the one meant; others only warn.

@@ -28,7 +28,8 @@ var gateRulesV0Copies = map[string]schema.Attribute{
 }
 
 // UpgradeState upgrades states written with the copies (version 0) silently: the copies are
-// dropped, and on_active_run, which version 0 did not have, takes its default.
+// dropped, and on_active_run, which version 0 did not have, takes its default (keep_on_destroy
+// stays null: false).
 func (r *gateRulesResource) UpgradeState(ctx context.Context) map[int64]resource.StateUpgrader {
 	var current resource.SchemaResponse
 	r.Schema(ctx, resource.SchemaRequest{}, &current)
@@ -36,6 +37,7 @@ func (r *gateRulesResource) UpgradeState(ctx context.Context) map[int64]resource
 	v0.Version = 0
 	v0.Attributes = maps.Clone(v0.Attributes)
 	delete(v0.Attributes, "on_active_run")
+	delete(v0.Attributes, "keep_on_destroy")
 	maps.Copy(v0.Attributes, gateRulesV0Copies)
 	return map[int64]resource.StateUpgrader{0: {PriorSchema: &v0, StateUpgrader: upgradeGateRulesV0}}
 }

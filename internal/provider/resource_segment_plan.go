@@ -73,7 +73,7 @@ func (r *segmentResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 		return
 	}
 	if elementsKnown(plan.Rules) {
-		rules, d := plannedRules(ctx, asGateRules(plan.Rules), asGateRules(state.Rules))
+		rules, d := plannedRules(ctx, asGateRules(plan.Rules), asGateRules(state.Rules), supersedePlan{})
 		resp.Diagnostics.Append(d...)
 		if resp.Diagnostics.HasError() {
 			return

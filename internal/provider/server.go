@@ -138,7 +138,12 @@ func (s *eventsServer) readEvents(ctx context.Context, req *tfprotov6.ReadDataSo
 	if err != nil {
 		return nil
 	}
-	return &tfprotov6.ReadDataSourceResponse{State: &tfprotov6.DynamicValue{MsgPack: state}}
+	resp := &tfprotov6.ReadDataSourceResponse{State: &tfprotov6.DynamicValue{MsgPack: state}}
+	if enc.count == 0 {
+		summary, detail := noEventsWarning(name)
+		resp.Diagnostics = []*tfprotov6.Diagnostic{{Severity: tfprotov6.DiagnosticSeverityWarning, Summary: summary, Detail: detail}}
+	}
+	return resp
 }
 
 // nullProviderMeta reports whether no provider_meta was sent: the provider declares no meta schema.

@@ -178,6 +178,12 @@ func TestFastEventsReadMatchesFramework(t *testing.T) {
 			if !reflect.DeepEqual(got.Diagnostics, want.Diagnostics) || got.Deferred != nil || want.Deferred != nil {
 				t.Fatalf("diagnostics %v, framework %v", got.Diagnostics, want.Diagnostics)
 			}
+			// An event with no records warns, on both paths alike (above); one with records does not.
+			if empty := tc.event == "never_recorded"; empty != (len(got.Diagnostics) == 1 &&
+				got.Diagnostics[0].Severity == tfprotov6.DiagnosticSeverityWarning &&
+				got.Diagnostics[0].Summary == `No records of event "never_recorded"`) || !empty && len(got.Diagnostics) > 0 {
+				t.Fatalf("diagnostics %+v", got.Diagnostics)
+			}
 			if tc.sameBytes {
 				if !bytes.Equal(got.State.MsgPack, want.State.MsgPack) || got.State.JSON != nil {
 					t.Fatalf("state differs from the framework's:\n%x\n%x", got.State.MsgPack, want.State.MsgPack)

@@ -6,11 +6,14 @@ resource "featureconsole_gate" "search" {
   tags        = ["search"]
   type        = "TEMPORARY"
   # is_enabled (default true), id_type and release_pipeline_id are optional.
+  # archive_on_destroy = true would make destroy archive the gate instead, with its history.
 }
 
 # The gate's rules belong to featureconsole_gate_rules, which works on the gate created above.
 resource "featureconsole_gate_rules" "search" {
   gate_id = featureconsole_gate.search.gate_id
+  # Destroy removes the rules first; a gate that destroy archives keeps them with this.
+  keep_on_destroy = featureconsole_gate.search.archive_on_destroy
   rules = [
     {
       name            = "staff"

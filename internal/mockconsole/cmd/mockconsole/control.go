@@ -29,8 +29,9 @@ const controlPrefix = "/_mock/"
 //	POST /_mock/latency?d=10ms               latency added to every API request
 //	GET  /_mock/events-json-bytes?name=      size of json.Marshal of every record of the event
 //	POST /_mock/runs, /_mock/run-clock, /_mock/run-speed: release pipeline runs (control_runs.go)
-//	POST /_mock/gates/{id}/stale, /_mock/gates/{id}/archive: a gate judged stale, archived in the
-//	                                         console (control_gates.go)
+//	POST /_mock/gates/{id}/stale, /_mock/gates/{id}/archive, /_mock/gates/{id}/runless: a gate judged
+//	                                         stale, archived in the console, whose rule writes start no
+//	                                         run (control_gates.go)
 //	POST /_mock/seed-gates?n=1000            replaces every gate with n gates (onboard_0001..), each with
 //	                                         one or two rules, as a project made in the console
 func withControl(srv *mockconsole.Server) http.Handler {

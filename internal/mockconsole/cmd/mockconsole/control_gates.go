@@ -14,6 +14,7 @@ import (
 //
 //	POST /_mock/gates/{id}/stale?reason=STALE_NO_RULES  the service judges the TEMPORARY gate stale
 //	POST /_mock/gates/{id}/archive                      someone archives the gate in the console
+//	POST /_mock/gates/{id}/runless?on=false             its rule writes start no run (on=false: they do again)
 func registerGateControls(mux *http.ServeMux, srv *mockconsole.Server) {
 	answer := func(w http.ResponseWriter, err error) {
 		if err != nil {
@@ -27,5 +28,8 @@ func registerGateControls(mux *http.ServeMux, srv *mockconsole.Server) {
 	})
 	mux.HandleFunc("POST /_mock/gates/{id}/archive", func(w http.ResponseWriter, r *http.Request) {
 		answer(w, srv.ArchiveGateInConsole(r.PathValue("id")))
+	})
+	mux.HandleFunc("POST /_mock/gates/{id}/runless", func(w http.ResponseWriter, r *http.Request) {
+		answer(w, srv.ServeRunlessRuleWrites(r.PathValue("id"), r.URL.Query().Get("on") != "false"))
 	})
 }

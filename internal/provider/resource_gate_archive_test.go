@@ -1,0 +1,135 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
+package provider
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/mockconsole"
+)
+
+// archivedGateConfig is gate tfacc_checkout (its lines) with two rules, keep_on_destroy set to the
+// gate's archive_on_destroy as the registry pages advise (or left out when keep is false).
+func archivedGateConfig(url string, keep bool, lines ...string) string {
+	keepLine := ""
+	if keep {
+		keepLine = "keep_on_destroy = featureconsole_gate.checkout.archive_on_destroy"
+	}
+	return providerBlock(url) + gateConfig(lines...) + fmt.Sprintf(`
+resource "featureconsole_gate_rules" "checkout" {
+  gate_id = featureconsole_gate.checkout.gate_id
+  rules   = [%s%s]
+  %s
+}
+`, ruleHCL("staff", "100"), ruleHCL("everyone", "5"), keepLine)
+}
+
+// checkArchivedWithRules is a CheckDestroy: the gate is archived and holds the rules staff and
+// everyone, and destroy made no write of its rules and no delete that the service took.
+func checkArchivedWithRules(m *mockconsole.Server) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		if err := expectMockGateArchived(m, "tfacc_checkout", true)(s); err != nil {
+			return err
+		}
+		if got := mockRuleNames(m, "tfacc_checkout"); got != "staff,everyone" {
+			return fmt.Errorf("the archived gate holds rules %q, want staff,everyone", got)
+		}
+		for _, r := range m.Requests() {
+			if r.Status/100 == 2 && (r.Method == http.MethodDelete || r.Method == http.MethodPatch && strings.HasSuffix(r.Path, "/rules")) {
+				return fmt.Errorf("destroy sent %s %s %s", r.Method, r.Path, r.Body)
+			}
+		}
+		return nil
+	}
+}
+
+// A configuration whose gate has archive_on_destroy = true, as its registry page shows it: destroy
+// archives the gate, which keeps the rules it had (featureconsole_gate_rules, destroyed first,
+// leaves them with keep_on_destroy).
+func TestAccGate_archiveOnDestroyKeepsRules(t *testing.T) {
+	m, url := startMock(t, mockconsole.Config{})
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             checkArchivedWithRules(m),
+		Steps: []resource.TestStep{
+			{Config: archivedGateConfig(url, true, `archive_on_destroy = true`)},
+			{PreConfig: m.ResetRequests, Config: archivedGateConfig(url, true, `archive_on_destroy = true`)},
+		},
+	})
+}
+
+// A gate archived already (archived = true) with archive_on_destroy = true: destroy is done, with
+// no second archive (the service refuses one with a 400) and no error; its rules, which the
+// service refuses to change, stay with it.
+func TestAccGate_destroyArchivedGate(t *testing.T) {
+	m, url := startMock(t, mockconsole.Config{})
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy: func(s *terraform.State) error {
+			for _, r := range m.Requests() {
+				if r.Method == http.MethodPut && strings.HasSuffix(r.Path, "/archive") {
+					return fmt.Errorf("destroy archived the archived gate again: %s %s", r.Method, r.Path)
+				}
+			}
+			return checkArchivedWithRules(m)(s)
+		},
+		Steps: []resource.TestStep{
+			{Config: archivedGateConfig(url, false, `archive_on_destroy = true`)},
+			{Config: archivedGateConfig(url, false, `archive_on_destroy = true`, `archived = true`)},
+			{PreConfig: m.ResetRequests, Config: archivedGateConfig(url, false, `archive_on_destroy = true`, `archived = true`)},
+		},
+	})
+}
+
+// The gate rules guide's example of a gate that destroy archives does what the guide says: the
+// archived gate keeps its rules.
+func TestAccGuides_archiveKeepsRules(t *testing.T) {
+	m, url := startMock(t, mockconsole.Config{})
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy: resource.ComposeAggregateTestCheckFunc(
+			expectMockGateArchived(m, "summer_sale", true),
+			checkMockRuleNames(m, "summer_sale", "everyone"),
+		),
+		Steps: []resource.TestStep{{Config: providerBlock(url) + guideBlock(t, "gate-rules.md.tmpl", "keep_on_destroy")}},
+	})
+}
+
+// A gate that destroy archives, whose featureconsole_gate_rules lacks keep_on_destroy: the rules
+// are removed first, as Terraform orders the destroy, and the archive says the gate keeps none and
+// what to set; with keep_on_destroy it keeps them and says nothing of the kind.
+func TestAccGate_archiveWithoutKeepWarns(t *testing.T) {
+	cli := newTFCLI(t)
+	m, url := startMock(t, mockconsole.Config{})
+	cli.write("main.tf", archivedGateConfig(url, false, `archive_on_destroy = true`))
+	cli.must("init", "-input=false", "-no-color")
+	cli.must("apply", "-auto-approve", "-input=false", "-no-color")
+	out := cli.must("destroy", "-auto-approve", "-input=false", "-no-color")
+	wantsOutput(t, out, `Warning: Gate "tfacc_checkout" archived without its rules`,
+		`set keep_on_destroy = featureconsole_gate.<name>.archive_on_destroy`)
+	if err := expectMockGateArchived(m, "tfacc_checkout", true)(nil); err != nil {
+		t.Error(err)
+	}
+
+	// Deleted in the console, created again with keep_on_destroy: the archived gate keeps its rules,
+	// and no such warning.
+	m.DeleteGate("tfacc_checkout")
+	cli.write("main.tf", archivedGateConfig(url, true, `archive_on_destroy = true`))
+	cli.must("apply", "-auto-approve", "-input=false", "-no-color")
+	out = cli.must("destroy", "-auto-approve", "-input=false", "-no-color")
+	wantsOutput(t, out, `Warning: Rules of gate "tfacc_checkout" left in place`)
+	lacksOutput(t, out, `archived without its rules`)
+	if got := mockRuleNames(m, "tfacc_checkout"); got != "staff,everyone" {
+		t.Errorf("the archived gate holds %q", got)
+	}
+}
