@@ -32,6 +32,8 @@ const (
 	maxResponseBytes = 256 << 20
 	// maxIdleConnsPerHost covers the largest read_concurrency.
 	maxIdleConnsPerHost = 32
+	// idleConnTimeout is below the 60 seconds after which many load balancers drop an idle connection.
+	idleConnTimeout = 45 * time.Second
 )
 
 // Config configures a Client. Zero values take the defaults above, except MaxRetries, where 0 means none.
@@ -165,6 +167,10 @@ func New(cfg Config) (*Client, error) {
 			// The pager keeps up to read_concurrency requests in flight: with the default of 2 idle
 			// connections per host, most of them would be closed after every page and dialled again.
 			t.MaxIdleConnsPerHost = maxIdleConnsPerHost
+			// Load balancers close idle connections, often after 60 seconds and often without a
+			// word to the client: dropped sooner here, a pooled connection is one they still hold
+			// (roundTripFresh covers the rest).
+			t.IdleConnTimeout = idleConnTimeout
 			transport = t
 		}
 	}

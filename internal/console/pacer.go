@@ -248,7 +248,7 @@ func (t *pacedTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	if write {
 		markSent(r.Context())
 	}
-	resp, err := t.next.RoundTrip(r.WithContext(ctx))
+	resp, err := t.roundTripFresh(ctx, r)
 	if err != nil {
 		cancel()
 		if write {

@@ -151,6 +151,17 @@ func markAmbiguous(ctx context.Context) {
 	}
 }
 
+// noResend reports whether the request of ctx must not be sent twice once it may have reached the service.
+func noResend(ctx context.Context) bool {
+	st, ok := ctx.Value(attemptKey{}).(*attemptState)
+	if !ok {
+		return false
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return st.noResend
+}
+
 func markSent(ctx context.Context) {
 	if st, ok := ctx.Value(attemptKey{}).(*attemptState); ok {
 		st.mu.Lock()
