@@ -258,16 +258,16 @@ func (c *Client) doMessage(ctx context.Context, r request, out any) (string, err
 		}
 		env := envelope[json.RawMessage]{}
 		err := decodeEnvelope(r, raw, &env)
-		return env.Message, c.redactDecodeError(err)
+		return env.Message, c.redactDecodeError(c.withCall(r, err))
 	}
 	env := envelope[dataSink]{Data: dataSink{out: out}}
 	if err := decodeEnvelope(r, raw, &env); err != nil {
-		return "", c.redactDecodeError(err)
+		return "", c.redactDecodeError(c.withCall(r, err))
 	}
 	// Without data, out would be a zero object: a gate with no id and no rules, say, that the
 	// provider would take for the service's state.
 	if !env.Data.seen && !r.dataOptional {
-		return env.Message, c.redactDecodeError(&DecodeError{Op: r.op, Object: r.object, Err: errors.New("the response carries no data"), Body: raw})
+		return env.Message, c.redactDecodeError(&DecodeError{Op: r.op, Object: r.object, Call: c.call(r), Err: errors.New("the response carries no data"), Body: raw})
 	}
 	return env.Message, nil
 }
@@ -326,10 +326,8 @@ func (c *Client) send(ctx context.Context, r request) ([]byte, error) {
 	if strings.HasSuffix(r.path, "/") || strings.Contains(r.path, "//") {
 		return nil, &RequestError{Op: r.op, Object: r.object, Err: errors.New("the identifier is empty")}
 	}
-	target := c.base.String() + r.path
-	if len(r.query) > 0 {
-		target += "?" + r.query.Encode()
-	}
+	call := c.call(r)
+	target := call.URL
 
 	var body []byte
 	if r.body != nil {
@@ -375,27 +373,28 @@ func (c *Client) send(ctx context.Context, r request) ([]byte, error) {
 			maybe := at.ambiguous && r.method != http.MethodGet
 			if at.lastStatus == http.StatusTooManyRequests && errors.Is(ctx.Err(), context.DeadlineExceeded) {
 				limited := time.Since(at.firstRefused)
-				return nil, &RateLimitError{Op: r.op, Object: r.object, Limited: limited,
+				return nil, &RateLimitError{Op: r.op, Object: r.object, Call: call, Limited: limited,
 					Refusals: at.refusals, RetryAfter: at.retryAfter, LongWindow: longWindowFull(at.retryAfter, limited),
 					MaybeCommitted: maybe, Err: ctx.Err()}
 			}
-			return nil, &CancelledError{Op: r.op, Object: r.object, MaybeCommitted: maybe, Err: ctx.Err()}
+			return nil, &CancelledError{Op: r.op, Object: r.object, Call: call, MaybeCommitted: maybe, Err: ctx.Err()}
 		}
 		if strings.Contains(err.Error(), c.apiKey) {
 			// Flattened only when needed: the chain tells callers a timeout from a refused connection.
 			err = errors.New(strings.ReplaceAll(err.Error(), c.apiKey, redacted))
 		}
-		return nil, &TransportError{Op: r.op, Object: r.object, Attempts: at.attempts, Err: err}
+		return nil, &TransportError{Op: r.op, Object: r.object, Call: call, Attempts: at.attempts,
+			NeverSent: !at.ambiguous && neverSent(err), Err: err}
 	}
 	defer resp.Body.Close()
 	fields["status"] = resp.StatusCode
 	raw, readErr := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes))
 	tflog.Debug(ctx, "console API request", fields)
 	if readErr != nil {
-		return nil, &TransportError{Op: r.op, Object: r.object, Attempts: at.attempts, Err: fmt.Errorf("reading response: %w", readErr)}
+		return nil, &TransportError{Op: r.op, Object: r.object, Call: call, Attempts: at.attempts, Err: fmt.Errorf("reading response: %w", readErr)}
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return nil, newAPIError(r, resp, raw, c.apiKey, at.attempts, at.ambiguous)
+		return nil, newAPIError(r, call, resp, raw, c.apiKey, at.attempts, at.ambiguous)
 	}
 	return raw, nil
 }
@@ -415,6 +414,15 @@ func operationVerb(ctx context.Context, op string) string {
 		return name + strings.TrimPrefix(op, "update")
 	}
 	return op
+}
+
+// withCall names the request a DecodeError of r answered.
+func (c *Client) withCall(r request, err error) error {
+	var de *DecodeError
+	if errors.As(err, &de) && de.URL == "" {
+		de.Call = c.call(r)
+	}
+	return err
 }
 
 // redactDecodeError keeps the key out of the body a DecodeError quotes, should the service echo it.

@@ -251,7 +251,7 @@ func (t *pacedTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	resp, err := t.roundTripFresh(ctx, r)
 	if err != nil {
 		cancel()
-		if write {
+		if write && !neverSent(err) {
 			markAmbiguous(r.Context()) // sent, or perhaps sent: its fate is unknown
 		}
 		return nil, err
