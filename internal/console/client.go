@@ -84,6 +84,7 @@ type Client struct {
 	gateReads, segmentReads, pipelineReads *sharedReads
 	sharedReads                            bool // Config.SharedReads
 	listConcurrency                        int
+	access                                 *access // what the answers proved of the key and address (access.go)
 }
 
 // NormalizeBaseURL accepts the service address with or without the /console/v1 suffix.
@@ -139,6 +140,7 @@ func New(cfg Config) (*Client, error) {
 		// list pages.
 		segmentReads:  newSharedReads(),
 		pipelineReads: newSharedReads(),
+		access:        newAccess(),
 	}
 	c.listConcurrency = cfg.ListConcurrency
 	c.sharedReads = cfg.SharedReads
@@ -355,7 +357,9 @@ func (c *Client) send(ctx context.Context, r request) ([]byte, error) {
 	}
 
 	start := time.Now()
+	c.access.begin()
 	resp, err := c.http.Do(req)
+	c.access.end(err == nil && resp.StatusCode >= 200 && resp.StatusCode <= 299)
 	at := st.snapshot()
 	fields := map[string]any{
 		"method":      r.method,
