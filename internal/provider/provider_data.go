@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
@@ -22,6 +23,9 @@ type providerData struct {
 	client          *console.Client
 	readConcurrency int
 	runPollInterval time.Duration // 0: the action's default
+	// skipAccessCheck is skip_credentials_validation: plans that create check nothing (offline plans).
+	skipAccessCheck bool
+	accessReported  atomic.Bool // the failed check was reported once: the plan fails on it already
 }
 
 // managedResource is what every resource of the provider implements: plan-time checks and plan
@@ -61,6 +65,26 @@ func configuredData(data any, add func(summary, detail string)) *providerData {
 		return nil
 	}
 	return pd
+}
+
+// checkAccess, deferred at the start of every resource's ModifyPlan, makes the plan of a new object
+// find a wrong API key or base_url, which the plan would otherwise not meet before apply: once the
+// resource's own checks passed (invalid input fails before any request), console.CheckAccess sends
+// one cheap read unless another request of this plan was answered already. Plans of objects that
+// exist read them in their refresh anyway.
+func (r *resourceData) checkAccess(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	d := r.data
+	if d == nil || d.client == nil || d.skipAccessCheck || resp.Diagnostics.HasError() || !req.State.Raw.IsNull() || req.Plan.Raw.IsNull() {
+		return
+	}
+	err := d.client.CheckAccess(ctx)
+	if err == nil || ctx.Err() != nil || !d.accessReported.CompareAndSwap(false, true) {
+		return
+	}
+	f := apiFailure{"reach the console API with", "the provider's base_url and api_key"}
+	resp.Diagnostics.AddError(f.summary(), f.detail(nil, err)+"\n\nThe plan checks the provider's configuration because it creates "+
+		"objects that nothing in it reads yet. To plan without reaching the service (offline), set "+
+		"skip_credentials_validation = true in the provider block or "+envSkipCredentialsValidation+"=true.")
 }
 
 // requireClient reports a clear error when a CRUD call arrives before the provider could configure

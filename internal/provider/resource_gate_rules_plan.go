@@ -23,6 +23,7 @@ import (
 // new one), so it is promised only when nothing is written: when the list is unchanged; so is a
 // rule's schedule, which is the service's.
 func (r *gateRulesResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	defer r.checkAccess(ctx, req, resp)
 	if req.Plan.Raw.IsNull() {
 		return
 	}
