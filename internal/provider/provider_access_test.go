@@ -42,10 +42,15 @@ provider "featureconsole" {
 `, baseURL, key, strings.Join(extra, "\n  "))
 }
 
-// accessCheckRequests are the requests of the plan's check (console.CheckAccess) in the mock's log.
+// isAccessCheck reports whether r is the plan's check of the key and address (console.CheckAccess).
+func isAccessCheck(r mockconsole.Request) bool {
+	return r.Method == http.MethodGet && r.Path == "/console/v1/gates" && r.RawQuery == "limit=1&page=1"
+}
+
+// accessCheckRequests are the requests of the plan's check in the mock's log.
 func accessCheckRequests(m *mockconsole.Server) (n int, statuses []int) {
 	for _, r := range m.Requests() {
-		if r.Method == http.MethodGet && r.Path == "/console/v1/gates" && r.RawQuery == "limit=1&page=1" {
+		if isAccessCheck(r) {
 			n++
 			statuses = append(statuses, r.Status)
 		}
