@@ -80,3 +80,14 @@ func TestRootNotFound(t *testing.T) {
 		t.Fatalf("read: %#v", err)
 	}
 }
+
+// A write whose first attempt went unanswered and whose retry met the API's root missing was not
+// applied: nothing that writes is at that address.
+func TestRootNotFoundAfterLostAttemptWasNotApplied(t *testing.T) {
+	f := newFake(t, script(reply{Status: 502}, reply{Status: 404, Body: "Not Found"}))
+	_, err := f.client().CreateGate(context.Background(), GateFields{ID: "g"})
+	var ae *APIError
+	if !errors.As(err, &ae) || !ae.RootNotFound || MaybeApplied(err) {
+		t.Fatalf("got %#v, may have been applied: %v", err, MaybeApplied(err))
+	}
+}

@@ -78,6 +78,8 @@ func newAPIError(r request, call Call, resp *http.Response, body []byte, apiKey 
 		Attempts:       attempts,
 		MaybeCommitted: ambiguous && r.method != http.MethodGet,
 	}
+	// The API is not at that address: no attempt, answered or lost, reached anything that writes.
+	e.MaybeCommitted = e.MaybeCommitted && !e.RootNotFound
 	e.BodyStatus = bodyStatus(e.Body)
 	// Redacted before (a summary could cut the key in two) and after (JSON escapes may spell it differently).
 	e.Message = string(redactKey([]byte(errorMessage(resp.Header.Get("Content-Type"), e.Body)), apiKey))
