@@ -91,3 +91,16 @@ func TestRootNotFoundAfterLostAttemptWasNotApplied(t *testing.T) {
 		t.Fatalf("got %#v, may have been applied: %v", err, MaybeApplied(err))
 	}
 }
+
+// An error whose text holds the key is flattened to hide it, and still says that nothing was sent.
+func TestNeverSentSurvivesRedaction(t *testing.T) {
+	c, err := New(Config{BaseURL: refusedURL(t), APIKey: "connect", MaxRetries: 1, RetryWaitMin: time.Millisecond, RetryWaitMax: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.UpdateGateRules(context.Background(), "g", nil)
+	var te *TransportError
+	if !errors.As(err, &te) || !te.NeverSent || MaybeApplied(err) || strings.Contains(err.Error(), "connect:") {
+		t.Fatalf("got %v (never sent: %v)", err, te != nil && te.NeverSent)
+	}
+}

@@ -383,12 +383,12 @@ func (c *Client) send(ctx context.Context, r request) ([]byte, error) {
 			}
 			return nil, &CancelledError{Op: r.op, Object: r.object, Call: call, MaybeCommitted: maybe, Err: ctx.Err()}
 		}
+		never := !at.ambiguous && neverSent(err) // before the chain may be flattened below
 		if strings.Contains(err.Error(), c.apiKey) {
 			// Flattened only when needed: the chain tells callers a timeout from a refused connection.
 			err = errors.New(strings.ReplaceAll(err.Error(), c.apiKey, redacted))
 		}
-		return nil, &TransportError{Op: r.op, Object: r.object, Call: call, Attempts: at.attempts,
-			NeverSent: !at.ambiguous && neverSent(err), Err: err}
+		return nil, &TransportError{Op: r.op, Object: r.object, Call: call, Attempts: at.attempts, NeverSent: never, Err: err}
 	}
 	defer resp.Body.Close()
 	fields["status"] = resp.StatusCode
