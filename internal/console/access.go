@@ -86,6 +86,12 @@ func (c *Client) CheckAccess(ctx context.Context) error {
 		a.check = ch
 		a.mu.Unlock()
 		ch.err = c.do(FreshReads(ctx), accessCheckRequest, nil)
+		if ctx.Err() != nil {
+			// This caller's end, not the service's answer: a later caller checks again.
+			a.mu.Lock()
+			a.check = nil
+			a.mu.Unlock()
+		}
 		close(ch.done)
 		return ch.err
 	}
