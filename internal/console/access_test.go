@@ -61,3 +61,11 @@ func TestCheckAccessWrongPath(t *testing.T) {
 		t.Fatalf("got %#v", err)
 	}
 }
+
+// A 2xx whose body is not understood still proves the key and the address: the check passes.
+func TestCheckAccessUndecodableSuccess(t *testing.T) {
+	f := newFake(t, script(reply{Status: 200, Body: "<html>ok</html>", Header: map[string]string{"Content-Type": "text/html"}}))
+	if err := f.client().CheckAccess(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+}
