@@ -16,6 +16,10 @@ provider "featureconsole" {
   write_limit_window      = "10s"
   write_limit_long        = 900
   write_limit_long_window = "15m"
+
+  # A plan that creates objects checks base_url and api_key with one small read (none when it
+  # reads anything else), so that a wrong key or address fails the plan. To plan offline:
+  # skip_credentials_validation = true
 }
 
 variable "console_api_key" {

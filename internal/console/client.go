@@ -32,6 +32,8 @@ const (
 	maxResponseBytes = 256 << 20
 	// maxIdleConnsPerHost covers the largest read_concurrency.
 	maxIdleConnsPerHost = 32
+	// idleConnTimeout is below the 60 seconds after which many load balancers drop an idle connection.
+	idleConnTimeout = 45 * time.Second
 )
 
 // Config configures a Client. Zero values take the defaults above, except MaxRetries, where 0 means none.
@@ -82,6 +84,7 @@ type Client struct {
 	gateReads, segmentReads, pipelineReads *sharedReads
 	sharedReads                            bool // Config.SharedReads
 	listConcurrency                        int
+	access                                 *access // what the answers proved of the key and address (access.go)
 }
 
 // NormalizeBaseURL accepts the service address with or without the /console/v1 suffix.
@@ -137,6 +140,7 @@ func New(cfg Config) (*Client, error) {
 		// list pages.
 		segmentReads:  newSharedReads(),
 		pipelineReads: newSharedReads(),
+		access:        newAccess(),
 	}
 	c.listConcurrency = cfg.ListConcurrency
 	c.sharedReads = cfg.SharedReads
@@ -165,6 +169,10 @@ func New(cfg Config) (*Client, error) {
 			// The pager keeps up to read_concurrency requests in flight: with the default of 2 idle
 			// connections per host, most of them would be closed after every page and dialled again.
 			t.MaxIdleConnsPerHost = maxIdleConnsPerHost
+			// Load balancers close idle connections, often after 60 seconds and often without a
+			// word to the client: dropped sooner here, a pooled connection is one they still hold
+			// (roundTripFresh covers the rest).
+			t.IdleConnTimeout = idleConnTimeout
 			transport = t
 		}
 	}
@@ -252,16 +260,16 @@ func (c *Client) doMessage(ctx context.Context, r request, out any) (string, err
 		}
 		env := envelope[json.RawMessage]{}
 		err := decodeEnvelope(r, raw, &env)
-		return env.Message, c.redactDecodeError(err)
+		return env.Message, c.redactDecodeError(c.withCall(r, err))
 	}
 	env := envelope[dataSink]{Data: dataSink{out: out}}
 	if err := decodeEnvelope(r, raw, &env); err != nil {
-		return "", c.redactDecodeError(err)
+		return "", c.redactDecodeError(c.withCall(r, err))
 	}
 	// Without data, out would be a zero object: a gate with no id and no rules, say, that the
 	// provider would take for the service's state.
 	if !env.Data.seen && !r.dataOptional {
-		return env.Message, c.redactDecodeError(&DecodeError{Op: r.op, Object: r.object, Err: errors.New("the response carries no data"), Body: raw})
+		return env.Message, c.redactDecodeError(&DecodeError{Op: r.op, Object: r.object, Call: c.call(r), Err: errors.New("the response carries no data"), Body: raw})
 	}
 	return env.Message, nil
 }
@@ -320,10 +328,8 @@ func (c *Client) send(ctx context.Context, r request) ([]byte, error) {
 	if strings.HasSuffix(r.path, "/") || strings.Contains(r.path, "//") {
 		return nil, &RequestError{Op: r.op, Object: r.object, Err: errors.New("the identifier is empty")}
 	}
-	target := c.base.String() + r.path
-	if len(r.query) > 0 {
-		target += "?" + r.query.Encode()
-	}
+	call := c.call(r)
+	target := call.URL
 
 	var body []byte
 	if r.body != nil {
@@ -351,7 +357,9 @@ func (c *Client) send(ctx context.Context, r request) ([]byte, error) {
 	}
 
 	start := time.Now()
+	c.access.begin()
 	resp, err := c.http.Do(req)
+	c.access.end(err == nil && resp.StatusCode >= 200 && resp.StatusCode <= 299)
 	at := st.snapshot()
 	fields := map[string]any{
 		"method":      r.method,
@@ -369,27 +377,28 @@ func (c *Client) send(ctx context.Context, r request) ([]byte, error) {
 			maybe := at.ambiguous && r.method != http.MethodGet
 			if at.lastStatus == http.StatusTooManyRequests && errors.Is(ctx.Err(), context.DeadlineExceeded) {
 				limited := time.Since(at.firstRefused)
-				return nil, &RateLimitError{Op: r.op, Object: r.object, Limited: limited,
+				return nil, &RateLimitError{Op: r.op, Object: r.object, Call: call, Limited: limited,
 					Refusals: at.refusals, RetryAfter: at.retryAfter, LongWindow: longWindowFull(at.retryAfter, limited),
 					Read: r.method == http.MethodGet, MaybeCommitted: maybe, Err: ctx.Err()}
 			}
-			return nil, &CancelledError{Op: r.op, Object: r.object, MaybeCommitted: maybe, Err: ctx.Err()}
+			return nil, &CancelledError{Op: r.op, Object: r.object, Call: call, MaybeCommitted: maybe, Err: ctx.Err()}
 		}
+		never := !at.ambiguous && neverSent(err) // before the chain may be flattened below
 		if strings.Contains(err.Error(), c.apiKey) {
 			// Flattened only when needed: the chain tells callers a timeout from a refused connection.
 			err = errors.New(strings.ReplaceAll(err.Error(), c.apiKey, redacted))
 		}
-		return nil, &TransportError{Op: r.op, Object: r.object, Attempts: at.attempts, Err: err}
+		return nil, &TransportError{Op: r.op, Object: r.object, Call: call, Attempts: at.attempts, NeverSent: never, Err: err}
 	}
 	defer resp.Body.Close()
 	fields["status"] = resp.StatusCode
 	raw, readErr := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes))
 	tflog.Debug(ctx, "console API request", fields)
 	if readErr != nil {
-		return nil, &TransportError{Op: r.op, Object: r.object, Attempts: at.attempts, Err: fmt.Errorf("reading response: %w", readErr)}
+		return nil, &TransportError{Op: r.op, Object: r.object, Call: call, Attempts: at.attempts, Err: fmt.Errorf("reading response: %w", readErr)}
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return nil, newAPIError(r, resp, raw, c.apiKey, at.attempts, at.ambiguous)
+		return nil, newAPIError(r, call, resp, raw, c.apiKey, at.attempts, at.ambiguous)
 	}
 	return raw, nil
 }
@@ -409,6 +418,15 @@ func operationVerb(ctx context.Context, op string) string {
 		return name + strings.TrimPrefix(op, "update")
 	}
 	return op
+}
+
+// withCall names the request a DecodeError of r answered.
+func (c *Client) withCall(r request, err error) error {
+	var de *DecodeError
+	if errors.As(err, &de) && de.URL == "" {
+		de.Call = c.call(r)
+	}
+	return err
 }
 
 // redactDecodeError keeps the key out of the body a DecodeError quotes, should the service echo it.

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -17,6 +18,7 @@ import (
 // APIError is a non-2xx answer of the service.
 type APIError struct {
 	Op, Object string
+	Call
 	StatusCode int
 	// Message is the service's own message, or a summary of a body that was not the error shape.
 	Message string
@@ -29,6 +31,9 @@ type APIError struct {
 	// MaybeCommitted is true for a write when an earlier attempt may have reached the service
 	// even though its answer was lost (a 5xx or a broken connection was retried).
 	MaybeCommitted bool
+	// RootNotFound is a 404 of a collection of the API (a list, a create), which exists in every
+	// project: the API's root is not at base_url.
+	RootNotFound bool
 }
 
 // unable is the sentence every error of this package starts with: "Unable to <op> <object>".
@@ -62,15 +67,19 @@ func NotFound(err error) bool {
 
 // newAPIError builds the error of a non-2xx answer; a service that echoes the API key (in a 401
 // message, say) never gets it into the error, which ends up in diagnostics.
-func newAPIError(r request, resp *http.Response, body []byte, apiKey string, attempts int, ambiguous bool) *APIError {
+func newAPIError(r request, call Call, resp *http.Response, body []byte, apiKey string, attempts int, ambiguous bool) *APIError {
 	e := &APIError{
 		Op:             r.op,
 		Object:         r.object,
+		Call:           call,
+		RootNotFound:   resp.StatusCode == http.StatusNotFound && collectionPath(r.path),
 		StatusCode:     resp.StatusCode,
 		Body:           redactKey(body, apiKey),
 		Attempts:       attempts,
 		MaybeCommitted: ambiguous && r.method != http.MethodGet,
 	}
+	// The API is not at that address: no attempt, answered or lost, reached anything that writes.
+	e.MaybeCommitted = e.MaybeCommitted && !e.RootNotFound
 	e.BodyStatus = bodyStatus(e.Body)
 	// Redacted before (a summary could cut the key in two) and after (JSON escapes may spell it differently).
 	e.Message = string(redactKey([]byte(errorMessage(resp.Header.Get("Content-Type"), e.Body)), apiKey))
@@ -183,8 +192,9 @@ func truncate(s string, n int) string {
 // DecodeError is a 2xx answer whose body could not be understood.
 type DecodeError struct {
 	Op, Object string
-	Err        error
-	Body       []byte
+	Call
+	Err  error
+	Body []byte
 }
 
 func (e *DecodeError) Error() string { return unable(e.Op, e.Object) + ": " + e.Reason() }
@@ -207,15 +217,26 @@ func (e *DecodeError) Unwrap() error { return e.Err }
 // TransportError is a request that got no HTTP answer at all, after retries.
 type TransportError struct {
 	Op, Object string
-	Attempts   int
-	Err        error
+	Call
+	Attempts int
+	// NeverSent is true when no attempt opened a connection (the name did not resolve, nothing
+	// listened, the TLS handshake failed): nothing reached the service.
+	NeverSent bool
+	Err       error
 }
 
 func (e *TransportError) Error() string { return unable(e.Op, e.Object) + ": " + e.Reason() }
 
 // Reason says how many attempts went unanswered and why the last did.
 func (e *TransportError) Reason() string {
-	return fmt.Sprintf("no answer from the service after %d attempt(s): %v", e.Attempts, e.Err)
+	cause := e.Err
+	if ue, ok := errors.AsType[*url.Error](cause); ok && e.URL != "" {
+		cause = ue.Err // it repeats the method and address, which the error names itself
+	}
+	if e.NeverSent {
+		return fmt.Sprintf("could not connect to the service, so nothing was sent (%d attempt(s)): %v", e.Attempts, cause)
+	}
+	return fmt.Sprintf("no answer from the service after %d attempt(s): %v", e.Attempts, cause)
 }
 
 func (e *TransportError) Unwrap() error { return e.Err }
@@ -239,6 +260,7 @@ func (e *RequestError) Unwrap() error { return e.Err }
 // one of the service's read limits).
 type RateLimitError struct {
 	Op, Object string
+	Call
 	// Limited is how long the service refused this request, from its first 429 to the end.
 	Limited time.Duration
 	// Refusals counts the attempts answered 429.
@@ -290,6 +312,7 @@ func (e *RateLimitError) Unwrap() error { return e.Err }
 // CancelledError is a request whose context ended before it got an answer it could return.
 type CancelledError struct {
 	Op, Object string
+	Call
 	// MaybeCommitted is true when an attempt of a write was sent and its outcome is unknown;
 	// a write that never left the pacer is never "may have been applied".
 	MaybeCommitted bool
@@ -325,7 +348,7 @@ func MaybeApplied(err error) bool {
 	case errors.As(err, &ae):
 		return ae.MaybeCommitted
 	case errors.As(err, &te):
-		return true
+		return !te.NeverSent
 	}
 	return true
 }

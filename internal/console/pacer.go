@@ -248,10 +248,10 @@ func (t *pacedTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	if write {
 		markSent(r.Context())
 	}
-	resp, err := t.next.RoundTrip(r.WithContext(ctx))
+	resp, err := t.roundTripFresh(ctx, r)
 	if err != nil {
 		cancel()
-		if write {
+		if write && !neverSent(err) {
 			markAmbiguous(r.Context()) // sent, or perhaps sent: its fate is unknown
 		}
 		return nil, err

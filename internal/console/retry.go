@@ -42,6 +42,10 @@ func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error)
 		if st.noResend && st.ambiguous {
 			return false, nil // the caller finds out whether it landed instead
 		}
+		if neverSent(err) && !st.ambiguous {
+			// base_url or the network is wrong: one more try covers a blip, more only delay the error.
+			return st.failures <= min(c.maxRetries, 1), nil
+		}
 		return st.failures <= c.maxRetries, nil
 	}
 	st.lastStatus = resp.StatusCode
@@ -149,6 +153,17 @@ func markAmbiguous(ctx context.Context) {
 		st.ambiguous = true
 		st.mu.Unlock()
 	}
+}
+
+// noResend reports whether the request of ctx must not be sent twice once it may have reached the service.
+func noResend(ctx context.Context) bool {
+	st, ok := ctx.Value(attemptKey{}).(*attemptState)
+	if !ok {
+		return false
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return st.noResend
 }
 
 func markSent(ctx context.Context) {

@@ -5,9 +5,12 @@ package console
 
 import (
 	"context"
+	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -38,5 +41,65 @@ func TestPagerReusesConnections(t *testing.T) {
 	}
 	if n := conns.Load(); n > 9 {
 		t.Fatalf("%d connections for 50 pages fetched 8 at a time, want at most 9", n)
+	}
+}
+
+// staleConnsServer answers on new connections and, once stale is set, closes every connection
+// that served a request before as soon as a request arrives on it, unanswered: as a load
+// balancer that dropped the idle connections the client still keeps in its pool.
+func staleConnsServer(t *testing.T) (srv *httptest.Server, stale *atomic.Bool, writes *atomic.Int32) {
+	t.Helper()
+	stale, writes = &atomic.Bool{}, &atomic.Int32{}
+	var mu sync.Mutex
+	served := map[string]int{}
+	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		mu.Lock()
+		served[r.RemoteAddr]++
+		reused := served[r.RemoteAddr] > 1
+		mu.Unlock()
+		if reused && stale.Load() {
+			if conn, _, err := w.(http.Hijacker).Hijack(); err == nil {
+				_ = conn.Close()
+				return
+			}
+		}
+		if r.Method != http.MethodGet {
+			writes.Add(1)
+		}
+		time.Sleep(20 * time.Millisecond) // keeps the warm-up's reads in flight together
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"message":"ok","data":{"id":"g","rules":[]}}`)
+	}))
+	t.Cleanup(srv.Close)
+	return srv, stale, writes
+}
+
+// A write after a long wait meets pooled connections the service already closed: the EOF of a
+// reused connection is sent again on a fresh one instead of trying the next dead connection until
+// max_retries runs out (issue 31: TestAccHabits_longWindow's destroy failed on seven EOFs).
+func TestStalePooledConnectionsAreNotRetriedOneByOne(t *testing.T) {
+	srv, stale, writes := staleConnsServer(t)
+	c, err := New(Config{BaseURL: srv.URL, APIKey: testKey, MaxRetries: 4, RetryWaitMin: time.Millisecond, RetryWaitMax: 2 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	// Eight reads at once leave eight connections in the pool.
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Go(func() {
+			if _, err := c.GetGate(FreshReads(ctx), fmt.Sprintf("g%d", i)); err != nil {
+				t.Errorf("warm-up read: %v", err)
+			}
+		})
+	}
+	wg.Wait()
+	stale.Store(true)
+	if _, err := c.UpdateGateRules(ctx, "g", nil); err != nil {
+		t.Fatalf("a write over stale pooled connections failed: %v", err)
+	}
+	if n := writes.Load(); n != 1 {
+		t.Errorf("the service received %d writes, want 1", n)
 	}
 }

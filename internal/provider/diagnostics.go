@@ -44,14 +44,41 @@ func (f apiFailure) summary() string {
 // (console.MaybeApplied) may have been applied.
 func (f apiFailure) detail(op *operation, err error) string {
 	if op != nil && op.timedOut() {
-		return timeoutDetail(op, err)
+		return timeoutDetail(op, err) + requestAccount(err)
 	}
 	detail := failureAccount(err)
 	if op != nil && op.write && console.MaybeApplied(err) {
 		detail += fmt.Sprintf("\n\nThe change may have been applied even though its answer was lost; the next plan reads %s again "+
 			"and shows what is left to do: re-run apply if it still shows a change.", f.object)
 	}
-	return detail
+	return detail + requestAccount(err)
+}
+
+// triedRequest is an error of the client that names the request it was the outcome of.
+type triedRequest interface {
+	error
+	Tried() string
+	APIRoot() string
+}
+
+// requestAccount names the request that failed, and base_url where the address is what is wrong:
+// the service's root was not found, or no connection opened at all.
+func requestAccount(err error) string {
+	tr, ok := errors.AsType[triedRequest](err)
+	if !ok || tr.Tried() == "" {
+		return ""
+	}
+	msg := "\n\nRequest: " + tr.Tried()
+	if ae, ok := errors.AsType[*console.APIError](err); ok && ae.RootNotFound {
+		msg += fmt.Sprintf("\n\nThe console API was not found at base_url (its API root is %s): check the path of base_url, "+
+			"the service's address with or without /console/v1, in the provider block or %s.", tr.APIRoot(), envBaseURL)
+	}
+	if te, ok := errors.AsType[*console.TransportError](err); ok && te.NeverSent {
+		msg += fmt.Sprintf("\n\nNo connection to the service opened, so nothing was sent: check base_url (its API root is %s) "+
+			"in the provider block or %s: that its host name resolves, that the service accepts connections on that port, "+
+			"and, for https, that its certificate is valid for that name.", tr.APIRoot(), envBaseURL)
+	}
+	return msg
 }
 
 // add adds the error diagnostic of err.

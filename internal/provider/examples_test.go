@@ -169,15 +169,22 @@ func TestAccExamples_dataSources(t *testing.T) {
 }
 
 // The provider example has its own provider block and a variable for the key. As written, it
-// points at a service this test does not reach: planning a gate_rules create with it validates
-// the block against the provider schema and configures the provider, which sends no request.
-// With its base_url pointed at a mock, it reads data with every setting it shows in effect.
+// points at a service this test does not reach: planning a gate_rules create with it, with the
+// offline setting the example shows in a comment switched on, validates the block against the
+// provider schema and configures the provider, which sends no request (without that setting, the
+// plan of a create checks the key and address, TestAccProvider_wrongAddress). With its base_url
+// pointed at a mock, it reads data with every setting it shows in effect.
 func TestAccExamples_provider(t *testing.T) {
 	example := readExample(t, filepath.Join("provider", "provider.tf"))
 	const exampleURL = `base_url = "https://console.example.com"`
 	if strings.Count(example, `provider "featureconsole"`) != 1 || !strings.Contains(example, exampleURL) {
 		t.Fatalf("examples/provider/provider.tf must hold one provider block with %s", exampleURL)
 	}
+	const offlineComment = "# skip_credentials_validation = true"
+	if !strings.Contains(example, offlineComment) {
+		t.Fatalf("examples/provider/provider.tf must show %q", offlineComment)
+	}
+	offline := strings.Replace(example, offlineComment, strings.TrimPrefix(offlineComment, "# "), 1)
 	const noRequest = `
 resource "featureconsole_gate_rules" "planned" {
   gate_id = "new_checkout"
@@ -191,7 +198,7 @@ resource "featureconsole_gate_rules" "planned" {
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
-				Config:             example + noRequest,
+				Config:             offline + noRequest,
 				ConfigVariables:    vars,
 				PlanOnly:           true,
 				ExpectNonEmptyPlan: true,

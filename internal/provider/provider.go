@@ -10,6 +10,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -31,6 +32,8 @@ import (
 const (
 	envBaseURL = "FEATURECONSOLE_BASE_URL"
 	envAPIKey  = "FEATURECONSOLE_API_KEY"
+	// envSkipCredentialsValidation is skip_credentials_validation's environment variable.
+	envSkipCredentialsValidation = "FEATURECONSOLE_SKIP_CREDENTIALS_VALIDATION"
 
 	// The service's published limit: about 100 mutations per 10 seconds per project.
 	defaultWriteLimit       = 100
@@ -64,17 +67,18 @@ type featureConsoleProvider struct {
 }
 
 type providerModel struct {
-	BaseURL               types.String `tfsdk:"base_url"`
-	APIKey                types.String `tfsdk:"api_key"`
-	RespectReviewSettings types.Bool   `tfsdk:"respect_review_settings"`
-	MaxRetries            types.Int64  `tfsdk:"max_retries"`
-	RequestTimeout        types.String `tfsdk:"request_timeout"`
-	WriteLimit            types.Int64  `tfsdk:"write_limit"`
-	WriteLimitWindow      types.String `tfsdk:"write_limit_window"`
-	WriteLimitLong        types.Int64  `tfsdk:"write_limit_long"`
-	WriteLimitLongWindow  types.String `tfsdk:"write_limit_long_window"`
-	ReadConcurrency       types.Int64  `tfsdk:"read_concurrency"`
-	AllowInsecureHTTP     types.Bool   `tfsdk:"allow_insecure_http"`
+	BaseURL                   types.String `tfsdk:"base_url"`
+	APIKey                    types.String `tfsdk:"api_key"`
+	RespectReviewSettings     types.Bool   `tfsdk:"respect_review_settings"`
+	MaxRetries                types.Int64  `tfsdk:"max_retries"`
+	RequestTimeout            types.String `tfsdk:"request_timeout"`
+	WriteLimit                types.Int64  `tfsdk:"write_limit"`
+	WriteLimitWindow          types.String `tfsdk:"write_limit_window"`
+	WriteLimitLong            types.Int64  `tfsdk:"write_limit_long"`
+	WriteLimitLongWindow      types.String `tfsdk:"write_limit_long_window"`
+	ReadConcurrency           types.Int64  `tfsdk:"read_concurrency"`
+	AllowInsecureHTTP         types.Bool   `tfsdk:"allow_insecure_http"`
+	SkipCredentialsValidation types.Bool   `tfsdk:"skip_credentials_validation"`
 }
 
 func (p *featureConsoleProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
@@ -125,6 +129,14 @@ func (p *featureConsoleProvider) Schema(_ context.Context, _ provider.SchemaRequ
 				MarkdownDescription: fmt.Sprintf("How many pages a data source, or a plan that reads many gates, may fetch at "+
 					"once once the first page tells how many there are. `1` reads page after page. Defaults to `%d`.", defaultReadConcurrency),
 				Validators: []validator.Int64{int64validator.Between(1, 32)},
+			},
+			"skip_credentials_validation": schema.BoolAttribute{
+				Optional: true,
+				MarkdownDescription: "When `true`, a plan that creates objects does not check `base_url` and `api_key` with the " +
+					"service. Without it, such a plan sends one small read (none when the plan reads anything else from the " +
+					"service anyway), so that a wrong key or address fails `terraform plan` rather than `terraform apply`. Set it " +
+					"for plans made without the service, offline. Falls back to the `" + envSkipCredentialsValidation +
+					"` environment variable (`true` or `1`). Defaults to `false`.",
 			},
 			"allow_insecure_http": schema.BoolAttribute{
 				Optional: true,
@@ -231,7 +243,8 @@ func (p *featureConsoleProvider) Configure(ctx context.Context, req provider.Con
 		resp.Diagnostics.AddError("Unable to configure the console API client", err.Error())
 		return
 	}
-	data := &providerData{client: client, readConcurrency: readConc, runPollInterval: p.tuning.runPollInterval}
+	data := &providerData{client: client, readConcurrency: readConc, runPollInterval: p.tuning.runPollInterval,
+		skipAccessCheck: boolOrEnv(cfg.SkipCredentialsValidation, envSkipCredentialsValidation)}
 	resp.DataSourceData = data
 	resp.ResourceData = data
 	resp.ActionData = data
@@ -276,6 +289,15 @@ func (p *featureConsoleProvider) Actions(_ context.Context) []func() action.Acti
 	return []func() action.Action{
 		NewReleasePipelineTriggerAction,
 	}
+}
+
+// boolOrEnv is v when it is set, else whether the environment variable env says true.
+func boolOrEnv(v types.Bool, env string) bool {
+	if !v.IsNull() && !v.IsUnknown() {
+		return v.ValueBool()
+	}
+	b, err := strconv.ParseBool(strings.TrimSpace(os.Getenv(env)))
+	return err == nil && b
 }
 
 func isLoopback(host string) bool {

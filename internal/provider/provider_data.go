@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
@@ -27,6 +28,9 @@ type providerData struct {
 	// removed while this configuration of the provider served Terraform: a gate that destroy then
 	// archives says it kept none (keep_on_destroy).
 	rulesRemoved sync.Map
+	// skipAccessCheck is skip_credentials_validation: plans that create check nothing (offline plans).
+	skipAccessCheck bool
+	accessReported  atomic.Bool // the failed check was reported once: the plan fails on it already
 }
 
 // managedResource is what every resource of the provider implements: plan-time checks and plan
@@ -66,6 +70,26 @@ func configuredData(data any, add func(summary, detail string)) *providerData {
 		return nil
 	}
 	return pd
+}
+
+// checkAccess, deferred at the start of every resource's ModifyPlan, makes the plan of a new object
+// find a wrong API key or base_url, which the plan would otherwise not meet before apply: once the
+// resource's own checks passed (invalid input fails before any request), console.CheckAccess sends
+// one cheap read unless another request of this plan was answered already. Plans of objects that
+// exist read them in their refresh anyway.
+func (r *resourceData) checkAccess(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	d := r.data
+	if d == nil || d.client == nil || d.skipAccessCheck || resp.Diagnostics.HasError() || !req.State.Raw.IsNull() || req.Plan.Raw.IsNull() {
+		return
+	}
+	err := d.client.CheckAccess(ctx)
+	if err == nil || ctx.Err() != nil || !d.accessReported.CompareAndSwap(false, true) {
+		return
+	}
+	f := apiFailure{"reach the console API with", "the provider's base_url and api_key"}
+	resp.Diagnostics.AddError(f.summary(), f.detail(nil, err)+"\n\nThe plan checks the provider's configuration because it creates "+
+		"objects that nothing in it reads yet. To plan without reaching the service (offline), set "+
+		"skip_credentials_validation = true in the provider block or "+envSkipCredentialsValidation+"=true.")
 }
 
 // requireClient reports a clear error when a CRUD call arrives before the provider could configure

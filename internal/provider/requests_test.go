@@ -14,10 +14,17 @@ import (
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/mockconsole"
 )
 
-// requestCounts tallies the mock's log as "METHOD /path-prefix" → count, dry runs apart.
+// requestCounts tallies the mock's log as "METHOD /path-prefix" → count, dry runs apart. The
+// check of the key and address that a plan of new objects makes is left out: it is sent only when
+// no other request of the plan was answered or in flight before, which Terraform's walk order
+// decides (a data source read at the same time as a new gate is planned); TestAccProvider_accessCheckShared
+// counts it where the order is fixed.
 func requestCounts(m *mockconsole.Server) map[string]int {
 	out := map[string]int{}
 	for _, r := range m.Requests() {
+		if isAccessCheck(r) {
+			continue
+		}
 		p := strings.TrimPrefix(r.Path, "/console/v1")
 		parts := strings.SplitN(strings.TrimPrefix(p, "/"), "/", 2)
 		key := r.Method + " /" + parts[0]

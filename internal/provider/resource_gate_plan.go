@@ -24,6 +24,7 @@ func (r *gateResource) ValidateConfig(context.Context, resource.ValidateConfigRe
 // ModifyPlan names the planned id: the gate id, known with it. A write never makes a fresh gate
 // stale, so its type_reason stays NONE; archiving or unarchiving changes its status.
 func (r *gateResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	defer r.checkAccess(ctx, req, resp)
 	if req.Plan.Raw.IsNull() {
 		return // destroy
 	}

@@ -27,6 +27,7 @@ import (
 // rule's schedule, which is the service's. A write that may abort a run, or wait for one, promises
 // no base_id either (supersedePlan).
 func (r *gateRulesResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	defer r.checkAccess(ctx, req, resp)
 	if req.Plan.Raw.IsNull() {
 		return
 	}

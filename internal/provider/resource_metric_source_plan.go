@@ -34,6 +34,7 @@ func (r *metricSourceResource) ValidateConfig(ctx context.Context, req resource.
 // ModifyPlan names the planned id and, when the plan changes the source and every value is
 // known, has the service validate the planned source with a dry run so a bad source fails at plan.
 func (r *metricSourceResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	defer r.checkAccess(ctx, req, resp)
 	if req.Plan.Raw.IsNull() {
 		return // destroy
 	}

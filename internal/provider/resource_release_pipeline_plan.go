@@ -42,6 +42,7 @@ func (r *releasePipelineResource) ValidateConfig(ctx context.Context, req resour
 // takes the id of the prior phase of the same name (and each rule that of the same rule of that
 // phase), and new ones stay unknown. Omitted lists are planned as [], the form state always holds.
 func (r *releasePipelineResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	defer r.checkAccess(ctx, req, resp)
 	if req.Plan.Raw.IsNull() {
 		return // destroy
 	}

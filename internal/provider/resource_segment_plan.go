@@ -51,6 +51,7 @@ func (r *segmentResource) ValidateConfig(ctx context.Context, req resource.Valid
 // The count is the service's: kept while the ids and rules stay as they are, unknown when the write
 // changes them; with neither changed, nothing is written.
 func (r *segmentResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	defer r.checkAccess(ctx, req, resp)
 	if req.Plan.Raw.IsNull() {
 		return
 	}

@@ -1,0 +1,56 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
+package console
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptrace"
+	"sync/atomic"
+	"syscall"
+
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+)
+
+// roundTripFresh sends r once more on a new connection when a pooled one turns out to have been
+// closed by the service (or a load balancer before it) while it sat idle: the request met a closed
+// connection, not the service, and the next pooled connection, idle as long, would most likely be
+// closed too. net/http resends by itself only idempotent requests, and a retry through
+// go-retryablehttp would take the next pooled connection and count against max_retries; after a
+// long wait (the 15-minute write window) every attempt met a dead connection. Writes that must
+// not be sent twice (noResend) are left to their own recovery.
+func (t *pacedTransport) roundTripFresh(ctx context.Context, r *http.Request) (*http.Response, error) {
+	var reused atomic.Bool
+	trace := &httptrace.ClientTrace{GotConn: func(info httptrace.GotConnInfo) { reused.Store(info.Reused) }}
+	resp, err := t.next.RoundTrip(r.WithContext(httptrace.WithClientTrace(ctx, trace)))
+	if err == nil || !reused.Load() || !closedUnder(err) || ctx.Err() != nil || noResend(r.Context()) {
+		return resp, err
+	}
+	if r.Body != nil && r.Body != http.NoBody {
+		if r.GetBody == nil {
+			return resp, err
+		}
+		body, berr := r.GetBody()
+		if berr != nil {
+			return resp, err
+		}
+		r = r.Clone(r.Context())
+		r.Body = body
+	}
+	if ci, ok := t.next.(interface{ CloseIdleConnections() }); ok {
+		ci.CloseIdleConnections() // idle as long as the one that failed: closed too, most likely
+	}
+	tflog.Debug(r.Context(), "a pooled connection was closed by the service; sending the request again on a new one",
+		map[string]any{"method": r.Method, "path": r.URL.Path, "error": err.Error()})
+	return t.next.RoundTrip(r.WithContext(ctx))
+}
+
+// closedUnder reports whether err is a connection closed under a request before any answer.
+func closedUnder(err error) bool {
+	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET) ||
+		errors.Is(err, syscall.EPIPE) || errors.Is(err, net.ErrClosed)
+}
