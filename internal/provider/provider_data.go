@@ -24,9 +24,10 @@ type providerData struct {
 	client          *console.Client
 	readConcurrency int
 	runPollInterval time.Duration // 0: the action's default
-	// rulesRemoved holds the ids of gates whose rules a destroy of featureconsole_gate_rules
-	// removed while this configuration of the provider served Terraform: a gate that destroy then
-	// archives says it kept none (keep_on_destroy).
+	// rulesRemoved holds, by gate id, the rules ([]console.GateRule) a destroy of
+	// featureconsole_gate_rules removed while this configuration of the provider served Terraform
+	// (one apply): a gate that destroy then archives writes them back first, so the archived gate
+	// keeps them (keep_on_destroy leaves them in place instead).
 	rulesRemoved sync.Map
 	// skipAccessCheck is skip_credentials_validation: plans that create check nothing (offline plans).
 	skipAccessCheck bool

@@ -130,7 +130,8 @@ func (r *gateResource) Schema(ctx context.Context, _ resource.SchemaRequest, res
 				MarkdownDescription: "What destroy does with the gate: `false` (the default) deletes it with its rules and " +
 					"history; `true` archives it instead and leaves it in the console with its history. A gate already " +
 					"archived is left as it is. Terraform destroys a `featureconsole_gate_rules` of the gate before the gate: " +
-					"for the archived gate to keep its rules, set that resource's `keep_on_destroy` to this value " +
+					"which removes them, so destroy writes them back before it archives the gate; to leave them untouched, with " +
+					"their ids and history, set that resource's `keep_on_destroy` to this value " +
 					"(`keep_on_destroy = featureconsole_gate.<name>.archive_on_destroy`). A run still rolling out a change of " +
 					"the rules is aborted first, which puts back the rules the gate had before that change. Changing it " +
 					"sends no request: it only changes what a later destroy does.",

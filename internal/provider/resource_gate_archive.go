@@ -35,9 +35,9 @@ func (r *gateResource) archiveOnDestroy(op *operation, gateID string, archived b
 	if archived {
 		return
 	}
+	r.restoreRemovedRules(op, gateID, diags)
 	_, err := r.setArchived(op, gateID, true)
 	if err == nil {
-		warnArchivedWithoutRules(r.data, gateID, diags)
 		return
 	}
 	if console.NotFound(err) {
@@ -52,17 +52,49 @@ func (r *gateResource) archiveOnDestroy(op *operation, gateID string, archived b
 	archiveFailure(gateID, true).add(diags, op, err)
 }
 
-// warnArchivedWithoutRules says, after destroy archived a gate, that the gate keeps no rules when a
-// featureconsole_gate_rules without keep_on_destroy removed them earlier in the same destroy:
-// Terraform destroys the rules before the gate, and the registry pages' advice is easy to miss.
-func warnArchivedWithoutRules(data *providerData, gateID string, diags *diag.Diagnostics) {
-	if _, removed := data.rulesRemoved.Load(gateID); !removed {
+// restoreRemovedRules writes back, before destroy archives the gate, the rules a
+// featureconsole_gate_rules without keep_on_destroy removed earlier in the same destroy: Terraform
+// destroys the rules before the gate, and the archived gate is to keep them. A gate attached to a
+// pipeline got them back already when its destroy aborted the run that removing them started; where
+// they cannot be written back (a pipeline that would roll them out again, a review, a refusal) a
+// warning says the archived gate keeps none, and how to keep them next time.
+func (r *gateResource) restoreRemovedRules(op *operation, gateID string, diags *diag.Diagnostics) {
+	v, removed := r.data.rulesRemoved.Load(gateID)
+	if !removed {
 		return
+	}
+	rules, _ := v.([]console.GateRule)
+	if len(rules) == 0 {
+		return
+	}
+	g, err := r.data.client.GetGate(op.ctx, gateID)
+	if err == nil && len(g.Rules) > 0 {
+		return
+	}
+	why := ""
+	switch {
+	case err != nil:
+		why = "the gate could not be read: " + err.Error()
+	case g.ReleasePipelineID != "":
+		why = fmt.Sprintf("writing them back would start a run of release pipeline %q", g.ReleasePipelineID)
+	case r.data.client.RespectsReviewSettings():
+		why = "writing them back could be held for review"
+	default:
+		if _, err = r.data.client.UpdateGateRules(op.ctx, gateID, rules); err == nil {
+			diags.AddWarning(fmt.Sprintf("Rules of gate %q written back before archiving", gateID),
+				fmt.Sprintf("Destroy removed the rules of gate %q (its featureconsole_gate_rules has no keep_on_destroy = true), "+
+					"then archived the gate (archive_on_destroy = true): the rules were written back first, so the archived gate "+
+					"holds them. To leave them untouched next time, set keep_on_destroy = "+
+					"featureconsole_gate.<name>.archive_on_destroy in the gate's featureconsole_gate_rules.", gateID))
+			return
+		}
+		why = "the service refused them: " + err.Error()
 	}
 	diags.AddWarning(fmt.Sprintf("Gate %q archived without its rules", gateID),
 		fmt.Sprintf("Destroy archived gate %q (archive_on_destroy = true), but its featureconsole_gate_rules had removed "+
-			"its rules earlier in this run, so the archived gate keeps none. To keep them next time, set "+
-			"keep_on_destroy = featureconsole_gate.<name>.archive_on_destroy in the gate's featureconsole_gate_rules.", gateID))
+			"its rules earlier in this run, and they were not written back (%s), so the archived gate keeps none. To keep "+
+			"them next time, set keep_on_destroy = featureconsole_gate.<name>.archive_on_destroy in the gate's "+
+			"featureconsole_gate_rules.", gateID, why))
 }
 
 // archiveFailure names a failed archive or unarchive in its diagnostic.

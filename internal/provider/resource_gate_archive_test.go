@@ -105,30 +105,35 @@ func TestAccGuides_archiveKeepsRules(t *testing.T) {
 	})
 }
 
-// A gate that destroy archives, whose featureconsole_gate_rules lacks keep_on_destroy: the rules
-// are removed first, as Terraform orders the destroy, and the archive says the gate keeps none and
-// what to set; with keep_on_destroy it keeps them and says nothing of the kind.
-func TestAccGate_archiveWithoutKeepWarns(t *testing.T) {
+// A gate that destroy archives, whose featureconsole_gate_rules lacks keep_on_destroy: Terraform
+// destroys the rules first, which removes them; the gate's destroy writes them back before it
+// archives the gate, so the archived gate holds them all the same, and a warning says so and how to
+// leave them untouched; with keep_on_destroy nothing is written and no such warning comes.
+func TestAccGate_archiveWithoutKeepWritesRulesBack(t *testing.T) {
 	cli := newTFCLI(t)
 	m, url := startMock(t, mockconsole.Config{})
 	cli.write("main.tf", archivedGateConfig(url, false, `archive_on_destroy = true`))
 	cli.must("init", "-input=false", "-no-color")
 	cli.must("apply", "-auto-approve", "-input=false", "-no-color")
 	out := cli.must("destroy", "-auto-approve", "-input=false", "-no-color")
-	wantsOutput(t, out, `Warning: Gate "tfacc_checkout" archived without its rules`,
+	wantsOutput(t, out, `Warning: Rules of gate "tfacc_checkout" written back before archiving`,
 		`set keep_on_destroy = featureconsole_gate.<name>.archive_on_destroy`)
+	lacksOutput(t, out, `archived without its rules`)
 	if err := expectMockGateArchived(m, "tfacc_checkout", true)(nil); err != nil {
 		t.Error(err)
 	}
+	if got := mockRuleNames(m, "tfacc_checkout"); got != "staff,everyone" {
+		t.Errorf("the archived gate holds %q, want staff,everyone", got)
+	}
 
 	// Deleted in the console, created again with keep_on_destroy: the archived gate keeps its rules,
-	// and no such warning.
+	// untouched, and no such warning.
 	m.DeleteGate("tfacc_checkout")
 	cli.write("main.tf", archivedGateConfig(url, true, `archive_on_destroy = true`))
 	cli.must("apply", "-auto-approve", "-input=false", "-no-color")
 	out = cli.must("destroy", "-auto-approve", "-input=false", "-no-color")
 	wantsOutput(t, out, `Warning: Rules of gate "tfacc_checkout" left in place`)
-	lacksOutput(t, out, `archived without its rules`)
+	lacksOutput(t, out, `written back`, `archived without its rules`)
 	if got := mockRuleNames(m, "tfacc_checkout"); got != "staff,everyone" {
 		t.Errorf("the archived gate holds %q", got)
 	}

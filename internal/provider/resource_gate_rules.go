@@ -88,7 +88,8 @@ func (r *gateRulesResource) Schema(ctx context.Context, _ resource.SchemaRequest
 				MarkdownDescription: "What destroy does with the rules: `false` (the default) removes them and leaves the gate " +
 					"with none; `true` leaves them on the gate as they are and only stops managing them. Set it to " +
 					"`featureconsole_gate.<name>.archive_on_destroy` for a gate that destroy archives: Terraform destroys the " +
-					"rules before the gate, so without it the archived gate would keep no rules. Destroy leaves the rules of " +
+					"rules before the gate: without it, they are removed and the gate's destroy writes them back before archiving " +
+					"(they may get new ids). Destroy leaves the rules of " +
 					"a gate that is archived already in place either way (the service refuses changes of them). Changing it " +
 					"sends no request.",
 			},
@@ -345,6 +346,9 @@ func (r *gateRulesResource) Delete(ctx context.Context, req resource.DeleteReque
 			return
 		}
 	}
+	// What the gate held, for a featureconsole_gate that destroy archives next (archive_on_destroy)
+	// to write back: Terraform destroys the rules first, and the archived gate should keep them.
+	held, _ := expandStateRules(ctx, state.Rules)
 	// Destroy supersedes: a run rolling out rules that are going away is aborted first, whatever
 	// on_active_run says.
 	g, superseded, err := r.writeRules(op, gateID, []console.GateRule{}, onActiveRunAbort, &resp.Diagnostics)
@@ -361,7 +365,7 @@ func (r *gateRulesResource) Delete(ctx context.Context, req resource.DeleteReque
 	case len(g.Rules) > 0: // the write did not take: destroy is not done while the gate holds rules
 		addRulesNotTaken(&resp.Diagnostics, gateID, ruleDifferences(g, nil), false, "terraform destroy")
 	default:
-		r.data.rulesRemoved.Store(gateID, true)
+		r.data.rulesRemoved.Store(gateID, held)
 		r.warnRulesRemoved(op.ctx, &resp.Diagnostics, gateID, g, superseded)
 	}
 }

@@ -100,6 +100,17 @@ func expandRules(ctx context.Context, rules []gateRuleModel) ([]console.GateRule
 	return out, diags
 }
 
+// expandStateRules is expandRules of a rule list as state holds it.
+func expandStateRules(ctx context.Context, l types.List) ([]console.GateRule, diag.Diagnostics) {
+	rules, diags := ruleModels(ctx, l)
+	if diags.HasError() {
+		return nil, diags
+	}
+	out, d := expandRules(ctx, rules)
+	diags.Append(d...)
+	return out, diags
+}
+
 // flattenGate stores the service's gate in m. hints (the plan after apply, the prior state on read)
 // are matched to the service's rules by name; where the service's value means the same as the
 // hint's (null or [] environments, absent or [] conditions, {} or absent return value, equal
