@@ -75,13 +75,6 @@ func durationCheck(summary string, checkSyntax bool) validator.String {
 	}}
 }
 
-// documentedValue checks a value of an open set the service documents (the condition types and
-// operators of gate rules): a near miss of a documented value is refused (knownValue), any other
-// value only warns, since the service may know values the provider does not.
-func documentedValue(kind string, values []string) validator.String {
-	return knownValue(kind, values, "", true)
-}
-
 // knownValue checks a value against the values the service documents for it. A near miss of one
 // (another case, or a typo: see nearest) is refused at plan time with the value meant: the service
 // would refuse it, or keep a condition that never matches. A value near none is refused when

@@ -127,7 +127,7 @@ func TestKnownValue(t *testing.T) {
 	ctx := context.Background()
 	at := path.Root("rules").AtListIndex(1).AtName("conditions").AtListIndex(0).AtName("type")
 	segments := knownValue("condition type", segmentConditionTypes, "segments", true)
-	gates := documentedValue("condition type", gateConditionTypes)
+	gates := knownValue("condition type", gateConditionTypes, "", true)
 	pipelines := knownValue("condition type", gateConditionTypes, "", false)
 	for _, tc := range []struct {
 		name     string
