@@ -155,13 +155,6 @@ func (p *Pacer) reserve(now time.Time) time.Duration {
 	return 0
 }
 
-// pause holds every writer back for d (no jitter, no rate change).
-func (p *Pacer) pause(d time.Duration) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.pauseLocked(time.Now().Add(d))
-}
-
 func (p *Pacer) pauseLocked(until time.Time) {
 	if until.After(p.pauseUntil) {
 		p.pauseUntil = until

@@ -114,7 +114,7 @@ func TestPacer429PausesOtherWriters(t *testing.T) {
 func TestPacerPauseReadNotHeld(t *testing.T) {
 	f := newFake(t, script(ok(`{"id":"g"}`)))
 	p := NewPacer(0, 0)
-	p.pause(time.Hour)
+	pauseFor(p, time.Hour)
 	c := f.client(func(cfg *Config) { cfg.Pacer = p })
 	start := time.Now()
 	if _, err := c.GetGate(context.Background(), "g"); err != nil {
@@ -127,7 +127,7 @@ func TestPacerPauseReadNotHeld(t *testing.T) {
 
 func TestPacerWaitCancel(t *testing.T) {
 	p := NewPacer(0, 0)
-	p.pause(time.Hour)
+	pauseFor(p, time.Hour)
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	start := time.Now()
@@ -138,7 +138,7 @@ func TestPacerWaitCancel(t *testing.T) {
 		t.Errorf("Wait ignored the context for %v", e)
 	}
 	// A shorter pause never shortens a longer one.
-	p.pause(time.Millisecond)
+	pauseFor(p, time.Millisecond)
 	ctx2, cancel2 := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel2()
 	if err := p.wait(ctx2); err == nil {
@@ -150,7 +150,7 @@ func TestPacerWaitCancel(t *testing.T) {
 func TestPacerCancelWrite(t *testing.T) {
 	f := newFake(t, script(ok(`{}`)))
 	p := NewPacer(0, 0)
-	p.pause(time.Hour)
+	pauseFor(p, time.Hour)
 	c := f.client(func(cfg *Config) { cfg.Pacer = p })
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
@@ -161,4 +161,11 @@ func TestPacerCancelWrite(t *testing.T) {
 	if f.count() != 0 {
 		t.Errorf("%d requests sent", f.count())
 	}
+}
+
+// pauseFor holds every writer of p back for d, as a 429 does, without its jitter or rate cut.
+func pauseFor(p *Pacer, d time.Duration) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.pauseLocked(time.Now().Add(d))
 }
