@@ -180,13 +180,10 @@ func pipelineIDs(ps []ReleasePipeline) []string {
 	return ids
 }
 
-// DeleteReleasePipeline sends DELETE /release_pipelines/{id}; a pipeline already gone is deleted.
+// DeleteReleasePipeline sends DELETE /release_pipelines/{id}. A pipeline already gone is a
+// NotFound error, as for every other delete: the caller says what that means.
 func (c *Client) DeleteReleasePipeline(ctx context.Context, id string) error {
-	err := c.do(ctx, request{method: http.MethodDelete, path: releasePipelines.path + "/" + pathEscape(id), op: "delete release pipeline", object: strconv.Quote(id)}, nil)
-	if NotFound(err) {
-		return nil
-	}
-	return err
+	return c.do(ctx, request{method: http.MethodDelete, path: releasePipelines.path + "/" + pathEscape(id), op: "delete release pipeline", object: strconv.Quote(id)}, nil)
 }
 
 // ActiveReleasePipelineTriggers lists the runs of a pipeline that have not ended: the ones that

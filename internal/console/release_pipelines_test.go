@@ -87,8 +87,8 @@ func TestCreateReleasePipeline(t *testing.T) {
 func TestDeleteReleasePipeline(t *testing.T) {
 	ctx := context.Background()
 	f := newFake(t, script(apiErr(404, "Release pipeline \"pl_x\" not found")))
-	if err := f.client().DeleteReleasePipeline(ctx, "pl_x"); err != nil {
-		t.Fatalf("a pipeline already gone is deleted: %v", err)
+	if err := f.client().DeleteReleasePipeline(ctx, "pl_x"); !NotFound(err) {
+		t.Fatalf("a pipeline already gone is NotFound, as for every delete: %v", err)
 	}
 	f = newFake(t, script(apiErr(400, "gate attached")))
 	err := f.client().DeleteReleasePipeline(ctx, "pl_x")

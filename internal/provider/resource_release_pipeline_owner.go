@@ -88,7 +88,8 @@ func (r *releasePipelineResource) Delete(ctx context.Context, req resource.Delet
 	}
 	op, cancel := startOperation(ctx, state.Timeouts, "delete", &resp.Diagnostics)
 	defer cancel()
-	if err := r.data.client.DeleteReleasePipeline(op.ctx, id); err != nil {
+	// A pipeline already gone is what destroy wants.
+	if err := r.data.client.DeleteReleasePipeline(op.ctx, id); err != nil && !console.NotFound(err) {
 		f := apiFailure{"delete", fmt.Sprintf("release pipeline %q", id)}
 		resp.Diagnostics.AddError(f.summary(), f.detail(op, err)+r.lockAdvice(op.ctx, id, err, "deleted"))
 	}

@@ -40,7 +40,7 @@ func sweepReleasePipelines(_ string) error {
 		if !strings.HasPrefix(p.Name, e.prefix) || p.ID == e.pipeline {
 			continue
 		}
-		if err := c.DeleteReleasePipeline(ctx, p.ID); err != nil {
+		if err := c.DeleteReleasePipeline(ctx, p.ID); err != nil && !console.NotFound(err) {
 			// A pipeline still attached or running is reported and left; the others are swept.
 			fmt.Printf("[WARN] release pipeline %q (%s) not swept: %v\n", p.Name, p.ID, err)
 		}
