@@ -80,8 +80,10 @@ type Client struct {
 	// The reads of gates, segments and pipelines, shared among callers until the next write
 	// (shared_reads.go).
 	gateReads, segmentReads, pipelineReads *sharedReads
-	sharedReads                            bool // Config.SharedReads
-	listConcurrency                        int
+	// The reads of dynamic configs, shared as gates' are (dynamic_configs.go).
+	configReads     *sharedReads
+	sharedReads     bool // Config.SharedReads
+	listConcurrency int
 }
 
 // NormalizeBaseURL accepts the service address with or without the /console/v1 suffix.
@@ -137,6 +139,7 @@ func New(cfg Config) (*Client, error) {
 		// list pages.
 		segmentReads:  newSharedReads(),
 		pipelineReads: newSharedReads(),
+		configReads:   newSharedReads(),
 	}
 	c.listConcurrency = cfg.ListConcurrency
 	c.sharedReads = cfg.SharedReads
@@ -206,7 +209,7 @@ func New(cfg Config) (*Client, error) {
 
 // forgetReads drops every shared read: a write may have changed what they hold.
 func (c *Client) forgetReads() {
-	for _, s := range []*sharedReads{c.gateReads, c.segmentReads, c.pipelineReads} {
+	for _, s := range []*sharedReads{c.gateReads, c.segmentReads, c.pipelineReads, c.configReads} {
 		s.written()
 	}
 }
