@@ -87,6 +87,7 @@ func (s *Server) abortRun(rs *runState) {
 		g.retired = append(g.retired, g.gate.Rules...)
 		g.gate.Rules = Gate{Rules: rs.restore}.clone().Rules
 	}
+	s.abortConfigRun(rs)
 }
 
 func sameRuleContents(a, b []GateRule) bool {
