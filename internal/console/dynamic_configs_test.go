@@ -41,7 +41,9 @@ func TestDynamicConfigWire(t *testing.T) {
 				PendingAutomatedRollouts: []AutomatedRollout{{PassPercent: 1}}}})
 		}, []reply{ok(cfg)}, http.MethodPatch, "/console/v1/dynamic_configs/c%201/rules",
 			`{"rules":[{"name":"r","passPercentage":50,"conditions":[],"returnValue":{"b":2},"environments":null}]}`, 1},
-		{"enable", func(ctx context.Context, c *Client) (*DynamicConfig, error) { return c.SetDynamicConfigEnabled(ctx, "c 1", true) },
+		{"enable", func(ctx context.Context, c *Client) (*DynamicConfig, error) {
+			return c.SetDynamicConfigEnabled(ctx, "c 1", true)
+		},
 			[]reply{{Status: 200}, ok(cfg)}, http.MethodPut, "/console/v1/dynamic_configs/c%201/enable", ``, 2},
 	}
 	for _, tc := range cases {

@@ -149,6 +149,9 @@ func (s *Server) DynamicConfig(id string) (DynamicConfig, bool) {
 	})
 }
 
+// DeleteDynamicConfig removes a config, as the console does.
+func (s *Server) DeleteDynamicConfig(id string) { remove(s, s.configs, id) }
+
 // DynamicConfigIDs lists the ids of all configs, sorted.
 func (s *Server) DynamicConfigIDs() []string { return sortedKeys(s, s.configs) }
 

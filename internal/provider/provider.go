@@ -231,7 +231,7 @@ func (p *featureConsoleProvider) Configure(ctx context.Context, req provider.Con
 		resp.Diagnostics.AddError("Unable to configure the console API client", err.Error())
 		return
 	}
-	data := &providerData{client: client, readConcurrency: readConc, runPollInterval: p.tuning.runPollInterval}
+	data := &providerData{client: client, readConcurrency: readConc, runPollInterval: p.tuning.runPollInterval, schemas: &plannedSchemas{}}
 	resp.DataSourceData = data
 	resp.ResourceData = data
 	resp.ActionData = data
@@ -245,6 +245,7 @@ func (p *featureConsoleProvider) Resources(_ context.Context) []func() resource.
 	return []func() resource.Resource{
 		NewGateResource,
 		NewGateRulesResource,
+		NewDynamicConfigResource,
 		NewMetricSourceResource,
 		NewSegmentResource,
 		NewReleasePipelineResource,
@@ -256,6 +257,7 @@ func (p *featureConsoleProvider) ListResources(_ context.Context) []func() list.
 	return []func() list.ListResource{
 		NewGateList,
 		NewGateRulesList,
+		NewDynamicConfigList,
 		NewMetricSourceList,
 		NewReleasePipelineList,
 		NewSegmentList,

@@ -22,6 +22,8 @@ type providerData struct {
 	client          *console.Client
 	readConcurrency int
 	runPollInterval time.Duration // 0: the action's default
+	// schemas are the dynamic config schemas this plan writes (json_values.go).
+	schemas *plannedSchemas
 }
 
 // managedResource is what every resource of the provider implements: plan-time checks and plan
