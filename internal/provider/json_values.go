@@ -78,7 +78,7 @@ func compiledSchema(raw []byte) *valueschema.Schema {
 // checkValue adds one error for a value that breaks the schema: where it is in the configuration
 // (at, and for a rule its name), each JSON path inside the value and what the schema wants there,
 // and what to do. value nil is {} (the value when the configuration omits it).
-func checkValue(s *valueschema.Schema, value []byte, at path.Path, what string, diags *diag.Diagnostics) bool {
+func checkValue(s *valueschema.Schema, value []byte, at path.Path, what, against string, diags *diag.Diagnostics) bool {
 	if s == nil {
 		return true
 	}
@@ -89,7 +89,7 @@ func checkValue(s *valueschema.Schema, value []byte, at path.Path, what string, 
 	if len(vs) == 0 {
 		return true
 	}
-	detail := fmt.Sprintf("%s does not match the config's schema, which the service enforces on every write:\n", what)
+	detail := fmt.Sprintf("%s (%s) does not match %s, which the service enforces on every write:\n", what, at, against)
 	for _, v := range vs {
 		detail += fmt.Sprintf("  - at %s: %s\n", v.Where(), v.Want)
 	}

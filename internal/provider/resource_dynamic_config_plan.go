@@ -30,7 +30,7 @@ func (r *dynamicConfigResource) ValidateConfig(ctx context.Context, req resource
 		what = "The default value ({}, as default_value is omitted)"
 	}
 	value, _ := knownJSON(dv)
-	checkValue(compiledSchema(raw), value, path.Root("default_value"), what, &resp.Diagnostics)
+	checkValue(compiledSchema(raw), value, path.Root("default_value"), what, "the schema", &resp.Diagnostics)
 }
 
 // ModifyPlan names the planned id, keeps what only a write changes where nothing is written, hands
@@ -90,8 +90,8 @@ func (r *dynamicConfigResource) checkHeldValues(ctx context.Context, plan dynami
 		if isEmptyJSONObject(value) {
 			value = nil
 		}
-		checkValue(s, value, path.Root("schema"), fmt.Sprintf("The return value of rule %q, which dynamic config %q holds,", rule.Name, id),
-			&resp.Diagnostics)
+		checkValue(s, value, path.Root("schema"), fmt.Sprintf("Return value of rule %q, which dynamic config %q holds,", rule.Name, id),
+			"the planned schema", &resp.Diagnostics)
 	}
 	if resp.Diagnostics.HasError() {
 		resp.Diagnostics.AddAttributeError(path.Root("schema"), "Schema change breaks values the config holds",
