@@ -249,6 +249,22 @@ func (s *Server) ConfigRuns(configID string) []string {
 	return ids
 }
 
+// seedDynamicConfigs adds the seed's config: a banner made in the console, with a schema and a rule.
+func (s *Server) seedDynamicConfigs() {
+	s.PutDynamicConfig(DynamicConfig{
+		ID: "homepage_banner", Name: "Homepage banner", IsEnabled: true, Description: "The banner of the home page",
+		DefaultValue: json.RawMessage(`{"text":"Welcome","color":"blue"}`),
+		Schema:       json.RawMessage(`{"type":"object","required":["text"],"properties":{"text":{"type":"string"},"color":{"enum":["blue","red","green"]}}}`),
+		Tags:         []string{"web"}, TargetApps: []string{"web"}, CreatorName: "Seed Admin", CreatedTime: seedEpochMs,
+		LastModifierName: "Seed Admin", LastModifierID: "user_admin_1", Version: 3,
+		Rules: []GateRule{{
+			Name: "germany", PassPercentage: 100,
+			Conditions:  []Condition{{Type: "country", Operator: "any", TargetValue: []any{"DE"}}},
+			ReturnValue: map[string]any{"text": "Willkommen", "color": "red"},
+		}},
+	})
+}
+
 // ---- endpoints ----
 
 func (s *Server) dynamicConfigRoutes(on func(method, path string, h handler)) {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
 )
@@ -47,4 +48,39 @@ func abortConfigRuns(op *operation, client *console.Client, configID string, dia
 				"its rules, was aborted first.", runs[i].ID, runs[i].ReleasePipelineID))
 	}
 	return true
+}
+
+// configRunToAct is the run the action acts on for dynamic_config_id: the config's one active run;
+// with none, for rollout and abort, its newest run (the invocation then says it is done already,
+// or names the state it is in); none or several otherwise is an error naming the config.
+func configRunToAct(ctx context.Context, client *console.Client, configID string, op console.TriggerOperation, diags *diag.Diagnostics) (string, bool) {
+	at := path.Root("dynamic_config_id")
+	runs, err := activeRunsOfConfig(ctx, client, configID)
+	if err != nil {
+		apiFailure{"list", fmt.Sprintf("the release pipeline runs of dynamic config %q", configID)}.add(diags, nil, err)
+		return "", false
+	}
+	switch len(runs) {
+	case 1:
+		return runs[0].ID, true
+	case 0:
+		if op == console.TriggerRollout || op == console.TriggerAbort {
+			all, err := client.ListReleasePipelineTriggers(ctx, console.TriggerFilter{DynamicConfigID: configID}, console.ListOptions{})
+			if newest := newestRun(all); err == nil && newest != nil && newest.DynamicConfigID == configID {
+				return newest.ID, true
+			}
+		}
+		diags.AddAttributeError(at, "No active release pipeline run",
+			fmt.Sprintf("Dynamic config %q has no active release pipeline run (IN_PROGRESS, PAUSED or WAITING_FOR_REVIEW), so "+
+				"there is nothing to %s. Runs start when a change of the config's rules is saved.", configID, op))
+	default:
+		ids := make([]string, len(runs))
+		for i, r := range runs {
+			ids[i] = r.ID
+		}
+		diags.AddAttributeError(at, "Several active release pipeline runs",
+			fmt.Sprintf("Dynamic config %q has %d active release pipeline runs (%s): set trigger_id to the one to %s.",
+				configID, len(runs), quoteList(ids), op))
+	}
+	return "", false
 }

@@ -135,3 +135,39 @@ func jsonMeaningEqual(a, b any) bool {
 		return a == b
 	}
 }
+
+// canonicalJSON writes a JSON value the way Terraform's jsonencode writes the same value: keys
+// sorted, no spaces, numbers in their shortest decimal form (1.0 is 1, 1.50 is 1.5). What the service
+// holds is stored in this form where no configuration says otherwise (import, terraform query), so
+// that the configuration generated from it, jsonencode(...) of the same value, plans nothing.
+// Invalid JSON is returned compacted, as it is.
+func canonicalJSON(raw []byte) string {
+	v, ok := decodeNumbers(raw)
+	if !ok {
+		return compactJSON(raw)
+	}
+	b, err := json.Marshal(canonicalNumbers(v))
+	if err != nil {
+		return compactJSON(raw)
+	}
+	return string(b)
+}
+
+func canonicalNumbers(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			x[k] = canonicalNumbers(e)
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = canonicalNumbers(e)
+		}
+	case json.Number:
+		f, _, err := big.ParseFloat(x.String(), 10, 512, big.ToNearestEven)
+		if err == nil && !f.IsInf() {
+			return json.Number(f.Text('f', -1))
+		}
+	}
+	return v
+}

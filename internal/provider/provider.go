@@ -273,6 +273,7 @@ func (p *featureConsoleProvider) DataSources(_ context.Context) []func() datasou
 		NewEventsDataSource,
 		NewReleasePipelineTriggersDataSource,
 		NewGateDataSource,
+		NewDynamicConfigDataSource,
 	}
 }
 

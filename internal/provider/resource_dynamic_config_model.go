@@ -167,7 +167,7 @@ func flattenJSONValue(service console.JSONObject, prior jsonValue) jsonValue {
 		}
 		return newJSONValue("{}")
 	}
-	return newJSONValue(compactJSON(raw))
+	return newJSONValue(canonicalJSON(raw))
 }
 
 // flattenConfigFields puts what the service holds into the model.

@@ -191,7 +191,7 @@ func flattenRule(ctx context.Context, r console.GateRule, hint *gateRuleModel) (
 	hintRV := !hint.ReturnValue.IsNull() && !hint.ReturnValue.IsUnknown()
 	switch {
 	case !isEmptyJSONObject(r.ReturnValue):
-		rv = newJSONValue(compactJSON(r.ReturnValue))
+		rv = newJSONValue(canonicalJSON(r.ReturnValue))
 		if hintRV {
 			if eq, _ := hint.ReturnValue.StringSemanticEquals(ctx, rv); eq {
 				rv = hint.ReturnValue // the configuration's formatting and key order
