@@ -104,24 +104,32 @@ func checkValue(s *valueschema.Schema, value []byte, at path.Path, what, against
 // not the one the service still holds. One per provider instance, which serves one plan.
 type plannedSchemas struct {
 	mu sync.Mutex
-	m  map[string][]byte // nil value: the configuration sets no schema ({})
+	m  map[string]plannedSchema
 }
 
-func (p *plannedSchemas) set(configID string, schema []byte) {
+// plannedSchema is a config's schema in this plan: raw nil when the configuration sets none ({}),
+// known false when it is known only after apply (nothing can be checked against it at plan time).
+type plannedSchema struct {
+	raw   []byte
+	known bool
+}
+
+func (p *plannedSchemas) set(configID string, s plannedSchema) {
 	if p == nil {
 		return
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.m == nil {
-		p.m = map[string][]byte{}
+		p.m = map[string]plannedSchema{}
 	}
-	p.m[configID] = schema
+	p.m[configID] = s
 }
 
-func (p *plannedSchemas) get(configID string) ([]byte, bool) {
+// get is the schema planned for the config, if its featureconsole_dynamic_config was planned.
+func (p *plannedSchemas) get(configID string) (plannedSchema, bool) {
 	if p == nil {
-		return nil, false
+		return plannedSchema{}, false
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()

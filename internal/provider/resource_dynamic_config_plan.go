@@ -45,9 +45,9 @@ func (r *dynamicConfigResource) ModifyPlan(ctx context.Context, req resource.Mod
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if id, ok := knownString(plan.ConfigID); ok && !plan.Schema.IsUnknown() && r.data != nil {
+	if id, ok := knownString(plan.ConfigID); ok && r.data != nil {
 		raw, _ := knownJSON(plan.Schema)
-		r.data.schemas.set(id, raw)
+		r.data.schemas.set(id, plannedSchema{raw: raw, known: !plan.Schema.IsUnknown()})
 	}
 	resp.Diagnostics.Append(planIDAs(ctx, &resp.Plan, "config_id")...)
 	if req.State.Raw.IsNull() {

@@ -237,6 +237,14 @@ func (r *configRulesResource) Delete(ctx context.Context, req resource.DeleteReq
 	id := state.ConfigID.ValueString()
 	op, cancel := startOperation(ctx, state.Timeouts, "delete", &resp.Diagnostics)
 	defer cancel()
+	if r.data.client.RespectsReviewSettings() {
+		// Every write may be held for review, an empty rule list too: a config already without
+		// rules (its removal approved since a held destroy) has nothing left to remove.
+		h, err := r.target.read(op.ctx, r.data.client, id)
+		if console.NotFound(err) || err == nil && len(h.Rules) == 0 {
+			return
+		}
+	}
 	// Destroy supersedes: a run rolling out rules that are going away is aborted first.
 	h, superseded, err := r.target.writeRules(op, r.data, id, []console.GateRule{}, onActiveRunAbort, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {

@@ -65,8 +65,11 @@ func (r *configRulesResource) checkReturnValues(ctx context.Context, plan config
 	if !ok || r.data == nil || !elementsKnown(plan.Rules) {
 		return
 	}
-	raw, planned := r.data.schemas.get(id)
-	from := "the schema this plan gives featureconsole_dynamic_config"
+	ps, planned := r.data.schemas.get(id)
+	if planned && !ps.known {
+		return // the schema is known only after apply: the service checks the values then
+	}
+	raw, from := ps.raw, "the schema this plan gives featureconsole_dynamic_config"
 	if !planned {
 		if r.data.client == nil {
 			return

@@ -250,3 +250,72 @@ func marshalAny(v any) []byte {
 	return b
 }
 
+// A change of a config's rules held for review is never reported as applied: the apply ends with an
+// error naming the review, nothing is saved; once the review is approved, the next apply finds the
+// rules in place and writes nothing, and the plan after it is empty.
+func TestAccDynamicConfigRules_review(t *testing.T) {
+	m, url := startMock(t, mockconsole.Config{})
+	h := m.Habits()
+	h.Reviews, h.ReviewCommits = true, false
+	m.SetHabits(h)
+	m.PutDynamicConfig(mockconsole.DynamicConfig{ID: "tfacc_reviewed"})
+	cfg := providerBlock(url, "respect_review_settings = true") + `
+resource "featureconsole_dynamic_config_rules" "r" {
+  config_id = "tfacc_reviewed"
+  rules     = [{ name = "all", pass_percentage = 100, return_value = jsonencode({ a = 1 }) }]
+}
+`
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:      cfg,
+				ExpectError: regexp.MustCompile(`(?s)awaits review.*rev_`),
+				Check: expectMockConfig(m, "tfacc_reviewed", func(c mockconsole.DynamicConfig) error {
+					if len(c.Rules) != 0 {
+						return fmt.Errorf("a held change was applied: %+v", c.Rules)
+					}
+					return nil
+				}),
+			},
+			{
+				PreConfig: func() {
+					if c, _ := m.DynamicConfig("tfacc_reviewed"); len(c.Rules) != 0 {
+						t.Fatalf("a held change was applied: %+v", c.Rules)
+					}
+					if err := m.ApproveAllReviews(); err != nil {
+						t.Fatal(err)
+					}
+					m.ResetRequests()
+				},
+				Config: cfg,
+				Check: func(*terraform.State) error {
+					if n := countRulesWrites(m, "tfacc_reviewed"); n != 0 {
+						return fmt.Errorf("the approved change was written again (%d writes)", n)
+					}
+					return nil
+				},
+			},
+			{
+				// A destroy held for review keeps the resource; the destroy after approval sends nothing.
+				Config:      providerBlock(url, "respect_review_settings = true"),
+				ExpectError: regexp.MustCompile(`(?s)Removal of the rules of dynamic config "tfacc_reviewed" awaits review`),
+			},
+			{
+				PreConfig: func() {
+					if err := m.ApproveAllReviews(); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config: providerBlock(url, "respect_review_settings = true"),
+				Check: expectMockConfig(m, "tfacc_reviewed", func(c mockconsole.DynamicConfig) error {
+					if len(c.Rules) != 0 {
+						return fmt.Errorf("rules left after the approved removal: %+v", c.Rules)
+					}
+					return nil
+				}),
+			},
+		},
+	})
+}
