@@ -78,10 +78,10 @@ func TestCheckValue(t *testing.T) {
 	}
 	var diags diag.Diagnostics
 	at := path.Root("rules").AtListIndex(2).AtName("return_value")
-	if checkValue(s, []byte(`{"n":1.5}`), at, `Return value of rule "x"`, "the schema", &diags) {
+	if checkValue(s, []byte(`{"n":1.5}`), at, `Return value of rule "x"`, "rules[2].return_value", "the schema", &diags) {
 		t.Fatal("a breaking value passed")
 	}
-	if !checkValue(s, []byte(`{"title":"t","n":2.0}`), at, "ok", "the schema", &diags) {
+	if !checkValue(s, []byte(`{"title":"t","n":2.0}`), at, "ok", "rules[2].return_value", "the schema", &diags) {
 		t.Fatal("a matching value failed")
 	}
 	if len(diags) != 1 {
@@ -93,7 +93,7 @@ func TestCheckValue(t *testing.T) {
 			t.Errorf("detail lacks %q:\n%s", want, d)
 		}
 	}
-	if checkValue(nil, []byte(`[]`), at, "x", "y", &diags) != true {
+	if checkValue(nil, []byte(`[]`), at, "x", "w", "y", &diags) != true {
 		t.Error("no schema checks nothing")
 	}
 }

@@ -75,10 +75,12 @@ func compiledSchema(raw []byte) *valueschema.Schema {
 	return s
 }
 
-// checkValue adds one error for a value that breaks the schema: where it is in the configuration
-// (at, and for a rule its name), each JSON path inside the value and what the schema wants there,
-// and what to do. value nil is {} (the value when the configuration omits it).
-func checkValue(s *valueschema.Schema, value []byte, at path.Path, what, against string, diags *diag.Diagnostics) bool {
+// checkValue adds one error for a value that breaks the schema, on the attribute at: what names the
+// value and where says where it is (Terraform shows the resource, not the attribute, of an error
+// the plan finds), each
+// JSON path inside the value and what the schema wants there, and what to do. value nil is {} (the
+// value when the configuration omits it).
+func checkValue(s *valueschema.Schema, value []byte, at path.Path, what, where, against string, diags *diag.Diagnostics) bool {
 	if s == nil {
 		return true
 	}
@@ -89,7 +91,7 @@ func checkValue(s *valueschema.Schema, value []byte, at path.Path, what, against
 	if len(vs) == 0 {
 		return true
 	}
-	detail := fmt.Sprintf("%s (%s) does not match %s, which the service enforces on every write:\n", what, at, against)
+	detail := fmt.Sprintf("%s (%s) does not match %s, which the service enforces on every write:\n", what, where, against)
 	for _, v := range vs {
 		detail += fmt.Sprintf("  - at %s: %s\n", v.Where(), v.Want)
 	}

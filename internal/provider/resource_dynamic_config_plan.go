@@ -25,12 +25,12 @@ func (r *dynamicConfigResource) ValidateConfig(ctx context.Context, req resource
 		return
 	}
 	raw, _ := knownJSON(sch)
-	what := "The default value"
+	what, where := "The default value", "default_value"
 	if dv.IsNull() {
-		what = "The default value ({}, as default_value is omitted)"
+		what, where = "The default value {}", "default_value is omitted"
 	}
 	value, _ := knownJSON(dv)
-	checkValue(compiledSchema(raw), value, path.Root("default_value"), what, "the schema", &resp.Diagnostics)
+	checkValue(compiledSchema(raw), value, path.Root("default_value"), what, where, "the schema", &resp.Diagnostics)
 }
 
 // ModifyPlan names the planned id, keeps what only a write changes where nothing is written, hands
@@ -85,13 +85,13 @@ func (r *dynamicConfigResource) checkHeldValues(ctx context.Context, plan dynami
 		apiFailure{"read", fmt.Sprintf("dynamic config %q", id)}.add(&resp.Diagnostics, nil, err)
 		return
 	}
-	for _, rule := range c.Rules {
+	for i, rule := range c.Rules {
 		value := []byte(rule.ReturnValue)
 		if isEmptyJSONObject(value) {
 			value = nil
 		}
-		checkValue(s, value, path.Root("schema"), fmt.Sprintf("Return value of rule %q, which dynamic config %q holds,", rule.Name, id),
-			"the planned schema", &resp.Diagnostics)
+		checkValue(s, value, path.Root("schema"), fmt.Sprintf("Return value of rule %q", rule.Name),
+			fmt.Sprintf("rules[%d] as dynamic config %q holds it", i, id), "the planned schema", &resp.Diagnostics)
 	}
 	if resp.Diagnostics.HasError() {
 		resp.Diagnostics.AddAttributeError(path.Root("schema"), "Schema change breaks values the config holds",

@@ -96,6 +96,6 @@ func (r *configRulesResource) checkReturnValues(ctx context.Context, plan config
 		}
 		value, _ := knownJSON(m.ReturnValue)
 		checkValue(s, value, path.Root("rules").AtListIndex(i).AtName("return_value"),
-			fmt.Sprintf("Return value of rule %q", m.Name.ValueString()), from, diags)
+			fmt.Sprintf("Return value of rule %q", m.Name.ValueString()), fmt.Sprintf("rules[%d].return_value", i), from, diags)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/http"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -315,6 +316,35 @@ resource "featureconsole_dynamic_config_rules" "r" {
 					}
 					return nil
 				}),
+			},
+		},
+	})
+}
+
+// A schema change that a return value the config already holds breaks fails the plan, naming the
+// rule and the path, and nothing is sent.
+func TestAccDynamicConfigRules_schemaChangeBreaksHeldValues(t *testing.T) {
+	m, url := startMock(t, mockconsole.Config{})
+	narrower := strings.Replace(configWithRules(ruleDE, "", ""), `title = { type = "string" }`, `title = { type = "string", maxLength = 8 }`, 1)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: providerBlock(url) + configWithRules(ruleDE, "", "")},
+			{
+				PreConfig: m.ResetRequests,
+				Config:    providerBlock(url) + narrower, PlanOnly: true,
+				ExpectError: regexp.MustCompile(`(?s)Return value of rule "germany" breaks the schema.*rules\[0\]\s+as\s+dynamic\s+config\s+"tfacc_copy"\s+holds\s+it.*at /title: maxLength: got 12, want 8.*Schema change breaks values the config holds`),
+			},
+			{
+				PreConfig: func() {
+					for _, r := range m.Requests() {
+						if r.Method != http.MethodGet {
+							t.Errorf("the refused plan sent %s %s", r.Method, r.Path)
+						}
+					}
+				},
+				Config: providerBlock(url) + configWithRules(ruleDE, "", ""),
 			},
 		},
 	})

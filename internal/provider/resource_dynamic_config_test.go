@@ -151,7 +151,7 @@ func TestAccDynamicConfig_lifecycle(t *testing.T) {
 					plancheck.ExpectResourceAction(configAddr, plancheck.ResourceActionUpdate),
 					plancheck.ExpectUnknownValue(configAddr, tfjsonpath.New("version")),
 				}},
-				ExpectError: regexp.MustCompile(`(?s)default_value is omitted.*breaks the schema.*missing property`),
+				ExpectError: regexp.MustCompile(`(?s)default value \{\} breaks the schema.*default_value is omitted.*missing property`),
 			},
 			{
 				Config: providerBlock(url) + dynamicConfigHCL(append(configFullLines, `is_enabled = false`)...),
