@@ -61,7 +61,6 @@ type jsonValue struct{ jsontypes.Normalized }
 
 func newJSONValue(s string) jsonValue { return jsonValue{jsontypes.NewNormalizedValue(s)} }
 func newJSONNull() jsonValue          { return jsonValue{jsontypes.NewNormalizedNull()} }
-func newJSONUnknown() jsonValue       { return jsonValue{jsontypes.NewNormalizedUnknown()} }
 
 func (v jsonValue) Type(context.Context) attr.Type { return jsonValueType{} }
 
