@@ -119,7 +119,10 @@ func (r *configRulesResource) Create(ctx context.Context, req resource.CreateReq
 		apiFailure{"read", r.target.what(id)}.add(&resp.Diagnostics, op, err)
 		return
 	}
-	if r.apply(ctx, op, &plan, existing, nil, &resp.Diagnostics) != written || resp.Diagnostics.HasError() {
+	// A held create, or one that did not take, leaves no state: saved with an error, Terraform would
+	// taint it and plan a replacement, whose destroy would remove rules the config held before.
+	review := newConfigRulesReview(ctx, nil, id, fmt.Sprintf("Change to the rules of %s", r.target.what(id)))
+	if r.apply(ctx, op, &plan, existing, nil, review, reviewKeptNoState, &resp.Diagnostics) != written || resp.Diagnostics.HasError() {
 		return
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
@@ -136,6 +139,8 @@ func (r *configRulesResource) Read(ctx context.Context, req resource.ReadRequest
 		if diags.HasError() {
 			return diags
 		}
+		// A change held for review comes first: once approved, its rules are what the config holds.
+		hints = append(pendingRules(ctx, req.Private), hints...)
 		warnPendingReview(&diags, fmt.Sprintf("Dynamic config %q", id), c.ActiveReview)
 		diags.Append(flattenConfigRules(ctx, c.Rules, &state, hints)...)
 		return diags
@@ -157,9 +162,15 @@ func (r *configRulesResource) Update(ctx context.Context, req resource.UpdateReq
 	defer cancel()
 	prior, d := ruleModels(ctx, state.Rules)
 	resp.Diagnostics.Append(d...)
-	switch r.apply(ctx, op, &plan, nil, prior, &resp.Diagnostics) {
+	id := plan.ConfigID.ValueString()
+	review := newConfigRulesReview(ctx, req.Private, id, fmt.Sprintf("Change to the rules of %s", r.target.what(id)))
+	outcome := r.apply(ctx, op, &plan, nil, prior, review, reviewKeptState, &resp.Diagnostics)
+	resp.Diagnostics.Append(review.keep(ctx, resp.Private)...)
+	switch outcome {
 	case held:
+		// Nothing changed on the service: the state keeps what it held, so the next plan shows the change again.
 		resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+		resp.Diagnostics.Append(savePendingRules(ctx, resp.Private, plan.Rules)...)
 		return
 	case notTaken:
 		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
@@ -168,14 +179,17 @@ func (r *configRulesResource) Update(ctx context.Context, req resource.UpdateReq
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, pendingRulesKey, nil)...) // applied: nothing pending
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
 // apply sends the planned rule list and stores the service's answer in plan, as the gate rules'
 // apply does: existing (on create) lends its baseIDs to planned rules of the same name and is taken
 // as it is when it holds exactly the planned rules; prior (on update) are the hints for rules the
-// config kept although the write removed them.
-func (r *configRulesResource) apply(ctx context.Context, op *operation, plan *configRulesModel, existing *ruleHolder, prior []gateRuleModel, diags *diag.Diagnostics) writeOutcome {
+// config kept although the write removed them. review settles an earlier apply's review of the same
+// change (reviews.go); kept says what Terraform kept of a held one.
+func (r *configRulesResource) apply(ctx context.Context, op *operation, plan *configRulesModel, existing *ruleHolder, prior []gateRuleModel,
+	review *gateReview, kept string, diags *diag.Diagnostics) writeOutcome {
 	id := plan.ConfigID.ValueString()
 	planned, d := ruleModels(ctx, plan.Rules)
 	diags.Append(d...)
@@ -188,6 +202,7 @@ func (r *configRulesResource) apply(ctx context.Context, op *operation, plan *co
 		return written
 	}
 	if existing != nil {
+		review.active = existing.ActiveReview
 		baseIDs := make(map[string]string, len(existing.Rules))
 		for _, er := range existing.Rules {
 			baseIDs[er.Name] = er.BaseID
@@ -202,13 +217,17 @@ func (r *configRulesResource) apply(ctx context.Context, op *operation, plan *co
 			return written
 		}
 	}
-	h, superseded, err := r.target.writeRules(op, r.data, id, rules, plan.OnActiveRun.ValueString(), diags)
-	if diags.HasError() {
+	var superseded *console.ReleasePipelineTrigger
+	g, err := review.write(op, r.data.client, console.GateRulesChange(rules), nil, diags, func() (*console.Gate, error) {
+		h, s, err := r.target.writeRules(op, r.data, id, rules, plan.OnActiveRun.ValueString(), diags)
+		superseded = s
+		if h == nil {
+			return nil, err
+		}
+		return &console.Gate{ID: h.ID, Rules: h.Rules, ReleasePipelineID: h.ReleasePipelineID, ActiveReview: h.ActiveReview}, err
+	})
+	if diags.HasError() { // an active run that could not be aborted or waited for, said already
 		return written
-	}
-	kept := reviewKeptState
-	if existing != nil {
-		kept = reviewKeptNoState
 	}
 	if reviewHeld(diags, err, fmt.Sprintf("Change to the rules of %s", r.target.what(id)), kept) {
 		return held
@@ -217,6 +236,7 @@ func (r *configRulesResource) apply(ctx context.Context, op *operation, plan *co
 		r.target.addWriteError(op.ctx, r.data.client, diags, id, op, err, missingConfig)
 		return written
 	}
+	h := &ruleHolder{ID: g.ID, ReleasePipelineID: g.ReleasePipelineID, Rules: g.Rules, ActiveReview: g.ActiveReview}
 	if difference := heldRuleDifferences("the config", h.asGate(), rules); difference != "" {
 		diags.Append(flattenConfigRules(ctx, h.Rules, plan, append(planned, prior...))...)
 		diags.AddError(fmt.Sprintf("Rules of %s not written as sent", r.target.what(id)),

@@ -349,3 +349,71 @@ func TestAccDynamicConfigRules_schemaChangeBreaksHeldValues(t *testing.T) {
 		},
 	})
 }
+
+// Reviews as for gates: a change held for review is not sent again while its review is pending;
+// once approved, the next apply commits the review instead of sending the change again.
+func TestAccDynamicConfigRules_reviewCommit(t *testing.T) {
+	m, url := startMock(t, mockconsole.Config{})
+	m.PutDynamicConfig(mockconsole.DynamicConfig{ID: "tfacc_reviewed"})
+	cfg := func(v int) string {
+		return providerBlock(url, "respect_review_settings = true") + fmt.Sprintf(`
+resource "featureconsole_dynamic_config_rules" "r" {
+  config_id = "tfacc_reviewed"
+  rules     = [{ name = "all", pass_percentage = 100, return_value = jsonencode({ a = %d }) }]
+}
+`, v)
+	}
+	setReviews := func(on bool) {
+		h := m.Habits()
+		h.Reviews, h.ReviewCommits = on, on
+		m.SetHabits(h)
+	}
+	commits := func() int { return m.CountRequests(http.MethodPut, "/dynamic_configs/tfacc_reviewed/reviews/") }
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{PreConfig: func() { setReviews(false) }, Config: cfg(1)},
+			{
+				PreConfig:   func() { setReviews(true) },
+				Config:      cfg(2),
+				ExpectError: regexp.MustCompile(`(?s)Change to the rules of dynamic config "tfacc_reviewed" awaits review`),
+			},
+			{
+				PreConfig:   m.ResetRequests,
+				Config:      cfg(2),
+				ExpectError: regexp.MustCompile(`(?s)still awaits review.*nothing was sent again`),
+				Check: func(*terraform.State) error {
+					if n := countRulesWrites(m, "tfacc_reviewed"); n != 0 {
+						return fmt.Errorf("the pending change was sent again (%d writes)", n)
+					}
+					return nil
+				},
+			},
+			{
+				PreConfig: func() {
+					if n := countRulesWrites(m, "tfacc_reviewed"); n != 0 {
+						t.Errorf("the pending change was sent again (%d writes)", n)
+					}
+					if err := m.ApproveAllReviews(); err != nil {
+						t.Fatal(err)
+					}
+					m.ResetRequests()
+				},
+				Config: cfg(2),
+				Check: func(*terraform.State) error {
+					if n := countRulesWrites(m, "tfacc_reviewed"); n != 0 || commits() != 1 {
+						return fmt.Errorf("%d writes and %d commits: want the review committed, nothing sent again", n, commits())
+					}
+					return expectMockConfig(m, "tfacc_reviewed", func(c mockconsole.DynamicConfig) error {
+						if len(c.Rules) != 1 || !sameJSONText(marshalAny(c.Rules[0].ReturnValue), []byte(`{"a":2}`)) {
+							return fmt.Errorf("rules %+v", c.Rules)
+						}
+						return nil
+					})(nil)
+				},
+			},
+			{PreConfig: func() { setReviews(false) }, Config: cfg(2)},
+		},
+	})
+}
