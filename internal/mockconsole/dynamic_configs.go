@@ -14,7 +14,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/featureconsole/terraform-provider-featureconsole/internal/valueschema"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // Dynamic configs (rows 37-43): a gate's rules whose returnValue is what the config serves, a
@@ -377,28 +377,60 @@ func (s *Server) configFieldsRefused(req configFieldsReq, c DynamicConfig) *resp
 
 // valuesRefused is the service's check of a config's values against its schema: 400 naming the
 // first value that breaks it.
+// The mock validates with the library itself, not with the provider's internal/valueschema: the
+// mock is an independent implementation of the service (DESIGN.md §1).
 func valuesRefused(schema, defaultValue []byte, rules []GateRule) *response {
 	if len(schema) == 0 {
 		return nil
 	}
-	sch, err := valueschema.Compile(schema)
+	sch, err := compileSchema(schema)
 	if err != nil {
 		return ref(errResp(http.StatusBadRequest, "schema is not a valid JSON Schema: %v", err))
 	}
 	if len(defaultValue) > 0 {
-		if v := sch.Check(defaultValue); v != nil {
-			return ref(errResp(http.StatusBadRequest, "defaultValue does not match the schema: %s", valueschema.Describe(v)))
+		if err := validateValue(sch, defaultValue); err != nil {
+			return ref(errResp(http.StatusBadRequest, "defaultValue does not match the schema: %v", err))
 		}
 	}
 	for i, r := range rules {
 		if r.ReturnValue == nil {
 			continue
 		}
-		if v := sch.Check(marshal(r.ReturnValue)); v != nil {
-			return ref(errResp(http.StatusBadRequest, "rules[%d].returnValue (rule %q) does not match the schema: %s", i, r.Name, valueschema.Describe(v)))
+		if err := validateValue(sch, marshal(r.ReturnValue)); err != nil {
+			return ref(errResp(http.StatusBadRequest, "rules[%d].returnValue (rule %q) does not match the schema: %v", i, r.Name, err))
 		}
 	}
 	return nil
+}
+
+// compileSchema compiles a config's schema as Draft 2020-12; references to other documents are
+// refused, as the service resolves none.
+func compileSchema(doc []byte) (*jsonschema.Schema, error) {
+	parsed, err := jsonschema.UnmarshalJSON(bytes.NewReader(doc))
+	if err != nil {
+		return nil, err
+	}
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	c.UseLoader(noRemoteSchemas{})
+	if err := c.AddResource("config-schema.json", parsed); err != nil {
+		return nil, err
+	}
+	return c.Compile("config-schema.json")
+}
+
+type noRemoteSchemas struct{}
+
+func (noRemoteSchemas) Load(url string) (any, error) {
+	return nil, fmt.Errorf("remote schema %s is not supported", url)
+}
+
+func validateValue(sch *jsonschema.Schema, value []byte) error {
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(value))
+	if err != nil {
+		return err
+	}
+	return sch.Validate(inst)
 }
 
 func (s *Server) setConfigFields(c *DynamicConfig, req configFieldsReq) {
