@@ -203,10 +203,24 @@ func (r *dynamicConfigResource) Update(ctx context.Context, req resource.UpdateR
 	}
 	op, cancel := startOperation(ctx, plan.Timeouts, "update", &resp.Diagnostics)
 	defer cancel()
-	c, err := r.data.client.UpdateDynamicConfig(op.ctx, id, changes)
-	if reviewHeld(&resp.Diagnostics, err, fmt.Sprintf("Change to dynamic config %q", id), reviewKeptState) {
+	// A change held for review by an earlier apply is settled, as for gates: not sent again while
+	// pending, committed once approved.
+	what := fmt.Sprintf("Change to dynamic config %q", id)
+	review := newGateReview(ctx, req.Private, id, what)
+	review.target = configReviews
+	var c *console.DynamicConfig
+	_, err := review.write(op, r.data.client, console.DynamicConfigFieldsChange(changes), nil, &resp.Diagnostics, func() (*console.Gate, error) {
+		got, err := r.data.client.UpdateDynamicConfig(op.ctx, id, changes)
+		c = got
+		return configAsGate(got, err)
+	})
+	resp.Diagnostics.Append(review.keep(ctx, resp.Private)...)
+	if reviewHeld(&resp.Diagnostics, err, what, reviewKeptState) {
 		resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 		return
+	}
+	if err == nil && c == nil { // settled by committing the approved review: read what it applied
+		c, err = r.data.client.GetDynamicConfig(op.ctx, id)
 	}
 	if err != nil {
 		apiFailure{"update", fmt.Sprintf("dynamic config %q", id)}.add(&resp.Diagnostics, op, err)

@@ -235,3 +235,60 @@ func TestAccDynamicConfig_existing(t *testing.T) {
 		t.Errorf("the existing config was changed: %+v", c)
 	}
 }
+
+// A change of a config's own fields held for review is settled as a gate's is: not submitted again
+// while pending, committed once approved, and the plan after it is empty.
+func TestAccDynamicConfig_reviewCommit(t *testing.T) {
+	m, url := startMock(t, mockconsole.Config{})
+	cfg := func(desc string) string {
+		return providerBlock(url, "respect_review_settings = true") + dynamicConfigHCL(`description = "`+desc+`"`)
+	}
+	setReviews := func(on bool) {
+		h := m.Habits()
+		h.Reviews, h.ReviewCommits = on, on
+		m.SetHabits(h)
+	}
+	patches := func() int { return m.CountRequests("PATCH", "/dynamic_configs/tfacc_copy") }
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             expectNoMockConfig(m, "tfacc_copy"),
+		Steps: []resource.TestStep{
+			{PreConfig: func() { setReviews(false) }, Config: cfg("first")},
+			{
+				PreConfig:   func() { setReviews(true) },
+				Config:      cfg("second"),
+				ExpectError: regexp.MustCompile(`Change to dynamic config "tfacc_copy" awaits review`),
+			},
+			{
+				PreConfig:   m.ResetRequests,
+				Config:      cfg("second"),
+				ExpectError: regexp.MustCompile(`(?s)still awaits review.*nothing was sent again`),
+			},
+			{
+				PreConfig: func() {
+					if n := patches(); n != 0 {
+						t.Errorf("the pending change was sent again (%d writes)", n)
+					}
+					if err := m.ApproveAllReviews(); err != nil {
+						t.Fatal(err)
+					}
+					m.ResetRequests()
+				},
+				Config: cfg("second"),
+				Check: func(*terraform.State) error {
+					if n := patches(); n != 0 {
+						return fmt.Errorf("the approved change was sent again (%d writes)", n)
+					}
+					return expectMockConfig(m, "tfacc_copy", func(c mockconsole.DynamicConfig) error {
+						if c.Description != "second" {
+							return fmt.Errorf("description %q after the commit", c.Description)
+						}
+						return nil
+					})(nil)
+				},
+			},
+			{PreConfig: func() { setReviews(false) }, Config: cfg("second")},
+		},
+	})
+}
