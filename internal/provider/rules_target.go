@@ -43,8 +43,9 @@ type rulesTarget struct {
 	idAttr   string // config_id
 	read     func(ctx context.Context, c *console.Client, id string) (*ruleHolder, error)
 	write    func(ctx context.Context, c *console.Client, id string, rules []console.GateRule) (*ruleHolder, error)
-	// runs lists the target's runs that can still change.
-	runs func(ctx context.Context, c *console.Client, id string) ([]console.ReleasePipelineTrigger, error)
+	// runs lists the target's runs that can still change; filter names all its runs.
+	runs   func(ctx context.Context, c *console.Client, id string) ([]console.ReleasePipelineTrigger, error)
+	filter func(id string) console.TriggerFilter
 }
 
 var configRulesTarget = rulesTarget{
@@ -57,7 +58,8 @@ var configRulesTarget = rulesTarget{
 		d, err := c.UpdateDynamicConfigRules(ctx, id, rules)
 		return configHolder(d), err
 	},
-	runs: activeRunsOfConfig,
+	runs:   activeRunsOfConfig,
+	filter: func(id string) console.TriggerFilter { return console.TriggerFilter{DynamicConfigID: id} },
 }
 
 func configHolder(d *console.DynamicConfig) *ruleHolder {
@@ -198,9 +200,18 @@ func (t rulesTarget) warnRolloutStarted(ctx context.Context, c *console.Client, 
 		return
 	}
 	if run == nil {
-		diags.AddWarning(fmt.Sprintf("Rules of %s changed without a rollout", t.what(id)),
-			fmt.Sprintf("The %s is attached to release pipeline %q, but the service started no run for this change: the "+
-				"new rules are live everywhere now, not rolled out phase by phase.", t.noun, h.ReleasePipelineID))
+		// No run is active: the service started none (the change is live everywhere at once, DESIGN
+		// §2 round four), or the run it started ended already (phases without bake time).
+		ended := ""
+		if all, err := c.ListReleasePipelineTriggers(ctx, t.filter(id), console.ListOptions{}); err == nil {
+			if last := newestRun(all); last != nil && (superseded == nil || last.ID != superseded.ID) {
+				ended = fmt.Sprintf(" The newest run of it, %q, is %s already: if it is this change's, the rollout is over.", last.ID, last.Status)
+			}
+		}
+		diags.AddWarning(fmt.Sprintf("Rules of %s: no rollout under way", t.what(id)),
+			fmt.Sprintf("The %s is attached to release pipeline %q, but no run of it is active after this change. Where the "+
+				"service starts no run for a change, the new rules are live everywhere now, not rolled out phase by phase.%s",
+				t.noun, h.ReleasePipelineID, ended))
 		return
 	}
 	diags.AddWarning(fmt.Sprintf("Rules of %s roll out through release pipeline run %q", t.what(id), run.ID),
