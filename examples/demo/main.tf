@@ -124,6 +124,36 @@ output "checkout_rule_ids" {
   value = { for r in featureconsole_gate_rules.checkout.rules : r.name => r.base_id }
 }
 
+# A dynamic config: its default value, a schema every value is checked against at plan time, and
+# rules whose values roll out through the pipeline above.
+resource "featureconsole_dynamic_config" "checkout_copy" {
+  config_id     = "demo_checkout_copy"
+  name          = "Checkout copy"
+  default_value = jsonencode({ title = "Buy now", max_items = 5 })
+  schema = jsonencode({
+    type       = "object"
+    required   = ["title"]
+    properties = { title = { type = "string" }, max_items = { type = "integer", minimum = 1 } }
+  })
+  release_pipeline_id = featureconsole_release_pipeline.web.id
+}
+
+resource "featureconsole_dynamic_config_rules" "checkout_copy" {
+  config_id = featureconsole_dynamic_config.checkout_copy.config_id
+  rules = [
+    {
+      name            = "germany"
+      pass_percentage = 100
+      conditions      = [{ type = "country", operator = "any", target_value = ["DE"] }]
+      return_value    = jsonencode({ title = "Jetzt kaufen", max_items = 5 })
+    },
+  ]
+}
+
+output "checkout_copy_values" {
+  value = { for r in featureconsole_dynamic_config_rules.checkout_copy.rules : r.name => jsondecode(r.return_value) }
+}
+
 output "web_phase_ids" {
   value = [for p in featureconsole_release_pipeline.web.phases : p.id]
 }

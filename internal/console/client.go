@@ -82,9 +82,11 @@ type Client struct {
 	// The reads of gates, segments and pipelines, shared among callers until the next write
 	// (shared_reads.go).
 	gateReads, segmentReads, pipelineReads *sharedReads
-	sharedReads                            bool // Config.SharedReads
-	listConcurrency                        int
-	access                                 *access // what the answers proved of the key and address (access.go)
+	// The reads of dynamic configs, shared as gates' are (dynamic_configs.go).
+	configReads     *sharedReads
+	sharedReads     bool // Config.SharedReads
+	listConcurrency int
+	access          *access // what the answers proved of the key and address (access.go)
 }
 
 // NormalizeBaseURL accepts the service address with or without the /console/v1 suffix.
@@ -141,6 +143,7 @@ func New(cfg Config) (*Client, error) {
 		segmentReads:  newSharedReads(),
 		pipelineReads: newSharedReads(),
 		access:        newAccess(),
+		configReads:   newSharedReads(),
 	}
 	c.listConcurrency = cfg.ListConcurrency
 	c.sharedReads = cfg.SharedReads
@@ -214,7 +217,7 @@ func New(cfg Config) (*Client, error) {
 
 // forgetReads drops every shared read: a write may have changed what they hold.
 func (c *Client) forgetReads() {
-	for _, s := range []*sharedReads{c.gateReads, c.segmentReads, c.pipelineReads} {
+	for _, s := range []*sharedReads{c.gateReads, c.segmentReads, c.pipelineReads, c.configReads} {
 		s.written()
 	}
 }

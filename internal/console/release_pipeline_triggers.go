@@ -80,9 +80,11 @@ type TriggerAction struct {
 
 // ReleasePipelineTrigger is one run of a release pipeline for one saved change of a gate.
 type ReleasePipelineTrigger struct {
-	ID                  string          `json:"id"`
-	ReleasePipelineID   string          `json:"releasePipelineID"`
-	GateID              string          `json:"gateID"`
+	ID                string `json:"id"`
+	ReleasePipelineID string `json:"releasePipelineID"`
+	GateID            string `json:"gateID"`
+	// DynamicConfigID is set instead of GateID for a run of a dynamic config's change.
+	DynamicConfigID     string          `json:"dynamicConfigID"`
 	Status              string          `json:"status"`
 	CurrentPhase        string          `json:"currentPhase"`
 	CurrentPhaseID      string          `json:"currentPhaseID"`
@@ -111,6 +113,7 @@ func (t *ReleasePipelineTrigger) CountActions(actionType, phaseID string) int {
 type TriggerFilter struct {
 	ReleasePipelineID string
 	GateID            string
+	DynamicConfigID   string
 	Statuses          []string
 }
 
@@ -126,6 +129,9 @@ func (c *Client) ListReleasePipelineTriggers(ctx context.Context, f TriggerFilte
 	}
 	if f.GateID != "" {
 		q.Set("gateID", f.GateID)
+	}
+	if f.DynamicConfigID != "" {
+		q.Set("dynamicConfigID", f.DynamicConfigID)
 	}
 	for _, s := range f.Statuses {
 		q.Add("status", s)

@@ -86,6 +86,7 @@ func (s *Server) abortRun(rs *runState) {
 	if g := s.gates[rs.run.GateID]; g != nil && rs.restore != nil {
 		g.gate.Rules = Gate{Rules: rs.restore}.clone().Rules
 	}
+	s.abortConfigRun(rs)
 }
 
 func sameRuleContents(a, b []GateRule) bool {

@@ -279,7 +279,8 @@ func (s *Server) decorate(r *http.Request, resp response) response {
 func isObjectWrite(r *http.Request) bool {
 	p := strings.TrimPrefix(r.URL.Path, basePath)
 	return p == "/gates" || strings.HasPrefix(p, "/gates/") || strings.HasPrefix(p, "/release_pipelines") ||
-		strings.HasPrefix(p, "/metrics/metric_source") || strings.HasPrefix(p, "/segments")
+		strings.HasPrefix(p, "/metrics/metric_source") || strings.HasPrefix(p, "/segments") ||
+		strings.HasPrefix(p, "/dynamic_configs")
 }
 
 // reshapeBody rewrites a success envelope; a body it cannot read is left as it is.
@@ -377,7 +378,8 @@ func numberText(n json.Number) string {
 
 // opaqueKeys hold JSON written by users (return values, event metadata, a change under review),
 // which the service keeps as it is.
-var opaqueKeys = map[string]bool{"returnValue": true, "returnValueJson5": true, "metadata": true, "change": true}
+var opaqueKeys = map[string]bool{"returnValue": true, "returnValueJson5": true, "metadata": true, "change": true,
+	"defaultValue": true, "schema": true}
 
 // numberForm writes a number as the live service may: percentages with float noise, integers with
 // ".0", fractions with a trailing zero.

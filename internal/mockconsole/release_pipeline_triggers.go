@@ -35,6 +35,7 @@ type Run struct {
 	ID                  string      `json:"id"`
 	ReleasePipelineID   string      `json:"releasePipelineID"`
 	GateID              string      `json:"gateID,omitempty"`
+	DynamicConfigID     string      `json:"dynamicConfigID,omitempty"`
 	Status              string      `json:"status"`
 	CurrentPhase        string      `json:"currentPhase"`
 	CurrentPhaseID      string      `json:"currentPhaseID"`
@@ -279,6 +280,9 @@ func (s *Server) listRuns(r *http.Request) response {
 			continue
 		}
 		if g := q.Get("gateID"); g != "" && rs.run.GateID != g {
+			continue
+		}
+		if c := q.Get("dynamicConfigID"); c != "" && rs.run.DynamicConfigID != c {
 			continue
 		}
 		if len(statuses) > 0 && !statuses[rs.run.Status] {

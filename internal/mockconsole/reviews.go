@@ -117,7 +117,11 @@ func (s *Server) holdForReview(r *http.Request, kind, id string, body []byte) (r
 		}
 		current = st.p.clone()
 	default:
-		return response{}, false
+		cur, ok := s.configReviewCurrent(kind, id, body)
+		if !ok {
+			return response{}, false
+		}
+		current = cur
 	}
 	if s.reviews == nil {
 		s.reviews = map[string]*pendingReview{}
@@ -151,6 +155,8 @@ func (s *Server) withActiveReview(r *http.Request, data any) {
 		kinds = []string{reviewKindGate, reviewKindGateFields}
 	case strings.HasPrefix(p, "/release_pipelines/"):
 		kinds = []string{reviewKindPipe}
+	case strings.HasPrefix(p, "/dynamic_configs"):
+		kinds = []string{reviewKindConfig, reviewKindConfigFields}
 	default:
 		return
 	}
@@ -219,6 +225,8 @@ func (s *Server) applyReview(pr *pendingReview) response {
 		resp = s.updateGate(pr.ObjectID, pr.Body)
 	case reviewKindPipe:
 		resp = s.updatePipeline(pr.ObjectID, pr.Body)
+	default:
+		resp = s.applyConfigReview(pr)
 	}
 	if resp.status == http.StatusOK {
 		pr.Status = statusCommitted
@@ -294,7 +302,7 @@ func (s *Server) ReviewStatus(id string) string {
 // gateReview is the review reviewID of a change of gate gateID; s.mu is held.
 func (s *Server) gateReview(gateID, reviewID string) (*pendingReview, *response) {
 	pr, ok := s.reviews[reviewID]
-	if !ok || pr.ObjectID != gateID || pr.Kind == reviewKindPipe {
+	if !ok || pr.ObjectID != gateID || pr.Kind != reviewKindGate && pr.Kind != reviewKindGateFields {
 		return nil, ref(errResp(http.StatusNotFound, "Review %s of gate %s not found", reviewID, gateID))
 	}
 	return pr, nil

@@ -83,6 +83,8 @@ func (s *Server) routes() *http.ServeMux {
 		return s.commitReview(id(r), r.PathValue("review"))
 	})
 
+	s.dynamicConfigRoutes(on)
+
 	mux.Handle("/", endpoint{s: s, serve: func(r *http.Request, _ []byte) response { return s.unrouted(r) }})
 	return mux
 }

@@ -103,6 +103,8 @@ func (s *Server) seed(eventRecords int) {
 		{Timestamp: strconv.FormatInt(seedEpochMs+120000, 10), Name: "signup", Source: "android", Value: "organic", UserID: "user_00003", Metadata: map[string]any{"verified": true, "device": map[string]any{"os": "android", "version": num("14")}}},
 	}
 
+	s.seedDynamicConfigs()
+
 	// gates
 	s.putGate(Gate{
 		ID: "new_checkout", IsEnabled: true, Description: "The new checkout flow", Status: "In Progress",

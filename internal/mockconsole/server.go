@@ -64,6 +64,7 @@ type Server struct {
 	rlHeaders    bool // RateLimit-* headers on every answer of a write
 	log          []Request
 	gates        map[string]*gateState
+	configs      map[string]*configState // dynamic_configs.go
 	pipelines    map[string]*pipelineState
 	sources      map[string]MetricSource
 	users        []User
@@ -99,6 +100,7 @@ func New(cfg Config) *Server {
 		pageCap:     cfg.PageSizeCap,
 		latency:     cfg.Latency,
 		gates:       map[string]*gateState{},
+		configs:     map[string]*configState{},
 		pipelines:   map[string]*pipelineState{},
 		sources:     map[string]MetricSource{},
 		segments:    map[string]*segmentState{},

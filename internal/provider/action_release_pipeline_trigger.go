@@ -51,6 +51,7 @@ type releasePipelineTriggerAction struct{ data *providerData }
 type releasePipelineTriggerModel struct {
 	Operation types.String   `tfsdk:"operation"`
 	GateID    types.String   `tfsdk:"gate_id"`
+	ConfigID  types.String   `tfsdk:"dynamic_config_id"`
 	TriggerID types.String   `tfsdk:"trigger_id"`
 	Phase     types.String   `tfsdk:"phase"`
 	Wait      types.String   `tfsdk:"wait"`
@@ -99,13 +100,19 @@ func (a *releasePipelineTriggerAction) Schema(ctx context.Context, _ action.Sche
 			"gate_id": schema.StringAttribute{
 				Optional: true,
 				MarkdownDescription: "Act on the one active run (`IN_PROGRESS`, `PAUSED` or `WAITING_FOR_REVIEW`) rolling out this " +
-					"gate; none or several is an error naming the gate. Exactly one of `gate_id` and `trigger_id`.",
+					"gate; none or several is an error naming the gate. Exactly one of `gate_id`, `dynamic_config_id` and `trigger_id`.",
+				Validators: []validator.String{notBlank()},
+			},
+			"dynamic_config_id": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "Act on the one active run rolling out a change of this dynamic config's rules; none or " +
+					"several is an error naming the config. Exactly one of `gate_id`, `dynamic_config_id` and `trigger_id`.",
 				Validators: []validator.String{notBlank()},
 			},
 			"trigger_id": schema.StringAttribute{
 				Optional: true,
 				MarkdownDescription: "Act on this run (see the `featureconsole_release_pipeline_triggers` data source). " +
-					"Exactly one of `gate_id` and `trigger_id`.",
+					"Exactly one of `gate_id`, `dynamic_config_id` and `trigger_id`.",
 				Validators: []validator.String{notBlank()},
 			},
 			"phase": schema.StringAttribute{
@@ -128,7 +135,7 @@ func (a *releasePipelineTriggerAction) Schema(ctx context.Context, _ action.Sche
 
 func (a *releasePipelineTriggerAction) ConfigValidators(context.Context) []action.ConfigValidator {
 	return []action.ConfigValidator{
-		actionvalidator.ExactlyOneOf(path.MatchRoot("gate_id"), path.MatchRoot("trigger_id")),
+		actionvalidator.ExactlyOneOf(path.MatchRoot("gate_id"), path.MatchRoot("dynamic_config_id"), path.MatchRoot("trigger_id")),
 	}
 }
 
@@ -187,6 +194,13 @@ func (a *releasePipelineTriggerAction) Invoke(ctx context.Context, req action.In
 	}
 	tctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	if id := m.ConfigID.ValueString(); id != "" {
+		run, ok := configRunToAct(tctx, a.data.client, id, inv.op, &resp.Diagnostics)
+		if !ok {
+			return
+		}
+		inv.triggerID = run
+	}
 	inv.parent = ctx
 	inv.run(tctx, &resp.Diagnostics)
 }

@@ -21,12 +21,13 @@ import (
 func NewReleasePipelineTriggersDataSource() datasource.DataSource {
 	return newListDataSource(listDataSourceSpec[releasePipelineTriggersModel]{
 		typeName: "release_pipeline_triggers",
-		description: "Lists release pipeline runs (\"triggers\": one rollout of a pipeline for one saved change of a gate), " +
+		description: "Lists release pipeline runs (\"triggers\": one rollout of a pipeline for one saved change of a gate or of a dynamic config's rules), " +
 			"every page of `GET /release_pipeline_triggers`, filtered by the service. Use it to find the run an action " +
 			"`featureconsole_release_pipeline_trigger` should act on, or to report where rollouts stand.",
 		filters: map[string]schema.Attribute{
 			"release_pipeline_id": stringFilter("Only runs of this release pipeline.", notBlank()),
 			"gate_id":             stringFilter("Only runs rolling out a change of this gate.", notBlank()),
+			"dynamic_config_id":   stringFilter("Only runs rolling out a change of this dynamic config's rules.", notBlank()),
 			"statuses": schema.ListAttribute{
 				Optional:    true,
 				ElementType: types.StringType,
@@ -48,6 +49,7 @@ func NewReleasePipelineTriggersDataSource() datasource.DataSource {
 type releasePipelineTriggersModel struct {
 	ReleasePipelineID types.String `tfsdk:"release_pipeline_id"`
 	GateID            types.String `tfsdk:"gate_id"`
+	DynamicConfigID   types.String `tfsdk:"dynamic_config_id"`
 	Statuses          types.List   `tfsdk:"statuses"`
 	Triggers          types.List   `tfsdk:"triggers"`
 }
@@ -63,6 +65,7 @@ func triggerAttributes() map[string]schema.Attribute {
 		"id":                  computedText("Identifier of the run (the `trigger_id` of the action)."),
 		"release_pipeline_id": computedText("The pipeline the run rolls out."),
 		"gate_id":             computedText("The gate whose change the run rolls out; null when the service names none."),
+		"dynamic_config_id":   computedText("The dynamic config whose change of rules the run rolls out; null for a gate's run."),
 		"status": computedText("`IN_PROGRESS` (a phase bakes), `PAUSED` (the bake timer is stopped), " +
 			"`WAITING_FOR_REVIEW` (a phase with `required_review` waits for approval), `COMPLETED` or `ABORTED` (final)."),
 		"current_phase":    computedText("Name of the current phase."),
@@ -85,7 +88,8 @@ func triggerAttributes() map[string]schema.Attribute {
 }
 
 func fillTriggers(ctx context.Context, client *console.Client, opts console.ListOptions, m *releasePipelineTriggersModel, diags *diag.Diagnostics) (apiFailure, error) {
-	f := console.TriggerFilter{ReleasePipelineID: m.ReleasePipelineID.ValueString(), GateID: m.GateID.ValueString()}
+	f := console.TriggerFilter{ReleasePipelineID: m.ReleasePipelineID.ValueString(), GateID: m.GateID.ValueString(),
+		DynamicConfigID: m.DynamicConfigID.ValueString()}
 	if diags.Append(m.Statuses.ElementsAs(ctx, &f.Statuses, false)...); diags.HasError() {
 		return apiFailure{}, nil
 	}
@@ -114,6 +118,7 @@ func flattenTriggers(runs []console.ReleasePipelineTrigger) types.List {
 			"id":                     types.StringValue(r.ID),
 			"release_pipeline_id":    types.StringValue(r.ReleasePipelineID),
 			"gate_id":                gate,
+			"dynamic_config_id":      stringOrNull(r.DynamicConfigID),
 			"status":                 types.StringValue(r.Status),
 			"current_phase":          types.StringValue(r.CurrentPhase),
 			"current_phase_id":       types.StringValue(r.CurrentPhaseID),

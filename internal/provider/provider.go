@@ -244,7 +244,7 @@ func (p *featureConsoleProvider) Configure(ctx context.Context, req provider.Con
 		return
 	}
 	data := &providerData{client: client, readConcurrency: readConc, runPollInterval: p.tuning.runPollInterval,
-		skipAccessCheck: boolOrEnv(cfg.SkipCredentialsValidation, envSkipCredentialsValidation)}
+		skipAccessCheck: boolOrEnv(cfg.SkipCredentialsValidation, envSkipCredentialsValidation), schemas: &plannedSchemas{}}
 	resp.DataSourceData = data
 	resp.ResourceData = data
 	resp.ActionData = data
@@ -258,6 +258,8 @@ func (p *featureConsoleProvider) Resources(_ context.Context) []func() resource.
 	return []func() resource.Resource{
 		NewGateResource,
 		NewGateRulesResource,
+		NewDynamicConfigResource,
+		NewDynamicConfigRulesResource,
 		NewMetricSourceResource,
 		NewSegmentResource,
 		NewReleasePipelineResource,
@@ -269,6 +271,8 @@ func (p *featureConsoleProvider) ListResources(_ context.Context) []func() list.
 	return []func() list.ListResource{
 		NewGateList,
 		NewGateRulesList,
+		NewDynamicConfigList,
+		NewDynamicConfigRulesList,
 		NewMetricSourceList,
 		NewReleasePipelineList,
 		NewSegmentList,
@@ -282,6 +286,7 @@ func (p *featureConsoleProvider) DataSources(_ context.Context) []func() datasou
 		NewEventsDataSource,
 		NewReleasePipelineTriggersDataSource,
 		NewGateDataSource,
+		NewDynamicConfigDataSource,
 	}
 }
 

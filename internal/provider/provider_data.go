@@ -32,6 +32,8 @@ type providerData struct {
 	// skipAccessCheck is skip_credentials_validation: plans that create check nothing (offline plans).
 	skipAccessCheck bool
 	accessReported  atomic.Bool // the failed check was reported once: the plan fails on it already
+	// schemas are the dynamic config schemas this plan writes (json_values.go).
+	schemas *plannedSchemas
 }
 
 // managedResource is what every resource of the provider implements: plan-time checks and plan

@@ -7,7 +7,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -155,7 +154,7 @@ func gateRuleAttributes() map[string]schema.Attribute {
 		},
 		"return_value": schema.StringAttribute{
 			Optional:   true,
-			CustomType: jsontypes.NormalizedType{},
+			CustomType: jsonValueType{},
 			MarkdownDescription: "Value returned to units that pass, as a JSON object (use `jsonencode`). " +
 				"Omit for `{}`. Formatting and key order do not matter.",
 			Validators: []validator.String{jsonObject()},

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -32,13 +31,13 @@ type gateRulesModel struct {
 }
 
 type gateRuleModel struct {
-	ID             types.String         `tfsdk:"id"`
-	BaseID         types.String         `tfsdk:"base_id"`
-	Name           types.String         `tfsdk:"name"`
-	PassPercentage types.Number         `tfsdk:"pass_percentage"`
-	Environments   types.List           `tfsdk:"environments"`
-	Conditions     types.List           `tfsdk:"conditions"`
-	ReturnValue    jsontypes.Normalized `tfsdk:"return_value"`
+	ID             types.String `tfsdk:"id"`
+	BaseID         types.String `tfsdk:"base_id"`
+	Name           types.String `tfsdk:"name"`
+	PassPercentage types.Number `tfsdk:"pass_percentage"`
+	Environments   types.List   `tfsdk:"environments"`
+	Conditions     types.List   `tfsdk:"conditions"`
+	ReturnValue    jsonValue    `tfsdk:"return_value"`
 	// ScheduledRollouts is the service's, read-only: never sent back.
 	ScheduledRollouts types.List `tfsdk:"scheduled_rollouts"`
 }
@@ -200,11 +199,11 @@ func flattenRule(ctx context.Context, r console.GateRule, hint *gateRuleModel) (
 		conds = hint.Conditions
 	}
 
-	rv := jsontypes.NewNormalizedNull()
+	rv := newJSONNull()
 	hintRV := !hint.ReturnValue.IsNull() && !hint.ReturnValue.IsUnknown()
 	switch {
 	case !isEmptyJSONObject(r.ReturnValue):
-		rv = jsontypes.NewNormalizedValue(compactJSON(r.ReturnValue))
+		rv = newJSONValue(canonicalJSON(r.ReturnValue))
 		if hintRV {
 			if eq, _ := hint.ReturnValue.StringSemanticEquals(ctx, rv); eq {
 				rv = hint.ReturnValue // the configuration's formatting and key order

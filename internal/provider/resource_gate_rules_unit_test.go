@@ -15,7 +15,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -130,7 +129,7 @@ func testRule(t *testing.T, name, pct string) gateRuleModel {
 		Name: types.StringValue(name), PassPercentage: hclNumber(t, pct),
 		Environments:      types.ListNull(types.StringType),
 		Conditions:        types.ListNull(gateConditionObjectType),
-		ReturnValue:       jsontypes.NewNormalizedNull(),
+		ReturnValue:       newJSONNull(),
 		ScheduledRollouts: types.ListNull(scheduledRolloutType),
 	}
 }
@@ -141,7 +140,7 @@ func TestGateRulesSameRuleContent(t *testing.T) {
 	same := []func(*gateRuleModel){
 		func(r *gateRuleModel) { r.Environments = types.ListValueMust(types.StringType, nil) },
 		func(r *gateRuleModel) { r.Conditions = types.ListValueMust(gateConditionObjectType, nil) },
-		func(r *gateRuleModel) { r.ReturnValue = jsontypes.NewNormalizedValue(`{ }`) },
+		func(r *gateRuleModel) { r.ReturnValue = newJSONValue(`{ }`) },
 		func(r *gateRuleModel) { r.ID, r.BaseID = types.StringUnknown(), types.StringNull() },
 	}
 	for i, f := range same {
@@ -152,9 +151,9 @@ func TestGateRulesSameRuleContent(t *testing.T) {
 		}
 	}
 	rv := base
-	rv.ReturnValue = jsontypes.NewNormalizedValue(`{"b":1,"a":2}`)
+	rv.ReturnValue = newJSONValue(`{"b":1,"a":2}`)
 	rv2 := base
-	rv2.ReturnValue = jsontypes.NewNormalizedValue(`{ "a": 2, "b": 1 }`)
+	rv2.ReturnValue = newJSONValue(`{ "a": 2, "b": 1 }`)
 	if !sameRuleContent(ctx, rv, rv2) {
 		t.Error("key order made rules differ")
 	}
@@ -228,9 +227,9 @@ func TestGateRulesFlattenGateKeepsConfigForms(t *testing.T) {
 	hint := testRule(t, "a", "0.1")
 	hint.Environments = types.ListValueMust(types.StringType, nil)
 	hint.Conditions = types.ListValueMust(gateConditionObjectType, nil)
-	hint.ReturnValue = jsontypes.NewNormalizedValue(`{}`)
+	hint.ReturnValue = newJSONValue(`{}`)
 	hintB := testRule(t, "b", "1")
-	hintB.ReturnValue = jsontypes.NewNormalizedValue(`{"z": 1, "y": 2}`)
+	hintB.ReturnValue = newJSONValue(`{"z": 1, "y": 2}`)
 	g := &console.Gate{ID: "g", Rules: []console.GateRule{
 		{ID: "2", BaseID: "B", Name: "b", PassPercentage: 1, ReturnValue: json.RawMessage(`{"y":2,"z":1}`)},
 		{ID: "1", BaseID: "A", Name: "a", PassPercentage: 0.1, ReturnValue: json.RawMessage(`{}`)},

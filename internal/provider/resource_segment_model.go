@@ -8,7 +8,6 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -51,7 +50,7 @@ var gateOnlyRuleAttributes = []string{"return_value", "scheduled_rollouts"}
 // null and unknown stay so.
 func asGateRules(l types.List) types.List {
 	return convertRules(l, gateRuleObjectType, func(attrs map[string]attr.Value) {
-		attrs["return_value"] = jsontypes.NewNormalizedNull()
+		attrs["return_value"] = newJSONNull()
 		attrs["scheduled_rollouts"] = types.ListNull(scheduledRolloutType)
 	})
 }

@@ -85,6 +85,28 @@ resource "featureconsole_gate" "test" {
 		drop:     func(m *mockconsole.Server, id string) { m.DeleteGate(id) },
 		change:   [2]string{`"Shared behaviour"`, `"Changed behaviour"`},
 	},
+	{
+		name: "dynamic_config", typeName: "featureconsole_dynamic_config", kind: "Dynamic config", idAttr: "config_id",
+		config: func(extra string) string {
+			return fmt.Sprintf(`
+resource "featureconsole_dynamic_config" "test" {
+  config_id     = "tfacc_shared"
+  description   = "Shared behaviour"
+  default_value = jsonencode({ title = "Buy now" })
+  %s
+}
+`, extra)
+		},
+		find: fixedID("tfacc_shared", func(m *mockconsole.Server, id string) bool { _, ok := m.DynamicConfig(id); return ok }),
+		path: func(id string) string { return "/dynamic_configs/" + id }, createPath: "/dynamic_configs",
+		seed: func(m *mockconsole.Server) {
+			m.PutDynamicConfig(mockconsole.DynamicConfig{ID: "tfacc_shared", IsEnabled: true, Description: "Made in the console",
+				DefaultValue: []byte(`{"title":"Someone else's"}`), LastModifierName: "Console User", LastModifierID: "user_1"})
+		},
+		snapshot: func(m *mockconsole.Server, id string) any { c, _ := m.DynamicConfig(id); return c },
+		drop:     func(m *mockconsole.Server, id string) { m.DeleteDynamicConfig(id) },
+		change:   [2]string{`"Shared behaviour"`, `"Changed behaviour"`},
+	},
 	segmentSpec("rule_based", "rules = ["+ruleEmail+"]", [2]string{"pass_percentage = 100", "pass_percentage = 50"}, mockconsole.Segment{Rules: []mockconsole.SegmentRule{{Name: "console",
 		PassPercentage: 100, Conditions: []mockconsole.Condition{{Type: "country", Operator: "any", TargetValue: []any{"US"}}}}}}),
 	segmentSpec("id_list", `ids = ["u_1", "u_2", "u_3"]`, [2]string{`"u_3"`, `"u_4"`}, mockconsole.Segment{IDs: []string{"someone_else"}}),

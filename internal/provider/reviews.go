@@ -180,11 +180,13 @@ type gateReview struct {
 	prior        *reviewTrail
 	active       *console.ActiveReview
 	next         *reviewTrail
+	// target is where the object's reviews are read and committed (review_targets.go).
+	target reviewTarget
 }
 
 // newGateReview reads what an earlier apply left in p (nil on create).
 func newGateReview(ctx context.Context, p privateState, gateID, what string) *gateReview {
-	rv := &gateReview{gateID: gateID, what: what}
+	rv := &gateReview{gateID: gateID, what: what, target: gateReviews}
 	if p == nil {
 		return rv
 	}
@@ -252,7 +254,7 @@ func (rv *gateReview) settle(op *operation, c *console.Client, change any, fp st
 	default:
 		return nil, false, nil
 	}
-	review, err := c.GetGateReview(op.ctx, rv.gateID, id)
+	review, err := rv.target.get(c, op.ctx, rv.gateID, id)
 	if console.NotFound(err) { // superseded, or a service that keeps no reviews: send as ever
 		return nil, false, nil
 	}
@@ -268,9 +270,9 @@ func (rv *gateReview) settle(op *operation, c *console.Client, change any, fp st
 	case !same:
 		if open {
 			diags.AddWarning(fmt.Sprintf("%s: review %q is open for another change", rv.what, id),
-				fmt.Sprintf("Review %q (%s) holds an earlier change of gate %q than the one this apply sends. This apply "+
+				fmt.Sprintf("Review %q (%s) holds an earlier change of %s %q than the one this apply sends. This apply "+
 					"submits the change configured now; the service decides what becomes of the earlier review (it may "+
-					"replace it). Check the console.", id, strings.ToLower(review.Status), rv.gateID))
+					"replace it). Check the console.", id, strings.ToLower(review.Status), rv.target.noun, rv.gateID))
 		}
 		return nil, false, nil
 	case review.Is(console.ReviewPending):
@@ -278,15 +280,15 @@ func (rv *gateReview) settle(op *operation, c *console.Client, change any, fp st
 	case review.Is(console.ReviewAccepted):
 		g, err := rv.commit(op, c, id)
 		if err == nil && holds != nil && !holds(g) {
-			err = fmt.Errorf("review %q was committed, but gate %q does not hold the change it approved: "+
-				"the next plan shows what is left to do", id, rv.gateID)
+			err = fmt.Errorf("review %q was committed, but %s %q does not hold the change it approved: "+
+				"the next plan shows what is left to do", id, rv.target.noun, rv.gateID)
 		}
 		return g, true, err
 	case review.Is(console.ReviewRejected):
 		diags.AddWarning(fmt.Sprintf("%s: review %q was rejected", rv.what, id),
 			fmt.Sprintf("A reviewer rejected review %q of this change in the console, so it was never applied. This apply "+
 				"submits the change again, as a new review. To drop the change instead, change the configuration back "+
-				"to what gate %q holds.", id, rv.gateID))
+				"to what %s %q holds.", id, rv.target.noun, rv.gateID))
 	}
 	// Committed, yet planned again: the gate changed since; the change is sent as ever.
 	return nil, false, nil
@@ -296,12 +298,12 @@ func (rv *gateReview) settle(op *operation, c *console.Client, change any, fp st
 // reviewer committed it in the console meanwhile, or an earlier attempt whose answer was lost did)
 // reads the gate instead.
 func (rv *gateReview) commit(op *operation, c *console.Client, id string) (*console.Gate, error) {
-	g, err := c.CommitGateReview(op.ctx, rv.gateID, id)
+	g, err := rv.target.commit(c, op.ctx, rv.gateID, id)
 	if err == nil {
 		return g, nil
 	}
-	if review, rerr := c.GetGateReview(op.ctx, rv.gateID, id); rerr == nil && review.Is(console.ReviewCommitted) {
-		return c.GetGate(op.ctx, rv.gateID)
+	if review, rerr := rv.target.get(c, op.ctx, rv.gateID, id); rerr == nil && review.Is(console.ReviewCommitted) {
+		return rv.target.read(c, op.ctx, rv.gateID)
 	}
 	return nil, err
 }

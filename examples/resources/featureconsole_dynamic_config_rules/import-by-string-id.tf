@@ -1,0 +1,4 @@
+import {
+  to = featureconsole_dynamic_config_rules.banner
+  id = "banner"
+}

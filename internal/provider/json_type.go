@@ -1,0 +1,172 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
+package provider
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/big"
+
+	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+)
+
+// jsonValueType is the type of the JSON values of dynamic configs: jsontypes.Normalized (valid JSON;
+// key order and spacing plan nothing) whose numbers also compare by value, so that the service
+// answering 5.0 for the configuration's 5 plans nothing either (jsontypes compares number text).
+type jsonValueType struct{ jsontypes.NormalizedType }
+
+var (
+	_ basetypes.StringTypable                    = jsonValueType{}
+	_ basetypes.StringValuableWithSemanticEquals = jsonValue{}
+)
+
+func (t jsonValueType) String() string { return "provider.jsonValueType" }
+
+func (t jsonValueType) ValueType(context.Context) attr.Value { return jsonValue{} }
+
+func (t jsonValueType) Equal(o attr.Type) bool {
+	_, ok := o.(jsonValueType)
+	return ok
+}
+
+func (t jsonValueType) ValueFromString(_ context.Context, in basetypes.StringValue) (basetypes.StringValuable, diag.Diagnostics) {
+	return jsonValue{jsontypes.Normalized{StringValue: in}}, nil
+}
+
+func (t jsonValueType) ValueFromTerraform(ctx context.Context, in tftypes.Value) (attr.Value, error) {
+	v, err := t.StringType.ValueFromTerraform(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	s, ok := v.(basetypes.StringValue)
+	if !ok {
+		return nil, fmt.Errorf("unexpected value type of %T", v)
+	}
+	out, diags := t.ValueFromString(ctx, s)
+	if diags.HasError() {
+		return nil, fmt.Errorf("unexpected error converting StringValue to StringValuable: %v", diags)
+	}
+	return out, nil
+}
+
+// jsonValue is a value of jsonValueType.
+type jsonValue struct{ jsontypes.Normalized }
+
+func newJSONValue(s string) jsonValue { return jsonValue{jsontypes.NewNormalizedValue(s)} }
+func newJSONNull() jsonValue          { return jsonValue{jsontypes.NewNormalizedNull()} }
+
+func (v jsonValue) Type(context.Context) attr.Type { return jsonValueType{} }
+
+func (v jsonValue) Equal(o attr.Value) bool {
+	other, ok := o.(jsonValue)
+	return ok && v.StringValue.Equal(other.StringValue)
+}
+
+// StringSemanticEquals compares by meaning: objects by key, arrays by position, numbers by value.
+func (v jsonValue) StringSemanticEquals(_ context.Context, newValuable basetypes.StringValuable) (bool, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	nv, ok := newValuable.(jsonValue)
+	if !ok {
+		diags.AddError("Semantic Equality Check Error", fmt.Sprintf("unexpected value type %T", newValuable))
+		return false, diags
+	}
+	return sameJSONMeaning([]byte(v.ValueString()), []byte(nv.ValueString())), diags
+}
+
+// sameJSONMeaning reports whether two JSON texts mean the same; invalid JSON is never the same.
+func sameJSONMeaning(a, b []byte) bool {
+	x, okA := decodeNumbers(a)
+	y, okB := decodeNumbers(b)
+	return okA && okB && jsonMeaningEqual(x, y)
+}
+
+func decodeNumbers(raw []byte) (any, bool) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if dec.Decode(&v) != nil || dec.More() {
+		return nil, false
+	}
+	return v, true
+}
+
+func jsonMeaningEqual(a, b any) bool {
+	switch x := a.(type) {
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for k, xv := range x {
+			yv, ok := y[k]
+			if !ok || !jsonMeaningEqual(xv, yv) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		y, ok := b.([]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !jsonMeaningEqual(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	case json.Number:
+		y, ok := b.(json.Number)
+		if !ok {
+			return false
+		}
+		rx, okX := new(big.Rat).SetString(x.String())
+		ry, okY := new(big.Rat).SetString(y.String())
+		return okX && okY && rx.Cmp(ry) == 0
+	default:
+		return a == b
+	}
+}
+
+// canonicalJSON writes a JSON value the way Terraform's jsonencode writes the same value: keys
+// sorted, no spaces, numbers in their shortest decimal form (1.0 is 1, 1.50 is 1.5). What the service
+// holds is stored in this form where no configuration says otherwise (import, terraform query), so
+// that the configuration generated from it, jsonencode(...) of the same value, plans nothing.
+// Invalid JSON is returned compacted, as it is.
+func canonicalJSON(raw []byte) string {
+	v, ok := decodeNumbers(raw)
+	if !ok {
+		return compactJSON(raw)
+	}
+	b, err := json.Marshal(canonicalNumbers(v))
+	if err != nil {
+		return compactJSON(raw)
+	}
+	return string(b)
+}
+
+func canonicalNumbers(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			x[k] = canonicalNumbers(e)
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = canonicalNumbers(e)
+		}
+	case json.Number:
+		f, _, err := big.ParseFloat(x.String(), 10, 512, big.ToNearestEven)
+		if err == nil && !f.IsInf() {
+			return json.Number(f.Text('f', -1))
+		}
+	}
+	return v
+}

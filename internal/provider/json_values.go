@@ -1,0 +1,140 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
+package provider
+
+import (
+	"encoding/json"
+	"fmt"
+	"sync"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/valueschema"
+)
+
+// The JSON values of dynamic configs (default_value, return_value, schema): JSON objects compared
+// as JSON (jsontypes.Normalized: key order, spacing and 1 against 1.0 plan nothing, and the state
+// keeps the configuration's text when it means the same), every value checked against the
+// config's JSON Schema at plan time, with the words of internal/valueschema.
+
+// configValue is the one attribute check of a config's JSON values: a JSON object, else an error
+// that shows how to write one. what names the value in the summary ("Default value").
+func configValue(what string) validator.String {
+	return stringCheck{"value must be a JSON object, written with jsonencode({...})", func(req validator.StringRequest, resp *validator.StringResponse) {
+		raw := []byte(req.ConfigValue.ValueString())
+		if json.Valid(raw) && jsonKind(raw) != '{' {
+			resp.Diagnostics.AddAttributeError(req.Path, what+" is not a JSON object",
+				fmt.Sprintf("%s must be a JSON object: write it with jsonencode({...}), such as jsonencode({ title = \"Buy now\", max_items = 5 }); got %s.",
+					req.Path, truncate(string(raw), 80)))
+		}
+	}}
+}
+
+// jsonSchemaValue checks that a schema attribute holds a JSON Schema the service can enforce.
+func jsonSchemaValue() validator.String {
+	return stringCheck{"value must be a JSON Schema (Draft 2020-12)", func(req validator.StringRequest, resp *validator.StringResponse) {
+		raw := []byte(req.ConfigValue.ValueString())
+		if !json.Valid(raw) {
+			return // reported by the JSON type itself
+		}
+		if jsonKind(raw) != '{' {
+			resp.Diagnostics.AddAttributeError(req.Path, "Schema is not a JSON object",
+				fmt.Sprintf("%s must be a JSON Schema object: write it with jsonencode({...}), such as "+
+					"jsonencode({ type = \"object\", required = [\"title\"], properties = { title = { type = \"string\" } } }); got %s.",
+					req.Path, truncate(string(raw), 80)))
+			return
+		}
+		if _, err := valueschema.Compile(raw); err != nil {
+			resp.Diagnostics.AddAttributeError(req.Path, "Invalid JSON Schema",
+				fmt.Sprintf("%s is not a JSON Schema the service can enforce (Draft 2020-12): %s. Nothing was sent.", req.Path, err))
+		}
+	}}
+}
+
+// knownJSON is a known, non-null JSON value's text.
+func knownJSON(v jsonValue) ([]byte, bool) {
+	if v.IsNull() || v.IsUnknown() {
+		return nil, false
+	}
+	return []byte(v.ValueString()), true
+}
+
+// compiledSchema compiles a schema that jsonSchemaValue has checked; nil for none, an empty one, or
+// one that does not compile (that error is the validator's).
+func compiledSchema(raw []byte) *valueschema.Schema {
+	if len(raw) == 0 || isEmptyJSONObject(raw) {
+		return nil
+	}
+	s, err := valueschema.Compile(raw)
+	if err != nil {
+		return nil
+	}
+	return s
+}
+
+// checkValue adds one error for a value that breaks the schema, on the attribute at: what names the
+// value and where says where it is (Terraform shows the resource, not the attribute, of an error
+// the plan finds), each
+// JSON path inside the value and what the schema wants there, and what to do. value nil is {} (the
+// value when the configuration omits it).
+func checkValue(s *valueschema.Schema, value []byte, at path.Path, what, where, against string, diags *diag.Diagnostics) bool {
+	if s == nil {
+		return true
+	}
+	if value == nil {
+		value = []byte("{}")
+	}
+	vs := s.Check(value)
+	if len(vs) == 0 {
+		return true
+	}
+	detail := fmt.Sprintf("%s (%s) does not match %s, which the service enforces on every write:\n", what, where, against)
+	for _, v := range vs {
+		detail += fmt.Sprintf("  - at %s: %s\n", v.Where(), v.Want)
+	}
+	detail += "\nChange the value (or the schema) so that it matches. Nothing was sent."
+	diags.AddAttributeError(at, what+" breaks the schema", detail)
+	return false
+}
+
+// plannedSchemas are the schemas featureconsole_dynamic_config plans, by config id, for the
+// featureconsole_dynamic_config_rules of the same config: its plan follows the config's (its
+// config_id refers to it), so it checks return values against the schema this apply will write,
+// not the one the service still holds. One per provider instance, which serves one plan.
+type plannedSchemas struct {
+	mu sync.Mutex
+	m  map[string]plannedSchema
+}
+
+// plannedSchema is a config's schema in this plan: raw nil when the configuration sets none ({}),
+// known false when it is known only after apply (nothing can be checked against it at plan time).
+type plannedSchema struct {
+	raw   []byte
+	known bool
+}
+
+func (p *plannedSchemas) set(configID string, s plannedSchema) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.m == nil {
+		p.m = map[string]plannedSchema{}
+	}
+	p.m[configID] = s
+}
+
+// get is the schema planned for the config, if its featureconsole_dynamic_config was planned.
+func (p *plannedSchemas) get(configID string) (plannedSchema, bool) {
+	if p == nil {
+		return plannedSchema{}, false
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	s, ok := p.m[configID]
+	return s, ok
+}

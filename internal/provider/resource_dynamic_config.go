@@ -1,0 +1,254 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
+package provider
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/setplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+)
+
+var _ managedResource = &dynamicConfigResource{}
+
+func NewDynamicConfigResource() resource.Resource {
+	return &dynamicConfigResource{resourceData{typeName: "dynamic_config"}}
+}
+
+type dynamicConfigResource struct{ resourceData }
+
+// configIDPattern is the service's pattern for a config id (DESIGN.md §4), checked at plan time.
+var configIDPattern = regexp.MustCompile(`^[A-Za-z0-9_-]*$`)
+
+// configCreation names configs in the errors of a create that meets an existing one.
+var configCreation = creation{typeName: "featureconsole_dynamic_config", kind: "Dynamic config", noun: "A dynamic config with id",
+	plural: "dynamic configs", idWord: "config id"}
+
+func (r *dynamicConfigResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "A dynamic config: a JSON object served by ordered rules, the first rule that passes " +
+			"returning its value and `default_value` served when none does. This resource holds the config's own fields, " +
+			"its default value and its JSON Schema; its rules belong to `featureconsole_dynamic_config_rules`. Every value " +
+			"is checked against `schema` at plan time, before anything is sent. A config attached to a release pipeline " +
+			"rolls every change of its rules out through a run of it. Destroy aborts an active run of the config, then " +
+			"deletes it with its rules. Import by config id. See the guide \"Serve values with dynamic configs\".",
+		Attributes: dynamicConfigAttributes(ctx),
+	}
+}
+
+func dynamicConfigAttributes(ctx context.Context) map[string]schema.Attribute {
+	chosen := func(desc string, v ...validator.String) schema.StringAttribute {
+		return schema.StringAttribute{
+			Optional: true, Computed: true, MarkdownDescription: desc, Validators: v,
+			PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+		}
+	}
+	set := func(desc string) schema.SetAttribute {
+		return schema.SetAttribute{
+			Optional: true, Computed: true, ElementType: types.StringType, MarkdownDescription: desc,
+			Validators:    []validator.Set{setvalidator.ValueStringsAre(notBlank())},
+			PlanModifiers: []planmodifier.Set{setplanmodifier.UseStateForUnknown()},
+		}
+	}
+	kept := func(desc string) schema.StringAttribute {
+		return schema.StringAttribute{Computed: true, MarkdownDescription: desc,
+			PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}}
+	}
+	return map[string]schema.Attribute{
+		"id": schema.StringAttribute{
+			Computed: true, MarkdownDescription: "Identifier of the config: its `config_id`.",
+			PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+		},
+		"config_id": schema.StringAttribute{
+			Required: true,
+			MarkdownDescription: "Identifier of the config, such as `checkout_copy`: 3 to 100 letters, digits, `_` and `-`. " +
+				"Changing it forces replacement.",
+			Validators: []validator.String{
+				stringvalidator.LengthBetween(3, 100),
+				stringvalidator.RegexMatches(configIDPattern, "must contain only letters A-Z and a-z, digits, '_' and '-'"),
+			},
+			PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+		},
+		"name": chosen("Display name: 3 to 100 letters, digits, spaces, `_`, `-` and `.`; the `config_id` when omitted. Updated in place.",
+			stringvalidator.UTF8LengthBetween(3, 100),
+			stringvalidator.RegexMatches(gateNamePattern, "must contain only letters, digits, spaces, '_', '-' and '.'")),
+		"description": chosen("Description, at most 1,000 characters. Empty when omitted at creation. Updated in place.",
+			stringvalidator.UTF8LengthAtMost(maxDescription)),
+		"is_enabled": schema.BoolAttribute{
+			Optional: true, Computed: true, Default: booldefault.StaticBool(true),
+			MarkdownDescription: "Whether the config is enabled: a disabled config serves its default value to everyone. " +
+				"Defaults to `true`. Updated in place.",
+		},
+		"id_type": chosen("Unit ID type the rules check, such as `userID` or `stableID`; the service chooses `userID` when "+
+			"it is omitted. Updated in place.", notBlank()),
+		"tags":        set("Tags of the config. None when omitted at creation. Updated in place."),
+		"target_apps": set("Target apps the config is served to, such as `web`. None when omitted at creation. Updated in place."),
+		"default_value": schema.StringAttribute{
+			Optional: true, CustomType: jsonValueType{},
+			MarkdownDescription: "Value served when no rule passes, as a JSON object written with `jsonencode({...})`; " +
+				"`{}` when omitted. Compared as JSON: key order, spacing and `1` against `1.0` plan nothing. Checked " +
+				"against `schema` at plan time. Updated in place.",
+			Validators: []validator.String{configValue("Default value")},
+		},
+		"schema": schema.StringAttribute{
+			Optional: true, CustomType: jsonValueType{},
+			MarkdownDescription: "JSON Schema (Draft 2020-12) that the default value and every rule's return value must " +
+				"match, written with `jsonencode({...})`; none when omitted. The schema itself, the default value and the " +
+				"return values the service holds are checked at plan time, so a value that breaks it fails the plan with " +
+				"the value, the JSON path and what the schema wants. References to other documents (`$ref` to a URL) are " +
+				"not supported; keep definitions in `$defs`. Updated in place.",
+			Validators: []validator.String{jsonSchemaValue()},
+		},
+		"release_pipeline_id": schema.StringAttribute{
+			Optional: true,
+			MarkdownDescription: "Release pipeline the config's rule changes roll out through (for example " +
+				"`featureconsole_release_pipeline.web.id`): each change of the rules then starts a run of it. Omit for none; " +
+				"removing it detaches the config. Updated in place.",
+			Validators: []validator.String{notBlank()},
+		},
+		"version": schema.Int64Attribute{
+			Computed: true, MarkdownDescription: "The service's version of the config, raised by every change of it or its rules.",
+		},
+		"creator_name": kept("Name of whoever created the config."),
+		"created_time": schema.Int64Attribute{
+			Computed: true, MarkdownDescription: "When the config was created, in milliseconds since the Unix epoch.",
+			PlanModifiers: []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
+		},
+		"last_modifier_id":   schema.StringAttribute{Computed: true, MarkdownDescription: "Identifier of whoever last changed the config, its rules included."},
+		"last_modifier_name": schema.StringAttribute{Computed: true, MarkdownDescription: "Name of whoever last changed the config, its rules included."},
+		"timeouts":           timeoutsAttribute(ctx, "the dynamic config", timeouts.Opts{Create: true, Read: true, Update: true, Delete: true}, nil),
+	}
+}
+
+func (r *dynamicConfigResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = identityschema.Schema{Attributes: map[string]identityschema.Attribute{
+		configIdentityAttr: identityschema.StringAttribute{RequiredForImport: true, Description: "Identifier of the dynamic config, such as checkout_copy."},
+	}}
+}
+
+func (r *dynamicConfigResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan dynamicConfigModel
+	if !r.begin(ctx, &resp.Diagnostics, resp.Identity, req.Plan, &plan) {
+		return
+	}
+	fields, diags := configFieldsFrom(ctx, plan)
+	if resp.Diagnostics.Append(diags...); diags.HasError() {
+		return
+	}
+	op, cancel := startOperation(ctx, plan.Timeouts, "create", &resp.Diagnostics)
+	defer cancel()
+	c, err := r.data.client.CreateDynamicConfig(op.ctx, fields)
+	if err != nil {
+		c, err = recoverCreate(op.ctx, configCreation, fields.ID, err, r.data.client.GetDynamicConfig,
+			func(got *console.DynamicConfig) bool { return configHolds(got, fields) })
+	}
+	if err != nil {
+		addCreateFailure(&resp.Diagnostics, path.Root("config_id"), apiFailure{"create", fmt.Sprintf("dynamic config %q", fields.ID)}, op, err)
+		return
+	}
+	plan.ID = types.StringValue(c.ID)
+	flattenConfigFields(c, &plan.dynamicConfigFields)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *dynamicConfigResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state dynamicConfigModel
+	if !r.begin(ctx, &resp.Diagnostics, resp.Identity, req.State, &state) {
+		return
+	}
+	id := state.ConfigID.ValueString()
+	readObject(ctx, resp, state.Timeouts, "Dynamic config", id, r.data.client.GetDynamicConfig, func(c *console.DynamicConfig) diag.Diagnostics {
+		var diags diag.Diagnostics
+		warnPendingReview(&diags, fmt.Sprintf("Dynamic config %q", id), c.ActiveReview)
+		state.ID = types.StringValue(c.ID)
+		flattenConfigFields(c, &state.dynamicConfigFields)
+		return diags
+	}, &state)
+}
+
+func (r *dynamicConfigResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, state dynamicConfigModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if !r.begin(ctx, &resp.Diagnostics, resp.Identity, req.Plan, &plan) {
+		return
+	}
+	id := plan.ConfigID.ValueString()
+	changes, diags := configChanges(ctx, plan, state)
+	if resp.Diagnostics.Append(diags...); diags.HasError() {
+		return
+	}
+	if emptyConfigFields(changes) { // only Terraform's settings changed: nothing to send
+		// A JSON value may change form only ({} for an omitted one): the state takes the plan's.
+		state.Timeouts, state.DefaultValue, state.Schema = plan.Timeouts, plan.DefaultValue, plan.Schema
+		resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+		return
+	}
+	op, cancel := startOperation(ctx, plan.Timeouts, "update", &resp.Diagnostics)
+	defer cancel()
+	// A change held for review by an earlier apply is settled, as for gates: not sent again while
+	// pending, committed once approved.
+	what := fmt.Sprintf("Change to dynamic config %q", id)
+	review := newGateReview(ctx, req.Private, id, what)
+	review.target = configReviews
+	var c *console.DynamicConfig
+	_, err := review.write(op, r.data.client, console.DynamicConfigFieldsChange(changes), nil, &resp.Diagnostics, func() (*console.Gate, error) {
+		got, err := r.data.client.UpdateDynamicConfig(op.ctx, id, changes)
+		c = got
+		return configAsGate(got, err)
+	})
+	resp.Diagnostics.Append(review.keep(ctx, resp.Private)...)
+	if reviewHeld(&resp.Diagnostics, err, what, reviewKeptState) {
+		resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+		return
+	}
+	if err == nil && c == nil { // settled by committing the approved review: read what it applied
+		c, err = r.data.client.GetDynamicConfig(op.ctx, id)
+	}
+	if err != nil {
+		apiFailure{"update", fmt.Sprintf("dynamic config %q", id)}.add(&resp.Diagnostics, op, err)
+		return
+	}
+	plan.ID = types.StringValue(c.ID)
+	flattenConfigFields(c, &plan.dynamicConfigFields)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *dynamicConfigResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state dynamicConfigModel
+	if !r.begin(ctx, &resp.Diagnostics, nil, req.State, &state) {
+		return
+	}
+	id := state.ConfigID.ValueString()
+	op, cancel := startOperation(ctx, state.Timeouts, "delete", &resp.Diagnostics)
+	defer cancel()
+	// The service refuses to delete a config while a run of it is active; the run has nothing left
+	// to roll out.
+	if !abortConfigRuns(op, r.data.client, id, &resp.Diagnostics) {
+		return
+	}
+	if err := r.data.client.DeleteDynamicConfig(op.ctx, id); err != nil && !console.NotFound(err) {
+		apiFailure{"delete", fmt.Sprintf("dynamic config %q", id)}.add(&resp.Diagnostics, op, err)
+	}
+}
+
+func (r *dynamicConfigResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	importState(ctx, req, resp, "featureconsole_dynamic_config", configIdentityAttr, "checkout_copy")
+}

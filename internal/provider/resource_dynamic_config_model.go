@@ -1,0 +1,190 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
+package provider
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+)
+
+// The model of featureconsole_dynamic_config and its conversion to and from the service's config:
+// the config's own fields only; its rules belong to featureconsole_dynamic_config_rules.
+
+const configIdentityAttr = "config_id"
+
+type dynamicConfigModel struct {
+	ID types.String `tfsdk:"id"`
+	dynamicConfigFields
+	Timeouts timeouts.Value `tfsdk:"timeouts"`
+}
+
+// dynamicConfigFields are the config's own fields, shared with the data source.
+type dynamicConfigFields struct {
+	ConfigID          types.String `tfsdk:"config_id"`
+	Name              types.String `tfsdk:"name"`
+	Description       types.String `tfsdk:"description"`
+	IsEnabled         types.Bool   `tfsdk:"is_enabled"`
+	IDType            types.String `tfsdk:"id_type"`
+	Tags              types.Set    `tfsdk:"tags"`
+	TargetApps        types.Set    `tfsdk:"target_apps"`
+	DefaultValue      jsonValue    `tfsdk:"default_value"`
+	Schema            jsonValue    `tfsdk:"schema"`
+	ReleasePipelineID types.String `tfsdk:"release_pipeline_id"`
+	Version           types.Int64  `tfsdk:"version"`
+	CreatorName       types.String `tfsdk:"creator_name"`
+	CreatedTime       types.Int64  `tfsdk:"created_time"`
+	LastModifierID    types.String `tfsdk:"last_modifier_id"`
+	LastModifierName  types.String `tfsdk:"last_modifier_name"`
+}
+
+func (m *dynamicConfigModel) identity() (string, types.String) { return configIdentityAttr, m.ConfigID }
+
+// jsonOrEmpty is the JSON a value attribute sends: its text, or {} for null (the service's "none").
+func jsonOrEmpty(v jsonValue) *json.RawMessage {
+	if v.IsUnknown() {
+		return nil
+	}
+	raw := json.RawMessage("{}")
+	if b, ok := knownJSON(v); ok {
+		raw = json.RawMessage(compactJSON(b))
+	}
+	return &raw
+}
+
+// configFieldsFrom is the body of a create: the id and every field the plan knows.
+func configFieldsFrom(ctx context.Context, m dynamicConfigModel) (console.DynamicConfigFields, diag.Diagnostics) {
+	f := console.DynamicConfigFields{
+		ID:                m.ConfigID.ValueString(),
+		Name:              knownPointer(m.Name),
+		Description:       knownPointer(m.Description),
+		IDType:            knownPointer(m.IDType),
+		ReleasePipelineID: knownPointer(m.ReleasePipelineID),
+		DefaultValue:      jsonOrEmpty(m.DefaultValue),
+		Schema:            jsonOrEmpty(m.Schema),
+	}
+	if f.Name == nil { // the service would make one from the id's words; the contract says the id
+		f.Name = m.ConfigID.ValueStringPointer()
+	}
+	if !m.IsEnabled.IsNull() && !m.IsEnabled.IsUnknown() {
+		f.IsEnabled = m.IsEnabled.ValueBoolPointer()
+	}
+	tags, diags := knownTags(ctx, m.Tags)
+	f.Tags = tags
+	apps, d := knownTags(ctx, m.TargetApps)
+	diags.Append(d...)
+	f.TargetApps = apps
+	return f, diags
+}
+
+// configChanges is the body of an update: the fields whose planned value differs from the state,
+// JSON values compared by meaning. A pipeline the plan no longer names is detached ("").
+func configChanges(ctx context.Context, plan, state dynamicConfigModel) (console.DynamicConfigFields, diag.Diagnostics) {
+	all, diags := configFieldsFrom(ctx, plan)
+	var f console.DynamicConfigFields
+	pick := func(p, s attr.Value, set func()) {
+		if !p.IsUnknown() && !p.Equal(s) {
+			set()
+		}
+	}
+	pick(plan.Name, state.Name, func() { f.Name = all.Name })
+	pick(plan.Description, state.Description, func() { f.Description = all.Description })
+	pick(plan.IsEnabled, state.IsEnabled, func() { f.IsEnabled = all.IsEnabled })
+	pick(plan.IDType, state.IDType, func() { f.IDType = all.IDType })
+	pick(plan.Tags, state.Tags, func() { f.Tags = all.Tags })
+	pick(plan.TargetApps, state.TargetApps, func() { f.TargetApps = all.TargetApps })
+	if !sameJSON(ctx, plan.DefaultValue, state.DefaultValue) {
+		f.DefaultValue = all.DefaultValue
+	}
+	if !sameJSON(ctx, plan.Schema, state.Schema) {
+		f.Schema = all.Schema
+	}
+	pick(plan.ReleasePipelineID, state.ReleasePipelineID, func() {
+		f.ReleasePipelineID = all.ReleasePipelineID
+		if f.ReleasePipelineID == nil {
+			f.ReleasePipelineID = new("")
+		}
+	})
+	return f, diags
+}
+
+// sameJSON compares two JSON value attributes by meaning; null is {}; unknown is never the same.
+func sameJSON(ctx context.Context, a, b jsonValue) bool {
+	if a.IsUnknown() || b.IsUnknown() {
+		return false
+	}
+	ab, _ := knownJSON(a)
+	bb, _ := knownJSON(b)
+	if isEmptyJSONObject(ab) || isEmptyJSONObject(bb) {
+		return isEmptyJSONObject(ab) && isEmptyJSONObject(bb)
+	}
+	eq, d := a.StringSemanticEquals(ctx, b)
+	return eq && !d.HasError()
+}
+
+func emptyConfigFields(f console.DynamicConfigFields) bool {
+	return f.Name == nil && f.Description == nil && f.IsEnabled == nil && f.IDType == nil && f.Tags == nil &&
+		f.TargetApps == nil && f.DefaultValue == nil && f.Schema == nil && f.ReleasePipelineID == nil && f.Team == nil
+}
+
+// configHolds reports whether the config holds what was sent: how a create whose answer was lost
+// is recognised as this apply's own.
+func configHolds(c *console.DynamicConfig, f console.DynamicConfigFields) bool {
+	same := func(p *string, v string) bool { return p == nil || *p == v }
+	sameValue := func(p *json.RawMessage, v console.JSONObject) bool {
+		if p == nil {
+			return true
+		}
+		if isEmptyJSONObject(*p) || isEmptyJSONObject(json.RawMessage(v)) {
+			return isEmptyJSONObject(*p) && isEmptyJSONObject(json.RawMessage(v))
+		}
+		return sameJSONMeaning(*p, v)
+	}
+	return c.ID == f.ID && same(f.Name, c.Name) && same(f.Description, c.Description) && same(f.IDType, c.IDType) &&
+		same(f.ReleasePipelineID, c.ReleasePipelineID) && (f.IsEnabled == nil || *f.IsEnabled == c.IsEnabled) &&
+		(f.Tags == nil || sameStringSet(*f.Tags, c.Tags)) && (f.TargetApps == nil || sameStringSet(*f.TargetApps, c.TargetApps)) &&
+		sameValue(f.DefaultValue, c.DefaultValue) && sameValue(f.Schema, c.Schema)
+}
+
+// flattenJSONValue is a value the service holds as the attribute stores it: null for {} where the
+// state or plan holds null (the configuration omits it), else the service's text; the framework
+// keeps the prior text where it means the same (jsontypes.Normalized).
+func flattenJSONValue(service console.JSONObject, prior jsonValue) jsonValue {
+	raw := json.RawMessage(service)
+	if isEmptyJSONObject(raw) {
+		if prior.IsNull() || prior.IsUnknown() {
+			return newJSONNull()
+		}
+		if b, _ := knownJSON(prior); isEmptyJSONObject(b) {
+			return prior
+		}
+		return newJSONValue("{}")
+	}
+	return newJSONValue(canonicalJSON(raw))
+}
+
+// flattenConfigFields puts what the service holds into the model.
+func flattenConfigFields(c *console.DynamicConfig, m *dynamicConfigFields) {
+	m.ConfigID = types.StringValue(c.ID)
+	m.Name = types.StringValue(c.Name)
+	m.Description = types.StringValue(c.Description)
+	m.IsEnabled = types.BoolValue(c.IsEnabled)
+	m.IDType = types.StringValue(c.IDType)
+	m.Tags = stringSet(c.Tags)
+	m.TargetApps = stringSet(c.TargetApps)
+	m.DefaultValue = flattenJSONValue(c.DefaultValue, m.DefaultValue)
+	m.Schema = flattenJSONValue(c.Schema, m.Schema)
+	m.ReleasePipelineID = stringOrNull(c.ReleasePipelineID)
+	m.Version = types.Int64Value(int64(c.Version))
+	m.CreatorName = types.StringValue(c.CreatorName)
+	m.CreatedTime = types.Int64Value(int64(c.CreatedTime))
+	m.LastModifierID = types.StringValue(c.LastModifierID)
+	m.LastModifierName = types.StringValue(c.LastModifierName)
+}

@@ -1,0 +1,294 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
+package provider
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/mockconsole"
+)
+
+const configAddr = "featureconsole_dynamic_config.copy"
+
+// checkoutSchemaHCL is the schema of the examples: a title is required, max_items at least 1.
+const checkoutSchemaHCL = `jsonencode({
+    type = "object", required = ["title"],
+    properties = { title = { type = "string" }, max_items = { type = "integer", minimum = 1 } }
+  })`
+
+// dynamicConfigHCL is a config named tfacc_copy with the attributes given (HCL lines).
+func dynamicConfigHCL(lines ...string) string {
+	return fmt.Sprintf(`
+resource "featureconsole_dynamic_config" "copy" {
+  config_id = "tfacc_copy"
+  %s
+}
+`, strings.Join(lines, "\n  "))
+}
+
+var configFullLines = []string{
+	`name          = "Checkout copy"`,
+	`description   = "Texts of the checkout page"`,
+	`tags          = ["checkout"]`,
+	`target_apps   = ["web"]`,
+	`default_value = jsonencode({ title = "Buy now", max_items = 5 })`,
+	`schema        = ` + checkoutSchemaHCL,
+}
+
+// expectMockConfig checks the config the mock holds.
+func expectMockConfig(m *mockconsole.Server, id string, check func(mockconsole.DynamicConfig) error) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		c, ok := m.DynamicConfig(id)
+		if !ok {
+			return fmt.Errorf("dynamic config %q not in the mock", id)
+		}
+		return check(c)
+	}
+}
+
+// expectNoMockConfig is CheckDestroy: destroy left no config of that id behind.
+func expectNoMockConfig(m *mockconsole.Server, id string) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		if _, ok := m.DynamicConfig(id); ok {
+			return fmt.Errorf("dynamic config %q still in the mock after destroy", id)
+		}
+		return nil
+	}
+}
+
+// sameJSONText compares two JSON texts by meaning.
+func sameJSONText(a, b []byte) bool {
+	return sameJSONMeaning(a, b)
+}
+
+// Lifecycle: create with a default value and a schema; the service's answer with keys in another
+// order, other spacing and 5.0 plans nothing and the state keeps the configuration's text; a console
+// change shows and apply restores it; import plans empty; destroy deletes.
+func TestAccDynamicConfig_lifecycle(t *testing.T) {
+	m, url := startMock(t, mockconsole.Config{})
+	cfg := providerBlock(url) + dynamicConfigHCL(configFullLines...)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             expectNoMockConfig(m, "tfacc_copy"),
+		Steps: []resource.TestStep{
+			{
+				Config: cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(configAddr, plancheck.ResourceActionCreate),
+					plancheck.ExpectKnownValue(configAddr, tfjsonpath.New("id"), knownvalue.StringExact("tfacc_copy")),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(configAddr, tfjsonpath.New("default_value"), knownvalue.StringExact(`{"max_items":5,"title":"Buy now"}`)),
+					statecheck.ExpectKnownValue(configAddr, tfjsonpath.New("id_type"), knownvalue.StringExact("userID")),
+					statecheck.ExpectKnownValue(configAddr, tfjsonpath.New("is_enabled"), knownvalue.Bool(true)),
+					statecheck.ExpectKnownValue(configAddr, tfjsonpath.New("creator_name"), knownvalue.StringExact("Console API")),
+				},
+				Check: expectMockConfig(m, "tfacc_copy", func(c mockconsole.DynamicConfig) error {
+					if c.Name != "Checkout copy" || !sameJSONText(c.DefaultValue, []byte(`{"title":"Buy now","max_items":5}`)) ||
+						!strings.Contains(string(c.Schema), `"minimum":1`) || len(c.Tags) != 1 || len(c.TargetApps) != 1 {
+						return fmt.Errorf("mock holds %+v", c)
+					}
+					return nil
+				}),
+			},
+			{
+				// The same JSON written differently by the service plans nothing.
+				PreConfig: func() {
+					if err := m.ServeConfigValuesReordered("tfacc_copy", true); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config: cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectEmptyPlan(),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(configAddr, tfjsonpath.New("default_value"), knownvalue.StringExact(`{"max_items":5,"title":"Buy now"}`)),
+				},
+			},
+			{
+				// A console change of the default value shows in the plan; apply puts it back.
+				PreConfig: func() {
+					_ = m.ServeConfigValuesReordered("tfacc_copy", false)
+					c, _ := m.DynamicConfig("tfacc_copy")
+					c.DefaultValue = json.RawMessage(`{"title":"Edited in the console","max_items":5}`)
+					m.PutDynamicConfig(c)
+				},
+				Config: cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(configAddr, plancheck.ResourceActionUpdate),
+					plancheck.ExpectKnownValue(configAddr, tfjsonpath.New("default_value"), knownvalue.StringExact(`{"max_items":5,"title":"Buy now"}`)),
+				}},
+				Check: expectMockConfig(m, "tfacc_copy", func(c mockconsole.DynamicConfig) error {
+					if !sameJSONText(c.DefaultValue, []byte(`{"title":"Buy now","max_items":5}`)) {
+						return fmt.Errorf("default value %s", c.DefaultValue)
+					}
+					return nil
+				}),
+			},
+			{
+				Config: cfg, ResourceName: configAddr,
+				ImportState: true, ImportStateId: "tfacc_copy", ImportStateVerify: true,
+				ImportStateVerifyIgnore: []string{"timeouts"},
+			},
+			{
+				// Only the fields that changed are sent; removing default_value sends {}.
+				Config: providerBlock(url) + dynamicConfigHCL(append(slicesWithout(configFullLines, 4), `is_enabled = false`)...),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(configAddr, plancheck.ResourceActionUpdate),
+					plancheck.ExpectUnknownValue(configAddr, tfjsonpath.New("version")),
+				}},
+				ExpectError: regexp.MustCompile(`(?s)default value \{\} breaks the schema.*default_value is omitted.*missing property`),
+			},
+			{
+				Config: providerBlock(url) + dynamicConfigHCL(append(configFullLines, `is_enabled = false`)...),
+				Check: func(*terraform.State) error {
+					var last string
+					for _, r := range m.Requests() {
+						if r.Method == "PATCH" && r.Path == "/console/v1/dynamic_configs/tfacc_copy" {
+							last = string(r.Body)
+						}
+					}
+					if last != `{"isEnabled":false}` {
+						return fmt.Errorf("the update sent %s: want only what changed", last)
+					}
+					return nil
+				},
+			},
+		},
+	})
+}
+
+func slicesWithout(s []string, i int) []string {
+	out := append([]string{}, s[:i]...)
+	return append(out, s[i+1:]...)
+}
+
+// Bad input fails the plan with the attribute, the path inside the value and the fix named, and
+// nothing is sent.
+func TestAccDynamicConfig_badInput(t *testing.T) {
+	m, url := startMock(t, mockconsole.Config{})
+	cases := []struct {
+		lines []string
+		want  string
+	}{
+		{[]string{`config_id_x = 1`}, `Unsupported argument`},
+		{[]string{`default_value = jsonencode([1, 2])`}, `(?s)Default value is not a JSON object.*jsonencode\(\{\.\.\.\}\)`},
+		{[]string{`schema = jsonencode({ type = "objekt" })`}, `(?s)Invalid JSON Schema.*not a JSON Schema`},
+		{[]string{`schema = jsonencode("x")`}, `(?s)Schema is not a JSON object`},
+		{[]string{`schema = ` + checkoutSchemaHCL, `default_value = jsonencode({ title = 7, max_items = 0 })`},
+			`(?s)default value breaks the schema.*at /max_items: minimum.*at /title: got number, want string`},
+	}
+	for _, c := range cases {
+		resource.Test(t, resource.TestCase{
+			PreCheck:                 func() { testAccPreCheck(t) },
+			ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+			Steps: []resource.TestStep{{
+				Config: providerBlock(url) + dynamicConfigHCL(c.lines...), PlanOnly: true,
+				ExpectError: regexp.MustCompile(c.want),
+			}},
+		})
+	}
+	bad := map[string]string{"ab": "length", "a b c": "must contain only", strings.Repeat("x", 101): "length"}
+	for id, want := range bad {
+		resource.Test(t, resource.TestCase{
+			PreCheck:                 func() { testAccPreCheck(t) },
+			ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+			Steps: []resource.TestStep{{
+				Config:      providerBlock(url) + fmt.Sprintf(`resource "featureconsole_dynamic_config" "x" { config_id = %q }`, id),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`(?s)config_id.*` + want),
+			}},
+		})
+	}
+	if n := m.CountRequests("", "/dynamic_configs"); n != 0 {
+		t.Errorf("%d requests sent for bad input", n)
+	}
+}
+
+// Create never takes over a config of the same id: the error says how to import it.
+func TestAccDynamicConfig_existing(t *testing.T) {
+	m, url := startMock(t, mockconsole.Config{})
+	m.PutDynamicConfig(mockconsole.DynamicConfig{ID: "tfacc_copy", Name: "Someone else's"})
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config:      providerBlock(url) + dynamicConfigHCL(),
+			ExpectError: regexp.MustCompile(`(?s)already exists.*import`),
+		}},
+	})
+	if c, _ := m.DynamicConfig("tfacc_copy"); c.Name != "Someone else's" {
+		t.Errorf("the existing config was changed: %+v", c)
+	}
+}
+
+// A change of a config's own fields held for review is settled as a gate's is: not submitted again
+// while pending, committed once approved, and the plan after it is empty.
+func TestAccDynamicConfig_reviewCommit(t *testing.T) {
+	m, url := startMock(t, mockconsole.Config{})
+	cfg := func(desc string) string {
+		return providerBlock(url, "respect_review_settings = true") + dynamicConfigHCL(`description = "`+desc+`"`)
+	}
+	setReviews := func(on bool) {
+		h := m.Habits()
+		h.Reviews, h.ReviewCommits = on, on
+		m.SetHabits(h)
+	}
+	patches := func() int { return m.CountRequests("PATCH", "/dynamic_configs/tfacc_copy") }
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             expectNoMockConfig(m, "tfacc_copy"),
+		Steps: []resource.TestStep{
+			{PreConfig: func() { setReviews(false) }, Config: cfg("first")},
+			{
+				PreConfig:   func() { setReviews(true) },
+				Config:      cfg("second"),
+				ExpectError: regexp.MustCompile(`Change to dynamic config "tfacc_copy" awaits review`),
+			},
+			{
+				PreConfig:   m.ResetRequests,
+				Config:      cfg("second"),
+				ExpectError: regexp.MustCompile(`(?s)still awaits review.*nothing was sent again`),
+			},
+			{
+				PreConfig: func() {
+					if n := patches(); n != 0 {
+						t.Errorf("the pending change was sent again (%d writes)", n)
+					}
+					if err := m.ApproveAllReviews(); err != nil {
+						t.Fatal(err)
+					}
+					m.ResetRequests()
+				},
+				Config: cfg("second"),
+				Check: func(*terraform.State) error {
+					if n := patches(); n != 0 {
+						return fmt.Errorf("the approved change was sent again (%d writes)", n)
+					}
+					return expectMockConfig(m, "tfacc_copy", func(c mockconsole.DynamicConfig) error {
+						if c.Description != "second" {
+							return fmt.Errorf("description %q after the commit", c.Description)
+						}
+						return nil
+					})(nil)
+				},
+			},
+			{PreConfig: func() { setReviews(false) }, Config: cfg("second")},
+		},
+	})
+}

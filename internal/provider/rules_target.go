@@ -1,0 +1,252 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+)
+
+// A complete, ordered rule list of the gate rule's shape belongs to a gate or to a dynamic config;
+// both roll changes out through runs of their release pipeline, which lock the rules until they end
+// (DESIGN.md §4). rulesTarget is what sets the two apart, so that what a write of the rules does
+// about an active run (on_active_run: fail, abort, wait), and what it says, is one piece of code
+// over the target kind. featureconsole_dynamic_config_rules uses it; the rule model, its plan
+// matching by name and its validation are the gate rules' own (resource_gate_rules_*.go).
+
+// ruleHolder is what a target holds: its rules, the pipeline they roll out through and a review
+// its changes wait on.
+type ruleHolder struct {
+	ID                string
+	ReleasePipelineID string
+	Rules             []console.GateRule
+	ActiveReview      *console.ActiveReview
+}
+
+// asGate is the holder as the gate rules' comparisons take it (written.go).
+func (h *ruleHolder) asGate() *console.Gate { return &console.Gate{ID: h.ID, Rules: h.Rules} }
+
+type rulesTarget struct {
+	noun     string // "dynamic config", in messages
+	typeName string // the rules resource: featureconsole_dynamic_config_rules
+	idAttr   string // config_id
+	read     func(ctx context.Context, c *console.Client, id string) (*ruleHolder, error)
+	write    func(ctx context.Context, c *console.Client, id string, rules []console.GateRule) (*ruleHolder, error)
+	// runs lists the target's runs that can still change; filter names all its runs.
+	runs   func(ctx context.Context, c *console.Client, id string) ([]console.ReleasePipelineTrigger, error)
+	filter func(id string) console.TriggerFilter
+}
+
+var configRulesTarget = rulesTarget{
+	noun: "dynamic config", typeName: "featureconsole_dynamic_config_rules", idAttr: configIdentityAttr,
+	read: func(ctx context.Context, c *console.Client, id string) (*ruleHolder, error) {
+		d, err := c.GetDynamicConfig(ctx, id)
+		return configHolder(d), err
+	},
+	write: func(ctx context.Context, c *console.Client, id string, rules []console.GateRule) (*ruleHolder, error) {
+		d, err := c.UpdateDynamicConfigRules(ctx, id, rules)
+		return configHolder(d), err
+	},
+	runs:   activeRunsOfConfig,
+	filter: func(id string) console.TriggerFilter { return console.TriggerFilter{DynamicConfigID: id} },
+}
+
+func configHolder(d *console.DynamicConfig) *ruleHolder {
+	if d == nil {
+		return nil
+	}
+	return &ruleHolder{ID: d.ID, ReleasePipelineID: d.ReleasePipelineID, Rules: d.Rules, ActiveReview: d.ActiveReview}
+}
+
+// what names one object of the target: `dynamic config "x"`.
+func (t rulesTarget) what(id string) string { return fmt.Sprintf("%s %q", t.noun, id) }
+
+// lockingRun is the active run a refusal (400) of a rules write is about, if any (lockingRun).
+func (t rulesTarget) lockingRun(ctx context.Context, c *console.Client, id string, err error) *console.ReleasePipelineTrigger {
+	var ae *console.APIError
+	if !errors.As(err, &ae) || ae.StatusCode != http.StatusBadRequest {
+		return nil
+	}
+	runs, lerr := t.runs(ctx, c, id)
+	if lerr != nil {
+		return nil
+	}
+	return lockingRun(ae.Message, runs)
+}
+
+// writeRules writes the rule list; a refusal for an active run is handled as onActiveRun says:
+// stop, abort the run and write again, or wait for it to end and write again. superseded is the
+// run aborted. Failures of the abort or the wait are added to diags, with a nil holder and error.
+func (t rulesTarget) writeRules(op *operation, data *providerData, id string, rules []console.GateRule, onActiveRun string, diags *diag.Diagnostics) (h *ruleHolder, superseded *console.ReleasePipelineTrigger, err error) {
+	ctx := console.WithOperation(op.ctx, op.name)
+	h, err = t.write(ctx, data.client, id, rules)
+	if err == nil || onActiveRun == onActiveRunFail {
+		return h, nil, err
+	}
+	run := t.lockingRun(op.ctx, data.client, id, err)
+	if run == nil {
+		return nil, nil, err
+	}
+	switch onActiveRun {
+	case onActiveRunAbort:
+		if !abortRun(op, data.client, run, diags) {
+			return nil, nil, nil
+		}
+		superseded = run
+	case onActiveRunWait:
+		if !t.waitForRun(op, data, id, run, diags) {
+			return nil, nil, nil
+		}
+	}
+	h, err = t.write(ctx, data.client, id, rules)
+	return h, superseded, err
+}
+
+// waitForRun reads the run that locks the rules until it is completed or aborted; the operation's
+// timeout bounds the wait. A warning lists the states the run went through.
+func (t rulesTarget) waitForRun(op *operation, data *providerData, id string, run *console.ReleasePipelineTrigger, diags *diag.Diagnostics) bool {
+	poll := data.runPollInterval
+	if poll <= 0 {
+		poll = defaultRunPollInterval
+	}
+	last, start := run, time.Now()
+	seen := []string{runState(run)}
+	for !last.Final() {
+		timer := time.NewTimer(nextRunPoll(poll, last))
+		select {
+		case <-op.ctx.Done():
+			timer.Stop()
+		case <-timer.C:
+		}
+		var next *console.ReleasePipelineTrigger
+		var err error
+		if op.ctx.Err() == nil {
+			next, err = data.client.GetReleasePipelineTrigger(op.ctx, last.ID)
+		}
+		if op.ctx.Err() != nil {
+			why := "Terraform cancelled the apply"
+			if op.timedOut() {
+				why = fmt.Sprintf("The %s timeout (%s) ran out", op.name, formatTimeout(op.timeout))
+			}
+			diags.AddError(fmt.Sprintf("Stopped waiting for release pipeline run %q of %s", last.ID, t.what(id)),
+				fmt.Sprintf("%s while waiting for run %q to end (on_active_run = \"wait\"); nothing was written. Last state "+
+					"seen: %s.\n\nWhat to do: allow more time (timeouts = { %s = %q }), set on_active_run = \"abort\" to "+
+					"supersede the run, or approve, skip or roll out its phases, and apply again.\n\nStates seen in %s: %s.",
+					why, last.ID, describeRun(last), op.name, formatTimeout(2*op.timeout), humanDuration(time.Since(start)), strings.Join(seen, " -> ")))
+			return false
+		}
+		if err != nil {
+			apiFailure{"read", fmt.Sprintf("release pipeline run %q", last.ID)}.add(diags, op, err)
+			return false
+		}
+		if next.Status != last.Status || next.CurrentPhaseID != last.CurrentPhaseID {
+			tflog.Info(op.ctx, fmt.Sprintf("release pipeline run %q is now %s", next.ID, describeRun(next)), map[string]any{"run": next.ID, t.idAttr: id})
+			seen = append(seen, runState(next))
+		}
+		last = next
+	}
+	diags.AddWarning(fmt.Sprintf("Waited for release pipeline run %q of %s", run.ID, t.what(id)),
+		fmt.Sprintf("Run %q of release pipeline %q was rolling out an earlier change of the rules, so this change waited %s "+
+			"for it to end (on_active_run = \"wait\"). The run went: %s.", run.ID, run.ReleasePipelineID,
+			humanDuration(time.Since(start)), strings.Join(seen, " -> ")))
+	return true
+}
+
+// followAndDrive says how to follow and drive a run of the target.
+func (t rulesTarget) followAndDrive(id string) string {
+	return fmt.Sprintf("Follow it with the data source featureconsole_release_pipeline_triggers (%s = %q), and drive it "+
+		"with the action featureconsole_release_pipeline_trigger (%s = %q, operation = \"approve\", \"pause\", "+
+		"\"unpause\", \"skip\", \"rollout\" or \"abort\").", t.runFilterAttr(), id, t.runFilterAttr(), id)
+}
+
+// runFilterAttr is the attribute of the runs data source and the action that names the target.
+func (t rulesTarget) runFilterAttr() string {
+	if t.idAttr == configIdentityAttr {
+		return "dynamic_config_id"
+	}
+	return gateIdentityAttr
+}
+
+// warnRolloutStarted warns, after a write to a target attached to a release pipeline, of the run
+// the write started, or that none started (the change is then live everywhere: DESIGN §2, round
+// four); superseded is the run the write aborted first.
+func (t rulesTarget) warnRolloutStarted(ctx context.Context, c *console.Client, diags *diag.Diagnostics, id string, h *ruleHolder, superseded *console.ReleasePipelineTrigger) {
+	if superseded != nil {
+		diags.AddWarning(fmt.Sprintf("Release pipeline run %q of %s aborted", superseded.ID, t.what(id)),
+			fmt.Sprintf("Run %q was rolling out an earlier change of the rules of %s (%s); it was aborted so that this "+
+				"change could be written, which puts back the rules held before that earlier change and then replaces them "+
+				"with this change's.", superseded.ID, t.what(id), describeRun(superseded)))
+	}
+	if h == nil || h.ReleasePipelineID == "" {
+		return
+	}
+	runs, err := t.runs(ctx, c, id)
+	run := newestRun(runs)
+	if err != nil {
+		diags.AddWarning(fmt.Sprintf("Rules of %s roll out through release pipeline %q", t.what(id), h.ReleasePipelineID),
+			fmt.Sprintf("The %s is attached to release pipeline %q, but its runs could not be listed: %s. %s",
+				t.noun, h.ReleasePipelineID, failureAccount(err), t.followAndDrive(id)))
+		return
+	}
+	if run == nil {
+		// No run is active: the service started none (the change is live everywhere at once, DESIGN
+		// §2 round four), or the run it started ended already (phases without bake time).
+		ended := ""
+		if all, err := c.ListReleasePipelineTriggers(ctx, t.filter(id), console.ListOptions{}); err == nil {
+			if last := newestRun(all); last != nil && (superseded == nil || last.ID != superseded.ID) {
+				ended = fmt.Sprintf(" The newest run of it, %q, is %s already: if it is this change's, the rollout is over.", last.ID, last.Status)
+			}
+		}
+		diags.AddWarning(fmt.Sprintf("Rules of %s: no rollout under way", t.what(id)),
+			fmt.Sprintf("The %s is attached to release pipeline %q, but no run of it is active after this change. Where the "+
+				"service starts no run for a change, the new rules are live everywhere now, not rolled out phase by phase.%s",
+				t.noun, h.ReleasePipelineID, ended))
+		return
+	}
+	diags.AddWarning(fmt.Sprintf("Rules of %s roll out through release pipeline run %q", t.what(id), run.ID),
+		fmt.Sprintf("The %s is attached to release pipeline %q: this change of its rules started run %q (%s, phase %q), "+
+			"which rolls the new rules out phase by phase. %s\n\nUntil the run ends, the service refuses further changes of "+
+			"the rules (on_active_run says what an apply does then). Aborting the run puts back the rules held before this "+
+			"apply; the next plan then shows them as a change to make again.", t.noun, run.ReleasePipelineID, run.ID, run.Status,
+			run.CurrentPhase, t.followAndDrive(id)))
+}
+
+// addWriteError reports a failed write of the rules: a target that does not exist is the
+// configuration's mistake, reported on its id attribute; a lock by a run says what to do.
+func (t rulesTarget) addWriteError(ctx context.Context, c *console.Client, diags *diag.Diagnostics, id string, op *operation, err error, onMissing string) {
+	write := apiFailure{op.name + " rules of", t.what(id)}
+	if console.NotFound(err) {
+		write.addAt(diags, path.Root(t.idAttr), fmt.Sprintf("%s %q does not exist", upperFirst(t.noun), id), op, err, onMissing)
+		return
+	}
+	if run := t.lockingRun(ctx, c, id, err); run != nil {
+		diags.AddError(fmt.Sprintf("Rules of %s are locked by release pipeline run %q", t.what(id), run.ID),
+			fmt.Sprintf("Release pipeline %q is rolling out an earlier change of the rules of %s (%s), and the service "+
+				"refuses changes of the rules until the run ends. Nothing was changed.\n\nWhat to do: set on_active_run = "+
+				"\"wait\" in this %s to wait for the run to end before writing (within timeouts.%s), or on_active_run = "+
+				"\"abort\" to abort the run and roll out this change instead, and apply again. With Terraform 1.14 or later "+
+				"you may instead end the run with the action featureconsole_release_pipeline_trigger (%s = %q, operation = "+
+				"\"rollout\" or \"abort\").\n\n%s", run.ReleasePipelineID, t.what(id), describeRun(run), t.typeName, op.name,
+				t.runFilterAttr(), id, write.detail(op, err)))
+		return
+	}
+	write.add(diags, op, err)
+}
+
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
