@@ -245,7 +245,7 @@ func TestAccReleasePipelineTrigger_refusals(t *testing.T) {
 		{"operation = \"approve\"\ngate_id = \"new_checkout\"\nphase = \"General availability\"", wrapped(`phase = "General availability", but the run is at phase "Canary"`)},
 		{"operation = \"skip\"\ngate_id = \"new_checkout\"", wrapped(`operation = "skip" requires phase`)},
 		{"operation = \"approve\"\ngate_id = \"new_checkout\"\ntrigger_id = \"" + id + "\"", wrapped(`Invalid Attribute Combination`)},
-		{"operation = \"approve\"", wrapped(`Exactly one of these attributes must be configured: [gate_id,trigger_id]`)},
+		{"operation = \"approve\"", wrapped(`Exactly one of these attributes must be configured: [gate_id,dynamic_config_id,trigger_id]`)},
 		{"operation = \"approve\"\ngate_id = \"dark_mode\"", regexp.MustCompile(`(?s)Gate "dark_mode" has 2 active release\s+pipeline\s+runs\s+\(.*"` + other + `"`)},
 		{"operation = \"approve\"\ngate_id = \"search_v2\"", wrapped(`Gate "search_v2" has no active release pipeline run`)},
 		{"operation = \"abort\"\ntrigger_id = \"" + done + "\"", wrapped(`The run is COMPLETED (final at phase "Beta testers"): abort is not possible`)},
