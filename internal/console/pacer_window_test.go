@@ -65,7 +65,7 @@ func TestPacerBurstUpToLimitIsImmediate(t *testing.T) {
 
 func TestPacerPauseHoldsEveryWriter(t *testing.T) {
 	p := NewPacer(0, 0)
-	pauseFor(p, 150 * time.Millisecond)
+	pauseFor(p, 150*time.Millisecond)
 	start := time.Now()
 	if err := p.wait(context.Background()); err != nil {
 		t.Fatal(err)
