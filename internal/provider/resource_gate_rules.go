@@ -264,29 +264,15 @@ func (r *gateRulesResource) apply(ctx context.Context, op *operation, plan *gate
 	if diags.HasError() {
 		return written
 	}
-	rules, d := expandRules(ctx, planned)
+	var holds []console.GateRule
+	if existing != nil {
+		review.active = existing.ActiveReview
+		holds = existing.Rules
+	}
+	rules, d := expandForWrite(ctx, planned, prior, holds)
 	diags.Append(d...)
 	if diags.HasError() {
 		return written
-	}
-	// A plan that may supersede a run promises no base_id (supersedePlan), yet the rules the state
-	// holds are sent with theirs: the service keeps every one the gate still holds.
-	baseIDs := map[string]string{}
-	for _, p := range prior {
-		if !p.BaseID.IsUnknown() && !p.BaseID.IsNull() {
-			baseIDs[p.Name.ValueString()] = p.BaseID.ValueString()
-		}
-	}
-	if existing != nil {
-		review.active = existing.ActiveReview
-		for _, er := range existing.Rules {
-			baseIDs[er.Name] = er.BaseID
-		}
-	}
-	for i := range rules {
-		if rules[i].BaseID == "" {
-			rules[i].BaseID = baseIDs[rules[i].Name]
-		}
 	}
 	if existing != nil {
 		if sameGateRules(existing, rules) {
