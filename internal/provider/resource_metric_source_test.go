@@ -646,7 +646,7 @@ func TestAccMetricSource_existingSourceNotTakenOver(t *testing.T) {
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
-			// Caught at plan by the dry run (without it, at apply: TestAccShared_existingID).
+			// Caught at plan by the dry run (without it, at apply: TestAccMetricSource_shared/existingID).
 			Config:      providerBlock(url) + msMinimalConfig,
 			ExpectError: wrapped(`Metric source "orders" already exists`, `terraform import featureconsole_metric_source.<resource name> "orders"`),
 		}},

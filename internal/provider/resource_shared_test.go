@@ -21,12 +21,15 @@ import (
 )
 
 // What every resource that creates shares (DESIGN.md §5), proven once per resource: each such
-// resource registers one sharedSpec in sharedSpecs, and every TestAccShared_* test runs a subtest
-// for it. A new resource that creates gets the whole suite by adding its entry.
+// resource registers its sharedSpec in sharedSpecs and runs the suite as TestAcc<Resource>_shared
+// (listed in sharedSuites), one subtest per case of sharedCases, so that -run 'TestAccGate_' runs
+// every gate test. A new resource that creates gets the whole suite by adding both entries.
 
 // sharedSpec is what the shared suite needs to know of a resource that creates its object.
 type sharedSpec struct {
-	name     string // the subtest
+	// variant names the spec's subtest under each case when a resource has more than one spec
+	// (a segment of each type); empty otherwise.
+	variant  string
 	typeName string // featureconsole_gate; the configuration's resource is <typeName>.test
 	kind     string // "Gate", as its "already exists" error starts
 	idAttr   string // the attribute that names the object (and its identity)
@@ -65,7 +68,7 @@ func fixedID(id string, exists func(*mockconsole.Server, string) bool) func(*moc
 
 var sharedSpecs = []sharedSpec{
 	{
-		name: "gate", typeName: "featureconsole_gate", kind: "Gate", idAttr: "gate_id",
+		typeName: "featureconsole_gate", kind: "Gate", idAttr: "gate_id",
 		config: func(extra string) string {
 			return fmt.Sprintf(`
 resource "featureconsole_gate" "test" {
@@ -86,7 +89,7 @@ resource "featureconsole_gate" "test" {
 		change:   [2]string{`"Shared behaviour"`, `"Changed behaviour"`},
 	},
 	{
-		name: "dynamic_config", typeName: "featureconsole_dynamic_config", kind: "Dynamic config", idAttr: "config_id",
+		typeName: "featureconsole_dynamic_config", kind: "Dynamic config", idAttr: "config_id",
 		config: func(extra string) string {
 			return fmt.Sprintf(`
 resource "featureconsole_dynamic_config" "test" {
@@ -111,7 +114,7 @@ resource "featureconsole_dynamic_config" "test" {
 		PassPercentage: 100, Conditions: []mockconsole.Condition{{Type: "country", Operator: "any", TargetValue: []any{"US"}}}}}}),
 	segmentSpec("id_list", `ids = ["u_1", "u_2", "u_3"]`, [2]string{`"u_3"`, `"u_4"`}, mockconsole.Segment{IDs: []string{"someone_else"}}),
 	{
-		name: "metric_source", typeName: "featureconsole_metric_source", kind: "Metric source", idAttr: "name",
+		typeName: "featureconsole_metric_source", kind: "Metric source", idAttr: "name",
 		quietPlan: "validate_on_plan = false",
 		config: func(extra string) string {
 			return fmt.Sprintf(`
@@ -136,7 +139,7 @@ resource "featureconsole_metric_source" "test" {
 	},
 	{
 		// Without pipeline_id: Terraform creates the pipeline and the service chooses its id.
-		name: "release_pipeline", typeName: "featureconsole_release_pipeline", kind: "Release pipeline", idAttr: "pipeline_id",
+		typeName: "featureconsole_release_pipeline", kind: "Release pipeline", idAttr: "pipeline_id",
 		config: func(extra string) string {
 			return fmt.Sprintf(`
 resource "featureconsole_release_pipeline" "test" {
@@ -166,7 +169,7 @@ func segmentSpec(typ, body string, change [2]string, seeded mockconsole.Segment)
 	id := "tfacc_shared_" + typ
 	seeded.ID, seeded.Name, seeded.IsEnabled, seeded.Type, seeded.IDType = id, "Made in the console", true, typ, "userID"
 	return sharedSpec{
-		name: "segment_" + typ, typeName: "featureconsole_segment", kind: "Segment", idAttr: "segment_id",
+		variant: typ, typeName: "featureconsole_segment", kind: "Segment", idAttr: "segment_id",
 		config: func(extra string) string {
 			return fmt.Sprintf(`
 resource "featureconsole_segment" "test" {
@@ -187,13 +190,74 @@ resource "featureconsole_segment" "test" {
 	}
 }
 
-// runShared runs test once per registered resource, each in its own subtest against its own mock.
-func runShared(t *testing.T, test func(t *testing.T, s sharedSpec, m *mockconsole.Server, url string)) {
+// sharedSuites is each resource's run of the suite, by the type sharedSpecs names it with.
+var sharedSuites = map[string]func(*testing.T){
+	"featureconsole_gate":             TestAccGate_shared,
+	"featureconsole_dynamic_config":   TestAccDynamicConfig_shared,
+	"featureconsole_segment":          TestAccSegment_shared,
+	"featureconsole_metric_source":    TestAccMetricSource_shared,
+	"featureconsole_release_pipeline": TestAccReleasePipeline_shared,
+}
+
+func TestAccGate_shared(t *testing.T)            { testAccShared(t, "featureconsole_gate") }
+func TestAccDynamicConfig_shared(t *testing.T)   { testAccShared(t, "featureconsole_dynamic_config") }
+func TestAccSegment_shared(t *testing.T)         { testAccShared(t, "featureconsole_segment") }
+func TestAccMetricSource_shared(t *testing.T)    { testAccShared(t, "featureconsole_metric_source") }
+func TestAccReleasePipeline_shared(t *testing.T) { testAccShared(t, "featureconsole_release_pipeline") }
+
+// sharedCase is one behaviour of the suite, proven for one spec against a mock of its own.
+type sharedCase struct {
+	name string
+	run  func(t *testing.T, s sharedSpec, m *mockconsole.Server, url string)
+}
+
+var sharedCases = []sharedCase{
+	{"existingID", sharedExistingID},
+	{"lostCreate", sharedLostCreate},
+	{"gone", sharedGone},
+	{"importByID", sharedImportByID},
+	{"importByIdentity", sharedImportByIdentity},
+	{"createTimeout", sharedCreateTimeout},
+	{"updateAndDeleteTimeout", sharedUpdateAndDeleteTimeout},
+}
+
+// testAccShared runs every case of the suite for the specs of typeName, a subtest per case (and
+// per variant under it, where the resource has several specs).
+func testAccShared(t *testing.T, typeName string) {
+	var specs []sharedSpec
 	for _, s := range sharedSpecs {
-		t.Run(s.name, func(t *testing.T) {
-			m, url := startMock(t, mockconsole.Config{})
-			test(t, s, m, url)
+		if s.typeName == typeName {
+			specs = append(specs, s)
+		}
+	}
+	if len(specs) == 0 {
+		t.Fatalf("no sharedSpec for %s", typeName)
+	}
+	for _, c := range sharedCases {
+		t.Run(c.name, func(t *testing.T) {
+			for _, s := range specs {
+				if s.variant == "" {
+					runSharedCase(t, c, s)
+					continue
+				}
+				t.Run(s.variant, func(t *testing.T) { runSharedCase(t, c, s) })
+			}
 		})
+	}
+}
+
+func runSharedCase(t *testing.T, c sharedCase, s sharedSpec) {
+	m, url := startMock(t, mockconsole.Config{})
+	c.run(t, s, m, url)
+}
+
+// Every spec is run by its resource's TestAcc<Resource>_shared: a spec added without one would
+// never run.
+func TestSharedSpecsHaveSuites(t *testing.T) {
+	for _, s := range sharedSpecs {
+		if sharedSuites[s.typeName] == nil {
+			t.Errorf("%s has a sharedSpec but no TestAcc<Resource>_shared in sharedSuites", s.typeName)
+		}
 	}
 }
 
@@ -236,243 +300,229 @@ func writes(m *mockconsole.Server) []mockconsole.Request {
 
 // A create that meets an object of the same id made in the console is refused with the advice to
 // import it; the object is left exactly as it was, and nothing but the refused create was sent.
-func TestAccShared_existingID(t *testing.T) {
-	runShared(t, func(t *testing.T, s sharedSpec, m *mockconsole.Server, url string) {
-		if s.seed == nil {
-			t.Skipf("the service chooses the id of a %s: no create can meet an existing one", s.kind)
-		}
-		s.seed(m)
-		id, _ := s.find(m)
-		before := s.snapshot(m, id)
-		resource.ParallelTest(t, resource.TestCase{
-			PreCheck:                 func() { testAccPreCheck(t) },
-			ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-			Steps: []resource.TestStep{{
-				PreConfig: m.ResetRequests,
-				Config:    providerBlock(url) + s.config(s.quietPlan),
-				ExpectError: wrapped(fmt.Sprintf("%s %q already exists", s.kind, id),
-					fmt.Sprintf("terraform import %s.<resource name> %q", s.typeName, id), "import {"),
-			}},
-		})
-		if after := s.snapshot(m, id); !reflect.DeepEqual(after, before) {
-			t.Errorf("the existing %s changed:\n%+v\n%+v", s.kind, before, after)
-		}
-		for _, r := range writes(m) {
-			if r.Method != http.MethodPost || r.Path != "/console/v1"+s.createPath || r.Status != http.StatusBadRequest {
-				t.Errorf("wrote %s %s (answered %d): want only the refused create", r.Method, r.Path, r.Status)
-			}
-		}
+func sharedExistingID(t *testing.T, s sharedSpec, m *mockconsole.Server, url string) {
+	if s.seed == nil {
+		t.Skipf("the service chooses the id of a %s: no create can meet an existing one", s.kind)
+	}
+	s.seed(m)
+	id, _ := s.find(m)
+	before := s.snapshot(m, id)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			PreConfig: m.ResetRequests,
+			Config:    providerBlock(url) + s.config(s.quietPlan),
+			ExpectError: wrapped(fmt.Sprintf("%s %q already exists", s.kind, id),
+				fmt.Sprintf("terraform import %s.<resource name> %q", s.typeName, id), "import {"),
+		}},
 	})
+	if after := s.snapshot(m, id); !reflect.DeepEqual(after, before) {
+		t.Errorf("the existing %s changed:\n%+v\n%+v", s.kind, before, after)
+	}
+	for _, r := range writes(m) {
+		if r.Method != http.MethodPost || r.Path != "/console/v1"+s.createPath || r.Status != http.StatusBadRequest {
+			t.Errorf("wrote %s %s (answered %d): want only the refused create", r.Method, r.Path, r.Status)
+		}
+	}
 }
 
 // A create whose answer is lost on the way back (committed, answered 502) is read back and carried
 // on as created: the apply succeeds, the state holds the object, and the create was committed once
 // (a second attempt, if any, was refused as existing), never twice.
-func TestAccShared_lostCreate(t *testing.T) {
-	runShared(t, func(t *testing.T, s sharedSpec, m *mockconsole.Server, url string) {
-		client, err := console.New(console.Config{BaseURL: url, APIKey: mockconsole.DefaultAPIKey, MaxRetries: -1})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var id string
-		resource.ParallelTest(t, resource.TestCase{
-			PreCheck:                 func() { testAccPreCheck(t) },
-			ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-			CheckDestroy:             s.expectNone(m),
-			Steps: []resource.TestStep{{
-				PreConfig: func() {
-					// Every second write is lost: the first is spent here, so the provider's create is lost.
-					m.SetFaults(mockconsole.Faults{LoseWriteEvery: 2})
-					if err := client.DeleteGate(context.Background(), "nothing_here"); !console.NotFound(err) {
-						t.Fatalf("priming delete: %v", err)
+func sharedLostCreate(t *testing.T, s sharedSpec, m *mockconsole.Server, url string) {
+	client, err := console.New(console.Config{BaseURL: url, APIKey: mockconsole.DefaultAPIKey, MaxRetries: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var id string
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             s.expectNone(m),
+		Steps: []resource.TestStep{{
+			PreConfig: func() {
+				// Every second write is lost: the first is spent here, so the provider's create is lost.
+				m.SetFaults(mockconsole.Faults{LoseWriteEvery: 2})
+				if err := client.DeleteGate(context.Background(), "nothing_here"); !console.NotFound(err) {
+					t.Fatalf("priming delete: %v", err)
+				}
+				m.ResetRequests()
+			},
+			Config: providerBlock(url) + s.config(s.quietPlan),
+			Check: resource.ComposeAggregateTestCheckFunc(
+				s.expectStored(m, &id),
+				func(*terraform.State) error {
+					m.SetFaults(mockconsole.Faults{})
+					var committed, statuses []int
+					for _, r := range writes(m) {
+						if r.Method != http.MethodPost || r.Path != "/console/v1"+s.createPath {
+							continue
+						}
+						statuses = append(statuses, r.Status)
+						if r.Status < 300 || r.Status == http.StatusBadGateway {
+							committed = append(committed, r.Status)
+						} else if r.Status != http.StatusBadRequest {
+							return fmt.Errorf("a create answered %d", r.Status)
+						}
 					}
-					m.ResetRequests()
+					if len(committed) != 1 || committed[0] != http.StatusBadGateway {
+						return fmt.Errorf("want one committed create, its answer lost; the creates were answered %v", statuses)
+					}
+					return nil
 				},
-				Config: providerBlock(url) + s.config(s.quietPlan),
-				Check: resource.ComposeAggregateTestCheckFunc(
-					s.expectStored(m, &id),
-					func(*terraform.State) error {
-						m.SetFaults(mockconsole.Faults{})
-						var committed, statuses []int
-						for _, r := range writes(m) {
-							if r.Method != http.MethodPost || r.Path != "/console/v1"+s.createPath {
-								continue
-							}
-							statuses = append(statuses, r.Status)
-							if r.Status < 300 || r.Status == http.StatusBadGateway {
-								committed = append(committed, r.Status)
-							} else if r.Status != http.StatusBadRequest {
-								return fmt.Errorf("a create answered %d", r.Status)
-							}
-						}
-						if len(committed) != 1 || committed[0] != http.StatusBadGateway {
-							return fmt.Errorf("want one committed create, its answer lost; the creates were answered %v", statuses)
-						}
-						return nil
-					},
-				),
-			}},
-		})
+			),
+		}},
 	})
 }
 
 // An object deleted in the console leaves the state on refresh and the next plan creates it again;
 // a destroy whose object is gone by then (no refresh before it) succeeds on the service's 404.
-func TestAccShared_gone(t *testing.T) {
-	runShared(t, func(t *testing.T, s sharedSpec, m *mockconsole.Server, url string) {
-		cfg := providerBlock(url) + s.config("")
-		var id string
-		resource.ParallelTest(t, resource.TestCase{
-			PreCheck:                 func() { testAccPreCheck(t) },
-			ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-			CheckDestroy: func(st *terraform.State) error {
-				gone := 0
-				for _, r := range writes(m) {
-					if r.Method == http.MethodDelete && r.Path == "/console/v1"+s.path(id) && r.Status == http.StatusNotFound {
-						gone++
-					}
+func sharedGone(t *testing.T, s sharedSpec, m *mockconsole.Server, url string) {
+	cfg := providerBlock(url) + s.config("")
+	var id string
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy: func(st *terraform.State) error {
+			gone := 0
+			for _, r := range writes(m) {
+				if r.Method == http.MethodDelete && r.Path == "/console/v1"+s.path(id) && r.Status == http.StatusNotFound {
+					gone++
 				}
-				if gone != 1 {
-					return fmt.Errorf("want the destroy's DELETE of %s %q answered 404 once, got %d", s.kind, id, gone)
-				}
-				return s.expectNone(m)(st)
+			}
+			if gone != 1 {
+				return fmt.Errorf("want the destroy's DELETE of %s %q answered 404 once, got %d", s.kind, id, gone)
+			}
+			return s.expectNone(m)(st)
+		},
+		Steps: []resource.TestStep{
+			{Config: cfg, Check: s.expectStored(m, &id)},
+			{
+				PreConfig: func() { s.drop(m, id) },
+				Config:    cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(s.addr(), plancheck.ResourceActionCreate),
+				}},
+				Check: s.expectStored(m, &id),
 			},
-			Steps: []resource.TestStep{
-				{Config: cfg, Check: s.expectStored(m, &id)},
-				{
-					PreConfig: func() { s.drop(m, id) },
-					Config:    cfg,
-					ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectResourceAction(s.addr(), plancheck.ResourceActionCreate),
-					}},
-					Check: s.expectStored(m, &id),
-				},
-				{
-					// Gone again: only a plan, so the state still holds it for the destroy.
-					PreConfig: func() { s.drop(m, id) }, Config: cfg, PlanOnly: true, ExpectNonEmptyPlan: true,
-				},
+			{
+				// Gone again: only a plan, so the state still holds it for the destroy.
+				PreConfig: func() { s.drop(m, id) }, Config: cfg, PlanOnly: true, ExpectNonEmptyPlan: true,
 			},
-		})
+		},
 	})
 }
 
 // Import by id, with the import command (verified against the state) and with an import block,
 // into the configuration that made the object plans no change.
-func TestAccShared_importByID(t *testing.T) {
-	runShared(t, func(t *testing.T, s sharedSpec, m *mockconsole.Server, url string) {
-		cfg := providerBlock(url) + s.config("")
-		resource.ParallelTest(t, resource.TestCase{
-			PreCheck:                 func() { testAccPreCheck(t) },
-			ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-			CheckDestroy:             s.expectNone(m),
-			Steps: []resource.TestStep{
-				{Config: cfg},
-				{Config: cfg, ResourceName: s.addr(), ImportState: true, ImportStateKind: resource.ImportCommandWithID,
-					ImportStateVerify: true, ImportStateVerifyIdentifierAttribute: s.idAttr,
-					ImportStateVerifyIgnore: []string{"timeouts", "validate_on_plan"}},
-				{Config: cfg, ResourceName: s.addr(), ImportState: true, ImportStateKind: resource.ImportBlockWithID},
-			},
-		})
+func sharedImportByID(t *testing.T, s sharedSpec, m *mockconsole.Server, url string) {
+	cfg := providerBlock(url) + s.config("")
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             s.expectNone(m),
+		Steps: []resource.TestStep{
+			{Config: cfg},
+			{Config: cfg, ResourceName: s.addr(), ImportState: true, ImportStateKind: resource.ImportCommandWithID,
+				ImportStateVerify: true, ImportStateVerifyIdentifierAttribute: s.idAttr,
+				ImportStateVerifyIgnore: []string{"timeouts", "validate_on_plan"}},
+			{Config: cfg, ResourceName: s.addr(), ImportState: true, ImportStateKind: resource.ImportBlockWithID},
+		},
 	})
 }
 
 // Import by identity (Terraform 1.12+, OpenTofu 1.12) into the configuration that made the object
 // plans no change.
-func TestAccShared_importByIdentity(t *testing.T) {
-	runShared(t, func(t *testing.T, s sharedSpec, m *mockconsole.Server, url string) {
-		cfg := providerBlock(url) + s.config("")
-		resource.ParallelTest(t, resource.TestCase{
-			PreCheck:                 func() { testAccPreCheck(t) },
-			TerraformVersionChecks:   cliCan(featIdentity),
-			ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-			CheckDestroy:             s.expectNone(m),
-			Steps: []resource.TestStep{
-				{Config: cfg},
-				{Config: cfg, ResourceName: s.addr(), ImportState: true, ImportStateKind: resource.ImportBlockWithResourceIdentity},
-			},
-		})
+func sharedImportByIdentity(t *testing.T, s sharedSpec, m *mockconsole.Server, url string) {
+	cfg := providerBlock(url) + s.config("")
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		TerraformVersionChecks:   cliCan(featIdentity),
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             s.expectNone(m),
+		Steps: []resource.TestStep{
+			{Config: cfg},
+			{Config: cfg, ResourceName: s.addr(), ImportState: true, ImportStateKind: resource.ImportBlockWithResourceIdentity},
+		},
 	})
 }
 
 // A create that outlasts timeouts.create fails on it, quickly, and stores nothing.
-func TestAccShared_createTimeout(t *testing.T) {
-	runShared(t, func(t *testing.T, s sharedSpec, m *mockconsole.Server, url string) {
-		var sw stopwatch
-		resource.ParallelTest(t, resource.TestCase{
-			PreCheck:                 func() { testAccPreCheck(t) },
-			ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-			Steps: []resource.TestStep{
-				{
-					PreConfig: func() {
-						m.SetLatency(2 * time.Second)
-						sw.reset()
-					},
-					Config:      providerBlock(url) + s.config(`timeouts = { create = "500ms" }`),
-					ExpectError: wrapped("Unable to create", "Timed out after 500ms waiting for the service (raise timeouts.create)"),
+func sharedCreateTimeout(t *testing.T, s sharedSpec, m *mockconsole.Server, url string) {
+	var sw stopwatch
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				PreConfig: func() {
+					m.SetLatency(2 * time.Second)
+					sw.reset()
 				},
-				{
-					// An empty configuration: the failed step was quick and stored nothing.
-					Config: providerBlock(url),
-					Check: resource.ComposeTestCheckFunc(sw.within(20*time.Second), s.expectNone(m), func(*terraform.State) error {
-						return noStoredWrite(m)
-					}),
-				},
+				Config:      providerBlock(url) + s.config(`timeouts = { create = "500ms" }`),
+				ExpectError: wrapped("Unable to create", "Timed out after 500ms waiting for the service (raise timeouts.create)"),
 			},
-		})
+			{
+				// An empty configuration: the failed step was quick and stored nothing.
+				Config: providerBlock(url),
+				Check: resource.ComposeTestCheckFunc(sw.within(20*time.Second), s.expectNone(m), func(*terraform.State) error {
+					return noStoredWrite(m)
+				}),
+			},
+		},
 	})
 }
 
 // An update and a destroy that outlast timeouts.update and timeouts.delete fail on them, quickly,
 // and change nothing: the object keeps what it held, the state keeps the object, and the same
 // apply and destroy go through once the service answers in time.
-func TestAccShared_updateAndDeleteTimeout(t *testing.T) {
-	runShared(t, func(t *testing.T, s sharedSpec, m *mockconsole.Server, url string) {
-		const budget = `timeouts = { update = "500ms", delete = "500ms" }`
-		var (
-			sw     stopwatch
-			id     string
-			before any
-		)
-		unchanged := func(*terraform.State) error {
-			if now := s.snapshot(m, id); !reflect.DeepEqual(now, before) {
-				return fmt.Errorf("%s %q changed:\n%+v\nwas\n%+v", s.kind, id, now, before)
-			}
-			return nil
+func sharedUpdateAndDeleteTimeout(t *testing.T, s sharedSpec, m *mockconsole.Server, url string) {
+	const budget = `timeouts = { update = "500ms", delete = "500ms" }`
+	var (
+		sw     stopwatch
+		id     string
+		before any
+	)
+	unchanged := func(*terraform.State) error {
+		if now := s.snapshot(m, id); !reflect.DeepEqual(now, before) {
+			return fmt.Errorf("%s %q changed:\n%+v\nwas\n%+v", s.kind, id, now, before)
 		}
-		resource.ParallelTest(t, resource.TestCase{
-			PreCheck:                 func() { testAccPreCheck(t) },
-			ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-			CheckDestroy:             s.expectNone(m),
-			Steps: []resource.TestStep{
-				{Config: providerBlock(url) + s.config(s.quietPlan+"\n"+budget), Check: s.expectStored(m, &id)},
-				{
-					PreConfig: func() {
-						before = s.snapshot(m, id)
-						m.SetLatency(2 * time.Second)
-						sw.reset()
-					},
-					Config:      providerBlock(url) + s.changed(s.quietPlan+"\n"+budget),
-					ExpectError: wrapped("Unable to", "Timed out after 500ms waiting for the service (raise timeouts.update)"),
+		return nil
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             s.expectNone(m),
+		Steps: []resource.TestStep{
+			{Config: providerBlock(url) + s.config(s.quietPlan+"\n"+budget), Check: s.expectStored(m, &id)},
+			{
+				PreConfig: func() {
+					before = s.snapshot(m, id)
+					m.SetLatency(2 * time.Second)
+					sw.reset()
 				},
-				{
-					// Destroy, with the object still in state: the delete outlasts its budget too.
-					Config:      providerBlock(url),
-					ExpectError: wrapped("Unable to", "Timed out after 500ms waiting for the service (raise timeouts.delete)"),
-				},
-				{
-					// Both failed quickly and the object is as it was; in time, the destroy goes through.
-					PreConfig: func() {
-						if err := unchanged(nil); err != nil {
-							t.Error(err)
-						}
-						if e := time.Since(sw.start); e > 60*time.Second {
-							t.Errorf("the failed update and destroy took %s", e)
-						}
-						m.SetLatency(0)
-					},
-					Config: providerBlock(url),
-				},
+				Config:      providerBlock(url) + s.changed(s.quietPlan+"\n"+budget),
+				ExpectError: wrapped("Unable to", "Timed out after 500ms waiting for the service (raise timeouts.update)"),
 			},
-		})
+			{
+				// Destroy, with the object still in state: the delete outlasts its budget too.
+				Config:      providerBlock(url),
+				ExpectError: wrapped("Unable to", "Timed out after 500ms waiting for the service (raise timeouts.delete)"),
+			},
+			{
+				// Both failed quickly and the object is as it was; in time, the destroy goes through.
+				PreConfig: func() {
+					if err := unchanged(nil); err != nil {
+						t.Error(err)
+					}
+					if e := time.Since(sw.start); e > 60*time.Second {
+						t.Errorf("the failed update and destroy took %s", e)
+					}
+					m.SetLatency(0)
+				},
+				Config: providerBlock(url),
+			},
+		},
 	})
 }
