@@ -18,13 +18,41 @@ type Faults struct {
 	RawStatus      int
 }
 
-// SetFaults replaces the fault configuration and resets the fault counters.
+// SetFaults replaces the fault configuration and resets the fault counters; it also drops the
+// writes LoseNextWrite still waits for.
 func (s *Server) SetFaults(f Faults) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.faults = f
 	s.reqCounter = 0
 	s.writeCount = 0
+	s.loseNext = nil
+}
+
+// LoseNextWrite loses the answer of the next write of method to path (under /console/v1, e.g.
+// "/gates") that the service takes: it is committed, then answered as lostWrite answers, once.
+// A write refused before or by the service (a fault, the write limit, a 4xx) is answered as usual
+// and leaves the switch set, so that the test's write is the one lost, whatever came before it.
+func (s *Server) LoseNextWrite(method, path string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.loseNext = append(s.loseNext, method+" "+basePath+path)
+}
+
+// lostNextWrite answers a write LoseNextWrite waits for, committed with status, as lost and
+// clears its switch; s.mu is held.
+func (s *Server) lostNextWrite(r *http.Request, status int) (response, bool) {
+	if status >= 300 {
+		return response{}, false
+	}
+	key := r.Method + " " + r.URL.Path
+	for i, k := range s.loseNext {
+		if k == key {
+			s.loseNext = append(s.loseNext[:i], s.loseNext[i+1:]...)
+			return badGateway(), true
+		}
+	}
+	return response{}, false
 }
 
 // rawBodyFault serves the request (a write is committed) but replaces its answer with
@@ -80,9 +108,14 @@ func (s *Server) lostWrite() (response, bool) {
 	if s.writeCount%s.faults.LoseWriteEvery != 0 {
 		return response{}, false
 	}
+	return badGateway(), true
+}
+
+// badGateway is a proxy's 502 page, as when a write's answer is lost on the way back.
+func badGateway() response {
 	return response{
 		status:      http.StatusBadGateway,
 		body:        []byte("<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n</body>\r\n</html>\r\n"),
 		contentType: "text/html",
-	}, true
+	}
 }

@@ -147,6 +147,9 @@ func (s *Server) process(r *http.Request, body []byte) response {
 		resp.header[k] = v
 	}
 	if mut {
+		if lost, isLost := s.lostNextWrite(r, resp.status); isLost {
+			return lost
+		}
 		if lost, isLost := s.lostWrite(); isLost {
 			return lost
 		}

@@ -59,6 +59,7 @@ type Server struct {
 	faults       Faults
 	reqCounter   int
 	writeCount   int
+	loseNext     []string     // faults.go: LoseNextWrite, "METHOD /console/v1/path" once each
 	writeTiers   []*writeTier // ratelimit.go
 	seedGates    int
 	rlHeaders    bool // RateLimit-* headers on every answer of a write

@@ -4,7 +4,6 @@
 package provider
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"reflect"
@@ -16,7 +15,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
-	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/mockconsole"
 )
 
@@ -331,29 +329,17 @@ func sharedExistingID(t *testing.T, s sharedSpec, m *mockconsole.Server, url str
 // on as created: the apply succeeds, the state holds the object, and the create was committed once
 // (a second attempt, if any, was refused as existing), never twice.
 func sharedLostCreate(t *testing.T, s sharedSpec, m *mockconsole.Server, url string) {
-	client, err := console.New(console.Config{BaseURL: url, APIKey: mockconsole.DefaultAPIKey, MaxRetries: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
 	var id string
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		CheckDestroy:             s.expectNone(m),
 		Steps: []resource.TestStep{{
-			PreConfig: func() {
-				// Every second write is lost: the first is spent here, so the provider's create is lost.
-				m.SetFaults(mockconsole.Faults{LoseWriteEvery: 2})
-				if err := client.DeleteGate(context.Background(), "nothing_here"); !console.NotFound(err) {
-					t.Fatalf("priming delete: %v", err)
-				}
-				m.ResetRequests()
-			},
+			PreConfig: func() { m.LoseNextWrite(http.MethodPost, s.createPath) },
 			Config: providerBlock(url) + s.config(s.quietPlan),
 			Check: resource.ComposeAggregateTestCheckFunc(
 				s.expectStored(m, &id),
 				func(*terraform.State) error {
-					m.SetFaults(mockconsole.Faults{})
 					var committed, statuses []int
 					for _, r := range writes(m) {
 						if r.Method != http.MethodPost || r.Path != "/console/v1"+s.createPath {
