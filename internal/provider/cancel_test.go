@@ -23,8 +23,9 @@ import (
 )
 
 // Terraform cancels the context of a running CRUD call when the user presses Ctrl-C (the plugin
-// server's StopProvider). These tests prove that the client then stops at once, whether it is
-// waiting out a Retry-After between attempts or held back by the shared write pacer.
+// server's StopProvider). That the client then stops at once, waiting out a Retry-After or held
+// back by the write pacer, is proven in internal/console (cancel_test.go); here, that the
+// resources pass Terraform's context down to it.
 
 // throttledClient is a client configured as the provider configures it by default (retries with
 // the real backoff, a pacer), against a mock that answers every write 429 with Retry-After: 30.
@@ -76,48 +77,7 @@ func cancelAfter(t *testing.T, d time.Duration, call func(ctx context.Context) s
 	}
 }
 
-func TestCancelStopsRetryAfterWait(t *testing.T) {
-	c, m := throttledClient(t)
-	cancelAfter(t, 300*time.Millisecond, func(ctx context.Context) string {
-		_, err := c.UpdateGateRules(ctx, "dark_mode", nil)
-		if err == nil {
-			return ""
-		}
-		return err.Error()
-	})
-	if n := m.CountRequests(http.MethodPatch, "/"); n != 1 {
-		t.Errorf("%d attempts, want 1 (the retry waits 30s)", n)
-	}
-	// Reads wait out Retry-After too (no pacer for them), and stop the same way.
-	cancelAfter(t, 300*time.Millisecond, func(ctx context.Context) string {
-		_, err := c.GetGate(ctx, "dark_mode")
-		if err == nil {
-			return ""
-		}
-		return err.Error()
-	})
-}
-
-func TestCancelStopsPacerWait(t *testing.T) {
-	c, m := throttledClient(t)
-	// A first write meets the 429: the pacer now holds every writer back for 30s.
-	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
-	_, _ = c.UpdateGateRules(ctx, "dark_mode", nil)
-	cancel()
-	m.ResetRequests()
-	cancelAfter(t, 300*time.Millisecond, func(ctx context.Context) string {
-		_, err := c.UpdateGateRules(ctx, "new_checkout", nil)
-		if err == nil {
-			return ""
-		}
-		return err.Error()
-	})
-	if r := m.Requests(); len(r) != 0 {
-		t.Errorf("the paced write reached the service: %v", r)
-	}
-}
-
-// The resources pass Terraform's context down: their writes stop at once as well.
+// The resources pass Terraform's context down: their writes stop at once.
 func TestCancelStopsResourceWrites(t *testing.T) {
 	c, _ := throttledClient(t)
 	data := &providerData{client: c}
