@@ -336,7 +336,7 @@ func sharedLostCreate(t *testing.T, s sharedSpec, m *mockconsole.Server, url str
 		CheckDestroy:             s.expectNone(m),
 		Steps: []resource.TestStep{{
 			PreConfig: func() { m.LoseNextWrite(http.MethodPost, s.createPath) },
-			Config: providerBlock(url) + s.config(s.quietPlan),
+			Config:    providerBlock(url) + s.config(s.quietPlan),
 			Check: resource.ComposeAggregateTestCheckFunc(
 				s.expectStored(m, &id),
 				func(*terraform.State) error {
