@@ -139,11 +139,3 @@ func testPlan(t *testing.T, r fwresource.Resource, attrs map[string]attr.Value) 
 	}
 	return p
 }
-
-func diagText(diags diag.Diagnostics) string {
-	var b strings.Builder
-	for _, d := range diags {
-		b.WriteString(d.Summary() + ": " + d.Detail() + "\n")
-	}
-	return b.String()
-}

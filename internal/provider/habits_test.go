@@ -167,9 +167,6 @@ func habitsWorkflow(t *testing.T, h mockconsole.Habits, verifyIgnore []string, i
 	})
 }
 
-// mergeHabits switches on every habit of either.
-func mergeHabits(a, b mockconsole.Habits) mockconsole.Habits { return a.With(b) }
-
 // stringTargetsIgnore: a rule imported from a service that holds [18] as ["18"] cannot tell the
 // numbers were numbers; with no configuration to go by they are read into target_value.
 var stringTargetsIgnore = []string{"rules.0.conditions.1.target_"}
@@ -432,16 +429,6 @@ func TestAccHabits_reviews(t *testing.T) {
 			},
 		},
 	})
-}
-
-// envHabits is what FEATURECONSOLE_MOCK_HABITS switches on for every mock of this run.
-func envHabits(t *testing.T) mockconsole.Habits {
-	t.Helper()
-	h, err := mockconsole.HabitsFromEnv()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return h
 }
 
 // numbersLostOnImport lists the attributes an import verification leaves out when the run's mock

@@ -10,6 +10,7 @@ import (
 	"reflect"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
@@ -124,5 +125,71 @@ func TestPlannedPaths(t *testing.T) {
 	want := []string{"gone", "last_modifier_id", "phases.0.ms", "phases.1.id", "tags"}
 	if !slices.Equal(sortedKeys(got), want) {
 		t.Errorf("got %v, want %v", sortedKeys(got), want)
+	}
+}
+
+// changedPaths is a plan check that the resource's planned change touches exactly the attribute
+// paths wanted (dotted, list indexes as numbers): a value that changes or becomes unknown.
+type changedPaths struct {
+	addr string
+	want []string
+}
+
+func expectChangedPaths(addr string, want ...string) changedPaths { return changedPaths{addr, want} }
+
+func (c changedPaths) CheckPlan(_ context.Context, req plancheck.CheckPlanRequest, resp *plancheck.CheckPlanResponse) {
+	for _, rc := range req.Plan.ResourceChanges {
+		if rc.Address != c.addr {
+			continue
+		}
+		var got []string
+		diffPaths("", rc.Change.Before, rc.Change.After, rc.Change.AfterUnknown, &got)
+		slices.Sort(got)
+		want := slices.Sorted(slices.Values(c.want))
+		if !slices.Equal(got, want) {
+			resp.Error = fmt.Errorf("%s: the plan changes %q, want %q", c.addr, got, want)
+		}
+		return
+	}
+	resp.Error = fmt.Errorf("%s: not in the plan", c.addr)
+}
+
+// diffPaths appends to out the leaf paths under p whose value differs between before and after or
+// is unknown after.
+func diffPaths(p string, before, after, unknown any, out *[]string) {
+	if u, ok := unknown.(bool); ok && u {
+		*out = append(*out, p)
+		return
+	}
+	at := func(k string) string { return strings.TrimPrefix(p+"."+k, ".") }
+	switch a := after.(type) {
+	case map[string]any:
+		b, _ := before.(map[string]any)
+		u, _ := unknown.(map[string]any)
+		keys := map[string]bool{}
+		for _, m := range []map[string]any{a, b, u} {
+			for k := range m {
+				keys[k] = true
+			}
+		}
+		for k := range keys {
+			diffPaths(at(k), b[k], a[k], u[k], out)
+		}
+	case []any:
+		b, _ := before.([]any)
+		u, _ := unknown.([]any)
+		elem := func(l []any, i int) any {
+			if i < len(l) {
+				return l[i]
+			}
+			return nil
+		}
+		for i := range max(len(a), len(b)) {
+			diffPaths(at(strconv.Itoa(i)), elem(b, i), elem(a, i), elem(u, i), out)
+		}
+	default:
+		if !reflect.DeepEqual(before, after) {
+			*out = append(*out, p)
+		}
 	}
 }

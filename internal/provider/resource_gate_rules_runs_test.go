@@ -129,21 +129,6 @@ func putRun(t *testing.T, url, runID, op string) (int, string) {
 	return resp.StatusCode, string(b)
 }
 
-// wantsOutput fails the test unless the output (whitespace collapsed) matches every expression,
-// and never when it speaks of an inconsistent result.
-func wantsOutput(t *testing.T, out string, res ...string) {
-	t.Helper()
-	flat := strings.Join(strings.Fields(out), " ")
-	for _, re := range res {
-		if !regexp.MustCompile(re).MatchString(flat) {
-			t.Errorf("output lacks %s:\n%s", re, out)
-		}
-	}
-	if strings.Contains(out, "inconsistent result") {
-		t.Errorf("inconsistent result:\n%s", out)
-	}
-}
-
 // onActiveRunConfig is gate_rules of new_checkout with one rule "everyone" at pct, on_active_run
 // (omitted when empty) and more attributes.
 func onActiveRunConfig(url, pct, onActiveRun string, more ...string) string {

@@ -4,23 +4,10 @@
 package provider
 
 import (
-	"regexp"
-	"strings"
 	"testing"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/mockconsole"
 )
-
-// lacksOutput fails the test when the output (whitespace collapsed) matches any expression.
-func lacksOutput(t *testing.T, out string, res ...string) {
-	t.Helper()
-	flat := strings.Join(strings.Fields(out), " ")
-	for _, re := range res {
-		if regexp.MustCompile(re).MatchString(flat) {
-			t.Errorf("output says %s:\n%s", re, out)
-		}
-	}
-}
 
 // What apply and destroy say about runs is what happened, as users read it in the CLI: a write of
 // the rules of an attached gate that the service applies at once, starting no run, is said as live

@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"net/http"
 	"reflect"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -26,20 +25,6 @@ import (
 )
 
 const msAddr = "featureconsole_metric_source.orders"
-
-// mockCheck runs an assertion against the mock as a plan check (after the plan, before apply).
-type mockCheck func() error
-
-func (f mockCheck) CheckPlan(_ context.Context, _ plancheck.CheckPlanRequest, resp *plancheck.CheckPlanResponse) {
-	resp.Error = f()
-}
-
-func isDryRun(r mockconsole.Request) bool {
-	var b struct {
-		DryRun bool `json:"dryRun"`
-	}
-	return r.Method == http.MethodPost && json.Unmarshal(r.Body, &b) == nil && b.DryRun
-}
 
 // committedWrites are the mutating requests that could change the mock's state.
 func committedWrites(m *mockconsole.Server) []string {
@@ -145,14 +130,6 @@ resource "featureconsole_metric_source" "orders" {
   validate_on_plan      = true
 }
 `
-
-// wrapped matches the parts in order, with any white space (terraform wraps diagnostics) where they have a space.
-func wrapped(parts ...string) *regexp.Regexp {
-	for i, p := range parts {
-		parts[i] = strings.ReplaceAll(regexp.QuoteMeta(p), " ", `\s+`)
-	}
-	return regexp.MustCompile(`(?s)` + strings.Join(parts, ".*"))
-}
 
 func strp(s string) *string { return &s }
 

@@ -34,31 +34,6 @@ func nullTimeouts(ctx context.Context, r fwresource.Resource) timeouts.Value {
 	return timeouts.Value{Object: types.ObjectNull(tt.AttributeTypes())}
 }
 
-// stopwatch times a step that must fail on its timeout, through the step after it.
-type stopwatch struct{ start time.Time }
-
-func (s *stopwatch) reset() { s.start = time.Now() }
-
-func (s *stopwatch) within(d time.Duration) resource.TestCheckFunc {
-	return func(*terraform.State) error {
-		if e := time.Since(s.start); e > d {
-			return fmt.Errorf("took %s, want under %s", e, d)
-		}
-		return nil
-	}
-}
-
-// noStoredWrite checks that no mutating request reached the mock's handler in full: a request cut
-// off by the client's deadline is logged with status 499 and changes nothing.
-func noStoredWrite(m *mockconsole.Server) error {
-	for _, r := range m.Requests() {
-		if r.Method != http.MethodGet && r.Status != 499 && !isDryRun(r) {
-			return fmt.Errorf("unexpected write %s %s answered %d", r.Method, r.Path, r.Status)
-		}
-	}
-	return nil
-}
-
 func TestAccTimeouts_gateRulesCreate(t *testing.T) {
 	m, url := startMock(t, mockconsole.Config{Latency: 2 * time.Second})
 	var sw stopwatch
