@@ -41,20 +41,12 @@ type listDataSourceSpec[M any] struct {
 }
 
 type listDataSource[M any] struct {
+	dataSourceData
 	spec listDataSourceSpec[M]
-	data *providerData
 }
 
 func newListDataSource[M any](spec listDataSourceSpec[M]) datasource.DataSource {
-	return &listDataSource[M]{spec: spec}
-}
-
-func (d *listDataSource[M]) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_" + d.spec.typeName
-}
-
-func (d *listDataSource[M]) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.data = configuredData(req.ProviderData, resp.Diagnostics.AddError)
+	return &listDataSource[M]{dataSourceData: dataSourceData{typeName: spec.typeName}, spec: spec}
 }
 
 func (d *listDataSource[M]) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
@@ -114,22 +106,14 @@ type ruledObjectSpec[T any] struct {
 }
 
 type ruledObjectDataSource[T any] struct {
+	dataSourceData
 	spec ruledObjectSpec[T]
-	data *providerData
 }
 
 var _ datasource.DataSourceWithConfigure = &ruledObjectDataSource[struct{}]{}
 
 func newRuledObjectDataSource[T any](spec ruledObjectSpec[T]) datasource.DataSource {
-	return &ruledObjectDataSource[T]{spec: spec}
-}
-
-func (d *ruledObjectDataSource[T]) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_" + d.spec.typeName
-}
-
-func (d *ruledObjectDataSource[T]) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.data = configuredData(req.ProviderData, resp.Diagnostics.AddError)
+	return &ruledObjectDataSource[T]{dataSourceData: dataSourceData{typeName: spec.typeName}, spec: spec}
 }
 
 func (d *ruledObjectDataSource[T]) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
