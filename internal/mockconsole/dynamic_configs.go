@@ -231,22 +231,7 @@ func (s *Server) ServeConfigValuesReordered(configID string, on bool) error {
 
 // ConfigRuns lists the ids of the runs of a config, the latest first.
 func (s *Server) ConfigRuns(configID string) []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	var runs []Run
-	for _, rs := range s.runs {
-		if rs.run.DynamicConfigID == configID {
-			runs = append(runs, rs.run)
-		}
-	}
-	slices.SortFunc(runs, func(a, b Run) int {
-		return cmp.Or(cmp.Compare(b.CreatedTime, a.CreatedTime), cmp.Compare(b.ID, a.ID))
-	})
-	ids := make([]string, len(runs))
-	for i, r := range runs {
-		ids[i] = r.ID
-	}
-	return ids
+	return s.runIDs(func(r *Run) bool { return r.DynamicConfigID == configID })
 }
 
 // seedDynamicConfigs adds the seed's config: a banner made in the console, with a schema and a rule.
@@ -295,10 +280,10 @@ func (s *Server) dynamicConfigRoutes(on func(method, path string, h handler)) {
 		})
 	}
 	on(http.MethodGet, "/dynamic_configs/{id}/reviews/{review}", func(r *http.Request, _ []byte) response {
-		return s.getConfigReview(id(r), r.PathValue("review"))
+		return s.getReview(configReviews, id(r), r.PathValue("review"))
 	})
 	on(http.MethodPut, "/dynamic_configs/{id}/reviews/{review}/commit", func(r *http.Request, _ []byte) response {
-		return s.commitConfigReview(id(r), r.PathValue("review"))
+		return s.commitReview(configReviews, id(r), r.PathValue("review"))
 	})
 }
 
@@ -627,47 +612,15 @@ func (s *Server) applyConfigReview(pr *pendingReview) response {
 	return s.updateConfigRules(pr.ObjectID, pr.Body)
 }
 
-func (s *Server) configReview(configID, reviewID string) (*pendingReview, *response) {
-	pr, ok := s.reviews[reviewID]
-	if !ok || pr.ObjectID != configID || (pr.Kind != reviewKindConfig && pr.Kind != reviewKindConfigFields) {
-		return nil, ref(errResp(http.StatusNotFound, "Review %s of dynamic config %s not found", reviewID, configID))
-	}
-	return pr, nil
-}
-
-func (s *Server) getConfigReview(configID, reviewID string) response {
-	pr, refused := s.configReview(configID, reviewID)
-	if refused != nil {
-		return *refused
-	}
-	typ := "dynamic_config_rules"
-	if pr.Kind == reviewKindConfigFields {
-		typ = "dynamic_config"
-	}
-	return okResp("Review read successfully", map[string]any{
-		"reviewID": pr.ID, "status": pr.Status, "type": typ, "change": json.RawMessage(pr.Body),
-		"createdTime": 1700000000000 + pr.seq,
-	})
-}
-
-func (s *Server) commitConfigReview(configID, reviewID string) response {
-	pr, refused := s.configReview(configID, reviewID)
-	if refused != nil {
-		return *refused
-	}
-	switch pr.Status {
-	case statusCommitted:
-		return errResp(http.StatusBadRequest, "Review %s is already committed", reviewID)
-	case statusAccepted:
-	default:
-		return errResp(http.StatusBadRequest, "Review %s is not approved (%s)", reviewID, pr.Status)
-	}
-	if resp := s.applyReview(pr); resp.status != http.StatusOK {
-		return resp
-	}
-	st, ok := s.configs[configID]
-	if !ok {
-		return errResp(http.StatusNotFound, "Dynamic config %s not found", configID)
-	}
-	return okResp("Dynamic config review committed successfully", st.clone())
+// configReviews serves GET /dynamic_configs/{id}/reviews/{reviewID} and its commit, as for gates.
+var configReviews = reviewed{
+	noun: "dynamic config", rulesKind: reviewKindConfig, rulesType: "dynamic_config_rules",
+	fieldsKind: reviewKindConfigFields, fieldsType: "dynamic_config", committed: "Dynamic config review committed successfully",
+	current: func(s *Server, id string) (any, bool) {
+		st, ok := s.configs[id]
+		if !ok {
+			return nil, false
+		}
+		return st.clone(), true
+	},
 }

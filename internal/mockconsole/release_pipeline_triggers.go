@@ -120,11 +120,16 @@ func (s *Server) Run(id string) (Run, bool) {
 
 // GateRuns lists the ids of the runs of a gate, the latest first.
 func (s *Server) GateRuns(gateID string) []string {
+	return s.runIDs(func(r *Run) bool { return r.GateID == gateID })
+}
+
+// runIDs lists the ids of the runs that of keeps (those of one gate or config), the latest first.
+func (s *Server) runIDs(of func(*Run) bool) []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var runs []Run
 	for _, rs := range s.runs {
-		if rs.run.GateID == gateID {
+		if of(&rs.run) {
 			runs = append(runs, rs.run)
 		}
 	}

@@ -299,24 +299,48 @@ func (s *Server) ReviewStatus(id string) string {
 	return ""
 }
 
-// gateReview is the review reviewID of a change of gate gateID; s.mu is held.
-func (s *Server) gateReview(gateID, reviewID string) (*pendingReview, *response) {
+// reviewed is what the review endpoints of gates and dynamic configs (GET {object}/reviews/{reviewID},
+// PUT .../commit) differ by: the object's noun, the kinds of its reviews and how each is typed in
+// an answer, the message of a commit, and the object as it now stands.
+type reviewed struct {
+	noun                   string // gate, dynamic config
+	rulesKind, rulesType   string // a change of its rules: the review's kind, its type in answers
+	fieldsKind, fieldsType string // a change of its own fields
+	committed              string // the message of a commit's answer
+	current                func(s *Server, id string) (any, bool)
+}
+
+// gateReviews serves GET /gates/{id}/reviews/{reviewID} and its commit.
+var gateReviews = reviewed{
+	noun: "gate", rulesKind: reviewKindGate, rulesType: "gate_rules", fieldsKind: reviewKindGateFields, fieldsType: "gate",
+	committed: reviewCommitMsg,
+	current: func(s *Server, id string) (any, bool) {
+		st, ok := s.gates[id]
+		if !ok {
+			return nil, false
+		}
+		return st.clone(), true
+	},
+}
+
+// review is the review reviewID of a change of object objectID; s.mu is held.
+func (s *Server) review(o reviewed, objectID, reviewID string) (*pendingReview, *response) {
 	pr, ok := s.reviews[reviewID]
-	if !ok || pr.ObjectID != gateID || pr.Kind != reviewKindGate && pr.Kind != reviewKindGateFields {
-		return nil, ref(errResp(http.StatusNotFound, "Review %s of gate %s not found", reviewID, gateID))
+	if !ok || pr.ObjectID != objectID || pr.Kind != o.rulesKind && pr.Kind != o.fieldsKind {
+		return nil, ref(errResp(http.StatusNotFound, "Review %s of %s %s not found", reviewID, o.noun, objectID))
 	}
 	return pr, nil
 }
 
-// getReview answers GET /gates/{id}/reviews/{reviewID}; s.mu is held.
-func (s *Server) getReview(gateID, reviewID string) response {
-	pr, refused := s.gateReview(gateID, reviewID)
+// getReview answers GET /gates/{id}/reviews/{reviewID} (and a config's); s.mu is held.
+func (s *Server) getReview(o reviewed, objectID, reviewID string) response {
+	pr, refused := s.review(o, objectID, reviewID)
 	if refused != nil {
 		return *refused
 	}
-	typ := "gate_rules"
-	if pr.Kind == reviewKindGateFields {
-		typ = "gate"
+	typ := o.rulesType
+	if pr.Kind == o.fieldsKind {
+		typ = o.fieldsType
 	}
 	return okResp("Review read successfully", map[string]any{
 		"reviewID": pr.ID, "status": pr.Status, "type": typ, "change": json.RawMessage(pr.Body),
@@ -324,10 +348,10 @@ func (s *Server) getReview(gateID, reviewID string) response {
 	})
 }
 
-// commitReview answers PUT /gates/{id}/reviews/{reviewID}/commit: an accepted review is applied
-// and the answer is the gate as it now stands; s.mu is held.
-func (s *Server) commitReview(gateID, reviewID string) response {
-	pr, refused := s.gateReview(gateID, reviewID)
+// commitReview answers PUT /gates/{id}/reviews/{reviewID}/commit (and a config's): an accepted
+// review is applied and the answer is the object as it now stands; s.mu is held.
+func (s *Server) commitReview(o reviewed, objectID, reviewID string) response {
+	pr, refused := s.review(o, objectID, reviewID)
 	if refused != nil {
 		return *refused
 	}
@@ -341,9 +365,9 @@ func (s *Server) commitReview(gateID, reviewID string) response {
 	if resp := s.applyReview(pr); resp.status != http.StatusOK {
 		return resp
 	}
-	st, ok := s.gates[gateID]
+	obj, ok := o.current(s, objectID)
 	if !ok {
-		return errResp(http.StatusNotFound, "Gate %s not found", gateID)
+		return errResp(http.StatusNotFound, "%s %s not found", strings.ToUpper(o.noun[:1])+o.noun[1:], objectID)
 	}
-	return okResp(reviewCommitMsg, st.clone())
+	return okResp(o.committed, obj)
 }

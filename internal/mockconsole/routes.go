@@ -77,10 +77,10 @@ func (s *Server) routes() *http.ServeMux {
 	})
 	on(http.MethodGet, "/events/{name}", func(r *http.Request, _ []byte) response { return s.listEvents(r, name(r)) })
 	on(http.MethodGet, "/gates/{id}/reviews/{review}", func(r *http.Request, _ []byte) response {
-		return s.getReview(id(r), r.PathValue("review"))
+		return s.getReview(gateReviews, id(r), r.PathValue("review"))
 	})
 	on(http.MethodPut, "/gates/{id}/reviews/{review}/commit", func(r *http.Request, _ []byte) response {
-		return s.commitReview(id(r), r.PathValue("review"))
+		return s.commitReview(gateReviews, id(r), r.PathValue("review"))
 	})
 
 	s.dynamicConfigRoutes(on)

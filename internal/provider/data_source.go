@@ -5,19 +5,25 @@ package provider
 
 import (
 	"context"
+	"fmt"
 	"maps"
 
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
 )
 
-// Every data source of the provider lists what the service holds: a few filter attributes in, one
-// computed list of nested objects out. listDataSource is that shape once; each data source is a
-// listDataSourceSpec over its model M (the filters and the list, as tfsdk fields) plus its flatten.
+// The provider's data sources have two shapes, each held here once. Most list what the service
+// holds: a few filter attributes in, one computed list of nested objects out; listDataSource is that
+// shape, and each such data source is a listDataSourceSpec over its model M (the filters and the
+// list, as tfsdk fields) plus its flatten. The others read one object that has rules (a gate, a
+// dynamic config) by its id: ruledObjectDataSource, and each is a ruledObjectSpec.
 
 var _ datasource.DataSourceWithConfigure = &listDataSource[struct{}]{}
 
@@ -35,20 +41,12 @@ type listDataSourceSpec[M any] struct {
 }
 
 type listDataSource[M any] struct {
+	dataSourceData
 	spec listDataSourceSpec[M]
-	data *providerData
 }
 
 func newListDataSource[M any](spec listDataSourceSpec[M]) datasource.DataSource {
-	return &listDataSource[M]{spec: spec}
-}
-
-func (d *listDataSource[M]) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_" + d.spec.typeName
-}
-
-func (d *listDataSource[M]) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.data = configuredData(req.ProviderData, resp.Diagnostics.AddError)
+	return &listDataSource[M]{dataSourceData: dataSourceData{typeName: spec.typeName}, spec: spec}
 }
 
 func (d *listDataSource[M]) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
@@ -86,4 +84,75 @@ func (d *listDataSource[M]) Read(ctx context.Context, req datasource.ReadRequest
 		return
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+// ruledObjectSpec is a data source that reads one object with its rules (T: console.Gate,
+// console.DynamicConfig): its own fields as its resource holds them and its rules as its rules
+// resource holds them (flattenRules, gateRuleObjectType).
+type ruledObjectSpec[T any] struct {
+	typeName      string // after the provider's name: gate for featureconsole_gate
+	description   string
+	idAttr        string // the required id attribute, such as gate_id
+	idDescription string
+	kind          string // the object in diagnostics, lower case: gate, dynamic config
+	// notFound is the advice of the diagnostic of an id the service does not know.
+	notFound         string
+	fields           map[string]schema.Attribute // the object's own fields, computed
+	rulesDescription string
+	get              func(client *console.Client, ctx context.Context, id string) (*T, error)
+	rules            func(*T) []console.GateRule
+	// model is the data source's model (a pointer to its tfsdk struct) of obj and its rules.
+	model func(obj *T, rules types.List) any
+}
+
+type ruledObjectDataSource[T any] struct {
+	dataSourceData
+	spec ruledObjectSpec[T]
+}
+
+var _ datasource.DataSourceWithConfigure = &ruledObjectDataSource[struct{}]{}
+
+func newRuledObjectDataSource[T any](spec ruledObjectSpec[T]) datasource.DataSource {
+	return &ruledObjectDataSource[T]{dataSourceData: dataSourceData{typeName: spec.typeName}, spec: spec}
+}
+
+func (d *ruledObjectDataSource[T]) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	attrs := map[string]schema.Attribute{
+		d.spec.idAttr: schema.StringAttribute{
+			Required:            true,
+			MarkdownDescription: d.spec.idDescription,
+			Validators:          []validator.String{stringvalidator.LengthBetween(3, 100), notBlank()},
+		},
+		"rules": schema.ListAttribute{
+			Computed: true, ElementType: gateRuleObjectType, MarkdownDescription: d.spec.rulesDescription,
+		},
+	}
+	maps.Copy(attrs, d.spec.fields)
+	resp.Schema = schema.Schema{MarkdownDescription: d.spec.description, Attributes: attrs}
+}
+
+// Read is the id from the configuration, one read of the object, then its fields and rules into the
+// state.
+func (d *ruledObjectDataSource[T]) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var id types.String
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root(d.spec.idAttr), &id)...)
+	if resp.Diagnostics.HasError() || !requireClient(d.data, &resp.Diagnostics) {
+		return
+	}
+	obj, err := d.spec.get(d.data.client, ctx, id.ValueString())
+	object := fmt.Sprintf("%s %q", d.spec.kind, id.ValueString())
+	read := apiFailure{"read", object}
+	if console.NotFound(err) {
+		read.addAt(&resp.Diagnostics, path.Root(d.spec.idAttr), capitalize(object)+" not found", nil, err, d.spec.notFound)
+		return
+	}
+	if err != nil {
+		read.add(&resp.Diagnostics, nil, err)
+		return
+	}
+	rules, diags := flattenRules(ctx, d.spec.rules(obj), nil)
+	if resp.Diagnostics.Append(diags...); diags.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, d.spec.model(obj, rules))...)
 }

@@ -16,28 +16,31 @@ import (
 )
 
 func NewDynamicConfigList() list.ListResource {
-	return newPagedList(pagedListSpec[console.DynamicConfig, configListModel]{
-		typeName: "dynamic_config",
-		description: "Lists the dynamic configs of the project, one `featureconsole_dynamic_config` per config, identified " +
-			"by `config_id` and displayed by name. With `include_resource = true` each result carries the whole config, " +
-			"its default value and schema included, read from the list pages themselves, not one read per config.",
-		config:       map[string]listschema.Attribute{"tags": configTagsFilterAttribute()},
+	spec := configListSpec("dynamic_config", "Lists the dynamic configs of the project, one `featureconsole_dynamic_config` "+
+		"per config, identified by `config_id` and displayed by name. With `include_resource = true` each result carries "+
+		"the whole config, its default value and schema included, read from the list pages themselves, not one read per config.")
+	spec.identify = func(c *console.DynamicConfig) (string, string) { return nameOrID(c.ID, c.Name) }
+	spec.model = func(_ context.Context, c *console.DynamicConfig, nullTO timeouts.Value) (any, diag.Diagnostics) {
+		m := dynamicConfigModel{ID: types.StringValue(c.ID), Timeouts: nullTO}
+		flattenConfigFields(c, &m.dynamicConfigFields)
+		return &m, nil
+	}
+	return newPagedList(spec)
+}
+
+// configListSpec is what the list resources of dynamic configs (featureconsole_dynamic_config and
+// featureconsole_dynamic_config_rules) share: the tags filter and the listing of configs; each adds
+// how a config is identified and built.
+func configListSpec(typeName, description string) pagedListSpec[console.DynamicConfig, configListModel] {
+	return pagedListSpec[console.DynamicConfig, configListModel]{
+		typeName:     typeName,
+		description:  description,
+		config:       map[string]listschema.Attribute{"tags": tagsFilterAttribute("config")},
 		filter:       configFilter,
 		pages:        (*console.Client).EachDynamicConfigsPage,
 		failure:      apiFailure{"list", "dynamic configs"},
 		identityAttr: configIdentityAttr,
-		identify: func(c *console.DynamicConfig) (string, string) {
-			if isBlank(c.Name) {
-				return c.ID, c.ID
-			}
-			return c.ID, c.Name
-		},
-		model: func(_ context.Context, c *console.DynamicConfig, nullTO timeouts.Value) (any, diag.Diagnostics) {
-			m := dynamicConfigModel{ID: types.StringValue(c.ID), Timeouts: nullTO}
-			flattenConfigFields(c, &m.dynamicConfigFields)
-			return &m, nil
-		},
-	})
+	}
 }
 
 type configListModel struct {
@@ -47,21 +50,9 @@ type configListModel struct {
 // configFilter keeps the configs that carry every tag asked for; without tags every config (nil),
 // so that the service's pages stop at the limit.
 func configFilter(ctx context.Context, cfg *configListModel) (func(*console.DynamicConfig) bool, diag.Diagnostics) {
-	var tags []string
-	if isKnownList(cfg.Tags) {
-		if d := cfg.Tags.ElementsAs(ctx, &tags, false); d.HasError() {
-			return nil, d
-		}
-	}
+	tags, diags := wantedTags(ctx, cfg.Tags)
 	if len(tags) == 0 {
-		return nil, nil
+		return nil, diags
 	}
 	return func(c *console.DynamicConfig) bool { return hasEveryTag(c.Tags, tags) }, nil
-}
-
-func configTagsFilterAttribute() listschema.ListAttribute {
-	return listschema.ListAttribute{
-		Optional: true, ElementType: types.StringType,
-		MarkdownDescription: "Only configs carrying every tag listed. Omit for every config.",
-	}
 }

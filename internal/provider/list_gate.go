@@ -22,7 +22,7 @@ func NewGateList() list.ListResource {
 			"displayed by name. With `include_resource = true` each result carries the whole gate, read from the list " +
 			"pages themselves (`GET /gates`), not one read per gate.",
 		config: map[string]listschema.Attribute{
-			"tags":             gateTagsFilterAttribute(),
+			"tags":             tagsFilterAttribute("gate"),
 			"include_archived": includeArchivedAttribute(),
 		},
 		filter: gateFilter,
@@ -32,12 +32,7 @@ func NewGateList() list.ListResource {
 		pages:        (*console.Client).EachGatesPage,
 		failure:      apiFailure{"list", "gates"},
 		identityAttr: gateIdentityAttr,
-		identify: func(g *console.Gate) (string, string) {
-			if isBlank(g.Name) {
-				return g.ID, g.ID
-			}
-			return g.ID, g.Name
-		},
+		identify:     func(g *console.Gate) (string, string) { return nameOrID(g.ID, g.Name) },
 		model: func(_ context.Context, g *console.Gate, nullTO timeouts.Value) (any, diag.Diagnostics) {
 			m := gateModel{Timeouts: nullTO}
 			flattenGateFields(g, &m)

@@ -6,7 +6,6 @@ package provider
 import (
 	"context"
 	"fmt"
-	"slices"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -24,7 +23,7 @@ func NewGateRulesList() list.ListResource {
 			"identified by `gate_id`; the display name is the gate id. With `include_resource = true` each result " +
 			"carries the gate's rules, read from the list pages themselves (`GET /gates`), not one read per gate.",
 		config: map[string]listschema.Attribute{
-			"tags": gateTagsFilterAttribute(),
+			"tags": tagsFilterAttribute("gate"),
 			"include_empty": listschema.BoolAttribute{
 				Optional: true,
 				MarkdownDescription: "Also list gates that have no rules (a `featureconsole_gate_rules` with `rules = []`). " +
@@ -60,27 +59,15 @@ type gateRulesListModel struct {
 // gateRulesFilter keeps the gates with rules (all of them with include_empty) that carry every tag
 // asked for; when that is every gate it says so (nil), so that the service's pages stop at the limit.
 func gateRulesFilter(ctx context.Context, cfg *gateRulesListModel) (func(*console.Gate) bool, diag.Diagnostics) {
-	var tags []string
-	if isKnownList(cfg.Tags) {
-		if d := cfg.Tags.ElementsAs(ctx, &tags, false); d.HasError() {
-			return nil, d
-		}
+	tags, diags := wantedTags(ctx, cfg.Tags)
+	if diags.HasError() {
+		return nil, diags
 	}
 	includeEmpty := cfg.IncludeEmpty.ValueBool()
 	if len(tags) == 0 && includeEmpty {
 		return nil, nil
 	}
 	return func(g *console.Gate) bool { return (includeEmpty || len(g.Rules) > 0) && hasEveryTag(g.Tags, tags) }, nil
-}
-
-// gateTagsFilterAttribute is the tags filter of the lists of gates (featureconsole_gate and
-// featureconsole_gate_rules).
-func gateTagsFilterAttribute() listschema.ListAttribute {
-	return listschema.ListAttribute{
-		Optional:            true,
-		ElementType:         types.StringType,
-		MarkdownDescription: "Only gates carrying every tag listed. Omit for every gate.",
-	}
 }
 
 // includeArchivedAttribute is the include_archived filter of the lists of gates.
@@ -90,13 +77,4 @@ func includeArchivedAttribute() listschema.BoolAttribute {
 		MarkdownDescription: "Also list archived gates. Defaults to `false`: archived gates are left out, as the " +
 			"console's list of gates leaves them out.",
 	}
-}
-
-func hasEveryTag(have, want []string) bool {
-	for _, t := range want {
-		if !slices.Contains(have, t) {
-			return false
-		}
-	}
-	return true
 }

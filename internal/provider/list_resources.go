@@ -6,7 +6,9 @@ package provider
 import (
 	"context"
 	"errors"
+	"fmt"
 	"iter"
+	"slices"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
@@ -15,6 +17,7 @@ import (
 	listschema "github.com/hashicorp/terraform-plugin-framework/list/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
@@ -206,4 +209,43 @@ func setListResource(ctx context.Context, res *list.ListResult, model any) {
 		res.Resource = &tfsdk.Resource{}
 	}
 	res.Diagnostics.Append(res.Resource.Set(ctx, model)...)
+}
+
+// What the list resources of objects with tags and a display name (gates, dynamic configs) share.
+
+// tagsFilterAttribute is the tags filter of a list of such objects, named by noun (gate, config).
+func tagsFilterAttribute(noun string) listschema.ListAttribute {
+	return listschema.ListAttribute{
+		Optional:            true,
+		ElementType:         types.StringType,
+		MarkdownDescription: fmt.Sprintf("Only %ss carrying every tag listed. Omit for every %s.", noun, noun),
+	}
+}
+
+// wantedTags is what a tags filter asks for: nothing when it is null or unknown.
+func wantedTags(ctx context.Context, filter types.List) ([]string, diag.Diagnostics) {
+	var tags []string
+	if isKnownList(filter) {
+		if d := filter.ElementsAs(ctx, &tags, false); d.HasError() {
+			return nil, d
+		}
+	}
+	return tags, nil
+}
+
+func hasEveryTag(have, want []string) bool {
+	for _, t := range want {
+		if !slices.Contains(have, t) {
+			return false
+		}
+	}
+	return true
+}
+
+// nameOrID is a listed object's identity and display name: its name, or its id when it has none.
+func nameOrID(id, name string) (string, string) {
+	if isBlank(name) {
+		return id, id
+	}
+	return id, name
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
@@ -59,6 +60,21 @@ func (r *resourceData) Metadata(_ context.Context, req resource.MetadataRequest,
 
 func (r *resourceData) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
 	r.data = configuredData(req.ProviderData, resp.Diagnostics.AddError)
+}
+
+// dataSourceData is resourceData for data sources: embedded by both data source shapes
+// (data_source.go).
+type dataSourceData struct {
+	typeName string // after the provider's name: users for featureconsole_users
+	data     *providerData
+}
+
+func (d *dataSourceData) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_" + d.typeName
+}
+
+func (d *dataSourceData) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	d.data = configuredData(req.ProviderData, resp.Diagnostics.AddError)
 }
 
 // configuredData extracts the provider's data in a resource's, data source's, list resource's or

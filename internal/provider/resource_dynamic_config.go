@@ -55,22 +55,12 @@ func (r *dynamicConfigResource) Schema(ctx context.Context, _ resource.SchemaReq
 }
 
 func dynamicConfigAttributes(ctx context.Context) map[string]schema.Attribute {
-	chosen := func(desc string, v ...validator.String) schema.StringAttribute {
-		return schema.StringAttribute{
-			Optional: true, Computed: true, MarkdownDescription: desc, Validators: v,
-			PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-		}
-	}
 	set := func(desc string) schema.SetAttribute {
 		return schema.SetAttribute{
 			Optional: true, Computed: true, ElementType: types.StringType, MarkdownDescription: desc,
 			Validators:    []validator.Set{setvalidator.ValueStringsAre(notBlank())},
 			PlanModifiers: []planmodifier.Set{setplanmodifier.UseStateForUnknown()},
 		}
-	}
-	kept := func(desc string) schema.StringAttribute {
-		return schema.StringAttribute{Computed: true, MarkdownDescription: desc,
-			PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}}
 	}
 	return map[string]schema.Attribute{
 		"id": schema.StringAttribute{
@@ -87,17 +77,17 @@ func dynamicConfigAttributes(ctx context.Context) map[string]schema.Attribute {
 			},
 			PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 		},
-		"name": chosen("Display name: 3 to 100 letters, digits, spaces, `_`, `-` and `.`; the `config_id` when omitted. Updated in place.",
+		"name": chosenString("Display name: 3 to 100 letters, digits, spaces, `_`, `-` and `.`; the `config_id` when omitted. Updated in place.",
 			stringvalidator.UTF8LengthBetween(3, 100),
 			stringvalidator.RegexMatches(gateNamePattern, "must contain only letters, digits, spaces, '_', '-' and '.'")),
-		"description": chosen("Description, at most 1,000 characters. Empty when omitted at creation. Updated in place.",
+		"description": chosenString("Description, at most 1,000 characters. Empty when omitted at creation. Updated in place.",
 			stringvalidator.UTF8LengthAtMost(maxDescription)),
 		"is_enabled": schema.BoolAttribute{
 			Optional: true, Computed: true, Default: booldefault.StaticBool(true),
 			MarkdownDescription: "Whether the config is enabled: a disabled config serves its default value to everyone. " +
 				"Defaults to `true`. Updated in place.",
 		},
-		"id_type": chosen("Unit ID type the rules check, such as `userID` or `stableID`; the service chooses `userID` when "+
+		"id_type": chosenString("Unit ID type the rules check, such as `userID` or `stableID`; the service chooses `userID` when "+
 			"it is omitted. Updated in place.", notBlank()),
 		"tags":        set("Tags of the config. None when omitted at creation. Updated in place."),
 		"target_apps": set("Target apps the config is served to, such as `web`. None when omitted at creation. Updated in place."),
@@ -127,7 +117,7 @@ func dynamicConfigAttributes(ctx context.Context) map[string]schema.Attribute {
 		"version": schema.Int64Attribute{
 			Computed: true, MarkdownDescription: "The service's version of the config, raised by every change of it or its rules.",
 		},
-		"creator_name": kept("Name of whoever created the config."),
+		"creator_name": keptString("Name of whoever created the config."),
 		"created_time": schema.Int64Attribute{
 			Computed: true, MarkdownDescription: "When the config was created, in milliseconds since the Unix epoch.",
 			PlanModifiers: []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},

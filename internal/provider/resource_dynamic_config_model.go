@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -89,29 +88,19 @@ func configFieldsFrom(ctx context.Context, m dynamicConfigModel) (console.Dynami
 func configChanges(ctx context.Context, plan, state dynamicConfigModel) (console.DynamicConfigFields, diag.Diagnostics) {
 	all, diags := configFieldsFrom(ctx, plan)
 	var f console.DynamicConfigFields
-	pick := func(p, s attr.Value, set func()) {
-		if !p.IsUnknown() && !p.Equal(s) {
-			set()
-		}
-	}
-	pick(plan.Name, state.Name, func() { f.Name = all.Name })
-	pick(plan.Description, state.Description, func() { f.Description = all.Description })
-	pick(plan.IsEnabled, state.IsEnabled, func() { f.IsEnabled = all.IsEnabled })
-	pick(plan.IDType, state.IDType, func() { f.IDType = all.IDType })
-	pick(plan.Tags, state.Tags, func() { f.Tags = all.Tags })
-	pick(plan.TargetApps, state.TargetApps, func() { f.TargetApps = all.TargetApps })
+	ifChanged(plan.Name, state.Name, func() { f.Name = all.Name })
+	ifChanged(plan.Description, state.Description, func() { f.Description = all.Description })
+	ifChanged(plan.IsEnabled, state.IsEnabled, func() { f.IsEnabled = all.IsEnabled })
+	ifChanged(plan.IDType, state.IDType, func() { f.IDType = all.IDType })
+	ifChanged(plan.Tags, state.Tags, func() { f.Tags = all.Tags })
+	ifChanged(plan.TargetApps, state.TargetApps, func() { f.TargetApps = all.TargetApps })
 	if !sameJSON(ctx, plan.DefaultValue, state.DefaultValue) {
 		f.DefaultValue = all.DefaultValue
 	}
 	if !sameJSON(ctx, plan.Schema, state.Schema) {
 		f.Schema = all.Schema
 	}
-	pick(plan.ReleasePipelineID, state.ReleasePipelineID, func() {
-		f.ReleasePipelineID = all.ReleasePipelineID
-		if f.ReleasePipelineID == nil {
-			f.ReleasePipelineID = new("")
-		}
-	})
+	ifChanged(plan.ReleasePipelineID, state.ReleasePipelineID, func() { f.ReleasePipelineID = pipelineOrDetach(all.ReleasePipelineID) })
 	return f, diags
 }
 

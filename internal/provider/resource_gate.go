@@ -51,22 +51,9 @@ const (
 var gateCreation = creation{typeName: "featureconsole_gate", kind: "Gate", noun: "A gate with id", plural: "gates", idWord: "gate id"}
 
 func (r *gateResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	// Optional attributes the configuration omits take what the service chose: unknown until the
-	// gate is created, then kept, as an update leaves out what it does not change.
-	chosen := func(desc string, v ...validator.String) schema.StringAttribute {
-		return schema.StringAttribute{
-			Optional: true, Computed: true, MarkdownDescription: desc, Validators: v,
-			PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-		}
-	}
 	// What the service sets on a write is unknown in the write's plan (DESIGN.md §4).
 	written := func(desc string) schema.StringAttribute {
 		return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
-	}
-	// What no write of the gate's fields changes keeps its value in the plan of an update.
-	kept := func(desc string) schema.StringAttribute {
-		return schema.StringAttribute{Computed: true, MarkdownDescription: desc,
-			PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}}
 	}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A feature gate itself: its id, display name, description, whether it is enabled, tags, " +
@@ -91,11 +78,11 @@ func (r *gateResource) Schema(ctx context.Context, _ resource.SchemaRequest, res
 				},
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
-			"name": chosen("Display name: 3 to 100 letters, digits, spaces, `_`, `-` and `.`. The service uses the "+
+			"name": chosenString("Display name: 3 to 100 letters, digits, spaces, `_`, `-` and `.`. The service uses the "+
 				"gate id when it is omitted. Updated in place.",
 				stringvalidator.UTF8LengthBetween(3, 100),
 				stringvalidator.RegexMatches(gateNamePattern, "must contain only letters, digits, spaces, '_', '-' and '.'")),
-			"description": chosen("Description, at most 1,000 characters. Empty when omitted at creation. Updated in place.",
+			"description": chosenString("Description, at most 1,000 characters. Empty when omitted at creation. Updated in place.",
 				stringvalidator.UTF8LengthAtMost(maxDescription)),
 			"is_enabled": schema.BoolAttribute{
 				Optional: true, Computed: true, Default: booldefault.StaticBool(true),
@@ -107,7 +94,7 @@ func (r *gateResource) Schema(ctx context.Context, _ resource.SchemaRequest, res
 				Validators:          []validator.Set{setvalidator.ValueStringsAre(notBlank())},
 				PlanModifiers:       []planmodifier.Set{setplanmodifier.UseStateForUnknown()},
 			},
-			"type": chosen("`PERMANENT` or `TEMPORARY`; the service chooses `PERMANENT` when it is omitted. Updated in place. "+
+			"type": chosenString("`PERMANENT` or `TEMPORARY`; the service chooses `PERMANENT` when it is omitted. Updated in place. "+
 				"A temporary gate the service judges stale (shown as `STALE` in the console) keeps `TEMPORARY` here: "+
 				"that is the service's verdict, not a change, and `type_reason` says why.",
 				stringvalidator.OneOf(gateTypePermanent, gateTypeTemporary)),
@@ -136,7 +123,7 @@ func (r *gateResource) Schema(ctx context.Context, _ resource.SchemaRequest, res
 					"the rules is aborted first, which puts back the rules the gate had before that change. Changing it " +
 					"sends no request: it only changes what a later destroy does.",
 			},
-			"id_type": chosen("Unit ID type the gate checks, such as `userID` or `stableID`; the service chooses `userID` "+
+			"id_type": chosenString("Unit ID type the gate checks, such as `userID` or `stableID`; the service chooses `userID` "+
 				"when it is omitted. Updated in place.", notBlank()),
 			"release_pipeline_id": schema.StringAttribute{
 				Optional: true,
@@ -145,8 +132,8 @@ func (r *gateResource) Schema(ctx context.Context, _ resource.SchemaRequest, res
 					"Omit for none; removing it detaches the gate. Updated in place.",
 				Validators: []validator.String{notBlank()},
 			},
-			"status":             kept("Status of the gate, such as `In Progress`."),
-			"creator_name":       kept("Name of whoever created the gate."),
+			"status":             keptString("Status of the gate, such as `In Progress`."),
+			"creator_name":       keptString("Name of whoever created the gate."),
 			"last_modifier_id":   written("Identifier of whoever last changed the gate, its rules included; changes with every write."),
 			"last_modifier_name": written("Name of whoever last changed the gate, its rules included; changes with every write."),
 			"created_time": schema.Int64Attribute{

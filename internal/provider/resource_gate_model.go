@@ -71,23 +71,13 @@ func gateFieldsFrom(ctx context.Context, m gateModel) (console.GateFields, diag.
 func gateChanges(ctx context.Context, plan, state gateModel) (console.GateFields, diag.Diagnostics) {
 	all, diags := gateFieldsFrom(ctx, plan)
 	var f console.GateFields
-	pick := func(p, s attr.Value, set func()) {
-		if !p.IsUnknown() && !p.Equal(s) {
-			set()
-		}
-	}
-	pick(plan.Name, state.Name, func() { f.Name = all.Name })
-	pick(plan.Description, state.Description, func() { f.Description = all.Description })
-	pick(plan.IsEnabled, state.IsEnabled, func() { f.IsEnabled = all.IsEnabled })
-	pick(plan.Tags, state.Tags, func() { f.Tags = all.Tags })
-	pick(plan.Type, state.Type, func() { f.Type = all.Type })
-	pick(plan.IDType, state.IDType, func() { f.IDType = all.IDType })
-	pick(plan.ReleasePipelineID, state.ReleasePipelineID, func() {
-		f.ReleasePipelineID = all.ReleasePipelineID
-		if f.ReleasePipelineID == nil {
-			f.ReleasePipelineID = new("")
-		}
-	})
+	ifChanged(plan.Name, state.Name, func() { f.Name = all.Name })
+	ifChanged(plan.Description, state.Description, func() { f.Description = all.Description })
+	ifChanged(plan.IsEnabled, state.IsEnabled, func() { f.IsEnabled = all.IsEnabled })
+	ifChanged(plan.Tags, state.Tags, func() { f.Tags = all.Tags })
+	ifChanged(plan.Type, state.Type, func() { f.Type = all.Type })
+	ifChanged(plan.IDType, state.IDType, func() { f.IDType = all.IDType })
+	ifChanged(plan.ReleasePipelineID, state.ReleasePipelineID, func() { f.ReleasePipelineID = pipelineOrDetach(all.ReleasePipelineID) })
 	return f, diags
 }
 

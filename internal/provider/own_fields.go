@@ -1,0 +1,49 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
+package provider
+
+import (
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+)
+
+// What the resources of an object's own fields whose rules live apart (featureconsole_gate,
+// featureconsole_dynamic_config) share: how their attributes are planned and how an update's body
+// takes only what changed.
+
+// chosenString is an optional attribute the service chooses when the configuration omits it:
+// unknown until the object is created, then kept, as an update leaves out what it does not change.
+func chosenString(desc string, v ...validator.String) schema.StringAttribute {
+	return schema.StringAttribute{
+		Optional: true, Computed: true, MarkdownDescription: desc, Validators: v,
+		PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+	}
+}
+
+// keptString is a computed attribute no write of the object's fields changes: it keeps its value in
+// the plan of an update.
+func keptString(desc string) schema.StringAttribute {
+	return schema.StringAttribute{Computed: true, MarkdownDescription: desc,
+		PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}}
+}
+
+// ifChanged calls set when the planned value is known and differs from the state's: an update
+// sends only the fields that change.
+func ifChanged(planned, state attr.Value, set func()) {
+	if !planned.IsUnknown() && !planned.Equal(state) {
+		set()
+	}
+}
+
+// pipelineOrDetach is the releasePipelineID an update sends: the plan's, or "" (detach) where the
+// plan names none.
+func pipelineOrDetach(planned *string) *string {
+	if planned == nil {
+		return new("")
+	}
+	return planned
+}
