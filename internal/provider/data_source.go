@@ -80,7 +80,7 @@ func (d *listDataSource[M]) Read(ctx context.Context, req datasource.ReadRequest
 	}
 	opts := console.ListOptions{Concurrency: d.data.readConcurrency}
 	if what, err := d.spec.fill(ctx, d.data.client, opts, &m, &resp.Diagnostics); err != nil {
-		what.add(&resp.Diagnostics, nil, err)
+		what.add(ctx, &resp.Diagnostics, nil, err)
 	}
 	if resp.Diagnostics.HasError() {
 		return

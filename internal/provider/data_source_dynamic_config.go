@@ -89,12 +89,12 @@ func (d *configDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 	c, err := d.data.client.GetDynamicConfig(ctx, id)
 	read := apiFailure{"read", fmt.Sprintf("dynamic config %q", id)}
 	if console.NotFound(err) {
-		read.addAt(&resp.Diagnostics, path.Root("config_id"), fmt.Sprintf("Dynamic config %q not found", id), nil, err,
+		read.addAt(ctx, &resp.Diagnostics, path.Root("config_id"), fmt.Sprintf("Dynamic config %q not found", id), nil, err,
 			"No dynamic config with this id exists in the project: check config_id.")
 		return
 	}
 	if err != nil {
-		read.add(&resp.Diagnostics, nil, err)
+		read.add(ctx, &resp.Diagnostics, nil, err)
 		return
 	}
 	var f dynamicConfigFields

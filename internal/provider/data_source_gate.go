@@ -88,12 +88,12 @@ func (d *gateDataSource) Read(ctx context.Context, req datasource.ReadRequest, r
 	g, err := d.data.client.GetGate(ctx, gateID)
 	read := apiFailure{"read", fmt.Sprintf("gate %q", gateID)}
 	if console.NotFound(err) {
-		read.addAt(&resp.Diagnostics, path.Root("gate_id"), fmt.Sprintf("Gate %q not found", gateID), nil, err,
+		read.addAt(ctx, &resp.Diagnostics, path.Root("gate_id"), fmt.Sprintf("Gate %q not found", gateID), nil, err,
 			"No gate with this id exists in the project (archived gates are found too): check gate_id.")
 		return
 	}
 	if err != nil {
-		read.add(&resp.Diagnostics, nil, err)
+		read.add(ctx, &resp.Diagnostics, nil, err)
 		return
 	}
 	var f gateModel

@@ -39,11 +39,11 @@ func (f apiFailure) summary() string {
 	return strings.TrimSpace("Unable to " + f.op + " " + f.object)
 }
 
-// detail is the body of the diagnostic of err. op (nil outside CRUD calls) says whether its own
-// deadline ended the call, and whether it writes: a failed write whose fate is unknown
+// detail is the body of the diagnostic of err. op (nil outside CRUD calls), with its context ctx,
+// says whether its own deadline ended the call, and whether it writes: a failed write whose fate is unknown
 // (console.MaybeApplied) may have been applied.
-func (f apiFailure) detail(op *operation, err error) string {
-	if op != nil && op.timedOut() {
+func (f apiFailure) detail(ctx context.Context, op *operation, err error) string {
+	if op.timedOut(ctx) {
 		return timeoutDetail(op, err) + requestAccount(err)
 	}
 	detail := failureAccount(err)
@@ -82,14 +82,14 @@ func requestAccount(err error) string {
 }
 
 // add adds the error diagnostic of err.
-func (f apiFailure) add(diags *diag.Diagnostics, op *operation, err error) {
-	diags.AddError(f.summary(), f.detail(op, err))
+func (f apiFailure) add(ctx context.Context, diags *diag.Diagnostics, op *operation, err error) {
+	diags.AddError(f.summary(), f.detail(ctx, op, err))
 }
 
 // addAt is add on an attribute, with guidance before the request's account (such as what to do
 // when the object does not exist).
-func (f apiFailure) addAt(diags *diag.Diagnostics, attr path.Path, summary string, op *operation, err error, guidance string) {
-	detail := f.detail(op, err)
+func (f apiFailure) addAt(ctx context.Context, diags *diag.Diagnostics, attr path.Path, summary string, op *operation, err error, guidance string) {
+	detail := f.detail(ctx, op, err)
 	if guidance != "" {
 		detail = guidance + "\n\n" + detail
 	}

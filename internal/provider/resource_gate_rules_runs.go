@@ -195,43 +195,43 @@ var onActiveRunPolicies = []string{onActiveRunFail, onActiveRunAbort, onActiveRu
 // gate (lockingRun) is the run's lock: onActiveRun then says whether
 // to stop, abort the run or wait for it, and write once more. superseded is the run aborted.
 // Failures of the abort or the wait are added to diags, with a nil gate and error.
-func (r *gateRulesResource) writeRules(op *operation, gateID string, rules []console.GateRule, onActiveRun string, diags *diag.Diagnostics) (g *console.Gate, superseded *console.ReleasePipelineTrigger, err error) {
-	ctx := console.WithOperation(op.ctx, op.name)
-	g, err = r.data.client.UpdateGateRules(ctx, gateID, rules)
+func (r *gateRulesResource) writeRules(ctx context.Context, op *operation, gateID string, rules []console.GateRule, onActiveRun string, diags *diag.Diagnostics) (g *console.Gate, superseded *console.ReleasePipelineTrigger, err error) {
+	wctx := console.WithOperation(ctx, op.name) // the write named by the operation: "create rules of", "delete rules of"
+	g, err = r.data.client.UpdateGateRules(wctx, gateID, rules)
 	if err == nil || onActiveRun == onActiveRunFail {
 		return g, nil, err
 	}
-	run := r.activeRun(op.ctx, gateID, err)
+	run := r.activeRun(ctx, gateID, err)
 	if run == nil {
 		return nil, nil, err
 	}
 	switch onActiveRun {
 	case onActiveRunAbort:
-		if !abortRun(op, r.data.client, run, diags) {
+		if !abortRun(ctx, op, r.data.client, run, diags) {
 			return nil, nil, nil
 		}
 		superseded = run
 	case onActiveRunWait:
-		if !r.waitForRun(op, gateID, run, diags) {
+		if !r.waitForRun(ctx, op, gateID, run, diags) {
 			return nil, nil, nil
 		}
 	}
-	g, err = r.data.client.UpdateGateRules(ctx, gateID, rules)
+	g, err = r.data.client.UpdateGateRules(wctx, gateID, rules)
 	return g, superseded, err
 }
 
 // abortRun aborts a run that locks a gate's rules; a run that ended meanwhile needs nothing more.
-func abortRun(op *operation, client *console.Client, run *console.ReleasePipelineTrigger, diags *diag.Diagnostics) bool {
-	tflog.Info(op.ctx, "aborting the release pipeline run that locks the gate's rules", map[string]any{
+func abortRun(ctx context.Context, op *operation, client *console.Client, run *console.ReleasePipelineTrigger, diags *diag.Diagnostics) bool {
+	tflog.Info(ctx, "aborting the release pipeline run that locks the gate's rules", map[string]any{
 		"run": run.ID, "gate_id": run.GateID, "status": run.Status, "phase": run.CurrentPhase})
-	_, err := client.RunTriggerOperation(op.ctx, run, console.TriggerAbort)
+	_, err := client.RunTriggerOperation(ctx, run, console.TriggerAbort)
 	if err == nil {
 		return true
 	}
-	if now, rerr := client.GetReleasePipelineTrigger(op.ctx, run.ID); rerr == nil && now.Final() {
+	if now, rerr := client.GetReleasePipelineTrigger(ctx, run.ID); rerr == nil && now.Final() {
 		return true
 	}
-	apiFailure{"abort", fmt.Sprintf("release pipeline run %q", run.ID)}.add(diags, op, err)
+	apiFailure{"abort", fmt.Sprintf("release pipeline run %q", run.ID)}.add(ctx, diags, op, err)
 	return false
 }
 
@@ -239,14 +239,14 @@ func abortRun(op *operation, client *console.Client, run *console.ReleasePipelin
 // to roll out, and a run outlives its gate and keeps its pipeline from being deleted. archiving
 // says the gate is kept archived (archive_on_destroy): the abort puts back the rules it had before
 // the change the run was rolling out, and those are the rules it keeps.
-func abortGateRuns(op *operation, client *console.Client, gateID string, archiving bool, diags *diag.Diagnostics) bool {
-	runs, err := activeRunsOfGate(op.ctx, client, gateID)
+func abortGateRuns(ctx context.Context, op *operation, client *console.Client, gateID string, archiving bool, diags *diag.Diagnostics) bool {
+	runs, err := activeRunsOfGate(ctx, client, gateID)
 	if err != nil {
-		apiFailure{"list", fmt.Sprintf("the release pipeline runs of gate %q", gateID)}.add(diags, op, err)
+		apiFailure{"list", fmt.Sprintf("the release pipeline runs of gate %q", gateID)}.add(ctx, diags, op, err)
 		return false
 	}
 	for i := range runs {
-		if !abortRun(op, client, &runs[i], diags) {
+		if !abortRun(ctx, op, client, &runs[i], diags) {
 			return false
 		}
 		what := fmt.Sprintf("The gate is being destroyed, so run %q of release pipeline %q, which was rolling out a change of "+
@@ -263,7 +263,7 @@ func abortGateRuns(op *operation, client *console.Client, gateID string, archivi
 
 // waitForRun reads the run that locks the gate's rules until it is completed or aborted, logging
 // each change of its status or phase; the operation's timeout bounds the wait.
-func (r *gateRulesResource) waitForRun(op *operation, gateID string, run *console.ReleasePipelineTrigger, diags *diag.Diagnostics) bool {
+func (r *gateRulesResource) waitForRun(ctx context.Context, op *operation, gateID string, run *console.ReleasePipelineTrigger, diags *diag.Diagnostics) bool {
 	poll := r.data.runPollInterval
 	if poll <= 0 {
 		poll = defaultRunPollInterval
@@ -272,13 +272,13 @@ func (r *gateRulesResource) waitForRun(op *operation, gateID string, run *consol
 	// seen is every state the run was found in, in order: Terraform shows a resource's operation
 	// only as "Still modifying...", so the apply's output says afterwards what was waited for.
 	seen := []string{runState(run)}
-	tflog.Info(op.ctx, "waiting for the release pipeline run that locks the gate's rules", map[string]any{
+	tflog.Info(ctx, "waiting for the release pipeline run that locks the gate's rules", map[string]any{
 		"run": run.ID, "gate_id": gateID, "status": run.Status, "phase": run.CurrentPhase})
 	// stopped says where the run was when the operation's context ended: the budget may run out
 	// while the timer waits or while a read of the run is under way, and both say the same.
 	stopped := func() bool {
 		why := "Terraform cancelled the apply"
-		if op.timedOut() {
+		if op.timedOut(ctx) {
 			why = fmt.Sprintf("The %s timeout (%s) ran out", op.name, formatTimeout(op.timeout))
 		}
 		diags.AddError(fmt.Sprintf("Stopped waiting for release pipeline run %q of gate %q", last.ID, gateID),
@@ -290,21 +290,21 @@ func (r *gateRulesResource) waitForRun(op *operation, gateID string, run *consol
 	for !last.Final() {
 		t := time.NewTimer(nextRunPoll(poll, last))
 		select {
-		case <-op.ctx.Done():
+		case <-ctx.Done():
 			t.Stop()
 			return stopped()
 		case <-t.C:
 		}
-		next, err := r.data.client.GetReleasePipelineTrigger(op.ctx, last.ID)
+		next, err := r.data.client.GetReleasePipelineTrigger(ctx, last.ID)
 		if err != nil {
-			if op.ctx.Err() != nil {
+			if ctx.Err() != nil {
 				return stopped()
 			}
-			apiFailure{"read", fmt.Sprintf("release pipeline run %q", last.ID)}.add(diags, op, err)
+			apiFailure{"read", fmt.Sprintf("release pipeline run %q", last.ID)}.add(ctx, diags, op, err)
 			return false
 		}
 		if next.Status != last.Status || next.CurrentPhaseID != last.CurrentPhaseID {
-			tflog.Info(op.ctx, fmt.Sprintf("release pipeline run %q is now %s", next.ID, describeRun(next)), map[string]any{
+			tflog.Info(ctx, fmt.Sprintf("release pipeline run %q is now %s", next.ID, describeRun(next)), map[string]any{
 				"run": next.ID, "gate_id": gateID, "status": next.Status, "phase": next.CurrentPhase})
 			seen = append(seen, runState(next))
 		}

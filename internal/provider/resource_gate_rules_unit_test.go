@@ -358,10 +358,10 @@ func TestWaitForRun_timeoutDuringRead(t *testing.T) {
 	}
 	r := &gateRulesResource{resourceData{data: &providerData{client: c, runPollInterval: time.Millisecond}}}
 	var diags diag.Diagnostics
-	op, cancel, _ := newOperation(context.Background(), "update", 300*time.Millisecond, nil)
+	ctx, op, cancel, _ := newOperation(context.Background(), "update", 300*time.Millisecond, nil)
 	defer cancel()
 	run := &console.ReleasePipelineTrigger{ID: "rpt_1", Status: console.TriggerInProgress, CurrentPhase: "Canary"}
-	if r.waitForRun(op, "new_checkout", run, &diags) {
+	if r.waitForRun(ctx, op, "new_checkout", run, &diags) {
 		t.Fatal("the wait reported the run ended")
 	}
 	if reads.Load() == 0 {
@@ -424,10 +424,10 @@ func TestWriteRules_onlyTheLockAbortsTheRun(t *testing.T) {
 				t.Fatal(err)
 			}
 			r := &gateRulesResource{resourceData{data: &providerData{client: c}}}
-			op, cancel, _ := newOperation(context.Background(), "update", 10*time.Second, nil)
+			ctx, op, cancel, _ := newOperation(context.Background(), "update", 10*time.Second, nil)
 			defer cancel()
 			var diags diag.Diagnostics
-			_, superseded, err := r.writeRules(op, "new_checkout", []console.GateRule{}, onActiveRunAbort, &diags)
+			_, superseded, err := r.writeRules(ctx, op, "new_checkout", []console.GateRule{}, onActiveRunAbort, &diags)
 			mu.Lock()
 			defer mu.Unlock()
 			if wantAbort {

@@ -86,12 +86,12 @@ func (r *releasePipelineResource) Delete(ctx context.Context, req resource.Delet
 	if !requireClient(r.data, &resp.Diagnostics) {
 		return
 	}
-	op, cancel := startOperation(ctx, state.Timeouts, "delete", &resp.Diagnostics)
+	ctx, op, cancel := startOperation(ctx, state.Timeouts, "delete", &resp.Diagnostics)
 	defer cancel()
 	// A pipeline already gone is what destroy wants.
-	if err := r.data.client.DeleteReleasePipeline(op.ctx, id); err != nil && !console.NotFound(err) {
+	if err := r.data.client.DeleteReleasePipeline(ctx, id); err != nil && !console.NotFound(err) {
 		f := apiFailure{"delete", fmt.Sprintf("release pipeline %q", id)}
-		resp.Diagnostics.AddError(f.summary(), f.detail(op, err)+r.lockAdvice(op.ctx, id, err, "deleted"))
+		resp.Diagnostics.AddError(f.summary(), f.detail(ctx, op, err)+r.lockAdvice(ctx, id, err, "deleted"))
 	}
 }
 

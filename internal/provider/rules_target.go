@@ -88,34 +88,34 @@ func (t rulesTarget) lockingRun(ctx context.Context, c *console.Client, id strin
 // writeRules writes the rule list; a refusal for an active run is handled as onActiveRun says:
 // stop, abort the run and write again, or wait for it to end and write again. superseded is the
 // run aborted. Failures of the abort or the wait are added to diags, with a nil holder and error.
-func (t rulesTarget) writeRules(op *operation, data *providerData, id string, rules []console.GateRule, onActiveRun string, diags *diag.Diagnostics) (h *ruleHolder, superseded *console.ReleasePipelineTrigger, err error) {
-	ctx := console.WithOperation(op.ctx, op.name)
-	h, err = t.write(ctx, data.client, id, rules)
+func (t rulesTarget) writeRules(ctx context.Context, op *operation, data *providerData, id string, rules []console.GateRule, onActiveRun string, diags *diag.Diagnostics) (h *ruleHolder, superseded *console.ReleasePipelineTrigger, err error) {
+	wctx := console.WithOperation(ctx, op.name) // the write named by the operation: "create rules of", "delete rules of"
+	h, err = t.write(wctx, data.client, id, rules)
 	if err == nil || onActiveRun == onActiveRunFail {
 		return h, nil, err
 	}
-	run := t.lockingRun(op.ctx, data.client, id, err)
+	run := t.lockingRun(ctx, data.client, id, err)
 	if run == nil {
 		return nil, nil, err
 	}
 	switch onActiveRun {
 	case onActiveRunAbort:
-		if !abortRun(op, data.client, run, diags) {
+		if !abortRun(ctx, op, data.client, run, diags) {
 			return nil, nil, nil
 		}
 		superseded = run
 	case onActiveRunWait:
-		if !t.waitForRun(op, data, id, run, diags) {
+		if !t.waitForRun(ctx, op, data, id, run, diags) {
 			return nil, nil, nil
 		}
 	}
-	h, err = t.write(ctx, data.client, id, rules)
+	h, err = t.write(wctx, data.client, id, rules)
 	return h, superseded, err
 }
 
 // waitForRun reads the run that locks the rules until it is completed or aborted; the operation's
 // timeout bounds the wait. A warning lists the states the run went through.
-func (t rulesTarget) waitForRun(op *operation, data *providerData, id string, run *console.ReleasePipelineTrigger, diags *diag.Diagnostics) bool {
+func (t rulesTarget) waitForRun(ctx context.Context, op *operation, data *providerData, id string, run *console.ReleasePipelineTrigger, diags *diag.Diagnostics) bool {
 	poll := data.runPollInterval
 	if poll <= 0 {
 		poll = defaultRunPollInterval
@@ -125,18 +125,18 @@ func (t rulesTarget) waitForRun(op *operation, data *providerData, id string, ru
 	for !last.Final() {
 		timer := time.NewTimer(nextRunPoll(poll, last))
 		select {
-		case <-op.ctx.Done():
+		case <-ctx.Done():
 			timer.Stop()
 		case <-timer.C:
 		}
 		var next *console.ReleasePipelineTrigger
 		var err error
-		if op.ctx.Err() == nil {
-			next, err = data.client.GetReleasePipelineTrigger(op.ctx, last.ID)
+		if ctx.Err() == nil {
+			next, err = data.client.GetReleasePipelineTrigger(ctx, last.ID)
 		}
-		if op.ctx.Err() != nil {
+		if ctx.Err() != nil {
 			why := "Terraform cancelled the apply"
-			if op.timedOut() {
+			if op.timedOut(ctx) {
 				why = fmt.Sprintf("The %s timeout (%s) ran out", op.name, formatTimeout(op.timeout))
 			}
 			diags.AddError(fmt.Sprintf("Stopped waiting for release pipeline run %q of %s", last.ID, t.what(id)),
@@ -147,11 +147,11 @@ func (t rulesTarget) waitForRun(op *operation, data *providerData, id string, ru
 			return false
 		}
 		if err != nil {
-			apiFailure{"read", fmt.Sprintf("release pipeline run %q", last.ID)}.add(diags, op, err)
+			apiFailure{"read", fmt.Sprintf("release pipeline run %q", last.ID)}.add(ctx, diags, op, err)
 			return false
 		}
 		if next.Status != last.Status || next.CurrentPhaseID != last.CurrentPhaseID {
-			tflog.Info(op.ctx, fmt.Sprintf("release pipeline run %q is now %s", next.ID, describeRun(next)), map[string]any{"run": next.ID, t.idAttr: id})
+			tflog.Info(ctx, fmt.Sprintf("release pipeline run %q is now %s", next.ID, describeRun(next)), map[string]any{"run": next.ID, t.idAttr: id})
 			seen = append(seen, runState(next))
 		}
 		last = next
@@ -227,7 +227,7 @@ func (t rulesTarget) warnRolloutStarted(ctx context.Context, c *console.Client, 
 func (t rulesTarget) addWriteError(ctx context.Context, c *console.Client, diags *diag.Diagnostics, id string, op *operation, err error, onMissing string) {
 	write := apiFailure{op.name + " rules of", t.what(id)}
 	if console.NotFound(err) {
-		write.addAt(diags, path.Root(t.idAttr), fmt.Sprintf("%s %q does not exist", upperFirst(t.noun), id), op, err, onMissing)
+		write.addAt(ctx, diags, path.Root(t.idAttr), fmt.Sprintf("%s %q does not exist", upperFirst(t.noun), id), op, err, onMissing)
 		return
 	}
 	if run := t.lockingRun(ctx, c, id, err); run != nil {
@@ -238,10 +238,10 @@ func (t rulesTarget) addWriteError(ctx context.Context, c *console.Client, diags
 				"\"abort\" to abort the run and roll out this change instead, and apply again. With Terraform 1.14 or later "+
 				"you may instead end the run with the action featureconsole_release_pipeline_trigger (%s = %q, operation = "+
 				"\"rollout\" or \"abort\").\n\n%s", run.ReleasePipelineID, t.what(id), describeRun(run), t.typeName, op.name,
-				t.runFilterAttr(), id, write.detail(op, err)))
+				t.runFilterAttr(), id, write.detail(ctx, op, err)))
 		return
 	}
-	write.add(diags, op, err)
+	write.add(ctx, diags, op, err)
 }
 
 func upperFirst(s string) string {
