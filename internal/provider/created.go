@@ -7,7 +7,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -39,7 +38,7 @@ func recoverCreate[T any](ctx context.Context, c creation, id string, err error,
 	var te *console.TransportError
 	isAPI := errors.As(err, &ae)
 	ambiguous := isAPI && ae.MaybeCommitted || errors.As(err, &te)
-	refused := isAPI && ae.StatusCode == http.StatusBadRequest // perhaps "already exists"
+	refused := console.Refused(err) // perhaps "already exists"
 	if !ambiguous && !refused {
 		return nil, err
 	}

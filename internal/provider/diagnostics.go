@@ -7,7 +7,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"strconv"
 	"strings"
 	"time"
@@ -164,24 +163,24 @@ func rateLimitAccount(e *console.RateLimitError) string {
 // concurrent edit, a service that kept failing.
 func apiAdvice(e *console.APIError) string {
 	switch {
-	case e.StatusCode == http.StatusUnauthorized:
+	case console.Unauthorized(e):
 		return " (authentication failed: check the API key given in api_key or FEATURECONSOLE_API_KEY)"
-	case e.StatusCode == http.StatusForbidden:
+	case console.Forbidden(e):
 		// The HTTP status is trusted: 403 is a key the service accepted but does not allow this. Some
 		// gateways answer a bad key 403 with a body that says 401, so that case names the key too.
 		advice := fmt.Sprintf(" (not allowed: the service does not let this API key %s: check the key's role, since a "+
 			"read-only key cannot write, and the object's restrictions in the console, such as a gate or pipeline limited "+
 			"to some teams or roles", strings.TrimSpace(e.Op+" "+e.Object))
-		if e.BodyStatus == http.StatusUnauthorized {
+		if console.SaysUnauthorized(e) {
 			advice += "; the service's message speaks of authentication, so also check that the API key given in api_key " +
 				"or FEATURECONSOLE_API_KEY is the project's and still valid"
 		}
 		return advice + ")"
-	case e.StatusCode == http.StatusConflict:
+	case console.Conflict(e):
 		return " (someone else changed it at the same time; nothing was retried: run terraform plan to see where it stands now)"
-	case e.StatusCode == http.StatusTooManyRequests && e.Attempts > 1:
+	case console.RateLimited(e) && e.Attempts > 1:
 		return fmt.Sprintf(" (gave up after %d attempts: the service kept rate limiting)", e.Attempts)
-	case e.StatusCode >= 500 && e.Attempts > 1:
+	case console.ServerFailed(e) && e.Attempts > 1:
 		return fmt.Sprintf(" (gave up after %d attempts)", e.Attempts)
 	}
 	return ""

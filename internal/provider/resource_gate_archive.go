@@ -7,7 +7,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 
@@ -43,8 +42,7 @@ func (r *gateResource) archiveOnDestroy(ctx context.Context, op *operation, gate
 	if console.NotFound(err) {
 		return
 	}
-	var ae *console.APIError
-	if errors.As(err, &ae) && ae.StatusCode == http.StatusBadRequest {
+	if console.Refused(err) {
 		if g, gerr := r.data.client.GetGate(ctx, gateID); gerr == nil && g.Archived() {
 			return
 		}
@@ -132,8 +130,7 @@ func existsArchived(err error) {
 // done with a warning: the rules of an archived gate have no effect, and they go with the gate when
 // it is deleted (or stay as its history when it is kept archived).
 func addArchivedGateWriteError(ctx context.Context, client *console.Client, diags *diag.Diagnostics, gateID string, write apiFailure, op *operation, err error) bool {
-	var ae *console.APIError
-	if !errors.As(err, &ae) || ae.StatusCode != http.StatusBadRequest {
+	if !console.Refused(err) {
 		return false
 	}
 	g, gerr := client.GetGate(ctx, gateID)

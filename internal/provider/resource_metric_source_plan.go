@@ -5,9 +5,7 @@ package provider
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"net/http"
 	"reflect"
 
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -83,9 +81,8 @@ func (r *metricSourceResource) ModifyPlan(ctx context.Context, req resource.Modi
 		return
 	}
 	validate := apiFailure{"validate", fmt.Sprintf("metric source %q", src.Name)}
-	var ae *console.APIError
 	switch {
-	case errors.As(err, &ae) && ae.StatusCode == http.StatusBadRequest:
+	case console.Refused(err):
 		if !update {
 			if _, gerr := r.data.client.GetMetricSource(ctx, src.Name); gerr == nil {
 				exists := &objectExistsError{creation: metricSourceCreation, id: src.Name, cause: err}
@@ -96,7 +93,7 @@ func (r *metricSourceResource) ModifyPlan(ctx context.Context, req resource.Modi
 		resp.Diagnostics.AddError(fmt.Sprintf("Metric source %q rejected by the console", src.Name),
 			"The console validated the planned metric source in a dry run (nothing was saved) and rejected it:\n\n"+
 				validate.detail(ctx, op, err)+"\n\nFix the configuration, or set validate_on_plan = false to skip this check.")
-	case errors.As(err, &ae) && (ae.StatusCode == http.StatusUnauthorized || ae.StatusCode == http.StatusForbidden):
+	case console.Unauthorized(err) || console.Forbidden(err):
 		validate.add(ctx, &resp.Diagnostics, op, err)
 	default:
 		// The service could not answer; apply will meet the real outcome.

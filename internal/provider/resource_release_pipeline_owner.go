@@ -6,9 +6,7 @@ package provider
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"net/http"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -99,8 +97,7 @@ func (r *releasePipelineResource) Delete(ctx context.Context, req resource.Delet
 // (read from the service, whatever the refusal's words) and what to do about them, or else what
 // else makes the service refuse.
 func (r *releasePipelineResource) lockAdvice(ctx context.Context, id string, err error, what string) string {
-	var ae *console.APIError
-	if !errors.As(err, &ae) || ae.StatusCode != http.StatusBadRequest {
+	if !console.Refused(err) {
 		return ""
 	}
 	runs, lerr := r.data.client.ActiveReleasePipelineTriggers(ctx, id)

@@ -7,7 +7,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"slices"
 	"strings"
 
@@ -230,9 +229,8 @@ const maxCreateResends = 3
 // the segment back. One as was sent after a lost answer is this apply's own; none at all after a
 // lost answer means the create never arrived (again: it may be sent once more).
 func (r *segmentResource) recoverCreate(ctx context.Context, sent console.NewSegment, err error) (_ *console.Segment, again bool, _ error) {
-	var ae *console.APIError
 	ambiguous := console.MaybeApplied(err)
-	refused := errors.As(err, &ae) && ae.StatusCode == http.StatusBadRequest
+	refused := console.Refused(err)
 	if !ambiguous && !refused {
 		return nil, false, err
 	}
