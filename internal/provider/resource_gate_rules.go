@@ -374,7 +374,7 @@ func (r *gateRulesResource) addGateWriteError(ctx context.Context, diags *diag.D
 	if addArchivedGateWriteError(ctx, r.data.client, diags, gateID, write, op, err) {
 		return
 	}
-	if run := r.activeRun(ctx, gateID, err); run != nil {
+	if run := gateRulesTarget.lockingRun(ctx, r.data.client, gateID, err); run != nil {
 		diags.AddError(fmt.Sprintf("Rules of gate %q are locked by release pipeline run %q", gateID, run.ID),
 			lockedByRun(gateID, op.name, run)+"\n\n"+write.detail(ctx, op, err))
 		return
