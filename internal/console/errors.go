@@ -60,9 +60,75 @@ func (e *APIError) Reason() string {
 }
 
 // NotFound reports whether err is a 404 of the service.
-func NotFound(err error) bool {
-	var ae *APIError
-	return errors.As(err, &ae) && ae.StatusCode == http.StatusNotFound
+func NotFound(err error) bool { return answered(err, http.StatusNotFound) }
+
+// The predicates below are what the provider decides on; it never reads a status or the service's
+// words itself (DESIGN §1). Each holds for an APIError, also wrapped.
+
+// Refused reports a 400: the service refused the request as sent, for its content (an invalid
+// rule, an id that exists) or for the object's state (archived, locked by a run: see LockedByRun).
+func Refused(err error) bool { return answered(err, http.StatusBadRequest) }
+
+// Unauthorized reports a 401: the service rejected the API key.
+func Unauthorized(err error) bool { return answered(err, http.StatusUnauthorized) }
+
+// Forbidden reports a 403: the service accepted the key but does not allow it this operation or
+// object (a read-only key, a restricted object).
+func Forbidden(err error) bool { return answered(err, http.StatusForbidden) }
+
+// SaysUnauthorized reports an answer whose body states 401 whatever its HTTP status: some gateways
+// answer a bad key 403 with such a body.
+func SaysUnauthorized(err error) bool {
+	ae, ok := errors.AsType[*APIError](err)
+	return ok && ae.BodyStatus == http.StatusUnauthorized
+}
+
+// Conflict reports a 409: someone else changed the object at the same time (never retried).
+func Conflict(err error) bool { return answered(err, http.StatusConflict) }
+
+// RateLimited reports the service's write limit: a 429 answer, or a RateLimitError (429s until
+// the time allowed ran out).
+func RateLimited(err error) bool {
+	if _, ok := errors.AsType[*RateLimitError](err); ok {
+		return true
+	}
+	return answered(err, http.StatusTooManyRequests)
+}
+
+// ServerFailed reports a 5xx: the service failed (retried, but for 501).
+func ServerFailed(err error) bool {
+	ae, ok := errors.AsType[*APIError](err)
+	return ok && ae.StatusCode >= 500
+}
+
+// HeldForReview reports a write the service holds for review instead of applying it.
+func HeldForReview(err error) bool {
+	_, ok := errors.AsType[*ReviewPendingError](err)
+	return ok
+}
+
+// LockedByRun is the run, among the target's active runs, whose lock made the service refuse a
+// write: a refusal (400) that names the run (its id is in the service's words, as the service
+// names it: DESIGN §2). nil when err is not a refusal or names none of them: a refusal of the
+// content sent (an invalid rule) while a run is active is not the lock, and aborting or waiting
+// for the run would not help.
+func LockedByRun(err error, activeRuns []ReleasePipelineTrigger) *ReleasePipelineTrigger {
+	ae, ok := errors.AsType[*APIError](err)
+	if !ok || ae.StatusCode != http.StatusBadRequest {
+		return nil
+	}
+	for i := range activeRuns {
+		if id := activeRuns[i].ID; id != "" && strings.Contains(ae.Message, id) {
+			return &activeRuns[i]
+		}
+	}
+	return nil
+}
+
+// answered reports an APIError of status.
+func answered(err error, status int) bool {
+	ae, ok := errors.AsType[*APIError](err)
+	return ok && ae.StatusCode == status
 }
 
 // newAPIError builds the error of a non-2xx answer; a service that echoes the API key (in a 401

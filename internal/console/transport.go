@@ -22,12 +22,13 @@ import (
 // closed too. net/http resends by itself only idempotent requests, and a retry through
 // go-retryablehttp would take the next pooled connection and count against max_retries; after a
 // long wait (the 15-minute write window) every attempt met a dead connection. Writes that must
-// not be sent twice (noResend) are left to their own recovery.
+// not be sent twice (noResend) are left to their own recovery. ctx is r's context bounded by the
+// attempt's timeout: every step of the request takes it.
 func (t *pacedTransport) roundTripFresh(ctx context.Context, r *http.Request) (*http.Response, error) {
 	var reused atomic.Bool
 	trace := &httptrace.ClientTrace{GotConn: func(info httptrace.GotConnInfo) { reused.Store(info.Reused) }}
 	resp, err := t.next.RoundTrip(r.WithContext(httptrace.WithClientTrace(ctx, trace)))
-	if err == nil || !reused.Load() || !closedUnder(err) || ctx.Err() != nil || noResend(r.Context()) {
+	if err == nil || !reused.Load() || !closedUnder(err) || ctx.Err() != nil || noResend(ctx) {
 		return resp, err
 	}
 	if r.Body != nil && r.Body != http.NoBody {
@@ -38,13 +39,13 @@ func (t *pacedTransport) roundTripFresh(ctx context.Context, r *http.Request) (*
 		if berr != nil {
 			return resp, err
 		}
-		r = r.Clone(r.Context())
+		r = r.Clone(ctx)
 		r.Body = body
 	}
 	if ci, ok := t.next.(interface{ CloseIdleConnections() }); ok {
 		ci.CloseIdleConnections() // idle as long as the one that failed: closed too, most likely
 	}
-	tflog.Debug(r.Context(), "a pooled connection was closed by the service; sending the request again on a new one",
+	tflog.Debug(ctx, "a pooled connection was closed by the service; sending the request again on a new one",
 		map[string]any{"method": r.Method, "path": r.URL.Path, "error": err.Error()})
 	return t.next.RoundTrip(r.WithContext(ctx))
 }

@@ -192,7 +192,7 @@ func (a *releasePipelineTriggerAction) Invoke(ctx context.Context, req action.In
 	if inv.poll <= 0 {
 		inv.poll = defaultRunPollInterval
 	}
-	tctx, cancel := context.WithTimeout(ctx, timeout)
+	tctx, cancel := withOwnDeadline(ctx, timeout)
 	defer cancel()
 	if id := m.ConfigID.ValueString(); id != "" {
 		run, ok := configRunToAct(tctx, a.data.client, id, inv.op, &resp.Diagnostics)
@@ -201,7 +201,6 @@ func (a *releasePipelineTriggerAction) Invoke(ctx context.Context, req action.In
 		}
 		inv.triggerID = run
 	}
-	inv.parent = ctx
 	inv.run(tctx, &resp.Diagnostics)
 }
 

@@ -5,7 +5,6 @@ package provider
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -25,8 +24,6 @@ type triggerInvocation struct {
 	timeout   time.Duration
 	poll      time.Duration
 	progress  func(string)
-	// parent is Terraform's context: when it ends first, the invocation was cancelled, not timed out.
-	parent context.Context
 
 	last *console.ReleasePipelineTrigger // the last state of the run seen
 }
@@ -277,16 +274,17 @@ func nextRunPoll(poll time.Duration, r *console.ReleasePipelineTrigger) time.Dur
 
 // failCall reports a failed call to the service through the provider's one wording of it.
 func (in *triggerInvocation) failCall(ctx context.Context, f apiFailure, err error, diags *diag.Diagnostics) {
-	in.fail(ctx, f.summary(), f.detail(nil, err), diags)
+	in.fail(ctx, f.summary(), f.detail(ctx, nil, err), diags)
 }
 
 // fail adds the error, saying why it stopped when the deadline or Terraform ended the invocation,
-// and the last state of the run seen.
+// and the last state of the run seen. ctx is the invocation's (withOwnDeadline): its cause tells its
+// own deadline from Terraform's cancellation.
 func (in *triggerInvocation) fail(ctx context.Context, summary, detail string, diags *diag.Diagnostics) {
 	switch {
-	case in.parent != nil && in.parent.Err() != nil:
+	case ctx.Err() != nil && !ownDeadlinePassed(ctx):
 		detail = "Cancelled by Terraform. " + detail
-	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+	case ownDeadlinePassed(ctx):
 		detail = fmt.Sprintf("Timed out after %s (raise timeouts.invoke, for example timeouts = { invoke = %q }). %s",
 			formatTimeout(in.timeout), formatTimeout(2*in.timeout), detail)
 	}

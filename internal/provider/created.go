@@ -7,7 +7,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -39,7 +38,7 @@ func recoverCreate[T any](ctx context.Context, c creation, id string, err error,
 	var te *console.TransportError
 	isAPI := errors.As(err, &ae)
 	ambiguous := isAPI && ae.MaybeCommitted || errors.As(err, &te)
-	refused := isAPI && ae.StatusCode == http.StatusBadRequest // perhaps "already exists"
+	refused := console.Refused(err) // perhaps "already exists"
 	if !ambiguous && !refused {
 		return nil, err
 	}
@@ -94,15 +93,15 @@ func (e *objectExistsError) Unwrap() error { return e.cause }
 // addCreateFailure reports a failed create: an object that exists on the attribute that names it
 // (its own words say what happened to the attempts, no "may have been applied"), anything else
 // through create.
-func addCreateFailure(diags *diag.Diagnostics, at path.Path, create apiFailure, op *operation, err error) {
+func addCreateFailure(ctx context.Context, diags *diag.Diagnostics, at path.Path, create apiFailure, op *operation, err error) {
 	var exists *objectExistsError
 	if !errors.As(err, &exists) {
-		create.add(diags, op, err)
+		create.add(ctx, diags, op, err)
 		return
 	}
 	detail := exists.Error()
-	if op.timedOut() {
-		detail = create.detail(op, err)
+	if op.timedOut(ctx) {
+		detail = create.detail(ctx, op, err)
 	}
 	summary := fmt.Sprintf("%s %q already exists", exists.kind, exists.id)
 	if exists.state != "" {

@@ -78,7 +78,7 @@ func (d *listDataSource[M]) Read(ctx context.Context, req datasource.ReadRequest
 	}
 	opts := console.ListOptions{Concurrency: d.data.readConcurrency}
 	if what, err := d.spec.fill(ctx, d.data.client, opts, &m, &resp.Diagnostics); err != nil {
-		what.add(&resp.Diagnostics, nil, err)
+		what.add(ctx, &resp.Diagnostics, nil, err)
 	}
 	if resp.Diagnostics.HasError() {
 		return
@@ -143,11 +143,11 @@ func (d *ruledObjectDataSource[T]) Read(ctx context.Context, req datasource.Read
 	object := fmt.Sprintf("%s %q", d.spec.kind, id.ValueString())
 	read := apiFailure{"read", object}
 	if console.NotFound(err) {
-		read.addAt(&resp.Diagnostics, path.Root(d.spec.idAttr), capitalize(object)+" not found", nil, err, d.spec.notFound)
+		read.addAt(ctx, &resp.Diagnostics, path.Root(d.spec.idAttr), capitalize(object)+" not found", nil, err, d.spec.notFound)
 		return
 	}
 	if err != nil {
-		read.add(&resp.Diagnostics, nil, err)
+		read.add(ctx, &resp.Diagnostics, nil, err)
 		return
 	}
 	rules, diags := flattenRules(ctx, d.spec.rules(obj), nil)

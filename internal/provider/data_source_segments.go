@@ -103,6 +103,10 @@ func flattenSegmentRules(rules []console.SegmentRule) types.List {
 	return types.ListValueMust(segmentRulesObjectType, vals)
 }
 
+// flattenSegmentRule converts known values, for which the framework uses a context only to log:
+// no context is there to pass.
+//
+//nolint:contextcheck // see above
 func flattenSegmentRule(r console.SegmentRule) types.Object {
 	conds, _ := segmentConditions.flattenConditions(context.Background(), r.Conditions, segmentConditionObjectType)
 	rv := jsontypes.NewNormalizedNull()

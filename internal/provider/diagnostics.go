@@ -7,7 +7,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"strconv"
 	"strings"
 	"time"
@@ -39,11 +38,11 @@ func (f apiFailure) summary() string {
 	return strings.TrimSpace("Unable to " + f.op + " " + f.object)
 }
 
-// detail is the body of the diagnostic of err. op (nil outside CRUD calls) says whether its own
-// deadline ended the call, and whether it writes: a failed write whose fate is unknown
+// detail is the body of the diagnostic of err. op (nil outside CRUD calls), with its context ctx,
+// says whether its own deadline ended the call, and whether it writes: a failed write whose fate is unknown
 // (console.MaybeApplied) may have been applied.
-func (f apiFailure) detail(op *operation, err error) string {
-	if op != nil && op.timedOut() {
+func (f apiFailure) detail(ctx context.Context, op *operation, err error) string {
+	if op.timedOut(ctx) {
 		return timeoutDetail(op, err) + requestAccount(err)
 	}
 	detail := failureAccount(err)
@@ -82,14 +81,14 @@ func requestAccount(err error) string {
 }
 
 // add adds the error diagnostic of err.
-func (f apiFailure) add(diags *diag.Diagnostics, op *operation, err error) {
-	diags.AddError(f.summary(), f.detail(op, err))
+func (f apiFailure) add(ctx context.Context, diags *diag.Diagnostics, op *operation, err error) {
+	diags.AddError(f.summary(), f.detail(ctx, op, err))
 }
 
 // addAt is add on an attribute, with guidance before the request's account (such as what to do
 // when the object does not exist).
-func (f apiFailure) addAt(diags *diag.Diagnostics, attr path.Path, summary string, op *operation, err error, guidance string) {
-	detail := f.detail(op, err)
+func (f apiFailure) addAt(ctx context.Context, diags *diag.Diagnostics, attr path.Path, summary string, op *operation, err error, guidance string) {
+	detail := f.detail(ctx, op, err)
 	if guidance != "" {
 		detail = guidance + "\n\n" + detail
 	}
@@ -164,24 +163,24 @@ func rateLimitAccount(e *console.RateLimitError) string {
 // concurrent edit, a service that kept failing.
 func apiAdvice(e *console.APIError) string {
 	switch {
-	case e.StatusCode == http.StatusUnauthorized:
+	case console.Unauthorized(e):
 		return " (authentication failed: check the API key given in api_key or FEATURECONSOLE_API_KEY)"
-	case e.StatusCode == http.StatusForbidden:
+	case console.Forbidden(e):
 		// The HTTP status is trusted: 403 is a key the service accepted but does not allow this. Some
 		// gateways answer a bad key 403 with a body that says 401, so that case names the key too.
 		advice := fmt.Sprintf(" (not allowed: the service does not let this API key %s: check the key's role, since a "+
 			"read-only key cannot write, and the object's restrictions in the console, such as a gate or pipeline limited "+
 			"to some teams or roles", strings.TrimSpace(e.Op+" "+e.Object))
-		if e.BodyStatus == http.StatusUnauthorized {
+		if console.SaysUnauthorized(e) {
 			advice += "; the service's message speaks of authentication, so also check that the API key given in api_key " +
 				"or FEATURECONSOLE_API_KEY is the project's and still valid"
 		}
 		return advice + ")"
-	case e.StatusCode == http.StatusConflict:
+	case console.Conflict(e):
 		return " (someone else changed it at the same time; nothing was retried: run terraform plan to see where it stands now)"
-	case e.StatusCode == http.StatusTooManyRequests && e.Attempts > 1:
+	case console.RateLimited(e) && e.Attempts > 1:
 		return fmt.Sprintf(" (gave up after %d attempts: the service kept rate limiting)", e.Attempts)
-	case e.StatusCode >= 500 && e.Attempts > 1:
+	case console.ServerFailed(e) && e.Attempts > 1:
 		return fmt.Sprintf(" (gave up after %d attempts)", e.Attempts)
 	}
 	return ""

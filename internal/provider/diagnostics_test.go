@@ -18,14 +18,16 @@ import (
 // with it, and whether a write may have been applied, never the summary again.
 func TestFailureDetail(t *testing.T) {
 	ctx := context.Background()
-	write, cancelWrite, _ := newOperation(ctx, "update", time.Hour, nil)
+	_, write, cancelWrite, _ := newOperation(ctx, "update", time.Hour, nil)
 	defer cancelWrite()
-	read, cancelRead, _ := newOperation(ctx, "read", time.Hour, nil)
+	_, read, cancelRead, _ := newOperation(ctx, "read", time.Hour, nil)
 	defer cancelRead()
+	expired := map[*operation]context.Context{} // the contexts of the operations that timed out
 	timedOut := func(name string) *operation {
-		op, cancel, _ := newOperation(ctx, name, time.Millisecond, nil)
+		opCtx, op, cancel, _ := newOperation(ctx, name, time.Millisecond, nil)
 		t.Cleanup(cancel)
-		<-op.ctx.Done()
+		<-opCtx.Done()
+		expired[op] = opCtx
 		return op
 	}
 	const (
@@ -111,7 +113,11 @@ func TestFailureDetail(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := apiFailure{"update rules of", `gate "g"`}
-			got := f.detail(tc.op, tc.err)
+			opCtx, ok := expired[tc.op]
+			if !ok {
+				opCtx = ctx
+			}
+			got := f.detail(opCtx, tc.op, tc.err)
 			if got != tc.want {
 				t.Errorf("detail:\n got %q\nwant %q", got, tc.want)
 			}

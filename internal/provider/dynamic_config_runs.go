@@ -33,14 +33,14 @@ func activeRunsOfConfig(ctx context.Context, client *console.Client, configID st
 }
 
 // abortConfigRuns aborts the active runs of a config that is being destroyed.
-func abortConfigRuns(op *operation, client *console.Client, configID string, diags *diag.Diagnostics) bool {
-	runs, err := activeRunsOfConfig(op.ctx, client, configID)
+func abortConfigRuns(ctx context.Context, op *operation, client *console.Client, configID string, diags *diag.Diagnostics) bool {
+	runs, err := activeRunsOfConfig(ctx, client, configID)
 	if err != nil {
-		apiFailure{"list", fmt.Sprintf("the release pipeline runs of dynamic config %q", configID)}.add(diags, op, err)
+		apiFailure{"list", fmt.Sprintf("the release pipeline runs of dynamic config %q", configID)}.add(ctx, diags, op, err)
 		return false
 	}
 	for i := range runs {
-		if !abortRun(op, client, &runs[i], diags) {
+		if !abortRun(ctx, op, client, &runs[i], diags) {
 			return false
 		}
 		diags.AddWarning(fmt.Sprintf("Release pipeline run %q of dynamic config %q aborted", runs[i].ID, configID),
@@ -57,7 +57,7 @@ func configRunToAct(ctx context.Context, client *console.Client, configID string
 	at := path.Root("dynamic_config_id")
 	runs, err := activeRunsOfConfig(ctx, client, configID)
 	if err != nil {
-		apiFailure{"list", fmt.Sprintf("the release pipeline runs of dynamic config %q", configID)}.add(diags, nil, err)
+		apiFailure{"list", fmt.Sprintf("the release pipeline runs of dynamic config %q", configID)}.add(ctx, diags, nil, err)
 		return "", false
 	}
 	switch len(runs) {

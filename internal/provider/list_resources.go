@@ -34,7 +34,7 @@ var errListDone = errors.New("list done")
 // its callback; build makes an object's result, or reports that a filter leaves it out. Paging stops
 // as soon as limit results are sent (limit <= 0: no limit). A failed request ends the stream with
 // one error result after whatever was sent before it.
-func listStream[T any](limit int64, failure apiFailure, fetch func(func([]T) error) error, build func(T) (list.ListResult, bool)) iter.Seq[list.ListResult] {
+func listStream[T any](ctx context.Context, limit int64, failure apiFailure, fetch func(func([]T) error) error, build func(T) (list.ListResult, bool)) iter.Seq[list.ListResult] {
 	return func(push func(list.ListResult) bool) {
 		var sent int64
 		err := fetch(func(page []T) error {
@@ -55,7 +55,7 @@ func listStream[T any](limit int64, failure apiFailure, fetch func(func([]T) err
 		})
 		if err != nil && !errors.Is(err, errListDone) {
 			var d diag.Diagnostics
-			failure.add(&d, nil, err)
+			failure.add(ctx, &d, nil, err)
 			push(list.ListResult{Diagnostics: d})
 		}
 	}
@@ -121,7 +121,7 @@ func (l *pagedList[T, C]) List(ctx context.Context, req list.ListRequest, stream
 	}
 	client := l.data.client
 	var leftOut []string
-	results := listStream(req.Limit, l.spec.failure,
+	results := listStream(ctx, req.Limit, l.spec.failure,
 		func(fn func([]T) error) error { return l.spec.pages(client, ctx, opts, fn) },
 		func(obj T) (list.ListResult, bool) {
 			if keep != nil && !keep(&obj) {

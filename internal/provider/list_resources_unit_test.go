@@ -28,7 +28,7 @@ func TestListStream(t *testing.T) {
 		build := func(n int) (list.ListResult, bool) {
 			return list.ListResult{DisplayName: string(rune('a' + n - 1))}, n%2 == 1 // odd numbers pass
 		}
-		for r := range listStream(limit, apiFailure{"list", "things"}, fetch, build) {
+		for r := range listStream(t.Context(), limit, apiFailure{"list", "things"}, fetch, build) {
 			if r.Diagnostics.HasError() {
 				errs++
 				continue

@@ -98,7 +98,7 @@ func NewSegmentList() list.ListResource {
 			}
 			if err != nil {
 				var diags diag.Diagnostics
-				apiFailure{"read", fmt.Sprintf("segment %q", s.ID)}.add(&diags, nil, err)
+				apiFailure{"read", fmt.Sprintf("segment %q", s.ID)}.add(ctx, &diags, nil, err)
 				return nil, diags
 			}
 			if full.Type == console.SegmentIDList && full.ids == nil {

@@ -106,7 +106,7 @@ func (r *resourceData) checkAccess(ctx context.Context, req resource.ModifyPlanR
 		return
 	}
 	f := apiFailure{"reach the console API with", "the provider's base_url and api_key"}
-	resp.Diagnostics.AddError(f.summary(), f.detail(nil, err)+"\n\nThe plan checks the provider's configuration because it creates "+
+	resp.Diagnostics.AddError(f.summary(), f.detail(ctx, nil, err)+"\n\nThe plan checks the provider's configuration because it creates "+
 		"objects that nothing in it reads yet. To plan without reaching the service (offline), set "+
 		"skip_credentials_validation = true in the provider block or "+envSkipCredentialsValidation+"=true.")
 }
@@ -149,15 +149,15 @@ func (r *resourceData) begin(ctx context.Context, diags *diag.Diagnostics, ident
 // the object as a sentence starts ("Release pipeline").
 func readObject[T any](ctx context.Context, resp *resource.ReadResponse, t timeouts.Value, kind, id string,
 	get func(context.Context, string) (*T, error), flatten func(*T) diag.Diagnostics, model any) {
-	op, cancel := startOperation(ctx, t, "read", &resp.Diagnostics)
+	ctx, op, cancel := startOperation(ctx, t, "read", &resp.Diagnostics)
 	defer cancel()
-	obj, err := get(op.ctx, id)
+	obj, err := get(ctx, id)
 	if console.NotFound(err) {
 		removedFromState(ctx, resp, kind, id)
 		return
 	}
 	if err != nil {
-		apiFailure{"read", fmt.Sprintf("%s %q", strings.ToLower(kind), id)}.add(&resp.Diagnostics, op, err)
+		apiFailure{"read", fmt.Sprintf("%s %q", strings.ToLower(kind), id)}.add(ctx, &resp.Diagnostics, op, err)
 		return
 	}
 	resp.Diagnostics.Append(flatten(obj)...)

@@ -143,15 +143,15 @@ func (r *dynamicConfigResource) Create(ctx context.Context, req resource.CreateR
 	if resp.Diagnostics.Append(diags...); diags.HasError() {
 		return
 	}
-	op, cancel := startOperation(ctx, plan.Timeouts, "create", &resp.Diagnostics)
+	ctx, op, cancel := startOperation(ctx, plan.Timeouts, "create", &resp.Diagnostics)
 	defer cancel()
-	c, err := r.data.client.CreateDynamicConfig(op.ctx, fields)
+	c, err := r.data.client.CreateDynamicConfig(ctx, fields)
 	if err != nil {
-		c, err = recoverCreate(op.ctx, configCreation, fields.ID, err, r.data.client.GetDynamicConfig,
+		c, err = recoverCreate(ctx, configCreation, fields.ID, err, r.data.client.GetDynamicConfig,
 			func(got *console.DynamicConfig) bool { return configHolds(got, fields) })
 	}
 	if err != nil {
-		addCreateFailure(&resp.Diagnostics, path.Root("config_id"), apiFailure{"create", fmt.Sprintf("dynamic config %q", fields.ID)}, op, err)
+		addCreateFailure(ctx, &resp.Diagnostics, path.Root("config_id"), apiFailure{"create", fmt.Sprintf("dynamic config %q", fields.ID)}, op, err)
 		return
 	}
 	plan.ID = types.StringValue(c.ID)
@@ -191,7 +191,7 @@ func (r *dynamicConfigResource) Update(ctx context.Context, req resource.UpdateR
 		resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 		return
 	}
-	op, cancel := startOperation(ctx, plan.Timeouts, "update", &resp.Diagnostics)
+	ctx, op, cancel := startOperation(ctx, plan.Timeouts, "update", &resp.Diagnostics)
 	defer cancel()
 	// A change held for review by an earlier apply is settled, as for gates: not sent again while
 	// pending, committed once approved.
@@ -199,8 +199,8 @@ func (r *dynamicConfigResource) Update(ctx context.Context, req resource.UpdateR
 	review := newGateReview(ctx, req.Private, id, what)
 	review.target = configReviews
 	var c *console.DynamicConfig
-	_, err := review.write(op, r.data.client, console.DynamicConfigFieldsChange(changes), nil, &resp.Diagnostics, func() (*console.Gate, error) {
-		got, err := r.data.client.UpdateDynamicConfig(op.ctx, id, changes)
+	_, err := review.write(ctx, r.data.client, console.DynamicConfigFieldsChange(changes), nil, &resp.Diagnostics, func() (*console.Gate, error) {
+		got, err := r.data.client.UpdateDynamicConfig(ctx, id, changes)
 		c = got
 		return configAsGate(got, err)
 	})
@@ -210,10 +210,10 @@ func (r *dynamicConfigResource) Update(ctx context.Context, req resource.UpdateR
 		return
 	}
 	if err == nil && c == nil { // settled by committing the approved review: read what it applied
-		c, err = r.data.client.GetDynamicConfig(op.ctx, id)
+		c, err = r.data.client.GetDynamicConfig(ctx, id)
 	}
 	if err != nil {
-		apiFailure{"update", fmt.Sprintf("dynamic config %q", id)}.add(&resp.Diagnostics, op, err)
+		apiFailure{"update", fmt.Sprintf("dynamic config %q", id)}.add(ctx, &resp.Diagnostics, op, err)
 		return
 	}
 	plan.ID = types.StringValue(c.ID)
@@ -227,15 +227,15 @@ func (r *dynamicConfigResource) Delete(ctx context.Context, req resource.DeleteR
 		return
 	}
 	id := state.ConfigID.ValueString()
-	op, cancel := startOperation(ctx, state.Timeouts, "delete", &resp.Diagnostics)
+	ctx, op, cancel := startOperation(ctx, state.Timeouts, "delete", &resp.Diagnostics)
 	defer cancel()
 	// The service refuses to delete a config while a run of it is active; the run has nothing left
 	// to roll out.
-	if !abortConfigRuns(op, r.data.client, id, &resp.Diagnostics) {
+	if !abortConfigRuns(ctx, op, r.data.client, id, &resp.Diagnostics) {
 		return
 	}
-	if err := r.data.client.DeleteDynamicConfig(op.ctx, id); err != nil && !console.NotFound(err) {
-		apiFailure{"delete", fmt.Sprintf("dynamic config %q", id)}.add(&resp.Diagnostics, op, err)
+	if err := r.data.client.DeleteDynamicConfig(ctx, id); err != nil && !console.NotFound(err) {
+		apiFailure{"delete", fmt.Sprintf("dynamic config %q", id)}.add(ctx, &resp.Diagnostics, op, err)
 	}
 }
 

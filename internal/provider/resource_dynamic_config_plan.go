@@ -83,7 +83,7 @@ func (r *dynamicConfigResource) checkHeldValues(ctx context.Context, plan dynami
 		return
 	}
 	if err != nil {
-		apiFailure{"read", fmt.Sprintf("dynamic config %q", id)}.add(&resp.Diagnostics, nil, err)
+		apiFailure{"read", fmt.Sprintf("dynamic config %q", id)}.add(ctx, &resp.Diagnostics, nil, err)
 		return
 	}
 	for i, rule := range c.Rules {

@@ -110,13 +110,13 @@ func (r *configRulesResource) Create(ctx context.Context, req resource.CreateReq
 	if !r.begin(ctx, &resp.Diagnostics, resp.Identity, req.Plan, &plan) {
 		return
 	}
-	op, cancel := startOperation(ctx, plan.Timeouts, "create", &resp.Diagnostics)
+	ctx, op, cancel := startOperation(ctx, plan.Timeouts, "create", &resp.Diagnostics)
 	defer cancel()
 	id := plan.ConfigID.ValueString()
 	// Rules the config already has keep their identity when the configuration names them.
-	existing, err := r.target.read(op.ctx, r.data.client, id)
+	existing, err := r.target.read(ctx, r.data.client, id)
 	if err != nil && !console.NotFound(err) {
-		apiFailure{"read", r.target.what(id)}.add(&resp.Diagnostics, op, err)
+		apiFailure{"read", r.target.what(id)}.add(ctx, &resp.Diagnostics, op, err)
 		return
 	}
 	// A held create, or one that did not take, leaves no state: saved with an error, Terraform would
@@ -158,7 +158,7 @@ func (r *configRulesResource) Update(ctx context.Context, req resource.UpdateReq
 		resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 		return
 	}
-	op, cancel := startOperation(ctx, plan.Timeouts, "update", &resp.Diagnostics)
+	ctx, op, cancel := startOperation(ctx, plan.Timeouts, "update", &resp.Diagnostics)
 	defer cancel()
 	prior, d := ruleModels(ctx, state.Rules)
 	resp.Diagnostics.Append(d...)
@@ -213,8 +213,8 @@ func (r *configRulesResource) apply(ctx context.Context, op *operation, plan *co
 		}
 	}
 	var superseded *console.ReleasePipelineTrigger
-	g, err := review.write(op, r.data.client, console.GateRulesChange(rules), nil, diags, func() (*console.Gate, error) {
-		h, s, err := r.target.writeRules(op, r.data, id, rules, plan.OnActiveRun.ValueString(), diags)
+	g, err := review.write(ctx, r.data.client, console.GateRulesChange(rules), nil, diags, func() (*console.Gate, error) {
+		h, s, err := r.target.writeRules(ctx, op, r.data, id, rules, plan.OnActiveRun.ValueString(), diags)
 		superseded = s
 		if h == nil {
 			return nil, err
@@ -228,7 +228,7 @@ func (r *configRulesResource) apply(ctx context.Context, op *operation, plan *co
 		return held
 	}
 	if err != nil {
-		r.target.addWriteError(op.ctx, r.data.client, diags, id, op, err, missingConfig)
+		r.target.addWriteError(ctx, r.data.client, diags, id, op, err, missingConfig)
 		return written
 	}
 	h := &ruleHolder{ID: g.ID, ReleasePipelineID: g.ReleasePipelineID, Rules: g.Rules, ActiveReview: g.ActiveReview}
@@ -240,7 +240,7 @@ func (r *configRulesResource) apply(ctx context.Context, op *operation, plan *co
 		return notTaken
 	}
 	diags.Append(flattenConfigRules(ctx, h.Rules, plan, planned)...)
-	r.target.warnRolloutStarted(op.ctx, r.data.client, diags, id, h, superseded)
+	r.target.warnRolloutStarted(ctx, r.data.client, diags, id, h, superseded)
 	return written
 }
 
@@ -250,18 +250,18 @@ func (r *configRulesResource) Delete(ctx context.Context, req resource.DeleteReq
 		return
 	}
 	id := state.ConfigID.ValueString()
-	op, cancel := startOperation(ctx, state.Timeouts, "delete", &resp.Diagnostics)
+	ctx, op, cancel := startOperation(ctx, state.Timeouts, "delete", &resp.Diagnostics)
 	defer cancel()
 	if r.data.client.RespectsReviewSettings() {
 		// Every write may be held for review, an empty rule list too: a config already without
 		// rules (its removal approved since a held destroy) has nothing left to remove.
-		h, err := r.target.read(op.ctx, r.data.client, id)
+		h, err := r.target.read(ctx, r.data.client, id)
 		if console.NotFound(err) || err == nil && len(h.Rules) == 0 {
 			return
 		}
 	}
 	// Destroy supersedes: a run rolling out rules that are going away is aborted first.
-	h, superseded, err := r.target.writeRules(op, r.data, id, []console.GateRule{}, onActiveRunAbort, &resp.Diagnostics)
+	h, superseded, err := r.target.writeRules(ctx, op, r.data, id, []console.GateRule{}, onActiveRunAbort, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -271,12 +271,12 @@ func (r *configRulesResource) Delete(ctx context.Context, req resource.DeleteReq
 	switch {
 	case console.NotFound(err): // a config that is gone has no rules left to remove
 	case err != nil:
-		r.target.addWriteError(op.ctx, r.data.client, &resp.Diagnostics, id, op, err, missingConfig)
+		r.target.addWriteError(ctx, r.data.client, &resp.Diagnostics, id, op, err, missingConfig)
 	case len(h.Rules) > 0:
 		resp.Diagnostics.AddError(fmt.Sprintf("Rules of %s not removed", r.target.what(id)),
 			fmt.Sprintf("The service answered the removal of the rules with rules still held: %s.", heldRuleDifferences("the config", h.asGate(), nil)))
 	default:
-		r.target.warnRolloutStarted(op.ctx, r.data.client, &resp.Diagnostics, id, h, superseded)
+		r.target.warnRolloutStarted(ctx, r.data.client, &resp.Diagnostics, id, h, superseded)
 	}
 }
 

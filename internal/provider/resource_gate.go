@@ -155,26 +155,26 @@ func (r *gateResource) Create(ctx context.Context, req resource.CreateRequest, r
 	if resp.Diagnostics.Append(diags...); diags.HasError() {
 		return
 	}
-	op, cancel := startOperation(ctx, plan.Timeouts, "create", &resp.Diagnostics)
+	ctx, op, cancel := startOperation(ctx, plan.Timeouts, "create", &resp.Diagnostics)
 	defer cancel()
-	g, err := r.data.client.CreateGate(op.ctx, fields)
+	g, err := r.data.client.CreateGate(ctx, fields)
 	if err != nil {
 		var archived bool
-		g, err = recoverCreate(op.ctx, gateCreation, fields.ID, err, r.readNotingArchived(&archived),
+		g, err = recoverCreate(ctx, gateCreation, fields.ID, err, r.readNotingArchived(&archived),
 			func(got *console.Gate) bool { return gateHolds(got, fields) })
 		if archived {
 			existsArchived(err)
 		}
 	}
 	if err != nil {
-		addCreateFailure(&resp.Diagnostics, path.Root("gate_id"), apiFailure{"create", fmt.Sprintf("gate %q", fields.ID)}, op, err)
+		addCreateFailure(ctx, &resp.Diagnostics, path.Root("gate_id"), apiFailure{"create", fmt.Sprintf("gate %q", fields.ID)}, op, err)
 		return
 	}
 	if plan.Archived.ValueBool() && !g.Archived() {
-		a, err := r.setArchived(op, fields.ID, true)
+		a, err := r.setArchived(ctx, fields.ID, true)
 		if err != nil {
 			// The gate exists: the state holds it as it is, unarchived.
-			archiveFailure(fields.ID, true).add(&resp.Diagnostics, op, err)
+			archiveFailure(fields.ID, true).add(ctx, &resp.Diagnostics, op, err)
 		} else {
 			g = a
 		}
@@ -215,22 +215,22 @@ func (r *gateResource) Update(ctx context.Context, req resource.UpdateRequest, r
 		resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 		return
 	}
-	op, cancel := startOperation(ctx, plan.Timeouts, "update", &resp.Diagnostics)
+	ctx, op, cancel := startOperation(ctx, plan.Timeouts, "update", &resp.Diagnostics)
 	defer cancel()
 	var g *console.Gate
 	var err error
 	// The service refuses writes of an archived gate: unarchive first, archive last.
 	if archive && !plan.Archived.ValueBool() {
-		if g, err = r.setArchived(op, gateID, false); err != nil {
-			archiveFailure(gateID, false).add(&resp.Diagnostics, op, err)
+		if g, err = r.setArchived(ctx, gateID, false); err != nil {
+			archiveFailure(gateID, false).add(ctx, &resp.Diagnostics, op, err)
 			return
 		}
 		flattenGateFields(g, &state)
 	}
 	if !emptyGateFields(changes) {
 		review := newGateReview(ctx, req.Private, gateID, fmt.Sprintf("Change to gate %q", gateID))
-		g, err = review.write(op, r.data.client, console.GateFieldsChange(changes), gateHoldsChange(gateID, changes),
-			&resp.Diagnostics, func() (*console.Gate, error) { return r.data.client.UpdateGate(op.ctx, gateID, changes) })
+		g, err = review.write(ctx, r.data.client, console.GateFieldsChange(changes), gateHoldsChange(gateID, changes),
+			&resp.Diagnostics, func() (*console.Gate, error) { return r.data.client.UpdateGate(ctx, gateID, changes) })
 		resp.Diagnostics.Append(review.keep(ctx, resp.Private)...)
 	}
 	if reviewHeld(&resp.Diagnostics, err, fmt.Sprintf("Change to gate %q", gateID), reviewKeptState) {
@@ -238,14 +238,14 @@ func (r *gateResource) Update(ctx context.Context, req resource.UpdateRequest, r
 		return
 	}
 	if err != nil {
-		apiFailure{"update", fmt.Sprintf("gate %q", gateID)}.add(&resp.Diagnostics, op, err)
+		apiFailure{"update", fmt.Sprintf("gate %q", gateID)}.add(ctx, &resp.Diagnostics, op, err)
 		resp.Diagnostics.Append(resp.State.Set(ctx, &state)...) // an unarchive before it stays done
 		return
 	}
 	if archive && plan.Archived.ValueBool() {
-		a, err := r.setArchived(op, gateID, true)
+		a, err := r.setArchived(ctx, gateID, true)
 		if err != nil {
-			archiveFailure(gateID, true).add(&resp.Diagnostics, op, err)
+			archiveFailure(gateID, true).add(ctx, &resp.Diagnostics, op, err)
 			if g != nil { // the fields were written: the state holds them, unarchived
 				flattenGateFields(g, &plan)
 				resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
@@ -264,18 +264,18 @@ func (r *gateResource) Delete(ctx context.Context, req resource.DeleteRequest, r
 		return
 	}
 	gateID := state.GateID.ValueString()
-	op, cancel := startOperation(ctx, state.Timeouts, "delete", &resp.Diagnostics)
+	ctx, op, cancel := startOperation(ctx, state.Timeouts, "delete", &resp.Diagnostics)
 	defer cancel()
-	if !abortGateRuns(op, r.data.client, gateID, state.ArchiveOnDestroy.ValueBool(), &resp.Diagnostics) {
+	if !abortGateRuns(ctx, op, r.data.client, gateID, state.ArchiveOnDestroy.ValueBool(), &resp.Diagnostics) {
 		return
 	}
 	if state.ArchiveOnDestroy.ValueBool() { // kept, archived, with its history; a gate gone is gone
-		r.archiveOnDestroy(op, gateID, state.Archived.ValueBool(), &resp.Diagnostics)
+		r.archiveOnDestroy(ctx, op, gateID, state.Archived.ValueBool(), &resp.Diagnostics)
 		return
 	}
 	// The service deletes the gate's rules with it; a gate already gone is what destroy wants.
-	if err := r.data.client.DeleteGate(op.ctx, gateID); err != nil && !console.NotFound(err) {
-		apiFailure{"delete", fmt.Sprintf("gate %q", gateID)}.add(&resp.Diagnostics, op, err)
+	if err := r.data.client.DeleteGate(ctx, gateID); err != nil && !console.NotFound(err) {
+		apiFailure{"delete", fmt.Sprintf("gate %q", gateID)}.add(ctx, &resp.Diagnostics, op, err)
 	}
 }
 

@@ -7,7 +7,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 
@@ -20,36 +19,35 @@ import (
 // the gate instead of deleting it.
 
 // setArchived archives (archive) or unarchives the gate.
-func (r *gateResource) setArchived(op *operation, gateID string, archive bool) (*console.Gate, error) {
+func (r *gateResource) setArchived(ctx context.Context, gateID string, archive bool) (*console.Gate, error) {
 	if archive {
-		return r.data.client.ArchiveGate(op.ctx, gateID, "")
+		return r.data.client.ArchiveGate(ctx, gateID, "")
 	}
-	return r.data.client.UnarchiveGate(op.ctx, gateID, "")
+	return r.data.client.UnarchiveGate(ctx, gateID, "")
 }
 
 // archiveOnDestroy archives the gate that destroy keeps (archive_on_destroy). A gate already
 // archived (archived, as the refresh found it) is done: the service refuses a second archive with
 // a 400 ("already archived"), which would fail every destroy of it. The same 400 for a gate
 // archived since the refresh is taken as done too, once a read shows it archived.
-func (r *gateResource) archiveOnDestroy(op *operation, gateID string, archived bool, diags *diag.Diagnostics) {
+func (r *gateResource) archiveOnDestroy(ctx context.Context, op *operation, gateID string, archived bool, diags *diag.Diagnostics) {
 	if archived {
 		return
 	}
-	r.restoreRemovedRules(op, gateID, diags)
-	_, err := r.setArchived(op, gateID, true)
+	r.restoreRemovedRules(ctx, gateID, diags)
+	_, err := r.setArchived(ctx, gateID, true)
 	if err == nil {
 		return
 	}
 	if console.NotFound(err) {
 		return
 	}
-	var ae *console.APIError
-	if errors.As(err, &ae) && ae.StatusCode == http.StatusBadRequest {
-		if g, gerr := r.data.client.GetGate(op.ctx, gateID); gerr == nil && g.Archived() {
+	if console.Refused(err) {
+		if g, gerr := r.data.client.GetGate(ctx, gateID); gerr == nil && g.Archived() {
 			return
 		}
 	}
-	archiveFailure(gateID, true).add(diags, op, err)
+	archiveFailure(gateID, true).add(ctx, diags, op, err)
 }
 
 // restoreRemovedRules writes back, before destroy archives the gate, the rules a
@@ -58,7 +56,7 @@ func (r *gateResource) archiveOnDestroy(op *operation, gateID string, archived b
 // pipeline got them back already when its destroy aborted the run that removing them started; where
 // they cannot be written back (a pipeline that would roll them out again, a review, a refusal) a
 // warning says the archived gate keeps none, and how to keep them next time.
-func (r *gateResource) restoreRemovedRules(op *operation, gateID string, diags *diag.Diagnostics) {
+func (r *gateResource) restoreRemovedRules(ctx context.Context, gateID string, diags *diag.Diagnostics) {
 	v, removed := r.data.rulesRemoved.Load(gateID)
 	if !removed {
 		return
@@ -67,7 +65,7 @@ func (r *gateResource) restoreRemovedRules(op *operation, gateID string, diags *
 	if len(rules) == 0 {
 		return
 	}
-	g, err := r.data.client.GetGate(op.ctx, gateID)
+	g, err := r.data.client.GetGate(ctx, gateID)
 	if err == nil && len(g.Rules) > 0 {
 		return
 	}
@@ -80,7 +78,7 @@ func (r *gateResource) restoreRemovedRules(op *operation, gateID string, diags *
 	case r.data.client.RespectsReviewSettings():
 		why = "writing them back could be held for review"
 	default:
-		if _, err = r.data.client.UpdateGateRules(op.ctx, gateID, rules); err == nil {
+		if _, err = r.data.client.UpdateGateRules(ctx, gateID, rules); err == nil {
 			diags.AddWarning(fmt.Sprintf("Rules of gate %q written back before archiving", gateID),
 				fmt.Sprintf("Destroy removed the rules of gate %q (its featureconsole_gate_rules has no keep_on_destroy = true), "+
 					"then archived the gate (archive_on_destroy = true): the rules were written back first, so the archived gate "+
@@ -132,8 +130,7 @@ func existsArchived(err error) {
 // done with a warning: the rules of an archived gate have no effect, and they go with the gate when
 // it is deleted (or stay as its history when it is kept archived).
 func addArchivedGateWriteError(ctx context.Context, client *console.Client, diags *diag.Diagnostics, gateID string, write apiFailure, op *operation, err error) bool {
-	var ae *console.APIError
-	if !errors.As(err, &ae) || ae.StatusCode != http.StatusBadRequest {
+	if !console.Refused(err) {
 		return false
 	}
 	g, gerr := client.GetGate(ctx, gateID)
@@ -151,6 +148,6 @@ func addArchivedGateWriteError(ctx context.Context, client *console.Client, diag
 		fmt.Sprintf("The service refuses changes of an archived gate's rules (an archived gate fails every check). Nothing "+
 			"was changed. Set `archived = false` on the gate's featureconsole_gate (the default) to unarchive it: apply does "+
 			"that before it writes the rules of a featureconsole_gate_rules that refers to it "+
-			"(`gate_id = featureconsole_gate.<name>.gate_id`).\n\n%s", write.detail(op, err)))
+			"(`gate_id = featureconsole_gate.<name>.gate_id`).\n\n%s", write.detail(ctx, op, err)))
 	return true
 }

@@ -167,15 +167,15 @@ func (r *gateRulesResource) Create(ctx context.Context, req resource.CreateReque
 	if !r.begin(ctx, &resp.Diagnostics, resp.Identity, req.Plan, &plan) {
 		return
 	}
-	op, cancel := startOperation(ctx, plan.Timeouts, "create", &resp.Diagnostics)
+	ctx, op, cancel := startOperation(ctx, plan.Timeouts, "create", &resp.Diagnostics)
 	defer cancel()
 	// Taking over a gate: rules it already has keep their identity and history when the
 	// configuration names them, so their baseID is read once and sent back. A missing gate is
 	// reported by the write itself.
 	gateID := plan.GateID.ValueString()
-	existing, err := r.data.client.GetGate(op.ctx, gateID)
+	existing, err := r.data.client.GetGate(ctx, gateID)
 	if err != nil && !console.NotFound(err) {
-		apiFailure{"read", fmt.Sprintf("gate %q", gateID)}.add(&resp.Diagnostics, op, err)
+		apiFailure{"read", fmt.Sprintf("gate %q", gateID)}.add(ctx, &resp.Diagnostics, op, err)
 		return
 	}
 	// A held create, or one that did not take, leaves no state: saved with an error, Terraform
@@ -217,7 +217,7 @@ func (r *gateRulesResource) Update(ctx context.Context, req resource.UpdateReque
 		resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 		return
 	}
-	op, cancel := startOperation(ctx, plan.Timeouts, "update", &resp.Diagnostics)
+	ctx, op, cancel := startOperation(ctx, plan.Timeouts, "update", &resp.Diagnostics)
 	defer cancel()
 	prior, d := ruleModels(ctx, state.Rules)
 	resp.Diagnostics.Append(d...)
@@ -282,8 +282,8 @@ func (r *gateRulesResource) apply(ctx context.Context, op *operation, plan *gate
 	}
 	// The API call is a PATCH of the rules either way; errors name what the user ran (create, update).
 	var superseded *console.ReleasePipelineTrigger
-	g, err := review.write(op, r.data.client, console.GateRulesChange(rules), nil, diags, func() (*console.Gate, error) {
-		g, s, err := r.writeRules(op, gateID, rules, plan.OnActiveRun.ValueString(), diags)
+	g, err := review.write(ctx, r.data.client, console.GateRulesChange(rules), nil, diags, func() (*console.Gate, error) {
+		g, s, err := r.writeRules(ctx, op, gateID, rules, plan.OnActiveRun.ValueString(), diags)
 		superseded = s
 		return g, err
 	})
@@ -294,7 +294,7 @@ func (r *gateRulesResource) apply(ctx context.Context, op *operation, plan *gate
 		return held
 	}
 	if err != nil {
-		r.addGateWriteError(diags, gateID, op, err)
+		r.addGateWriteError(ctx, diags, gateID, op, err)
 		return written
 	}
 	if difference := ruleDifferences(g, rules); difference != "" {
@@ -303,7 +303,7 @@ func (r *gateRulesResource) apply(ctx context.Context, op *operation, plan *gate
 		return notTaken
 	}
 	diags.Append(flattenGate(ctx, g, plan, planned)...)
-	r.warnRolloutStarted(op.ctx, diags, gateID, g, superseded)
+	r.warnRolloutStarted(ctx, diags, gateID, g, superseded)
 	return written
 }
 
@@ -321,12 +321,12 @@ func (r *gateRulesResource) Delete(ctx context.Context, req resource.DeleteReque
 				"manages them. A gate that destroy archives (archive_on_destroy = true) keeps them with its history.", gateID))
 		return
 	}
-	op, cancel := startOperation(ctx, state.Timeouts, "delete", &resp.Diagnostics)
+	ctx, op, cancel := startOperation(ctx, state.Timeouts, "delete", &resp.Diagnostics)
 	defer cancel()
 	if r.data.client.RespectsReviewSettings() {
 		// Every write may be held for review, an empty rule list too: a gate already without rules
 		// (its removal approved since a held destroy) has nothing left to remove.
-		g, err := r.data.client.GetGate(op.ctx, gateID)
+		g, err := r.data.client.GetGate(ctx, gateID)
 		if console.NotFound(err) || err == nil && len(g.Rules) == 0 {
 			return
 		}
@@ -336,7 +336,7 @@ func (r *gateRulesResource) Delete(ctx context.Context, req resource.DeleteReque
 	held, _ := expandStateRules(ctx, state.Rules)
 	// Destroy supersedes: a run rolling out rules that are going away is aborted first, whatever
 	// on_active_run says.
-	g, superseded, err := r.writeRules(op, gateID, []console.GateRule{}, onActiveRunAbort, &resp.Diagnostics)
+	g, superseded, err := r.writeRules(ctx, op, gateID, []console.GateRule{}, onActiveRunAbort, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -346,12 +346,12 @@ func (r *gateRulesResource) Delete(ctx context.Context, req resource.DeleteReque
 	switch {
 	case console.NotFound(err): // a gate that is gone has no rules left to remove
 	case err != nil:
-		r.addGateWriteError(&resp.Diagnostics, gateID, op, err)
+		r.addGateWriteError(ctx, &resp.Diagnostics, gateID, op, err)
 	case len(g.Rules) > 0: // the write did not take: destroy is not done while the gate holds rules
 		addRulesNotTaken(&resp.Diagnostics, gateID, ruleDifferences(g, nil), false, "terraform destroy")
 	default:
 		r.data.rulesRemoved.Store(gateID, held)
-		r.warnRulesRemoved(op.ctx, &resp.Diagnostics, gateID, g, superseded)
+		r.warnRulesRemoved(ctx, &resp.Diagnostics, gateID, g, superseded)
 	}
 }
 
@@ -362,22 +362,22 @@ func (r *gateRulesResource) ImportState(ctx context.Context, req resource.Import
 // addGateWriteError reports a failed write of the rules; a missing gate is the configuration's
 // mistake (this resource cannot create gates) and is reported on gate_id, and a gate locked by a
 // run of its release pipeline is said with the run and what to do.
-func (r *gateRulesResource) addGateWriteError(diags *diag.Diagnostics, gateID string, op *operation, err error) {
+func (r *gateRulesResource) addGateWriteError(ctx context.Context, diags *diag.Diagnostics, gateID string, op *operation, err error) {
 	write := apiFailure{op.name + " rules of", fmt.Sprintf("gate %q", gateID)}
 	if console.NotFound(err) {
-		write.addAt(diags, path.Root("gate_id"), fmt.Sprintf("Gate %q does not exist", gateID), op, err,
+		write.addAt(ctx, diags, path.Root("gate_id"), fmt.Sprintf("Gate %q does not exist", gateID), op, err,
 			"featureconsole_gate_rules manages the rules of a gate that exists. To have Terraform create the gate, "+
 				"declare it with a featureconsole_gate resource and reference it: gate_id = featureconsole_gate.<name>.gate_id. "+
 				"Otherwise correct gate_id.")
 		return
 	}
-	if addArchivedGateWriteError(op.ctx, r.data.client, diags, gateID, write, op, err) {
+	if addArchivedGateWriteError(ctx, r.data.client, diags, gateID, write, op, err) {
 		return
 	}
-	if run := r.activeRun(op.ctx, gateID, err); run != nil {
+	if run := gateRulesTarget.lockingRun(ctx, r.data.client, gateID, err); run != nil {
 		diags.AddError(fmt.Sprintf("Rules of gate %q are locked by release pipeline run %q", gateID, run.ID),
-			lockedByRun(gateID, op.name, run)+"\n\n"+write.detail(op, err))
+			lockedByRun(gateID, op.name, run)+"\n\n"+write.detail(ctx, op, err))
 		return
 	}
-	write.add(diags, op, err)
+	write.add(ctx, diags, op, err)
 }

@@ -5,12 +5,8 @@ package provider
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"net/http"
-	"regexp"
 	"strings"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
@@ -133,40 +129,6 @@ func (r *gateRulesResource) warnRulesRemoved(ctx context.Context, diags *diag.Di
 	diags.AddWarning(summary, strings.Join(did, " "))
 }
 
-// activeRun is the run that locks a gate's rules, when err is the service refusing a write (400)
-// for that lock while the gate has an active run.
-func (r *gateRulesResource) activeRun(ctx context.Context, gateID string, err error) *console.ReleasePipelineTrigger {
-	var ae *console.APIError
-	if !errors.As(err, &ae) || ae.StatusCode != http.StatusBadRequest {
-		return nil
-	}
-	runs, lerr := activeRunsOfGate(ctx, r.data.client, gateID)
-	if lerr != nil {
-		return nil
-	}
-	return lockingRun(ae.Message, runs)
-}
-
-// lockWords are words of a refusal that speaks of a rollout rather than of the rules sent.
-var lockWords = regexp.MustCompile(`(?i)\b(runs?|triggers?|roll(ed|ing)? ?outs?|rolled|rolling|locked|locks?|pipelines?|releases?)\b`)
-
-// lockingRun is the active run a refusal of a rules write is about. The service names the run
-// (DESIGN §2), and that run is taken; a refusal naming none of them is the lock only when it
-// speaks of a run or rollout in other words (then the newest run). Any other refusal, such as a
-// rule the service finds invalid, is not the lock even while a run is active: aborting or waiting
-// for the run would not help, and with on_active_run = "abort" it would end a rollout for nothing.
-func lockingRun(message string, runs []console.ReleasePipelineTrigger) *console.ReleasePipelineTrigger {
-	for i := range runs {
-		if runs[i].ID != "" && strings.Contains(message, runs[i].ID) {
-			return &runs[i]
-		}
-	}
-	if !lockWords.MatchString(message) {
-		return nil
-	}
-	return newestRun(runs)
-}
-
 // lockedByRun says what to do about a run that locks the gate's rules, once: on_active_run for
 // every Terraform version, the action for 1.14 and later.
 // timeout is the operation whose timeout bounds a wait (create or update).
@@ -191,47 +153,29 @@ const (
 
 var onActiveRunPolicies = []string{onActiveRunFail, onActiveRunAbort, onActiveRunWait}
 
-// writeRules writes the rule list. A write the service refuses (400) for an active run of the
-// gate (lockingRun) is the run's lock: onActiveRun then says whether
-// to stop, abort the run or wait for it, and write once more. superseded is the run aborted.
-// Failures of the abort or the wait are added to diags, with a nil gate and error.
-func (r *gateRulesResource) writeRules(op *operation, gateID string, rules []console.GateRule, onActiveRun string, diags *diag.Diagnostics) (g *console.Gate, superseded *console.ReleasePipelineTrigger, err error) {
-	ctx := console.WithOperation(op.ctx, op.name)
-	g, err = r.data.client.UpdateGateRules(ctx, gateID, rules)
-	if err == nil || onActiveRun == onActiveRunFail {
-		return g, nil, err
+// writeRules writes the gate's rules through the run handling gates and dynamic configs share
+// (rulesTarget.writeRules): a refusal for an active run's lock is handled as onActiveRun says.
+// superseded is the run aborted.
+func (r *gateRulesResource) writeRules(ctx context.Context, op *operation, gateID string, rules []console.GateRule, onActiveRun string, diags *diag.Diagnostics) (g *console.Gate, superseded *console.ReleasePipelineTrigger, err error) {
+	h, superseded, err := gateRulesTarget.writeRules(ctx, op, r.data, gateID, rules, onActiveRun, diags)
+	if h != nil {
+		g = h.gate
 	}
-	run := r.activeRun(op.ctx, gateID, err)
-	if run == nil {
-		return nil, nil, err
-	}
-	switch onActiveRun {
-	case onActiveRunAbort:
-		if !abortRun(op, r.data.client, run, diags) {
-			return nil, nil, nil
-		}
-		superseded = run
-	case onActiveRunWait:
-		if !r.waitForRun(op, gateID, run, diags) {
-			return nil, nil, nil
-		}
-	}
-	g, err = r.data.client.UpdateGateRules(ctx, gateID, rules)
 	return g, superseded, err
 }
 
 // abortRun aborts a run that locks a gate's rules; a run that ended meanwhile needs nothing more.
-func abortRun(op *operation, client *console.Client, run *console.ReleasePipelineTrigger, diags *diag.Diagnostics) bool {
-	tflog.Info(op.ctx, "aborting the release pipeline run that locks the gate's rules", map[string]any{
+func abortRun(ctx context.Context, op *operation, client *console.Client, run *console.ReleasePipelineTrigger, diags *diag.Diagnostics) bool {
+	tflog.Info(ctx, "aborting the release pipeline run that locks the gate's rules", map[string]any{
 		"run": run.ID, "gate_id": run.GateID, "status": run.Status, "phase": run.CurrentPhase})
-	_, err := client.RunTriggerOperation(op.ctx, run, console.TriggerAbort)
+	_, err := client.RunTriggerOperation(ctx, run, console.TriggerAbort)
 	if err == nil {
 		return true
 	}
-	if now, rerr := client.GetReleasePipelineTrigger(op.ctx, run.ID); rerr == nil && now.Final() {
+	if now, rerr := client.GetReleasePipelineTrigger(ctx, run.ID); rerr == nil && now.Final() {
 		return true
 	}
-	apiFailure{"abort", fmt.Sprintf("release pipeline run %q", run.ID)}.add(diags, op, err)
+	apiFailure{"abort", fmt.Sprintf("release pipeline run %q", run.ID)}.add(ctx, diags, op, err)
 	return false
 }
 
@@ -239,14 +183,14 @@ func abortRun(op *operation, client *console.Client, run *console.ReleasePipelin
 // to roll out, and a run outlives its gate and keeps its pipeline from being deleted. archiving
 // says the gate is kept archived (archive_on_destroy): the abort puts back the rules it had before
 // the change the run was rolling out, and those are the rules it keeps.
-func abortGateRuns(op *operation, client *console.Client, gateID string, archiving bool, diags *diag.Diagnostics) bool {
-	runs, err := activeRunsOfGate(op.ctx, client, gateID)
+func abortGateRuns(ctx context.Context, op *operation, client *console.Client, gateID string, archiving bool, diags *diag.Diagnostics) bool {
+	runs, err := activeRunsOfGate(ctx, client, gateID)
 	if err != nil {
-		apiFailure{"list", fmt.Sprintf("the release pipeline runs of gate %q", gateID)}.add(diags, op, err)
+		apiFailure{"list", fmt.Sprintf("the release pipeline runs of gate %q", gateID)}.add(ctx, diags, op, err)
 		return false
 	}
 	for i := range runs {
-		if !abortRun(op, client, &runs[i], diags) {
+		if !abortRun(ctx, op, client, &runs[i], diags) {
 			return false
 		}
 		what := fmt.Sprintf("The gate is being destroyed, so run %q of release pipeline %q, which was rolling out a change of "+
@@ -259,77 +203,6 @@ func abortGateRuns(op *operation, client *console.Client, gateID string, archivi
 		diags.AddWarning(fmt.Sprintf("Release pipeline run %q of gate %q aborted", runs[i].ID, gateID), what)
 	}
 	return true
-}
-
-// waitForRun reads the run that locks the gate's rules until it is completed or aborted, logging
-// each change of its status or phase; the operation's timeout bounds the wait.
-func (r *gateRulesResource) waitForRun(op *operation, gateID string, run *console.ReleasePipelineTrigger, diags *diag.Diagnostics) bool {
-	poll := r.data.runPollInterval
-	if poll <= 0 {
-		poll = defaultRunPollInterval
-	}
-	last, start := run, time.Now()
-	// seen is every state the run was found in, in order: Terraform shows a resource's operation
-	// only as "Still modifying...", so the apply's output says afterwards what was waited for.
-	seen := []string{runState(run)}
-	tflog.Info(op.ctx, "waiting for the release pipeline run that locks the gate's rules", map[string]any{
-		"run": run.ID, "gate_id": gateID, "status": run.Status, "phase": run.CurrentPhase})
-	// stopped says where the run was when the operation's context ended: the budget may run out
-	// while the timer waits or while a read of the run is under way, and both say the same.
-	stopped := func() bool {
-		why := "Terraform cancelled the apply"
-		if op.timedOut() {
-			why = fmt.Sprintf("The %s timeout (%s) ran out", op.name, formatTimeout(op.timeout))
-		}
-		diags.AddError(fmt.Sprintf("Stopped waiting for release pipeline run %q of gate %q", last.ID, gateID),
-			fmt.Sprintf("%s while waiting for run %q to end (on_active_run = \"wait\"); nothing was written. Last state "+
-				"seen: %s.\n\n%s\n\nStates seen in %s: %s.",
-				why, last.ID, describeRun(last), waitAdvice(gateID, op, last), humanDuration(time.Since(start)), strings.Join(seen, " -> ")))
-		return false
-	}
-	for !last.Final() {
-		t := time.NewTimer(nextRunPoll(poll, last))
-		select {
-		case <-op.ctx.Done():
-			t.Stop()
-			return stopped()
-		case <-t.C:
-		}
-		next, err := r.data.client.GetReleasePipelineTrigger(op.ctx, last.ID)
-		if err != nil {
-			if op.ctx.Err() != nil {
-				return stopped()
-			}
-			apiFailure{"read", fmt.Sprintf("release pipeline run %q", last.ID)}.add(diags, op, err)
-			return false
-		}
-		if next.Status != last.Status || next.CurrentPhaseID != last.CurrentPhaseID {
-			tflog.Info(op.ctx, fmt.Sprintf("release pipeline run %q is now %s", next.ID, describeRun(next)), map[string]any{
-				"run": next.ID, "gate_id": gateID, "status": next.Status, "phase": next.CurrentPhase})
-			seen = append(seen, runState(next))
-		}
-		last = next
-	}
-	diags.AddWarning(fmt.Sprintf("Waited for release pipeline run %q of gate %q", run.ID, gateID),
-		fmt.Sprintf("Run %q of release pipeline %q was rolling out an earlier change of the gate's rules, so this change "+
-			"waited %s for it to end (on_active_run = \"wait\"). The run went: %s.", run.ID, run.ReleasePipelineID,
-			humanDuration(time.Since(start)), strings.Join(seen, " -> ")))
-	return true
-}
-
-// waitAdvice is what to do about a run a wait stopped at. A phase waiting for review moves on only
-// when someone approves it: more time does not help, so the advice is the approval, by the action
-// with Terraform 1.14 or later and in the console with any Terraform.
-func waitAdvice(gateID string, op *operation, last *console.ReleasePipelineTrigger) string {
-	if last.Status == console.TriggerWaitingForReview {
-		return fmt.Sprintf("What to do: phase %q of run %q needs approving before the run moves on, and more time will "+
-			"not do that. Approve it with Terraform 1.14 or later through the action featureconsole_release_pipeline_trigger "+
-			"(gate_id = %q, operation = \"approve\", phase = %q), or in the console with any Terraform version, and apply "+
-			"again; or set on_active_run = \"abort\" to supersede the run.", last.CurrentPhase, last.ID, gateID, last.CurrentPhase)
-	}
-	return fmt.Sprintf("What to do: allow more time (timeouts = { %s = %q }), set on_active_run = \"abort\" to "+
-		"supersede the run, or approve, skip or roll out its phases (in the console, or with the action "+
-		"featureconsole_release_pipeline_trigger with Terraform 1.14 or later), and apply again.", op.name, formatTimeout(2*op.timeout))
 }
 
 // runState is a run's status and phase, without the bake time describeRun adds.

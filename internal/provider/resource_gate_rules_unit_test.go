@@ -358,10 +358,10 @@ func TestWaitForRun_timeoutDuringRead(t *testing.T) {
 	}
 	r := &gateRulesResource{resourceData{data: &providerData{client: c, runPollInterval: time.Millisecond}}}
 	var diags diag.Diagnostics
-	op, cancel, _ := newOperation(context.Background(), "update", 300*time.Millisecond, nil)
+	ctx, op, cancel, _ := newOperation(context.Background(), "update", 300*time.Millisecond, nil)
 	defer cancel()
 	run := &console.ReleasePipelineTrigger{ID: "rpt_1", Status: console.TriggerInProgress, CurrentPhase: "Canary"}
-	if r.waitForRun(op, "new_checkout", run, &diags) {
+	if gateRulesTarget.waitForRun(ctx, op, r.data, "new_checkout", run, &diags) {
 		t.Fatal("the wait reported the run ended")
 	}
 	if reads.Load() == 0 {
@@ -383,14 +383,17 @@ func TestWaitForRun_timeoutDuringRead(t *testing.T) {
 
 // on_active_run = "abort": a refusal of the rules that is not the run's lock (a rule the service
 // finds invalid) is reported as it is, and the run rolling out is left alone; a refusal that
-// names the run, or speaks of a rollout, is the lock and aborts it.
+// names the active run (its id, as the service and the mock do) is the lock and aborts it. Words
+// of a rollout that name no active run are not the lock: the runs decide, not the wording.
 func TestWriteRules_onlyTheLockAbortsTheRun(t *testing.T) {
 	const lock = `Gate "new_checkout" is being rolled out by release pipeline trigger "rpt_1": its rules cannot change until it ends`
 	for msg, wantAbort := range map[string]bool{
 		`rules[0].conditions[0].operator "any" is not valid for type "time"`: false,
 		`rules[0].name "checkout beta" duplicates rules[1].name`:             false,
 		lock: true,
-		`The gate's rules are locked while a rollout is in progress`: true,
+		`Rules of this gate cannot change until rpt_1 has ended`:                      true,
+		`The gate's rules are locked while a rollout is in progress`:                  false,
+		`Gate "new_checkout" is being rolled out by release pipeline trigger "rpt_0"`: false,
 	} {
 		t.Run(msg, func(t *testing.T) {
 			var mu sync.Mutex
@@ -424,10 +427,10 @@ func TestWriteRules_onlyTheLockAbortsTheRun(t *testing.T) {
 				t.Fatal(err)
 			}
 			r := &gateRulesResource{resourceData{data: &providerData{client: c}}}
-			op, cancel, _ := newOperation(context.Background(), "update", 10*time.Second, nil)
+			ctx, op, cancel, _ := newOperation(context.Background(), "update", 10*time.Second, nil)
 			defer cancel()
 			var diags diag.Diagnostics
-			_, superseded, err := r.writeRules(op, "new_checkout", []console.GateRule{}, onActiveRunAbort, &diags)
+			_, superseded, err := r.writeRules(ctx, op, "new_checkout", []console.GateRule{}, onActiveRunAbort, &diags)
 			mu.Lock()
 			defer mu.Unlock()
 			if wantAbort {

@@ -209,15 +209,15 @@ func (r *metricSourceResource) Create(ctx context.Context, req resource.CreateRe
 		return
 	}
 	name := src.Name
-	op, cancel := startOperation(ctx, plan.Timeouts, "create", &resp.Diagnostics)
+	ctx, op, cancel := startOperation(ctx, plan.Timeouts, "create", &resp.Diagnostics)
 	defer cancel()
-	created, err := r.data.client.CreateMetricSource(op.ctx, src)
+	created, err := r.data.client.CreateMetricSource(ctx, src)
 	if err != nil {
-		created, err = recoverCreate(op.ctx, metricSourceCreation, name, err, r.data.client.GetMetricSource,
+		created, err = recoverCreate(ctx, metricSourceCreation, name, err, r.data.client.GetMetricSource,
 			func(got *console.MetricSource) bool { return sameMetricSource(src, *got) })
 	}
 	if err != nil {
-		addCreateFailure(&resp.Diagnostics, path.Root("name"), apiFailure{"create", fmt.Sprintf("metric source %q", name)}, op, err)
+		addCreateFailure(ctx, &resp.Diagnostics, path.Root("name"), apiFailure{"create", fmt.Sprintf("metric source %q", name)}, op, err)
 		return
 	}
 	// The create response echoes only some fields: state keeps the plan's values, which the
@@ -256,10 +256,10 @@ func (r *metricSourceResource) Update(ctx context.Context, req resource.UpdateRe
 	}
 	// A change of validate_on_plan alone is provider-side: nothing to send.
 	if !sameMetricSource(old, src) {
-		op, cancel := startOperation(ctx, plan.Timeouts, "update", &resp.Diagnostics)
+		ctx, op, cancel := startOperation(ctx, plan.Timeouts, "update", &resp.Diagnostics)
 		defer cancel()
-		if _, err := r.data.client.UpdateMetricSource(op.ctx, src.Name, src); err != nil {
-			apiFailure{"update", fmt.Sprintf("metric source %q", src.Name)}.add(&resp.Diagnostics, op, err)
+		if _, err := r.data.client.UpdateMetricSource(ctx, src.Name, src); err != nil {
+			apiFailure{"update", fmt.Sprintf("metric source %q", src.Name)}.add(ctx, &resp.Diagnostics, op, err)
 			return
 		}
 	}
@@ -276,10 +276,10 @@ func (r *metricSourceResource) Delete(ctx context.Context, req resource.DeleteRe
 		return
 	}
 	name := state.Name.ValueString()
-	op, cancel := startOperation(ctx, state.Timeouts, "delete", &resp.Diagnostics)
+	ctx, op, cancel := startOperation(ctx, state.Timeouts, "delete", &resp.Diagnostics)
 	defer cancel()
-	if err := r.data.client.DeleteMetricSource(op.ctx, name); err != nil && !console.NotFound(err) {
-		apiFailure{"delete", fmt.Sprintf("metric source %q", name)}.add(&resp.Diagnostics, op, err)
+	if err := r.data.client.DeleteMetricSource(ctx, name); err != nil && !console.NotFound(err) {
+		apiFailure{"delete", fmt.Sprintf("metric source %q", name)}.add(ctx, &resp.Diagnostics, op, err)
 	}
 }
 

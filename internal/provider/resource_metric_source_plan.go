@@ -5,9 +5,7 @@ package provider
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"net/http"
 	"reflect"
 
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -71,9 +69,8 @@ func (r *metricSourceResource) ModifyPlan(ctx context.Context, req resource.Modi
 	}
 
 	src.DryRun = true
-	op, cancel := dryRunOperation(ctx, plan, update)
+	ctx, op, cancel := dryRunOperation(ctx, plan, update)
 	defer cancel()
-	ctx = op.ctx
 	var err error
 	if update {
 		_, err = r.data.client.UpdateMetricSource(ctx, src.Name, src)
@@ -84,9 +81,8 @@ func (r *metricSourceResource) ModifyPlan(ctx context.Context, req resource.Modi
 		return
 	}
 	validate := apiFailure{"validate", fmt.Sprintf("metric source %q", src.Name)}
-	var ae *console.APIError
 	switch {
-	case errors.As(err, &ae) && ae.StatusCode == http.StatusBadRequest:
+	case console.Refused(err):
 		if !update {
 			if _, gerr := r.data.client.GetMetricSource(ctx, src.Name); gerr == nil {
 				exists := &objectExistsError{creation: metricSourceCreation, id: src.Name, cause: err}
@@ -96,27 +92,27 @@ func (r *metricSourceResource) ModifyPlan(ctx context.Context, req resource.Modi
 		}
 		resp.Diagnostics.AddError(fmt.Sprintf("Metric source %q rejected by the console", src.Name),
 			"The console validated the planned metric source in a dry run (nothing was saved) and rejected it:\n\n"+
-				validate.detail(op, err)+"\n\nFix the configuration, or set validate_on_plan = false to skip this check.")
-	case errors.As(err, &ae) && (ae.StatusCode == http.StatusUnauthorized || ae.StatusCode == http.StatusForbidden):
-		validate.add(&resp.Diagnostics, op, err)
+				validate.detail(ctx, op, err)+"\n\nFix the configuration, or set validate_on_plan = false to skip this check.")
+	case console.Unauthorized(err) || console.Forbidden(err):
+		validate.add(ctx, &resp.Diagnostics, op, err)
 	default:
 		// The service could not answer; apply will meet the real outcome.
 		resp.Diagnostics.AddWarning(fmt.Sprintf("Metric source %q not validated at plan time", src.Name),
-			"The dry run that checks the planned source failed, so the plan was made without it:\n\n"+validate.detail(op, err))
+			"The dry run that checks the planned source failed, so the plan was made without it:\n\n"+validate.detail(ctx, op, err))
 	}
 }
 
 // dryRunOperation bounds the dry run by the timeout of the apply it checks (timeouts.create or
 // timeouts.update) when configured, else by defaultDryRunTimeout. It writes nothing.
-func dryRunOperation(ctx context.Context, plan metricSourceModel, update bool) (*operation, context.CancelFunc) {
+func dryRunOperation(ctx context.Context, plan metricSourceModel, update bool) (context.Context, *operation, context.CancelFunc) {
 	name, get := "create", plan.Timeouts.Create
 	if update {
 		name, get = "update", plan.Timeouts.Update
 	}
 	d, diags := get(ctx, defaultDryRunTimeout)
-	op, cancel, _ := newOperation(ctx, name, d, diags)
+	ctx, op, cancel, _ := newOperation(ctx, name, d, diags)
 	op.write = false
-	return op, cancel
+	return ctx, op, cancel
 }
 
 // metricSourceCreation names metric sources in the errors of a create that meets an existing one.

@@ -172,7 +172,7 @@ func (r *releasePipelineResource) Create(ctx context.Context, req resource.Creat
 	if !r.begin(ctx, &resp.Diagnostics, resp.Identity, req.Plan, &plan) {
 		return
 	}
-	op, cancel := startOperation(ctx, plan.Timeouts, "create", &resp.Diagnostics)
+	ctx, op, cancel := startOperation(ctx, plan.Timeouts, "create", &resp.Diagnostics)
 	defer cancel()
 	if plan.PipelineID.IsUnknown() {
 		r.create(ctx, op, &plan, resp)
@@ -190,10 +190,10 @@ func (r *releasePipelineResource) create(ctx context.Context, op *operation, pla
 		return
 	}
 	name := plan.Name.ValueString()
-	p, err := r.data.client.CreateReleasePipeline(op.ctx, console.ReleasePipelineUpdate{Name: name, Phases: phases})
+	p, err := r.data.client.CreateReleasePipeline(ctx, console.ReleasePipelineUpdate{Name: name, Phases: phases})
 	if err != nil {
 		f := apiFailure{"create", fmt.Sprintf("release pipeline %q", name)}
-		detail := f.detail(op, err)
+		detail := f.detail(ctx, op, err)
 		if ae, ok := errors.AsType[*console.AmbiguousCreateError](err); ok {
 			// Nothing is stored: a plan would create yet another one. Adopting one is the user's call.
 			detail += fmt.Sprintf("\n\nOne of them is this configuration's: bring it under Terraform with "+
@@ -217,10 +217,10 @@ func (r *releasePipelineResource) create(ctx context.Context, op *operation, pla
 // answer is consistent with it.
 func (r *releasePipelineResource) takeOver(ctx context.Context, op *operation, plan *releasePipelineModel, resp *resource.CreateResponse) {
 	id := plan.PipelineID.ValueString()
-	existing, err := r.data.client.GetReleasePipeline(op.ctx, id)
+	existing, err := r.data.client.GetReleasePipeline(ctx, id)
 	if err != nil {
 		read := apiFailure{"read", fmt.Sprintf("release pipeline %q", id)}
-		detail := read.detail(op, err)
+		detail := read.detail(ctx, op, err)
 		if console.NotFound(err) {
 			detail += "\n\npipeline_id names an existing pipeline to take over: correct it, or leave it out to have " +
 				"Terraform create the pipeline."
@@ -273,7 +273,7 @@ func (r *releasePipelineResource) Update(ctx context.Context, req resource.Updat
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	op, cancel := startOperation(ctx, plan.Timeouts, "update", &resp.Diagnostics)
+	ctx, op, cancel := startOperation(ctx, plan.Timeouts, "update", &resp.Diagnostics)
 	defer cancel()
 	if held := r.apply(ctx, op, &plan, phases, &resp.State, reviewKeptState, &resp.Diagnostics); held {
 		// Nothing changed on the service: the state keeps what it held, so the next plan shows the change again.
@@ -286,13 +286,13 @@ func (r *releasePipelineResource) Update(ctx context.Context, req resource.Updat
 // answer that differs from what was sent is stored with an error naming the differences.
 func (r *releasePipelineResource) apply(ctx context.Context, op *operation, plan *releasePipelineModel, phases []console.Phase, state *tfsdk.State, kept string, diags *diag.Diagnostics) (held bool) {
 	id := plan.PipelineID.ValueString()
-	p, err := r.data.client.UpdateReleasePipeline(op.ctx, id, console.ReleasePipelineUpdate{Name: plan.Name.ValueString(), Phases: phases})
+	p, err := r.data.client.UpdateReleasePipeline(ctx, id, console.ReleasePipelineUpdate{Name: plan.Name.ValueString(), Phases: phases})
 	if reviewHeld(diags, err, fmt.Sprintf("Change to release pipeline %q", id), kept) {
 		return true
 	}
 	if err != nil {
 		f := apiFailure{"update", fmt.Sprintf("release pipeline %q", id)}
-		diags.AddError(f.summary(), f.detail(op, err)+r.lockAdvice(op.ctx, id, err, "changed"))
+		diags.AddError(f.summary(), f.detail(ctx, op, err)+r.lockAdvice(ctx, id, err, "changed"))
 		return false
 	}
 	// What the service holds goes into state, whatever was sent: the next plan shows what is left.

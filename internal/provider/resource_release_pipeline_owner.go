@@ -6,9 +6,7 @@ package provider
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"net/http"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -86,12 +84,12 @@ func (r *releasePipelineResource) Delete(ctx context.Context, req resource.Delet
 	if !requireClient(r.data, &resp.Diagnostics) {
 		return
 	}
-	op, cancel := startOperation(ctx, state.Timeouts, "delete", &resp.Diagnostics)
+	ctx, op, cancel := startOperation(ctx, state.Timeouts, "delete", &resp.Diagnostics)
 	defer cancel()
 	// A pipeline already gone is what destroy wants.
-	if err := r.data.client.DeleteReleasePipeline(op.ctx, id); err != nil && !console.NotFound(err) {
+	if err := r.data.client.DeleteReleasePipeline(ctx, id); err != nil && !console.NotFound(err) {
 		f := apiFailure{"delete", fmt.Sprintf("release pipeline %q", id)}
-		resp.Diagnostics.AddError(f.summary(), f.detail(op, err)+r.lockAdvice(op.ctx, id, err, "deleted"))
+		resp.Diagnostics.AddError(f.summary(), f.detail(ctx, op, err)+r.lockAdvice(ctx, id, err, "deleted"))
 	}
 }
 
@@ -99,8 +97,7 @@ func (r *releasePipelineResource) Delete(ctx context.Context, req resource.Delet
 // (read from the service, whatever the refusal's words) and what to do about them, or else what
 // else makes the service refuse.
 func (r *releasePipelineResource) lockAdvice(ctx context.Context, id string, err error, what string) string {
-	var ae *console.APIError
-	if !errors.As(err, &ae) || ae.StatusCode != http.StatusBadRequest {
+	if !console.Refused(err) {
 		return ""
 	}
 	runs, lerr := r.data.client.ActiveReleasePipelineTriggers(ctx, id)

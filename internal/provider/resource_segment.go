@@ -174,33 +174,33 @@ func (r *segmentResource) Create(ctx context.Context, req resource.CreateRequest
 	if resp.Diagnostics.Append(diags...); diags.HasError() {
 		return
 	}
-	op, cancel := startOperation(ctx, plan.Timeouts, "create", &resp.Diagnostics)
+	ctx, op, cancel := startOperation(ctx, plan.Timeouts, "create", &resp.Diagnostics)
 	defer cancel()
-	created, err := r.data.client.CreateSegment(op.ctx, seg)
+	created, err := r.data.client.CreateSegment(ctx, seg)
 	for attempt := 1; err != nil; attempt++ {
 		var again bool
-		if created, again, err = r.recoverCreate(op.ctx, seg, err); !again || attempt > maxCreateResends {
+		if created, again, err = r.recoverCreate(ctx, seg, err); !again || attempt > maxCreateResends {
 			break
 		}
 		// The read back found no segment: the lost create never arrived, and sending it again cannot duplicate it.
-		created, err = r.data.client.CreateSegment(op.ctx, seg)
+		created, err = r.data.client.CreateSegment(ctx, seg)
 	}
 	if err != nil {
-		addSegmentCreateError(&resp.Diagnostics, op, id, err)
+		addSegmentCreateError(ctx, &resp.Diagnostics, op, id, err)
 		return
 	}
 	// From here the segment exists: whatever fails leaves it in state, so the next apply finishes it.
 	plan.ID = types.StringValue(id)
 	var written *console.Segment
 	if len(rules) > 0 {
-		written = r.writeRules(op, id, rules, &resp.Diagnostics)
+		written = r.writeRules(ctx, op, id, rules, &resp.Diagnostics)
 	}
 	var priv idListPrivate
 	var onItsWay bool
 	held := len(ids)
 	if len(ids) > 0 && !resp.Diagnostics.HasError() {
 		var refused []string
-		switch err := r.data.client.AddSegmentIDs(op.ctx, id, ids); {
+		switch err := r.data.client.AddSegmentIDs(ctx, id, ids); {
 		case console.IsIDListCap(err):
 			// Terraform marks a resource whose create fails as tainted, to be deleted and created
 			// again: the ids written and every reference to the segment would be lost each time.
@@ -213,9 +213,9 @@ func (r *segmentResource) Create(ctx context.Context, req resource.CreateRequest
 					"warning rather than an error (Terraform would mark a failed create for replacement): the next plan shows the "+
 					"ids still to add, and its apply fails in these words until the project has Large ID Lists.")
 		case err != nil:
-			segmentWriteFailure(&resp.Diagnostics, op, id, "add ids to", err)
+			segmentWriteFailure(ctx, &resp.Diagnostics, op, id, "add ids to", err)
 		}
-		priv, onItsWay = r.afterIDWrite(op.ctx, id, refused)
+		priv, onItsWay = r.afterIDWrite(ctx, id, refused)
 	}
 	r.finish(ctx, op, &plan, created, written, &resp.Diagnostics)
 	if onItsWay || held < len(ids) {
@@ -259,17 +259,17 @@ func (r *segmentResource) Update(ctx context.Context, req resource.UpdateRequest
 	if resp.Diagnostics.Append(append(diags, oldDiags...)...); resp.Diagnostics.HasError() {
 		return
 	}
-	op, cancel := startOperation(ctx, plan.Timeouts, "update", &resp.Diagnostics)
+	ctx, op, cancel := startOperation(ctx, plan.Timeouts, "update", &resp.Diagnostics)
 	defer cancel()
 	var written *console.Segment
 	if !plan.Rules.Equal(state.Rules) {
-		written = r.writeRules(op, id, rules, &resp.Diagnostics)
+		written = r.writeRules(ctx, op, id, rules, &resp.Diagnostics)
 	}
 	added, removed := setDifference(oldIDs, ids), setDifference(ids, oldIDs)
 	have, wroteIDs, capped := oldIDs, false, false // the ids the service takes as the writes go
 	if len(added) > 0 && !resp.Diagnostics.HasError() {
 		wroteIDs = true
-		err := r.data.client.AddSegmentIDs(op.ctx, id, added)
+		err := r.data.client.AddSegmentIDs(ctx, id, added)
 		have = unionIDs(have, added[:idsTaken(err, len(added))])
 		switch {
 		case console.IsIDListCap(err):
@@ -278,21 +278,21 @@ func (r *segmentResource) Update(ctx context.Context, req resource.UpdateRequest
 			resp.Diagnostics.AddAttributeError(path.Root("ids"), fmt.Sprintf("Segment %q: the service's id-list limit was reached", id),
 				idListCapDetail(id, n, len(added)-n, len(have), err))
 		case err != nil:
-			segmentWriteFailure(&resp.Diagnostics, op, id, "add ids to", err)
+			segmentWriteFailure(ctx, &resp.Diagnostics, op, id, "add ids to", err)
 		}
 	}
 	if len(removed) > 0 && !resp.Diagnostics.HasError() {
 		wroteIDs = true
-		err := r.data.client.RemoveSegmentIDs(op.ctx, id, removed)
+		err := r.data.client.RemoveSegmentIDs(ctx, id, removed)
 		have = withoutIDs(have, removed[:idsTaken(err, len(removed))])
 		if err != nil {
-			segmentWriteFailure(&resp.Diagnostics, op, id, "remove ids from", err)
+			segmentWriteFailure(ctx, &resp.Diagnostics, op, id, "remove ids from", err)
 		}
 	}
 	var priv idListPrivate
 	var onItsWay bool
 	if wroteIDs {
-		priv, onItsWay = r.afterIDWrite(op.ctx, id, nil)
+		priv, onItsWay = r.afterIDWrite(ctx, id, nil)
 		if resp.Diagnostics.HasError() && !capped {
 			// A write whose fate is unknown (an answer lost, a timeout) may have been applied: the
 			// next refresh reads the pages rather than trust the ids counted here.
@@ -331,10 +331,10 @@ func (r *segmentResource) Delete(ctx context.Context, req resource.DeleteRequest
 		return
 	}
 	id := state.SegmentID.ValueString()
-	op, cancel := startOperation(ctx, state.Timeouts, "delete", &resp.Diagnostics)
+	ctx, op, cancel := startOperation(ctx, state.Timeouts, "delete", &resp.Diagnostics)
 	defer cancel()
-	if err := r.data.client.DeleteSegment(op.ctx, id); err != nil && !console.NotFound(err) {
-		apiFailure{"delete", fmt.Sprintf("segment %q", id)}.add(&resp.Diagnostics, op, err)
+	if err := r.data.client.DeleteSegment(ctx, id); err != nil && !console.NotFound(err) {
+		apiFailure{"delete", fmt.Sprintf("segment %q", id)}.add(ctx, &resp.Diagnostics, op, err)
 	}
 }
 

@@ -156,7 +156,7 @@ func (e *unmanagedSegmentError) Error() string {
 
 // segmentWriteFailure adds the diagnostic of a failed write of a segment's rules or ids: an
 // archived segment, the id-list cap, or the service's account.
-func segmentWriteFailure(diags *diag.Diagnostics, op *operation, id, what string, err error) {
+func segmentWriteFailure(ctx context.Context, diags *diag.Diagnostics, op *operation, id, what string, err error) {
 	switch {
 	case console.IsArchived(err):
 		diags.AddError(fmt.Sprintf("Segment %q is archived", id),
@@ -165,7 +165,7 @@ func segmentWriteFailure(diags *diag.Diagnostics, op *operation, id, what string
 				"segment_id in the configuration: Terraform then creates a new segment and deletes the archived one (update "+
 				"the gates and segments that refer to it by id). The service said: %s", what, id, failureAccount(err)))
 	default:
-		apiFailure{what, fmt.Sprintf("segment %q", id)}.add(diags, op, err)
+		apiFailure{what, fmt.Sprintf("segment %q", id)}.add(ctx, diags, op, err)
 	}
 }
 

@@ -7,7 +7,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"slices"
 	"strings"
 
@@ -184,10 +183,10 @@ func (r *segmentResource) readSegment(ctx context.Context, id string) (*segmentR
 }
 
 // writeRules replaces the segment's rules and checks that the answer holds what was sent.
-func (r *segmentResource) writeRules(op *operation, id string, rules []console.SegmentRule, diags *diag.Diagnostics) *console.Segment {
-	got, err := r.data.client.SetSegmentRules(console.WithOperation(op.ctx, op.name), id, orEmptyRules(rules))
+func (r *segmentResource) writeRules(ctx context.Context, op *operation, id string, rules []console.SegmentRule, diags *diag.Diagnostics) *console.Segment {
+	got, err := r.data.client.SetSegmentRules(console.WithOperation(ctx, op.name), id, orEmptyRules(rules))
 	if err != nil {
-		segmentWriteFailure(diags, op, id, op.name+" rules of", err)
+		segmentWriteFailure(ctx, diags, op, id, op.name+" rules of", err)
 		return nil
 	}
 	if held := (&console.Gate{Rules: got.Rules}); !sameGateRules(held, rules) {
@@ -208,10 +207,10 @@ func orEmptyRules(r []console.SegmentRule) []console.SegmentRule {
 // rest (and rules when none were written) from a read of the segment. The ids are the plan's,
 // which the writes sent.
 func (r *segmentResource) finish(ctx context.Context, op *operation, m *segmentModel, created, written *console.Segment, diags *diag.Diagnostics) {
-	seg, err := r.data.client.GetSegment(op.ctx, m.SegmentID.ValueString())
+	seg, err := r.data.client.GetSegment(ctx, m.SegmentID.ValueString())
 	if err != nil {
 		if created == nil || diags.HasError() {
-			apiFailure{"read", fmt.Sprintf("segment %q", m.SegmentID.ValueString())}.add(diags, op, err)
+			apiFailure{"read", fmt.Sprintf("segment %q", m.SegmentID.ValueString())}.add(ctx, diags, op, err)
 			seg = &console.Segment{ID: m.SegmentID.ValueString()}
 		} else {
 			seg = created
@@ -230,9 +229,8 @@ const maxCreateResends = 3
 // the segment back. One as was sent after a lost answer is this apply's own; none at all after a
 // lost answer means the create never arrived (again: it may be sent once more).
 func (r *segmentResource) recoverCreate(ctx context.Context, sent console.NewSegment, err error) (_ *console.Segment, again bool, _ error) {
-	var ae *console.APIError
 	ambiguous := console.MaybeApplied(err)
-	refused := errors.As(err, &ae) && ae.StatusCode == http.StatusBadRequest
+	refused := console.Refused(err)
 	if !ambiguous && !refused {
 		return nil, false, err
 	}
@@ -262,16 +260,16 @@ func (e *segmentExistsError) Error() string {
 
 func (e *segmentExistsError) Unwrap() error { return e.cause }
 
-func addSegmentCreateError(diags *diag.Diagnostics, op *operation, id string, err error) {
+func addSegmentCreateError(ctx context.Context, diags *diag.Diagnostics, op *operation, id string, err error) {
 	create := apiFailure{"create", fmt.Sprintf("segment %q", id)}
 	var exists *segmentExistsError
 	if errors.As(err, &exists) {
 		detail := exists.Error()
-		if op.timedOut() {
-			detail = create.detail(op, err)
+		if op.timedOut(ctx) {
+			detail = create.detail(ctx, op, err)
 		}
 		diags.AddAttributeError(path.Root("segment_id"), fmt.Sprintf("Segment %q already exists", id), detail)
 		return
 	}
-	create.add(diags, op, err)
+	create.add(ctx, diags, op, err)
 }

@@ -214,13 +214,13 @@ func (rv *gateReview) keep(ctx context.Context, p privateState) diag.Diagnostics
 // by holds). Rejected: said in a warning, and the change is sent as a new review. A different
 // change while a review is open is sent as well, and said. A write held for review returns a
 // heldGateChange.
-func (rv *gateReview) write(op *operation, c *console.Client, change any, holds func(*console.Gate) bool,
+func (rv *gateReview) write(ctx context.Context, c *console.Client, change any, holds func(*console.Gate) bool,
 	diags *diag.Diagnostics, send func() (*console.Gate, error)) (*console.Gate, error) {
 	if !c.RespectsReviewSettings() {
 		return send()
 	}
 	fp := console.ChangeFingerprint(change)
-	g, settled, err := rv.settle(op, c, change, fp, holds, diags)
+	g, settled, err := rv.settle(ctx, c, change, fp, holds, diags)
 	if !settled {
 		g, err = send()
 	}
@@ -243,7 +243,7 @@ func (rv *gateReview) write(op *operation, c *console.Client, change any, holds 
 
 // settle looks up the review an earlier apply's change waits on; settled reports that it decided
 // this apply's write (g and err are its outcome), otherwise the change is to be sent.
-func (rv *gateReview) settle(op *operation, c *console.Client, change any, fp string, holds func(*console.Gate) bool,
+func (rv *gateReview) settle(ctx context.Context, c *console.Client, change any, fp string, holds func(*console.Gate) bool,
 	diags *diag.Diagnostics) (g *console.Gate, settled bool, err error) {
 	var id string
 	switch {
@@ -254,7 +254,7 @@ func (rv *gateReview) settle(op *operation, c *console.Client, change any, fp st
 	default:
 		return nil, false, nil
 	}
-	review, err := rv.target.get(c, op.ctx, rv.gateID, id)
+	review, err := rv.target.get(c, ctx, rv.gateID, id)
 	if console.NotFound(err) { // superseded, or a service that keeps no reviews: send as ever
 		return nil, false, nil
 	}
@@ -278,7 +278,7 @@ func (rv *gateReview) settle(op *operation, c *console.Client, change any, fp st
 	case review.Is(console.ReviewPending):
 		return nil, true, &heldGateChange{ReviewPendingError: &console.ReviewPendingError{ReviewID: id}, again: true}
 	case review.Is(console.ReviewAccepted):
-		g, err := rv.commit(op, c, id)
+		g, err := rv.commit(ctx, c, id)
 		if err == nil && holds != nil && !holds(g) {
 			err = fmt.Errorf("review %q was committed, but %s %q does not hold the change it approved: "+
 				"the next plan shows what is left to do", id, rv.target.noun, rv.gateID)
@@ -297,13 +297,13 @@ func (rv *gateReview) settle(op *operation, c *console.Client, change any, fp st
 // commit commits an approved review. A commit refused because the review is committed already (a
 // reviewer committed it in the console meanwhile, or an earlier attempt whose answer was lost did)
 // reads the gate instead.
-func (rv *gateReview) commit(op *operation, c *console.Client, id string) (*console.Gate, error) {
-	g, err := rv.target.commit(c, op.ctx, rv.gateID, id)
+func (rv *gateReview) commit(ctx context.Context, c *console.Client, id string) (*console.Gate, error) {
+	g, err := rv.target.commit(c, ctx, rv.gateID, id)
 	if err == nil {
 		return g, nil
 	}
-	if review, rerr := rv.target.get(c, op.ctx, rv.gateID, id); rerr == nil && review.Is(console.ReviewCommitted) {
-		return rv.target.read(c, op.ctx, rv.gateID)
+	if review, rerr := rv.target.get(c, ctx, rv.gateID, id); rerr == nil && review.Is(console.ReviewCommitted) {
+		return rv.target.read(c, ctx, rv.gateID)
 	}
 	return nil, err
 }

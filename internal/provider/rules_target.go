@@ -5,9 +5,7 @@ package provider
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"net/http"
 	"strings"
 	"time"
 
@@ -22,7 +20,7 @@ import (
 // both roll changes out through runs of their release pipeline, which lock the rules until they end
 // (DESIGN.md §4). rulesTarget is what sets the two apart, so that what a write of the rules does
 // about an active run (on_active_run: fail, abort, wait), and what it says, is one piece of code
-// over the target kind. featureconsole_dynamic_config_rules uses it; the rule model, its plan
+// over the target kind. featureconsole_gate_rules and featureconsole_dynamic_config_rules use it; the rule model, its plan
 // matching by name and its validation are the gate rules' own (resource_gate_rules_*.go).
 
 // ruleHolder is what a target holds: its rules, the pipeline they roll out through and a review
@@ -32,6 +30,7 @@ type ruleHolder struct {
 	ReleasePipelineID string
 	Rules             []console.GateRule
 	ActiveReview      *console.ActiveReview
+	gate              *console.Gate // the gate as the service answered, for a gate
 }
 
 // asGate is the holder as the gate rules' comparisons take it (written.go).
@@ -46,6 +45,27 @@ type rulesTarget struct {
 	// runs lists the target's runs that can still change; filter names all its runs.
 	runs   func(ctx context.Context, c *console.Client, id string) ([]console.ReleasePipelineTrigger, error)
 	filter func(id string) console.TriggerFilter
+}
+
+var gateRulesTarget = rulesTarget{
+	noun: "gate", typeName: "featureconsole_gate_rules", idAttr: gateIdentityAttr,
+	read: func(ctx context.Context, c *console.Client, id string) (*ruleHolder, error) {
+		g, err := c.GetGate(ctx, id)
+		return gateHolder(g), err
+	},
+	write: func(ctx context.Context, c *console.Client, id string, rules []console.GateRule) (*ruleHolder, error) {
+		g, err := c.UpdateGateRules(ctx, id, rules)
+		return gateHolder(g), err
+	},
+	runs:   activeRunsOfGate,
+	filter: func(id string) console.TriggerFilter { return console.TriggerFilter{GateID: id} },
+}
+
+func gateHolder(g *console.Gate) *ruleHolder {
+	if g == nil {
+		return nil
+	}
+	return &ruleHolder{ID: g.ID, ReleasePipelineID: g.ReleasePipelineID, Rules: g.Rules, ActiveReview: g.ActiveReview, gate: g}
 }
 
 var configRulesTarget = rulesTarget{
@@ -72,95 +92,119 @@ func configHolder(d *console.DynamicConfig) *ruleHolder {
 // what names one object of the target: `dynamic config "x"`.
 func (t rulesTarget) what(id string) string { return fmt.Sprintf("%s %q", t.noun, id) }
 
-// lockingRun is the active run a refusal (400) of a rules write is about, if any (lockingRun).
+// lockingRun is the active run whose lock made the service refuse a write of the rules, if any:
+// the target's active runs (the runs endpoint) are read, and the client matches the refusal to
+// the one it names (console.LockedByRun). Any other refusal, such as a rule the service finds
+// invalid, is not the lock even while a run is active: aborting or waiting for the run would not
+// help, and with on_active_run = "abort" it would end a rollout for nothing.
 func (t rulesTarget) lockingRun(ctx context.Context, c *console.Client, id string, err error) *console.ReleasePipelineTrigger {
-	var ae *console.APIError
-	if !errors.As(err, &ae) || ae.StatusCode != http.StatusBadRequest {
+	if !console.Refused(err) {
 		return nil
 	}
 	runs, lerr := t.runs(ctx, c, id)
 	if lerr != nil {
 		return nil
 	}
-	return lockingRun(ae.Message, runs)
+	return console.LockedByRun(err, runs)
 }
 
 // writeRules writes the rule list; a refusal for an active run is handled as onActiveRun says:
 // stop, abort the run and write again, or wait for it to end and write again. superseded is the
 // run aborted. Failures of the abort or the wait are added to diags, with a nil holder and error.
-func (t rulesTarget) writeRules(op *operation, data *providerData, id string, rules []console.GateRule, onActiveRun string, diags *diag.Diagnostics) (h *ruleHolder, superseded *console.ReleasePipelineTrigger, err error) {
-	ctx := console.WithOperation(op.ctx, op.name)
-	h, err = t.write(ctx, data.client, id, rules)
+func (t rulesTarget) writeRules(ctx context.Context, op *operation, data *providerData, id string, rules []console.GateRule, onActiveRun string, diags *diag.Diagnostics) (h *ruleHolder, superseded *console.ReleasePipelineTrigger, err error) {
+	wctx := console.WithOperation(ctx, op.name) // the write named by the operation: "create rules of", "delete rules of"
+	h, err = t.write(wctx, data.client, id, rules)
 	if err == nil || onActiveRun == onActiveRunFail {
 		return h, nil, err
 	}
-	run := t.lockingRun(op.ctx, data.client, id, err)
+	run := t.lockingRun(ctx, data.client, id, err)
 	if run == nil {
 		return nil, nil, err
 	}
 	switch onActiveRun {
 	case onActiveRunAbort:
-		if !abortRun(op, data.client, run, diags) {
+		if !abortRun(ctx, op, data.client, run, diags) {
 			return nil, nil, nil
 		}
 		superseded = run
 	case onActiveRunWait:
-		if !t.waitForRun(op, data, id, run, diags) {
+		if !t.waitForRun(ctx, op, data, id, run, diags) {
 			return nil, nil, nil
 		}
 	}
-	h, err = t.write(ctx, data.client, id, rules)
+	h, err = t.write(wctx, data.client, id, rules)
 	return h, superseded, err
 }
 
-// waitForRun reads the run that locks the rules until it is completed or aborted; the operation's
-// timeout bounds the wait. A warning lists the states the run went through.
-func (t rulesTarget) waitForRun(op *operation, data *providerData, id string, run *console.ReleasePipelineTrigger, diags *diag.Diagnostics) bool {
+// waitForRun reads the run that locks the rules until it is completed or aborted, logging each
+// change of its status or phase; the operation's timeout bounds the wait.
+func (t rulesTarget) waitForRun(ctx context.Context, op *operation, data *providerData, id string, run *console.ReleasePipelineTrigger, diags *diag.Diagnostics) bool {
 	poll := data.runPollInterval
 	if poll <= 0 {
 		poll = defaultRunPollInterval
 	}
 	last, start := run, time.Now()
+	// seen is every state the run was found in, in order: Terraform shows a resource's operation
+	// only as "Still modifying...", so the apply's output says afterwards what was waited for.
 	seen := []string{runState(run)}
+	tflog.Info(ctx, "waiting for the release pipeline run that locks the rules", map[string]any{
+		"run": run.ID, t.idAttr: id, "status": run.Status, "phase": run.CurrentPhase})
+	// stopped says where the run was when the operation's context ended: the budget may run out
+	// while the timer waits or while a read of the run is under way, and both say the same.
+	stopped := func() bool {
+		why := "Terraform cancelled the apply"
+		if op.timedOut(ctx) {
+			why = fmt.Sprintf("The %s timeout (%s) ran out", op.name, formatTimeout(op.timeout))
+		}
+		diags.AddError(fmt.Sprintf("Stopped waiting for release pipeline run %q of %s", last.ID, t.what(id)),
+			fmt.Sprintf("%s while waiting for run %q to end (on_active_run = \"wait\"); nothing was written. Last state "+
+				"seen: %s.\n\n%s\n\nStates seen in %s: %s.",
+				why, last.ID, describeRun(last), t.waitAdvice(id, op, last), humanDuration(time.Since(start)), strings.Join(seen, " -> ")))
+		return false
+	}
 	for !last.Final() {
 		timer := time.NewTimer(nextRunPoll(poll, last))
 		select {
-		case <-op.ctx.Done():
+		case <-ctx.Done():
 			timer.Stop()
+			return stopped()
 		case <-timer.C:
 		}
-		var next *console.ReleasePipelineTrigger
-		var err error
-		if op.ctx.Err() == nil {
-			next, err = data.client.GetReleasePipelineTrigger(op.ctx, last.ID)
-		}
-		if op.ctx.Err() != nil {
-			why := "Terraform cancelled the apply"
-			if op.timedOut() {
-				why = fmt.Sprintf("The %s timeout (%s) ran out", op.name, formatTimeout(op.timeout))
-			}
-			diags.AddError(fmt.Sprintf("Stopped waiting for release pipeline run %q of %s", last.ID, t.what(id)),
-				fmt.Sprintf("%s while waiting for run %q to end (on_active_run = \"wait\"); nothing was written. Last state "+
-					"seen: %s.\n\nWhat to do: allow more time (timeouts = { %s = %q }), set on_active_run = \"abort\" to "+
-					"supersede the run, or approve, skip or roll out its phases, and apply again.\n\nStates seen in %s: %s.",
-					why, last.ID, describeRun(last), op.name, formatTimeout(2*op.timeout), humanDuration(time.Since(start)), strings.Join(seen, " -> ")))
-			return false
-		}
+		next, err := data.client.GetReleasePipelineTrigger(ctx, last.ID)
 		if err != nil {
-			apiFailure{"read", fmt.Sprintf("release pipeline run %q", last.ID)}.add(diags, op, err)
+			if ctx.Err() != nil {
+				return stopped()
+			}
+			apiFailure{"read", fmt.Sprintf("release pipeline run %q", last.ID)}.add(ctx, diags, op, err)
 			return false
 		}
 		if next.Status != last.Status || next.CurrentPhaseID != last.CurrentPhaseID {
-			tflog.Info(op.ctx, fmt.Sprintf("release pipeline run %q is now %s", next.ID, describeRun(next)), map[string]any{"run": next.ID, t.idAttr: id})
+			tflog.Info(ctx, fmt.Sprintf("release pipeline run %q is now %s", next.ID, describeRun(next)), map[string]any{
+				"run": next.ID, t.idAttr: id, "status": next.Status, "phase": next.CurrentPhase})
 			seen = append(seen, runState(next))
 		}
 		last = next
 	}
 	diags.AddWarning(fmt.Sprintf("Waited for release pipeline run %q of %s", run.ID, t.what(id)),
-		fmt.Sprintf("Run %q of release pipeline %q was rolling out an earlier change of the rules, so this change waited %s "+
-			"for it to end (on_active_run = \"wait\"). The run went: %s.", run.ID, run.ReleasePipelineID,
-			humanDuration(time.Since(start)), strings.Join(seen, " -> ")))
+		fmt.Sprintf("Run %q of release pipeline %q was rolling out an earlier change of the %s's rules, so this change "+
+			"waited %s for it to end (on_active_run = \"wait\"). The run went: %s.", run.ID, run.ReleasePipelineID,
+			t.noun, humanDuration(time.Since(start)), strings.Join(seen, " -> ")))
 	return true
+}
+
+// waitAdvice is what to do about a run a wait stopped at. A phase waiting for review moves on only
+// when someone approves it: more time does not help, so the advice is the approval, by the action
+// with Terraform 1.14 or later and in the console with any Terraform.
+func (t rulesTarget) waitAdvice(id string, op *operation, last *console.ReleasePipelineTrigger) string {
+	if last.Status == console.TriggerWaitingForReview {
+		return fmt.Sprintf("What to do: phase %q of run %q needs approving before the run moves on, and more time will "+
+			"not do that. Approve it with Terraform 1.14 or later through the action featureconsole_release_pipeline_trigger "+
+			"(%s = %q, operation = \"approve\", phase = %q), or in the console with any Terraform version, and apply "+
+			"again; or set on_active_run = \"abort\" to supersede the run.", last.CurrentPhase, last.ID, t.runFilterAttr(), id, last.CurrentPhase)
+	}
+	return fmt.Sprintf("What to do: allow more time (timeouts = { %s = %q }), set on_active_run = \"abort\" to "+
+		"supersede the run, or approve, skip or roll out its phases (in the console, or with the action "+
+		"featureconsole_release_pipeline_trigger with Terraform 1.14 or later), and apply again.", op.name, formatTimeout(2*op.timeout))
 }
 
 // followAndDrive says how to follow and drive a run of the target.
@@ -227,7 +271,7 @@ func (t rulesTarget) warnRolloutStarted(ctx context.Context, c *console.Client, 
 func (t rulesTarget) addWriteError(ctx context.Context, c *console.Client, diags *diag.Diagnostics, id string, op *operation, err error, onMissing string) {
 	write := apiFailure{op.name + " rules of", t.what(id)}
 	if console.NotFound(err) {
-		write.addAt(diags, path.Root(t.idAttr), fmt.Sprintf("%s %q does not exist", upperFirst(t.noun), id), op, err, onMissing)
+		write.addAt(ctx, diags, path.Root(t.idAttr), fmt.Sprintf("%s %q does not exist", upperFirst(t.noun), id), op, err, onMissing)
 		return
 	}
 	if run := t.lockingRun(ctx, c, id, err); run != nil {
@@ -238,10 +282,10 @@ func (t rulesTarget) addWriteError(ctx context.Context, c *console.Client, diags
 				"\"abort\" to abort the run and roll out this change instead, and apply again. With Terraform 1.14 or later "+
 				"you may instead end the run with the action featureconsole_release_pipeline_trigger (%s = %q, operation = "+
 				"\"rollout\" or \"abort\").\n\n%s", run.ReleasePipelineID, t.what(id), describeRun(run), t.typeName, op.name,
-				t.runFilterAttr(), id, write.detail(op, err)))
+				t.runFilterAttr(), id, write.detail(ctx, op, err)))
 		return
 	}
-	write.add(diags, op, err)
+	write.add(ctx, diags, op, err)
 }
 
 func upperFirst(s string) string {

@@ -130,7 +130,7 @@ func (s *eventsServer) readEvents(ctx context.Context, req *tfprotov6.ReadDataSo
 			Diagnostics: []*tfprotov6.Diagnostic{{
 				Severity: tfprotov6.DiagnosticSeverityError,
 				Summary:  failure.summary(),
-				Detail:   failure.detail(nil, err),
+				Detail:   failure.detail(ctx, nil, err),
 			}},
 		}
 	}

@@ -68,17 +68,17 @@ func firstOp(o timeouts.Opts) string {
 }
 
 // operation bounds one CRUD call by its `timeouts.<name>` and explains a failure the deadline caused.
+// Its context is passed beside it, never kept in it: the context's cause says whether the
+// operation's own deadline ended it (ownDeadlinePassed).
 type operation struct {
 	name    string // create, read, update, delete
 	write   bool   // a timed-out write may still have reached the service
 	timeout time.Duration
-	parent  context.Context
-	ctx     context.Context
 }
 
 // startOperation derives the operation's context, adding to diags what reading its timeout found;
-// the caller must call the returned cancel.
-func startOperation(ctx context.Context, t timeouts.Value, name string, diags *diag.Diagnostics) (*operation, context.CancelFunc) {
+// the caller must call the returned cancel and pass the returned context wherever the operation goes.
+func startOperation(ctx context.Context, t timeouts.Value, name string, diags *diag.Diagnostics) (context.Context, *operation, context.CancelFunc) {
 	var (
 		d time.Duration
 		x diag.Diagnostics
@@ -95,25 +95,41 @@ func startOperation(ctx context.Context, t timeouts.Value, name string, diags *d
 	default:
 		panic("unknown operation " + name)
 	}
-	op, cancel, x := newOperation(ctx, name, d, x)
+	ctx, op, cancel, x := newOperation(ctx, name, d, x)
 	diags.Append(x...)
-	return op, cancel
+	return ctx, op, cancel
 }
 
-func newOperation(ctx context.Context, name string, d time.Duration, diags diag.Diagnostics) (*operation, context.CancelFunc, diag.Diagnostics) {
+func newOperation(ctx context.Context, name string, d time.Duration, diags diag.Diagnostics) (context.Context, *operation, context.CancelFunc, diag.Diagnostics) {
 	if d <= 0 { // rejected at validation; never let a zero value mean "fail at once"
 		d = defaultReadTimeout
 		if name != "read" {
 			d = defaultWriteTimeout
 		}
 	}
-	tctx, cancel := context.WithTimeout(ctx, d)
-	return &operation{name: name, write: name != "read", timeout: d, parent: ctx, ctx: tctx}, cancel, diags
+	tctx, cancel := withOwnDeadline(ctx, d)
+	return tctx, &operation{name: name, write: name != "read", timeout: d}, cancel, diags
 }
 
-// timedOut reports whether the operation's own deadline ended it (not a cancellation by Terraform).
-func (o *operation) timedOut() bool {
-	return o.parent.Err() == nil && errors.Is(o.ctx.Err(), context.DeadlineExceeded)
+// errOwnDeadline is the cause of a context that its own deadline ended (withOwnDeadline), told
+// apart from Terraform's cancellation or an earlier deadline of the parent, whose causes are theirs.
+var errOwnDeadline = errors.New("its own deadline passed")
+
+// withOwnDeadline is context.WithTimeout whose end by d is recognisable by ownDeadlinePassed.
+func withOwnDeadline(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	return context.WithTimeoutCause(ctx, d, errOwnDeadline)
+}
+
+// ownDeadlinePassed reports whether ctx (or the context it derives from) was ended by the deadline
+// of withOwnDeadline, not by a cancellation by Terraform.
+func ownDeadlinePassed(ctx context.Context) bool {
+	return errors.Is(context.Cause(ctx), errOwnDeadline)
+}
+
+// timedOut reports whether the operation's own deadline ended it (not a cancellation by Terraform);
+// ctx is the operation's context.
+func (o *operation) timedOut(ctx context.Context) bool {
+	return o != nil && ownDeadlinePassed(ctx)
 }
 
 // formatTimeout renders 20m0s as 20m and 1h0m0s as 1h.

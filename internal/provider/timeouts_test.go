@@ -223,11 +223,11 @@ resource "featureconsole_gate_rules" "checkout" {
 func TestTimeoutsExplain(t *testing.T) {
 	ctx := context.Background()
 	f := apiFailure{"update rules of", `gate "x"`}
-	op, cancel, _ := newOperation(ctx, "update", time.Millisecond, nil)
+	opCtx, op, cancel, _ := newOperation(ctx, "update", time.Millisecond, nil)
 	defer cancel()
-	<-op.ctx.Done()
-	cause := fmt.Errorf("Unable to update rules of gate \"x\": cancelled: %w", op.ctx.Err())
-	got := f.detail(op, cause)
+	<-opCtx.Done()
+	cause := fmt.Errorf("Unable to update rules of gate \"x\": cancelled: %w", opCtx.Err())
+	got := f.detail(opCtx, op, cause)
 	want := `Timed out after 1ms waiting for the service (raise timeouts.update)`
 	if !strings.HasPrefix(got, want) {
 		t.Fatalf("got %q, want it to start with %q", got, want)
@@ -237,24 +237,24 @@ func TestTimeoutsExplain(t *testing.T) {
 	}
 	// The cause is still what the write note is decided from: a write that never left the pacer
 	// was not applied.
-	unsent := &console.CancelledError{Op: "update rules of gate", Object: `"x"`, Err: op.ctx.Err()}
-	if got := f.detail(op, unsent); !strings.HasPrefix(got, want) || strings.Contains(got, "may still have received the change") {
+	unsent := &console.CancelledError{Op: "update rules of gate", Object: `"x"`, Err: opCtx.Err()}
+	if got := f.detail(opCtx, op, unsent); !strings.HasPrefix(got, want) || strings.Contains(got, "may still have received the change") {
 		t.Fatalf("an unsent write: %q", got)
 	}
 
 	// Terraform cancelling (Ctrl-C) is not a timeout: the detail is the client's account.
 	parent, stop := context.WithCancel(ctx)
-	op, cancel2, _ := newOperation(parent, "read", time.Hour, nil)
+	opCtx, op, cancel2, _ := newOperation(parent, "read", time.Hour, nil)
 	defer cancel2()
 	stop()
 	cause = errors.New("Unable to read gate \"x\": cancelled: context canceled")
-	if got := f.detail(op, cause); got != cause.Error() {
+	if got := f.detail(opCtx, op, cause); got != cause.Error() {
 		t.Fatalf("a cancellation became %q", got)
 	}
 	// An error before the deadline is left alone.
-	op, cancel3, _ := newOperation(ctx, "read", time.Hour, nil)
+	opCtx, op, cancel3, _ := newOperation(ctx, "read", time.Hour, nil)
 	defer cancel3()
-	if got := f.detail(op, cause); got != cause.Error() {
+	if got := f.detail(opCtx, op, cause); got != cause.Error() {
 		t.Fatalf("got %q", got)
 	}
 }
@@ -274,7 +274,7 @@ func TestTimeoutsDefaultsAndFormat(t *testing.T) {
 		want time.Duration
 	}{{"create", defaultWriteTimeout}, {"read", defaultReadTimeout}, {"update", defaultWriteTimeout}, {"delete", defaultWriteTimeout}} {
 		var d diag.Diagnostics
-		op, cancel := startOperation(ctx, timeouts.Value{}, tc.name, &d)
+		_, op, cancel := startOperation(ctx, timeouts.Value{}, tc.name, &d)
 		cancel()
 		if d.HasError() || op.timeout != tc.want {
 			t.Errorf("%s: timeout %s (%v), want %s", tc.name, op.timeout, d, tc.want)

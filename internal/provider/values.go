@@ -64,7 +64,10 @@ func emptyListOf(elem attr.Type) types.List {
 	return types.ListValueMust(elem, []attr.Value{})
 }
 
-// nullToEmpty turns a null list into [] of the same element type.
+// nullToEmpty turns a null list into [] of the same element type. ElementType of a framework list
+// only hands back its type: no context is there to pass.
+//
+//nolint:contextcheck // see above
 func nullToEmpty(l types.List) types.List {
 	if l.IsNull() {
 		return emptyListOf(l.ElementType(context.Background()))
@@ -84,7 +87,10 @@ func listModels[T any](ctx context.Context, l types.List) ([]T, diag.Diagnostics
 
 // modelList converts the service's items to models and lists them as objects of typ; typ is
 // derived from the schema the models follow, so a mismatch is the provider's bug and panics as
-// types.ListValueMust does.
+// types.ListValueMust does. Converting known Go values to a framework list uses its context only
+// for logging reflection errors, which then panic here: no context is there to pass.
+//
+//nolint:contextcheck // see above
 func modelList[S, M any](typ types.ObjectType, items []S, model func(S) M) types.List {
 	models := make([]M, len(items))
 	for i, it := range items {
