@@ -19,6 +19,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 )
 
 var (
@@ -74,7 +75,7 @@ func (a *releasePipelineTriggerAction) Schema(ctx context.Context, _ action.Sche
 	}).(schema.SingleNestedAttribute)
 	if inv, ok := to.Attributes["invoke"].(schema.StringAttribute); ok {
 		inv.MarkdownDescription = inv.Description
-		inv.Validators = append(inv.Validators, positiveTimeout())
+		inv.Validators = append(inv.Validators, framework.PositiveTimeout())
 		to.Attributes["invoke"] = inv
 	}
 	to.MarkdownDescription = "How long the invocation may take, for example `timeouts = { invoke = \"1h\" }`."
@@ -101,25 +102,25 @@ func (a *releasePipelineTriggerAction) Schema(ctx context.Context, _ action.Sche
 				Optional: true,
 				MarkdownDescription: "Act on the one active run (`IN_PROGRESS`, `PAUSED` or `WAITING_FOR_REVIEW`) rolling out this " +
 					"gate; none or several is an error naming the gate. Exactly one of `gate_id`, `dynamic_config_id` and `trigger_id`.",
-				Validators: []validator.String{notBlank()},
+				Validators: []validator.String{framework.NotBlank()},
 			},
 			"dynamic_config_id": schema.StringAttribute{
 				Optional: true,
 				MarkdownDescription: "Act on the one active run rolling out a change of this dynamic config's rules; none or " +
 					"several is an error naming the config. Exactly one of `gate_id`, `dynamic_config_id` and `trigger_id`.",
-				Validators: []validator.String{notBlank()},
+				Validators: []validator.String{framework.NotBlank()},
 			},
 			"trigger_id": schema.StringAttribute{
 				Optional: true,
 				MarkdownDescription: "Act on this run (see the `featureconsole_release_pipeline_triggers` data source). " +
 					"Exactly one of `gate_id`, `dynamic_config_id` and `trigger_id`.",
-				Validators: []validator.String{notBlank()},
+				Validators: []validator.String{framework.NotBlank()},
 			},
 			"phase": schema.StringAttribute{
 				Optional: true,
 				MarkdownDescription: "Act only if the run is at this phase (by name); otherwise nothing is sent and the error names " +
 					"both phases. Required for `skip`, which moves on each time it is sent.",
-				Validators: []validator.String{notBlank()},
+				Validators: []validator.String{framework.NotBlank()},
 			},
 			"wait": schema.StringAttribute{
 				Optional: true,

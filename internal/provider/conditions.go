@@ -20,6 +20,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 )
 
 // A condition ({type, operator, field, customID, targetValue}) is the same object in gate rules,
@@ -45,7 +46,7 @@ type gateConditionModel struct {
 type conditionKind struct {
 	typeDesc, operatorDesc, fieldDesc, customIDDesc, targetDesc string
 	// types and operators are the service's documented values: a near miss of one is refused with
-	// the value meant (knownValue). Nil: not checked (data sources).
+	// the value meant (framework.KnownValue). Nil: not checked (data sources).
 	types, operators []string
 	// typesOnlyIn names whose whole list types is ("segments"): any other type is refused.
 	typesOnlyIn string
@@ -80,7 +81,7 @@ var (
 
 var (
 	gateConditions = conditionKind{
-		typeDesc: "What the condition tests. Documented types: " + codeList(gateConditionTypes) +
+		typeDesc: "What the condition tests. Documented types: " + framework.CodeList(gateConditionTypes) +
 			". A value that differs from one of them only by case or a typo (such as `emial`) is refused with " +
 			"a suggestion; other values are accepted with a warning, since the service may add types.",
 		operatorDesc: operatorDesc,
@@ -96,7 +97,7 @@ var (
 	// segmentRuleConditions are the conditions of featureconsole_segment's rules: a gate rule's, of
 	// the types segments accept.
 	segmentRuleConditions = conditionKind{
-		typeDesc: "What the condition tests: one of " + codeList(segmentConditionTypes) + ", the condition " +
+		typeDesc: "What the condition tests: one of " + framework.CodeList(segmentConditionTypes) + ", the condition " +
 			"types segments accept. Any other (such as `locale` or `public`, which gates accept) is refused at plan " +
 			"time, and a value that differs from one of them only by case or a typo (such as `emial`) is refused " +
 			"with a suggestion.",
@@ -137,7 +138,7 @@ var (
 )
 
 // operatorDesc describes the operator of gate and segment rules.
-var operatorDesc = "How the value is compared with the targets. Documented operators: " + codeList(gateConditionOperators) +
+var operatorDesc = "How the value is compared with the targets. Documented operators: " + framework.CodeList(gateConditionOperators) +
 	". A value that differs from one of them only by case or a typo is refused with a suggestion; " +
 	"other values are accepted with a warning."
 
@@ -145,13 +146,13 @@ const emptyMeansNone = "Omitting it, `null` and `[]` all mean none and never sho
 
 // resourceAttributes is the schema of one condition of a resource.
 func (k conditionKind) resourceAttributes() map[string]schema.Attribute {
-	typeValidators := []validator.String{notBlank()}
+	typeValidators := []validator.String{framework.NotBlank()}
 	operatorValidators := []validator.String{stringvalidator.LengthAtLeast(1)}
 	if k.types != nil {
-		typeValidators = append(typeValidators, knownValue("condition type", k.types, k.typesOnlyIn, k.warnUnknown))
+		typeValidators = append(typeValidators, framework.KnownValue("condition type", k.types, k.typesOnlyIn, k.warnUnknown))
 	}
 	if k.operators != nil {
-		operatorValidators = append(operatorValidators, knownValue("condition operator", k.operators, "", k.warnUnknown))
+		operatorValidators = append(operatorValidators, framework.KnownValue("condition operator", k.operators, "", k.warnUnknown))
 	}
 	optionalText := func(desc string) schema.StringAttribute {
 		return schema.StringAttribute{Optional: true, MarkdownDescription: desc,
@@ -170,7 +171,7 @@ func (k conditionKind) resourceAttributes() map[string]schema.Attribute {
 	if k.numbers {
 		targets.Validators = []validator.List{
 			listvalidator.NoNullValues(),
-			conflictsWith("target_numbers"),
+			framework.ConflictsWith("target_numbers"),
 		}
 		attrs["target_numbers"] = schema.ListAttribute{
 			Optional:    true,
@@ -261,7 +262,7 @@ func expandTargets(ctx context.Context, c gateConditionModel) (json.RawMessage, 
 // expandTargetStrings renders a known list of strings as a JSON array of strings; nil when the list
 // is null or unknown (targetValue left out).
 func expandTargetStrings(ctx context.Context, l types.List) (json.RawMessage, error) {
-	if !isKnownList(l) {
+	if !framework.IsKnownList(l) {
 		return nil, nil
 	}
 	vals := []string{}
@@ -283,8 +284,8 @@ func (k conditionKind) flattenCondition(c console.Condition) (conditionModel, er
 		TargetValue: tv,
 	}
 	if k.plannedTargets {
-		m.Operator, m.Field, m.CustomID = stringOrNull(c.Operator), stringOrNull(c.Field), stringOrNull(c.CustomID)
-		m.TargetValue = nullToEmpty(tv)
+		m.Operator, m.Field, m.CustomID = framework.StringOrNull(c.Operator), framework.StringOrNull(c.Field), framework.StringOrNull(c.CustomID)
+		m.TargetValue = framework.NullToEmpty(tv)
 	}
 	return m, err
 }
@@ -298,7 +299,7 @@ func (k conditionKind) flattenConditions(ctx context.Context, conds []console.Co
 		m, err := k.flattenCondition(c)
 		if err != nil && k.plannedTargets {
 			diags.AddError("Unexpected condition target value",
-				fmt.Sprintf("The service answered a targetValue the provider cannot read (%s): %v", truncate(string(c.TargetValue), 120), err))
+				fmt.Sprintf("The service answered a targetValue the provider cannot read (%s): %v", framework.Truncate(string(c.TargetValue), 120), err))
 			return types.ListNull(objType), diags
 		}
 		out = append(out, m)
@@ -331,13 +332,13 @@ func flattenGateCondition(c console.Condition, hint *gateConditionModel) (attr.V
 
 	allNumbers := true
 	for _, it := range items {
-		if jsonKind(it) != '0' || !numberFits(it) {
+		if framework.JSONKind(it) != '0' || !framework.NumberFits(it) {
 			allNumbers = false // a number too large to hold as one is read back as its JSON text
 		}
 	}
 	// The service may store numbers sent as numbers as strings of them ([18] → ["18"]): when the
 	// configuration (or the state) holds these same numbers in target_numbers, they go back there.
-	if !allNumbers && len(items) > 0 && isKnownList(hint.TargetNumbers) {
+	if !allNumbers && len(items) > 0 && framework.IsKnownList(hint.TargetNumbers) {
 		if nums, ok := numericStrings(items); ok && sameNumbers(nums, hint.TargetNumbers) {
 			items, allNumbers = nums, true
 		}
@@ -345,9 +346,9 @@ func flattenGateCondition(c console.Condition, hint *gateConditionModel) (attr.V
 	switch {
 	case len(items) == 0:
 		// Absent and [] mean the same; keep whichever empty list the configuration wrote.
-		if isEmptyList(hint.TargetNumbers) {
+		if framework.IsEmptyList(hint.TargetNumbers) {
 			tn = hint.TargetNumbers
-		} else if isEmptyList(hint.TargetValue) {
+		} else if framework.IsEmptyList(hint.TargetValue) {
 			tv = hint.TargetValue
 		}
 	case allNumbers:
@@ -366,9 +367,9 @@ func flattenGateCondition(c console.Condition, hint *gateConditionModel) (attr.V
 
 	return types.ObjectValueMust(gateConditionObjectType.AttrTypes, map[string]attr.Value{
 		"type":           types.StringValue(c.Type),
-		"operator":       stringOrNull(c.Operator),
-		"field":          stringOrNull(c.Field),
-		"custom_id":      stringOrNull(c.CustomID),
+		"operator":       framework.StringOrNull(c.Operator),
+		"field":          framework.StringOrNull(c.Field),
+		"custom_id":      framework.StringOrNull(c.CustomID),
 		"target_value":   tv,
 		"target_numbers": tn,
 	}), nil
@@ -378,7 +379,7 @@ func flattenGateCondition(c console.Condition, hint *gateConditionModel) (attr.V
 // value (and so its written form) is kept.
 func numberTargets(items []json.RawMessage, hint types.List) (types.List, error) {
 	var hintNums []types.Number
-	if isKnownList(hint) {
+	if framework.IsKnownList(hint) {
 		hintNums = make([]types.Number, 0, len(hint.Elements()))
 		for _, e := range hint.Elements() {
 			n, _ := e.(types.Number)
@@ -387,7 +388,7 @@ func numberTargets(items []json.RawMessage, hint types.List) (types.List, error)
 	}
 	vals := make([]attr.Value, len(items))
 	for i, it := range items {
-		bf, err := parseNumber(string(bytes.TrimSpace(it)))
+		bf, err := framework.ParseNumber(string(bytes.TrimSpace(it)))
 		if err != nil {
 			return types.ListNull(types.NumberType), err
 		}
@@ -438,9 +439,9 @@ func scalarString(raw json.RawMessage) (string, error) {
 		err := json.Unmarshal(raw, &s)
 		return s, err
 	case c == '-' || (c >= '0' && c <= '9'):
-		return shortestDecimal(string(raw))
+		return framework.ShortestDecimal(string(raw))
 	default:
-		return compactJSON(raw), nil
+		return framework.CompactJSON(raw), nil
 	}
 }
 
@@ -462,7 +463,7 @@ func numericStrings(items []json.RawMessage) ([]json.RawMessage, bool) {
 			}
 			it = json.RawMessage(s)
 		}
-		if jsonKind(it) != '0' || !numberFits(it) {
+		if framework.JSONKind(it) != '0' || !framework.NumberFits(it) {
 			return nil, false
 		}
 		out[i] = it
@@ -481,7 +482,7 @@ func sameNumbers(nums []json.RawMessage, l types.List) bool {
 		if !ok || n.IsNull() || n.IsUnknown() {
 			return false
 		}
-		bf, err := parseNumber(string(nums[i]))
+		bf, err := framework.ParseNumber(string(nums[i]))
 		if err != nil || n.ValueBigFloat().Cmp(bf) != 0 {
 			return false
 		}

@@ -17,6 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 )
 
 // The provider's data sources have two shapes, each held here once. Most list what the service
@@ -121,7 +122,7 @@ func (d *ruledObjectDataSource[T]) Schema(_ context.Context, _ datasource.Schema
 		d.spec.idAttr: schema.StringAttribute{
 			Required:            true,
 			MarkdownDescription: d.spec.idDescription,
-			Validators:          []validator.String{stringvalidator.LengthBetween(3, 100), notBlank()},
+			Validators:          []validator.String{stringvalidator.LengthBetween(3, 100), framework.NotBlank()},
 		},
 		"rules": schema.ListAttribute{
 			Computed: true, ElementType: gateRuleObjectType, MarkdownDescription: d.spec.rulesDescription,
@@ -143,7 +144,7 @@ func (d *ruledObjectDataSource[T]) Read(ctx context.Context, req datasource.Read
 	object := fmt.Sprintf("%s %q", d.spec.kind, id.ValueString())
 	read := apiFailure{"read", object}
 	if console.NotFound(err) {
-		read.addAt(ctx, &resp.Diagnostics, path.Root(d.spec.idAttr), capitalize(object)+" not found", nil, err, d.spec.notFound)
+		read.addAt(ctx, &resp.Diagnostics, path.Root(d.spec.idAttr), framework.Capitalize(object)+" not found", nil, err, d.spec.notFound)
 		return
 	}
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 )
 
 // The featureconsole_dynamic_config data source: one config with its own fields as
@@ -17,7 +18,7 @@ import (
 
 func NewDynamicConfigDataSource() datasource.DataSource {
 	json := func(desc string) schema.StringAttribute {
-		return schema.StringAttribute{Computed: true, CustomType: jsonValueType{}, MarkdownDescription: desc}
+		return schema.StringAttribute{Computed: true, CustomType: framework.JSONValueType{}, MarkdownDescription: desc}
 	}
 	return newRuledObjectDataSource(ruledObjectSpec[console.DynamicConfig]{
 		typeName: "dynamic_config",

@@ -19,6 +19,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 )
 
 // NewEventsDataSource is featureconsole_events as the framework serves it; server.go answers its
@@ -126,5 +127,5 @@ func metadataString(raw json.RawMessage) string {
 			return s
 		}
 	}
-	return compactJSON(raw)
+	return framework.CompactJSON(raw)
 }

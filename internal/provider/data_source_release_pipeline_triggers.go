@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 )
 
 func NewReleasePipelineTriggersDataSource() datasource.DataSource {
@@ -25,9 +26,9 @@ func NewReleasePipelineTriggersDataSource() datasource.DataSource {
 			"every page of `GET /release_pipeline_triggers`, filtered by the service. Use it to find the run an action " +
 			"`featureconsole_release_pipeline_trigger` should act on, or to report where rollouts stand.",
 		filters: map[string]schema.Attribute{
-			"release_pipeline_id": stringFilter("Only runs of this release pipeline.", notBlank()),
-			"gate_id":             stringFilter("Only runs rolling out a change of this gate.", notBlank()),
-			"dynamic_config_id":   stringFilter("Only runs rolling out a change of this dynamic config's rules.", notBlank()),
+			"release_pipeline_id": stringFilter("Only runs of this release pipeline.", framework.NotBlank()),
+			"gate_id":             stringFilter("Only runs rolling out a change of this gate.", framework.NotBlank()),
+			"dynamic_config_id":   stringFilter("Only runs rolling out a change of this dynamic config's rules.", framework.NotBlank()),
 			"statuses": schema.ListAttribute{
 				Optional:    true,
 				ElementType: types.StringType,
@@ -118,7 +119,7 @@ func flattenTriggers(runs []console.ReleasePipelineTrigger) types.List {
 			"id":                     types.StringValue(r.ID),
 			"release_pipeline_id":    types.StringValue(r.ReleasePipelineID),
 			"gate_id":                gate,
-			"dynamic_config_id":      stringOrNull(r.DynamicConfigID),
+			"dynamic_config_id":      framework.StringOrNull(r.DynamicConfigID),
 			"status":                 types.StringValue(r.Status),
 			"current_phase":          types.StringValue(r.CurrentPhase),
 			"current_phase_id":       types.StringValue(r.CurrentPhaseID),

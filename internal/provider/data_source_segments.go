@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 )
 
 func NewSegmentsDataSource() datasource.DataSource {
@@ -88,7 +89,7 @@ func flattenSegments(segs []console.Segment, typ string) types.List {
 			"last_modifier_id":   types.StringValue(s.LastModifierID),
 			"type":               types.StringValue(s.Type),
 			"count":              types.Int64Value(int64(s.Count)),
-			"tags":               stringList(s.Tags),
+			"tags":               framework.StringList(s.Tags),
 			"rules":              flattenSegmentRules(s.Rules),
 		}))
 	}
@@ -110,12 +111,12 @@ func flattenSegmentRules(rules []console.SegmentRule) types.List {
 func flattenSegmentRule(r console.SegmentRule) types.Object {
 	conds, _ := segmentConditions.flattenConditions(context.Background(), r.Conditions, segmentConditionObjectType)
 	rv := jsontypes.NewNormalizedNull()
-	if len(r.ReturnValue) > 0 && string(r.ReturnValue) != "null" && !isEmptyJSONObject(r.ReturnValue) {
-		rv = jsontypes.NewNormalizedValue(compactJSON(r.ReturnValue))
+	if len(r.ReturnValue) > 0 && string(r.ReturnValue) != "null" && !framework.IsEmptyJSONObject(r.ReturnValue) {
+		rv = jsontypes.NewNormalizedValue(framework.CompactJSON(r.ReturnValue))
 	}
 	return types.ObjectValueMust(segmentRulesObjectType.AttrTypes, map[string]attr.Value{
 		"name":            types.StringValue(r.Name),
-		"pass_percentage": types.Float64Value(roundPercentage(r.PassPercentage)), // 12.500000000000002 is 12.5
+		"pass_percentage": types.Float64Value(framework.RoundPercentage(r.PassPercentage)), // 12.500000000000002 is 12.5
 		"conditions":      conds,
 		"return_value":    rv,
 	})

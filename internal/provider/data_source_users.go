@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 )
 
 func NewUsersDataSource() datasource.DataSource {
@@ -25,7 +26,7 @@ func NewUsersDataSource() datasource.DataSource {
 		filters: map[string]schema.Attribute{
 			"role": stringFilter("Only users with this role, compared case-insensitively: `admin` finds `Admin`, `read only` finds "+
 				"`Read Only`. The console names roles `Admin`, `Member`, `Read Only` or a custom role's name. Omit for every user.",
-				stringvalidator.LengthAtLeast(1), notBlank()),
+				stringvalidator.LengthAtLeast(1), framework.NotBlank()),
 			"include_stale_members": schema.BoolAttribute{
 				Optional: true,
 				MarkdownDescription: "Whether to list stale members too: people who no longer use the project. Defaults to " +

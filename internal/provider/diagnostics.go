@@ -10,14 +10,13 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 )
 
 // Every diagnostic about a failed call to the service is built here, so that resources, data
@@ -100,7 +99,7 @@ func (f apiFailure) addAt(ctx context.Context, diags *diag.Diagnostics, attr pat
 func failureAccount(err error) string {
 	switch e := err.(type) {
 	case *console.APIError:
-		return capitalize(e.Reason()) + apiAdvice(e)
+		return framework.Capitalize(e.Reason()) + apiAdvice(e)
 	case *console.RateLimitError:
 		return rateLimitAccount(e)
 	case *console.ReviewPendingError:
@@ -116,7 +115,7 @@ func failureAccount(err error) string {
 	case *console.CancelledError:
 		return "The request was cancelled: " + e.Err.Error()
 	case interface{ Reason() string }: // the client's other errors: nothing to add
-		return capitalize(e.Reason())
+		return framework.Capitalize(e.Reason())
 	}
 	if inner := errors.Unwrap(err); inner != nil {
 		if more, ok := strings.CutPrefix(err.Error(), inner.Error()); ok {
@@ -225,14 +224,6 @@ func humanDuration(d time.Duration) string {
 		return "1 second"
 	}
 	return strconv.Itoa(s) + " seconds"
-}
-
-func capitalize(s string) string {
-	if s == "" {
-		return s
-	}
-	r, n := utf8.DecodeRuneInString(s)
-	return string(unicode.ToUpper(r)) + s[n:]
 }
 
 // removedFromState handles a Read that found the object gone: the one wording of every resource,

@@ -18,6 +18,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 )
 
 // The flatten functions turn what the service answers into Terraform values. Whatever the service
@@ -207,7 +208,7 @@ func TestFlattenHugeExponentsQuickly(t *testing.T) {
 	}
 	// Ordinary numbers keep their shortest decimal form.
 	for in, want := range map[string]string{"12.50": "12.5", "1e3": "1000", "-0.000001": "-0.000001", "1e9999999": "1e9999999", "1E+400": "1" + strings.Repeat("0", 400)} {
-		if got, err := shortestDecimal(in); err != nil || got != want {
+		if got, err := framework.ShortestDecimal(in); err != nil || got != want {
 			t.Errorf("shortestDecimal(%s) = %.40q, %v; want %.40q", in, got, err, want)
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/valueschema"
 )
 
@@ -23,39 +24,39 @@ import (
 // configValue is the one attribute check of a config's JSON values: a JSON object, else an error
 // that shows how to write one. what names the value in the summary ("Default value").
 func configValue(what string) validator.String {
-	return stringCheck{"value must be a JSON object, written with jsonencode({...})", func(req validator.StringRequest, resp *validator.StringResponse) {
+	return framework.NewStringCheck("value must be a JSON object, written with jsonencode({...})", func(req validator.StringRequest, resp *validator.StringResponse) {
 		raw := []byte(req.ConfigValue.ValueString())
-		if json.Valid(raw) && jsonKind(raw) != '{' {
+		if json.Valid(raw) && framework.JSONKind(raw) != '{' {
 			resp.Diagnostics.AddAttributeError(req.Path, what+" is not a JSON object",
 				fmt.Sprintf("%s must be a JSON object: write it with jsonencode({...}), such as jsonencode({ title = \"Buy now\", max_items = 5 }); got %s.",
-					req.Path, truncate(string(raw), 80)))
+					req.Path, framework.Truncate(string(raw), 80)))
 		}
-	}}
+	})
 }
 
 // jsonSchemaValue checks that a schema attribute holds a JSON Schema the service can enforce.
 func jsonSchemaValue() validator.String {
-	return stringCheck{"value must be a JSON Schema (Draft 2020-12)", func(req validator.StringRequest, resp *validator.StringResponse) {
+	return framework.NewStringCheck("value must be a JSON Schema (Draft 2020-12)", func(req validator.StringRequest, resp *validator.StringResponse) {
 		raw := []byte(req.ConfigValue.ValueString())
 		if !json.Valid(raw) {
 			return // reported by the JSON type itself
 		}
-		if jsonKind(raw) != '{' {
+		if framework.JSONKind(raw) != '{' {
 			resp.Diagnostics.AddAttributeError(req.Path, "Schema is not a JSON object",
 				fmt.Sprintf("%s must be a JSON Schema object: write it with jsonencode({...}), such as "+
 					"jsonencode({ type = \"object\", required = [\"title\"], properties = { title = { type = \"string\" } } }); got %s.",
-					req.Path, truncate(string(raw), 80)))
+					req.Path, framework.Truncate(string(raw), 80)))
 			return
 		}
 		if _, err := valueschema.Compile(raw); err != nil {
 			resp.Diagnostics.AddAttributeError(req.Path, "Invalid JSON Schema",
 				fmt.Sprintf("%s is not a JSON Schema the service can enforce (Draft 2020-12): %s. Nothing was sent.", req.Path, err))
 		}
-	}}
+	})
 }
 
 // knownJSON is a known, non-null JSON value's text.
-func knownJSON(v jsonValue) ([]byte, bool) {
+func knownJSON(v framework.JSONValue) ([]byte, bool) {
 	if v.IsNull() || v.IsUnknown() {
 		return nil, false
 	}
@@ -65,7 +66,7 @@ func knownJSON(v jsonValue) ([]byte, bool) {
 // compiledSchema compiles a schema that jsonSchemaValue has checked; nil for none, an empty one, or
 // one that does not compile (that error is the validator's).
 func compiledSchema(raw []byte) *valueschema.Schema {
-	if len(raw) == 0 || isEmptyJSONObject(raw) {
+	if len(raw) == 0 || framework.IsEmptyJSONObject(raw) {
 		return nil
 	}
 	s, err := valueschema.Compile(raw)

@@ -11,6 +11,7 @@ import (
 	"slices"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/list"
@@ -225,7 +226,7 @@ func tagsFilterAttribute(noun string) listschema.ListAttribute {
 // wantedTags is what a tags filter asks for: nothing when it is null or unknown.
 func wantedTags(ctx context.Context, filter types.List) ([]string, diag.Diagnostics) {
 	var tags []string
-	if isKnownList(filter) {
+	if framework.IsKnownList(filter) {
 		if d := filter.ElementsAs(ctx, &tags, false); d.HasError() {
 			return nil, d
 		}
@@ -244,7 +245,7 @@ func hasEveryTag(have, want []string) bool {
 
 // nameOrID is a listed object's identity and display name: its name, or its id when it has none.
 func nameOrID(id, name string) (string, string) {
-	if isBlank(name) {
+	if framework.IsBlank(name) {
 		return id, id
 	}
 	return id, name

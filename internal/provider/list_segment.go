@@ -17,6 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 )
 
 // listedSegment is a segment of a list page, with the reads its resource may need: the list pages
@@ -44,7 +45,7 @@ func NewSegmentList() list.ListResource {
 			},
 		},
 		filter: func(_ context.Context, cfg *segmentListModel) (func(*listedSegment) bool, diag.Diagnostics) {
-			typ, ok := knownString(cfg.Type)
+			typ, ok := framework.KnownString(cfg.Type)
 			if !ok || typ == "" {
 				return nil, nil
 			}

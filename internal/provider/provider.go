@@ -27,6 +27,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 )
 
 const (
@@ -122,7 +123,7 @@ func (p *featureConsoleProvider) Schema(_ context.Context, _ provider.SchemaRequ
 				Optional: true,
 				MarkdownDescription: "Time limit of one HTTP attempt, as a Go duration such as `30s` or `2m`, counted from " +
 					"when the attempt is sent: waiting for a turn under `write_limit` is not part of it. Defaults to `30s`.",
-				Validators: []validator.String{positiveDuration()},
+				Validators: []validator.String{framework.PositiveDuration()},
 			},
 			"read_concurrency": schema.Int64Attribute{
 				Optional: true,
@@ -167,7 +168,7 @@ func writeLimitAttributes(attrs map[string]schema.Attribute, name, desc, windowE
 		Optional: true,
 		MarkdownDescription: fmt.Sprintf("The window of `%s`, as a Go duration such as %s. Defaults to `%s`.",
 			name, windowExamples, windowDefault),
-		Validators: []validator.String{positiveDuration()},
+		Validators: []validator.String{framework.PositiveDuration()},
 	}
 }
 
@@ -215,13 +216,13 @@ func (p *featureConsoleProvider) Configure(ctx context.Context, req provider.Con
 	}
 
 	// Unset attributes take the defaults; the durations were validated in the schema.
-	maxRetries := intOr(cfg.MaxRetries, console.DefaultMaxRetries)
-	timeout := durationOr(cfg.RequestTimeout, console.DefaultTimeout)
-	writeLimit := intOr(cfg.WriteLimit, defaultWriteLimit)
-	writeWindow := durationOr(cfg.WriteLimitWindow, defaultWriteLimitWindow)
-	writeLimitLong := intOr(cfg.WriteLimitLong, defaultWriteLimitLong)
-	writeLongWindow := durationOr(cfg.WriteLimitLongWindow, defaultWriteLimitLongWindow)
-	readConc := intOr(cfg.ReadConcurrency, defaultReadConcurrency)
+	maxRetries := framework.IntOr(cfg.MaxRetries, console.DefaultMaxRetries)
+	timeout := framework.DurationOr(cfg.RequestTimeout, console.DefaultTimeout)
+	writeLimit := framework.IntOr(cfg.WriteLimit, defaultWriteLimit)
+	writeWindow := framework.DurationOr(cfg.WriteLimitWindow, defaultWriteLimitWindow)
+	writeLimitLong := framework.IntOr(cfg.WriteLimitLong, defaultWriteLimitLong)
+	writeLongWindow := framework.DurationOr(cfg.WriteLimitLongWindow, defaultWriteLimitLongWindow)
+	readConc := framework.IntOr(cfg.ReadConcurrency, defaultReadConcurrency)
 
 	client, err := console.New(console.Config{
 		BaseURL:               baseURL,

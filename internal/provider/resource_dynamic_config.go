@@ -25,6 +25,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 )
 
 var _ managedResource = &dynamicConfigResource{}
@@ -58,7 +59,7 @@ func dynamicConfigAttributes(ctx context.Context) map[string]schema.Attribute {
 	set := func(desc string) schema.SetAttribute {
 		return schema.SetAttribute{
 			Optional: true, Computed: true, ElementType: types.StringType, MarkdownDescription: desc,
-			Validators:    []validator.Set{setvalidator.ValueStringsAre(notBlank())},
+			Validators:    []validator.Set{setvalidator.ValueStringsAre(framework.NotBlank())},
 			PlanModifiers: []planmodifier.Set{setplanmodifier.UseStateForUnknown()},
 		}
 	}
@@ -88,18 +89,18 @@ func dynamicConfigAttributes(ctx context.Context) map[string]schema.Attribute {
 				"Defaults to `true`. Updated in place.",
 		},
 		"id_type": chosenString("Unit ID type the rules check, such as `userID` or `stableID`; the service chooses `userID` when "+
-			"it is omitted. Updated in place.", notBlank()),
+			"it is omitted. Updated in place.", framework.NotBlank()),
 		"tags":        set("Tags of the config. None when omitted at creation. Updated in place."),
 		"target_apps": set("Target apps the config is served to, such as `web`. None when omitted at creation. Updated in place."),
 		"default_value": schema.StringAttribute{
-			Optional: true, CustomType: jsonValueType{},
+			Optional: true, CustomType: framework.JSONValueType{},
 			MarkdownDescription: "Value served when no rule passes, as a JSON object written with `jsonencode({...})`; " +
 				"`{}` when omitted. Compared as JSON: key order, spacing and `1` against `1.0` plan nothing. Checked " +
 				"against `schema` at plan time. Updated in place.",
 			Validators: []validator.String{configValue("Default value")},
 		},
 		"schema": schema.StringAttribute{
-			Optional: true, CustomType: jsonValueType{},
+			Optional: true, CustomType: framework.JSONValueType{},
 			MarkdownDescription: "JSON Schema (Draft 2020-12) that the default value and every rule's return value must " +
 				"match, written with `jsonencode({...})`; none when omitted. The schema itself, the default value and the " +
 				"return values the service holds are checked at plan time, so a value that breaks it fails the plan with " +
@@ -112,7 +113,7 @@ func dynamicConfigAttributes(ctx context.Context) map[string]schema.Attribute {
 			MarkdownDescription: "Release pipeline the config's rule changes roll out through (for example " +
 				"`featureconsole_release_pipeline.web.id`): each change of the rules then starts a run of it. Omit for none; " +
 				"removing it detaches the config. Updated in place.",
-			Validators: []validator.String{notBlank()},
+			Validators: []validator.String{framework.NotBlank()},
 		},
 		"version": schema.Int64Attribute{
 			Computed: true, MarkdownDescription: "The service's version of the config, raised by every change of it or its rules.",

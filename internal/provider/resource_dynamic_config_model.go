@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 )
 
 // The model of featureconsole_dynamic_config and its conversion to and from the service's config:
@@ -27,33 +28,33 @@ type dynamicConfigModel struct {
 
 // dynamicConfigFields are the config's own fields, shared with the data source.
 type dynamicConfigFields struct {
-	ConfigID          types.String `tfsdk:"config_id"`
-	Name              types.String `tfsdk:"name"`
-	Description       types.String `tfsdk:"description"`
-	IsEnabled         types.Bool   `tfsdk:"is_enabled"`
-	IDType            types.String `tfsdk:"id_type"`
-	Tags              types.Set    `tfsdk:"tags"`
-	TargetApps        types.Set    `tfsdk:"target_apps"`
-	DefaultValue      jsonValue    `tfsdk:"default_value"`
-	Schema            jsonValue    `tfsdk:"schema"`
-	ReleasePipelineID types.String `tfsdk:"release_pipeline_id"`
-	Version           types.Int64  `tfsdk:"version"`
-	CreatorName       types.String `tfsdk:"creator_name"`
-	CreatedTime       types.Int64  `tfsdk:"created_time"`
-	LastModifierID    types.String `tfsdk:"last_modifier_id"`
-	LastModifierName  types.String `tfsdk:"last_modifier_name"`
+	ConfigID          types.String        `tfsdk:"config_id"`
+	Name              types.String        `tfsdk:"name"`
+	Description       types.String        `tfsdk:"description"`
+	IsEnabled         types.Bool          `tfsdk:"is_enabled"`
+	IDType            types.String        `tfsdk:"id_type"`
+	Tags              types.Set           `tfsdk:"tags"`
+	TargetApps        types.Set           `tfsdk:"target_apps"`
+	DefaultValue      framework.JSONValue `tfsdk:"default_value"`
+	Schema            framework.JSONValue `tfsdk:"schema"`
+	ReleasePipelineID types.String        `tfsdk:"release_pipeline_id"`
+	Version           types.Int64         `tfsdk:"version"`
+	CreatorName       types.String        `tfsdk:"creator_name"`
+	CreatedTime       types.Int64         `tfsdk:"created_time"`
+	LastModifierID    types.String        `tfsdk:"last_modifier_id"`
+	LastModifierName  types.String        `tfsdk:"last_modifier_name"`
 }
 
 func (m *dynamicConfigModel) identity() (string, types.String) { return configIdentityAttr, m.ConfigID }
 
 // jsonOrEmpty is the JSON a value attribute sends: its text, or {} for null (the service's "none").
-func jsonOrEmpty(v jsonValue) *json.RawMessage {
+func jsonOrEmpty(v framework.JSONValue) *json.RawMessage {
 	if v.IsUnknown() {
 		return nil
 	}
 	raw := json.RawMessage("{}")
 	if b, ok := knownJSON(v); ok {
-		raw = json.RawMessage(compactJSON(b))
+		raw = json.RawMessage(framework.CompactJSON(b))
 	}
 	return &raw
 }
@@ -105,14 +106,14 @@ func configChanges(ctx context.Context, plan, state dynamicConfigModel) (console
 }
 
 // sameJSON compares two JSON value attributes by meaning; null is {}; unknown is never the same.
-func sameJSON(ctx context.Context, a, b jsonValue) bool {
+func sameJSON(ctx context.Context, a, b framework.JSONValue) bool {
 	if a.IsUnknown() || b.IsUnknown() {
 		return false
 	}
 	ab, _ := knownJSON(a)
 	bb, _ := knownJSON(b)
-	if isEmptyJSONObject(ab) || isEmptyJSONObject(bb) {
-		return isEmptyJSONObject(ab) && isEmptyJSONObject(bb)
+	if framework.IsEmptyJSONObject(ab) || framework.IsEmptyJSONObject(bb) {
+		return framework.IsEmptyJSONObject(ab) && framework.IsEmptyJSONObject(bb)
 	}
 	eq, d := a.StringSemanticEquals(ctx, b)
 	return eq && !d.HasError()
@@ -131,10 +132,10 @@ func configHolds(c *console.DynamicConfig, f console.DynamicConfigFields) bool {
 		if p == nil {
 			return true
 		}
-		if isEmptyJSONObject(*p) || isEmptyJSONObject(json.RawMessage(v)) {
-			return isEmptyJSONObject(*p) && isEmptyJSONObject(json.RawMessage(v))
+		if framework.IsEmptyJSONObject(*p) || framework.IsEmptyJSONObject(json.RawMessage(v)) {
+			return framework.IsEmptyJSONObject(*p) && framework.IsEmptyJSONObject(json.RawMessage(v))
 		}
-		return sameJSONMeaning(*p, v)
+		return framework.SameJSONMeaning(*p, v)
 	}
 	return c.ID == f.ID && same(f.Name, c.Name) && same(f.Description, c.Description) && same(f.IDType, c.IDType) &&
 		same(f.ReleasePipelineID, c.ReleasePipelineID) && (f.IsEnabled == nil || *f.IsEnabled == c.IsEnabled) &&
@@ -145,18 +146,18 @@ func configHolds(c *console.DynamicConfig, f console.DynamicConfigFields) bool {
 // flattenJSONValue is a value the service holds as the attribute stores it: null for {} where the
 // state or plan holds null (the configuration omits it), else the service's text; the framework
 // keeps the prior text where it means the same (jsontypes.Normalized).
-func flattenJSONValue(service console.JSONObject, prior jsonValue) jsonValue {
+func flattenJSONValue(service console.JSONObject, prior framework.JSONValue) framework.JSONValue {
 	raw := json.RawMessage(service)
-	if isEmptyJSONObject(raw) {
+	if framework.IsEmptyJSONObject(raw) {
 		if prior.IsNull() || prior.IsUnknown() {
-			return newJSONNull()
+			return framework.NewJSONNull()
 		}
-		if b, _ := knownJSON(prior); isEmptyJSONObject(b) {
+		if b, _ := knownJSON(prior); framework.IsEmptyJSONObject(b) {
 			return prior
 		}
-		return newJSONValue("{}")
+		return framework.NewJSONValue("{}")
 	}
-	return newJSONValue(canonicalJSON(raw))
+	return framework.NewJSONValue(framework.CanonicalJSON(raw))
 }
 
 // flattenConfigFields puts what the service holds into the model.
@@ -170,7 +171,7 @@ func flattenConfigFields(c *console.DynamicConfig, m *dynamicConfigFields) {
 	m.TargetApps = stringSet(c.TargetApps)
 	m.DefaultValue = flattenJSONValue(c.DefaultValue, m.DefaultValue)
 	m.Schema = flattenJSONValue(c.Schema, m.Schema)
-	m.ReleasePipelineID = stringOrNull(c.ReleasePipelineID)
+	m.ReleasePipelineID = framework.StringOrNull(c.ReleasePipelineID)
 	m.Version = types.Int64Value(int64(c.Version))
 	m.CreatorName = types.StringValue(c.CreatorName)
 	m.CreatedTime = types.Int64Value(int64(c.CreatedTime))

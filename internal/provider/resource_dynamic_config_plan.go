@@ -13,12 +13,13 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 )
 
 // ValidateConfig checks the default value against the schema, both from the configuration: the
 // service refuses a config whose default value breaks its schema.
 func (r *dynamicConfigResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
-	var dv, sch jsonValue
+	var dv, sch framework.JSONValue
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("default_value"), &dv)...)
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("schema"), &sch)...)
 	if resp.Diagnostics.HasError() || dv.IsUnknown() || sch.IsUnknown() {
@@ -46,11 +47,11 @@ func (r *dynamicConfigResource) ModifyPlan(ctx context.Context, req resource.Mod
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if id, ok := knownString(plan.ConfigID); ok && r.data != nil {
+	if id, ok := framework.KnownString(plan.ConfigID); ok && r.data != nil {
 		raw, _ := knownJSON(plan.Schema)
 		r.data.schemas.set(id, plannedSchema{raw: raw, known: !plan.Schema.IsUnknown()})
 	}
-	resp.Diagnostics.Append(planIDAs(ctx, &resp.Plan, "config_id")...)
+	resp.Diagnostics.Append(framework.PlanIDAs(ctx, &resp.Plan, "config_id")...)
 	if req.State.Raw.IsNull() {
 		return
 	}
@@ -60,7 +61,7 @@ func (r *dynamicConfigResource) ModifyPlan(ctx context.Context, req resource.Mod
 		return
 	}
 	if configWritesNothing(ctx, plan, state) {
-		resp.Diagnostics.Append(keepUnwritten(ctx, req.State, &resp.Plan, "last_modifier_id", "last_modifier_name")...)
+		resp.Diagnostics.Append(framework.KeepUnwritten(ctx, req.State, &resp.Plan, "last_modifier_id", "last_modifier_name")...)
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("version"), state.Version)...)
 		return
 	}
@@ -88,7 +89,7 @@ func (r *dynamicConfigResource) checkHeldValues(ctx context.Context, plan dynami
 	}
 	for i, rule := range c.Rules {
 		value := []byte(rule.ReturnValue)
-		if isEmptyJSONObject(value) {
+		if framework.IsEmptyJSONObject(value) {
 			value = nil
 		}
 		checkValue(s, value, path.Root("schema"), fmt.Sprintf("Return value of rule %q", rule.Name),

@@ -22,6 +22,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 )
 
 var _ managedResource = &configRulesResource{}
@@ -73,7 +74,7 @@ func (r *configRulesResource) Schema(ctx context.Context, _ resource.SchemaReque
 				Required: true,
 				MarkdownDescription: "Identifier of the dynamic config, such as `checkout_copy`. The config must exist (declare " +
 					"it with `featureconsole_dynamic_config` and reference its `config_id`). Changing it forces replacement.",
-				Validators:    []validator.String{notBlank()},
+				Validators:    []validator.String{framework.NotBlank()},
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
 			"rules": schema.ListNestedAttribute{
@@ -304,7 +305,7 @@ func (r *configRulesResource) ValidateConfig(ctx context.Context, req resource.V
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	uniqueNames(rules, path.Root("rules"), &resp.Diagnostics, func(first, i int, name string) (string, string) {
+	framework.UniqueNames(rules, path.Root("rules"), &resp.Diagnostics, func(first, i int, name string) (string, string) {
 		return "Duplicate rule name", fmt.Sprintf("Rule names must be unique within a dynamic config: rules[%d] and rules[%d] are both named %q.", first, i, name)
 	})
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 )
 
 // ModifyPlan is the gate rules' (rules followed by name, ids promised only when nothing is
@@ -29,7 +30,7 @@ func (r *configRulesResource) ModifyPlan(ctx context.Context, req resource.Modif
 		return
 	}
 	if req.State.Raw.IsNull() {
-		resp.Diagnostics.Append(planIDAs(ctx, &resp.Plan, "config_id")...)
+		resp.Diagnostics.Append(framework.PlanIDAs(ctx, &resp.Plan, "config_id")...)
 		r.checkReturnValues(ctx, plan, &resp.Diagnostics)
 		return
 	}
@@ -38,7 +39,7 @@ func (r *configRulesResource) ModifyPlan(ctx context.Context, req resource.Modif
 	}
 	var state configRulesModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !elementsKnown(plan.Rules) || !plan.ConfigID.Equal(state.ConfigID) {
+	if resp.Diagnostics.HasError() || !framework.ElementsKnown(plan.Rules) || !plan.ConfigID.Equal(state.ConfigID) {
 		return
 	}
 	// As for gate rules (supersedePlan): while a run of the config is active, a write with abort or
@@ -65,8 +66,8 @@ func (r *configRulesResource) ModifyPlan(ctx context.Context, req resource.Modif
 // gives featureconsole_dynamic_config (planned first, as config_id refers to it), else the one the
 // service holds. One error per value that breaks it, on that rule's return_value.
 func (r *configRulesResource) checkReturnValues(ctx context.Context, plan configRulesModel, diags *diag.Diagnostics) {
-	id, ok := knownString(plan.ConfigID)
-	if !ok || r.data == nil || !elementsKnown(plan.Rules) {
+	id, ok := framework.KnownString(plan.ConfigID)
+	if !ok || r.data == nil || !framework.ElementsKnown(plan.Rules) {
 		return
 	}
 	ps, planned := r.data.schemas.get(id)

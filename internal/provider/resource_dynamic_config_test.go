@@ -17,6 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/mockconsole"
 )
 
@@ -70,7 +71,7 @@ func expectNoMockConfig(m *mockconsole.Server, id string) resource.TestCheckFunc
 
 // sameJSONText compares two JSON texts by meaning.
 func sameJSONText(a, b []byte) bool {
-	return sameJSONMeaning(a, b)
+	return framework.SameJSONMeaning(a, b)
 }
 
 // Lifecycle: create with a default value and a schema; the service's answer with keys in another

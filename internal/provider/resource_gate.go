@@ -24,6 +24,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 )
 
 var _ managedResource = &gateResource{}
@@ -91,7 +92,7 @@ func (r *gateResource) Schema(ctx context.Context, _ resource.SchemaRequest, res
 			"tags": schema.SetAttribute{
 				Optional: true, Computed: true, ElementType: types.StringType,
 				MarkdownDescription: "Tags of the gate. None when omitted at creation. Updated in place.",
-				Validators:          []validator.Set{setvalidator.ValueStringsAre(notBlank())},
+				Validators:          []validator.Set{setvalidator.ValueStringsAre(framework.NotBlank())},
 				PlanModifiers:       []planmodifier.Set{setplanmodifier.UseStateForUnknown()},
 			},
 			"type": chosenString("`PERMANENT` or `TEMPORARY`; the service chooses `PERMANENT` when it is omitted. Updated in place. "+
@@ -124,13 +125,13 @@ func (r *gateResource) Schema(ctx context.Context, _ resource.SchemaRequest, res
 					"sends no request: it only changes what a later destroy does.",
 			},
 			"id_type": chosenString("Unit ID type the gate checks, such as `userID` or `stableID`; the service chooses `userID` "+
-				"when it is omitted. Updated in place.", notBlank()),
+				"when it is omitted. Updated in place.", framework.NotBlank()),
 			"release_pipeline_id": schema.StringAttribute{
 				Optional: true,
 				MarkdownDescription: "Release pipeline the gate's rule changes roll out through (for example " +
 					"`featureconsole_release_pipeline.web.id`): each change of the rules then starts a run of it. " +
 					"Omit for none; removing it detaches the gate. Updated in place.",
-				Validators: []validator.String{notBlank()},
+				Validators: []validator.String{framework.NotBlank()},
 			},
 			"status":             keptString("Status of the gate, such as `In Progress`."),
 			"creator_name":       keptString("Name of whoever created the gate."),

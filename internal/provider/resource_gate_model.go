@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 )
 
 // The model of featureconsole_gate and its conversion to and from the service's gate: the gate's
@@ -125,7 +126,7 @@ func flattenGateFields(g *console.Gate, m *gateModel) {
 		m.ArchiveOnDestroy = types.BoolValue(false)
 	}
 	m.IDType = types.StringValue(g.IDType)
-	m.ReleasePipelineID = stringOrNull(g.ReleasePipelineID)
+	m.ReleasePipelineID = framework.StringOrNull(g.ReleasePipelineID)
 	m.Status = types.StringValue(g.Status)
 	m.CreatorName = types.StringValue(g.CreatorName)
 	m.CreatedTime = types.Int64Value(int64(g.CreatedTime))

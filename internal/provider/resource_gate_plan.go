@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 )
 
 // ValidateConfig has nothing to check across attributes: each attribute's validators say what the
@@ -49,10 +50,10 @@ func (r *gateResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRe
 			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("status"), types.StringUnknown())...)
 		}
 		if gateWritesNothing(plan, state) { // only Terraform's own settings (timeouts, archive_on_destroy) change
-			resp.Diagnostics.Append(keepUnwritten(ctx, req.State, &resp.Plan, "last_modifier_id", "last_modifier_name")...)
+			resp.Diagnostics.Append(framework.KeepUnwritten(ctx, req.State, &resp.Plan, "last_modifier_id", "last_modifier_name")...)
 		}
 	}
-	resp.Diagnostics.Append(planIDAs(ctx, &resp.Plan, "gate_id")...)
+	resp.Diagnostics.Append(framework.PlanIDAs(ctx, &resp.Plan, "gate_id")...)
 }
 
 // gateWritesNothing reports whether an update of state to plan sends nothing to the service: every

@@ -21,6 +21,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 )
 
 var _ managedResource = &gateRulesResource{}
@@ -59,7 +60,7 @@ func (r *gateRulesResource) Schema(ctx context.Context, _ resource.SchemaRequest
 				Required: true,
 				MarkdownDescription: "Identifier of the gate, such as `new_checkout`. The gate must already exist: this " +
 					"resource manages its rules, not the gate. Changing it forces replacement.",
-				Validators:    []validator.String{notBlank()},
+				Validators:    []validator.String{framework.NotBlank()},
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
 			"rules": schema.ListNestedAttribute{
@@ -115,20 +116,20 @@ func gateRuleAttributes() map[string]schema.Attribute {
 			Required: true,
 			MarkdownDescription: "Name of the rule; unique within the gate and not empty. Rules are matched to " +
 				"the gate's existing rules by name: renaming a rule replaces it with a new one (new `base_id`).",
-			Validators: []validator.String{notBlank()},
+			Validators: []validator.String{framework.NotBlank()},
 		},
 		"pass_percentage": schema.NumberAttribute{
 			Required: true,
 			MarkdownDescription: "Percentage of the units matching the conditions that pass the gate, " +
 				"from `0` to `100` with at most two decimals (for example `12.5` or `33.33`).",
-			Validators: []validator.Number{passPercentageValidator{}},
+			Validators: []validator.Number{framework.PassPercentageValidator{}},
 		},
 		"environments": schema.ListAttribute{
 			Optional:    true,
 			ElementType: types.StringType,
 			MarkdownDescription: "Environments where the rule applies, such as `production`. Omit (or `[]`) for " +
 				"every environment.",
-			Validators: []validator.List{listvalidator.NoNullValues(), listvalidator.ValueStringsAre(notBlank())},
+			Validators: []validator.List{listvalidator.NoNullValues(), listvalidator.ValueStringsAre(framework.NotBlank())},
 		},
 		"conditions": schema.ListNestedAttribute{
 			Optional: true,
@@ -154,10 +155,10 @@ func gateRuleAttributes() map[string]schema.Attribute {
 		},
 		"return_value": schema.StringAttribute{
 			Optional:   true,
-			CustomType: jsonValueType{},
+			CustomType: framework.JSONValueType{},
 			MarkdownDescription: "Value returned to units that pass, as a JSON object (use `jsonencode`). " +
 				"Omit for `{}`. Formatting and key order do not matter.",
-			Validators: []validator.String{jsonObject()},
+			Validators: []validator.String{framework.JSONObject()},
 		},
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 )
 
 // The model of featureconsole_gate_rules and its conversion to and from the service's gate.
@@ -31,13 +32,13 @@ type gateRulesModel struct {
 }
 
 type gateRuleModel struct {
-	ID             types.String `tfsdk:"id"`
-	BaseID         types.String `tfsdk:"base_id"`
-	Name           types.String `tfsdk:"name"`
-	PassPercentage types.Number `tfsdk:"pass_percentage"`
-	Environments   types.List   `tfsdk:"environments"`
-	Conditions     types.List   `tfsdk:"conditions"`
-	ReturnValue    jsonValue    `tfsdk:"return_value"`
+	ID             types.String        `tfsdk:"id"`
+	BaseID         types.String        `tfsdk:"base_id"`
+	Name           types.String        `tfsdk:"name"`
+	PassPercentage types.Number        `tfsdk:"pass_percentage"`
+	Environments   types.List          `tfsdk:"environments"`
+	Conditions     types.List          `tfsdk:"conditions"`
+	ReturnValue    framework.JSONValue `tfsdk:"return_value"`
 	// ScheduledRollouts is the service's, read-only: never sent back.
 	ScheduledRollouts types.List `tfsdk:"scheduled_rollouts"`
 }
@@ -50,7 +51,7 @@ var (
 func (m *gateRulesModel) identity() (string, types.String) { return gateIdentityAttr, m.GateID }
 
 func ruleModels(ctx context.Context, l types.List) ([]gateRuleModel, diag.Diagnostics) {
-	return listModels[gateRuleModel](ctx, l)
+	return framework.ListModels[gateRuleModel](ctx, l)
 }
 
 // expandRules builds the request body. baseID goes back for every rule whose base_id is known,
@@ -74,14 +75,14 @@ func expandRules(ctx context.Context, rules []gateRuleModel) ([]console.GateRule
 		if bf := m.PassPercentage.ValueBigFloat(); bf != nil {
 			r.PassPercentage, _ = bf.Float64()
 		}
-		if isKnownList(m.Environments) {
+		if framework.IsKnownList(m.Environments) {
 			var envs []string
 			diags.Append(m.Environments.ElementsAs(ctx, &envs, false)...)
 			if len(envs) > 0 {
 				r.Environments = envs
 			}
 		}
-		conds, d := listModels[gateConditionModel](ctx, m.Conditions)
+		conds, d := framework.ListModels[gateConditionModel](ctx, m.Conditions)
 		diags.Append(d...)
 		for k, c := range conds {
 			tv, err := expandTargets(ctx, c)
@@ -92,7 +93,7 @@ func expandRules(ctx context.Context, rules []gateRuleModel) ([]console.GateRule
 			r.Conditions = append(r.Conditions, expandCondition(c.conditionModel, tv))
 		}
 		if !m.ReturnValue.IsNull() && !m.ReturnValue.IsUnknown() {
-			r.ReturnValue = json.RawMessage(compactJSON(json.RawMessage(m.ReturnValue.ValueString())))
+			r.ReturnValue = json.RawMessage(framework.CompactJSON(json.RawMessage(m.ReturnValue.ValueString())))
 		}
 		out = append(out, r)
 	}
@@ -188,21 +189,21 @@ func flattenRule(ctx context.Context, r console.GateRule, hint *gateRuleModel) (
 	}
 
 	// Percentages compare by value at their two decimals: 33.330000000000005 is 33.33.
-	pct := percentFromFloat(r.PassPercentage)
+	pct := framework.PercentFromFloat(r.PassPercentage)
 	if hb := hint.PassPercentage.ValueBigFloat(); hb != nil && !hint.PassPercentage.IsUnknown() {
-		if f, _ := hb.Float64(); roundPercentage(f) == roundPercentage(r.PassPercentage) {
+		if f, _ := hb.Float64(); framework.RoundPercentage(f) == framework.RoundPercentage(r.PassPercentage) {
 			pct = hint.PassPercentage
 		}
 	}
 
 	envs := types.ListNull(types.StringType)
 	if len(r.Environments) > 0 {
-		envs = stringList(r.Environments)
-	} else if isEmptyList(hint.Environments) {
+		envs = framework.StringList(r.Environments)
+	} else if framework.IsEmptyList(hint.Environments) {
 		envs = hint.Environments
 	}
 
-	hintConds, d := listModels[gateConditionModel](ctx, hint.Conditions)
+	hintConds, d := framework.ListModels[gateConditionModel](ctx, hint.Conditions)
 	diags.Append(d...)
 	conds := types.ListNull(gateConditionObjectType)
 	if len(r.Conditions) > 0 {
@@ -221,21 +222,21 @@ func flattenRule(ctx context.Context, r console.GateRule, hint *gateRuleModel) (
 			vals[k] = v
 		}
 		conds = types.ListValueMust(gateConditionObjectType, vals)
-	} else if isEmptyList(hint.Conditions) {
+	} else if framework.IsEmptyList(hint.Conditions) {
 		conds = hint.Conditions
 	}
 
-	rv := newJSONNull()
+	rv := framework.NewJSONNull()
 	hintRV := !hint.ReturnValue.IsNull() && !hint.ReturnValue.IsUnknown()
 	switch {
-	case !isEmptyJSONObject(r.ReturnValue):
-		rv = newJSONValue(canonicalJSON(r.ReturnValue))
+	case !framework.IsEmptyJSONObject(r.ReturnValue):
+		rv = framework.NewJSONValue(framework.CanonicalJSON(r.ReturnValue))
 		if hintRV {
 			if eq, _ := hint.ReturnValue.StringSemanticEquals(ctx, rv); eq {
 				rv = hint.ReturnValue // the configuration's formatting and key order
 			}
 		}
-	case hintRV && isEmptyJSONObject(json.RawMessage(hint.ReturnValue.ValueString())):
+	case hintRV && framework.IsEmptyJSONObject(json.RawMessage(hint.ReturnValue.ValueString())):
 		rv = hint.ReturnValue
 	}
 
@@ -261,7 +262,7 @@ func flattenSchedule(r console.GateRule) types.List {
 		for _, st := range list {
 			steps = append(steps, types.ObjectValueMust(elem.AttrTypes, map[string]attr.Value{
 				"time":            types.StringValue(time.UnixMilli(st.Time.Value).UTC().Format(time.RFC3339)),
-				"pass_percentage": percentFromFloat(st.PassPercent),
+				"pass_percentage": framework.PercentFromFloat(st.PassPercent),
 				"done":            types.BoolValue(done),
 			}))
 		}

@@ -17,6 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 )
 
 // ModifyPlan follows rules by name rather than by list position: a rule whose name is in the prior
@@ -32,7 +33,7 @@ func (r *gateRulesResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 		return
 	}
 	if req.State.Raw.IsNull() { // create: the rules' ids are unknown until the service assigns them
-		resp.Diagnostics.Append(planIDAs(ctx, &resp.Plan, "gate_id")...)
+		resp.Diagnostics.Append(framework.PlanIDAs(ctx, &resp.Plan, "gate_id")...)
 		return
 	}
 	if req.Plan.Raw.Equal(req.State.Raw) {
@@ -44,7 +45,7 @@ func (r *gateRulesResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 	var plan, state gateRulesModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !elementsKnown(plan.Rules) || !plan.GateID.Equal(state.GateID) {
+	if resp.Diagnostics.HasError() || !framework.ElementsKnown(plan.Rules) || !plan.GateID.Equal(state.GateID) {
 		return
 	}
 	var activeRuns func(context.Context) ([]console.ReleasePipelineTrigger, error)
@@ -203,15 +204,15 @@ func canonicalRule(ctx context.Context, m gateRuleModel) (string, bool) {
 }
 
 // ValidateConfig checks what single-attribute validators cannot: rule names unique within the gate,
-// and a return value that is not JSON said with how to write it (notJSONHint).
+// and a return value that is not JSON said with how to write it (framework.NotJSONHint).
 func (r *gateRulesResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var rules types.List
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("rules"), &rules)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	uniqueNames(rules, path.Root("rules"), &resp.Diagnostics, func(first, i int, name string) (string, string) {
+	framework.UniqueNames(rules, path.Root("rules"), &resp.Diagnostics, func(first, i int, name string) (string, string) {
 		return "Duplicate rule name", fmt.Sprintf("Rule names must be unique within a gate: rules[%d] and rules[%d] are both named %q.", first, i, name)
 	})
-	notJSONHint(ctx, rules, path.Root("rules"), &resp.Diagnostics)
+	framework.NotJSONHint(ctx, rules, path.Root("rules"), &resp.Diagnostics)
 }

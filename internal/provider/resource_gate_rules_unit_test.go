@@ -22,6 +22,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 )
 
 // hclNumber is a number as Terraform reads it from configuration.
@@ -52,10 +53,10 @@ func TestGateRulesFlattenConditionTargets(t *testing.T) {
 		wantValue   types.List
 		wantNumbers types.List
 	}{
-		{"strings", `["a","b"]`, nil, stringList([]string{"a", "b"}), types.ListNull(types.NumberType)},
+		{"strings", `["a","b"]`, nil, framework.StringList([]string{"a", "b"}), types.ListNull(types.NumberType)},
 		{"numbers", `[12.5,100,0.1,-3,1e3]`, nil, types.ListNull(types.StringType), numberList(t, "12.5", "100", "0.1", "-3", "1000")},
-		{"mixed", `["a",5,1.50,true]`, nil, stringList([]string{"a", "5", "1.5", "true"}), types.ListNull(types.NumberType)},
-		{"scalar", `"x"`, nil, stringList([]string{"x"}), types.ListNull(types.NumberType)},
+		{"mixed", `["a",5,1.50,true]`, nil, framework.StringList([]string{"a", "5", "1.5", "true"}), types.ListNull(types.NumberType)},
+		{"scalar", `"x"`, nil, framework.StringList([]string{"x"}), types.ListNull(types.NumberType)},
 		{"absent", ``, nil, types.ListNull(types.StringType), types.ListNull(types.NumberType)},
 		{"empty, no hint", `[]`, nil, types.ListNull(types.StringType), types.ListNull(types.NumberType)},
 		{"empty, hint []", `[]`, &gateConditionModel{conditionModel: conditionModel{TargetValue: emptyStrings}, TargetNumbers: types.ListNull(types.NumberType)}, emptyStrings, types.ListNull(types.NumberType)},
@@ -99,7 +100,7 @@ func TestGateRulesNumbersRoundTrip(t *testing.T) {
 			t.Errorf("%s: wire %s, read back %s", s, tv, got)
 		}
 		f, _ := cfg.ValueBigFloat().Float64() // pass_percentage travels as a float64
-		if pct := numberFromFloat(f); !pct.Equal(cfg) {
+		if pct := framework.NumberFromFloat(f); !pct.Equal(cfg) {
 			t.Errorf("%s: pass_percentage read back %s", s, pct)
 		}
 	}
@@ -111,7 +112,7 @@ func TestGateRulesExpandTargets(t *testing.T) {
 	numbers := null
 	numbers.TargetNumbers = numberList(t, "12.5", "100", "0.1")
 	strs := null
-	strs.TargetValue = stringList([]string{"18", "a\"b"})
+	strs.TargetValue = framework.StringList([]string{"18", "a\"b"})
 	for _, c := range []struct {
 		in   gateConditionModel
 		want string
@@ -129,7 +130,7 @@ func testRule(t *testing.T, name, pct string) gateRuleModel {
 		Name: types.StringValue(name), PassPercentage: hclNumber(t, pct),
 		Environments:      types.ListNull(types.StringType),
 		Conditions:        types.ListNull(gateConditionObjectType),
-		ReturnValue:       newJSONNull(),
+		ReturnValue:       framework.NewJSONNull(),
 		ScheduledRollouts: types.ListNull(scheduledRolloutType),
 	}
 }
@@ -140,7 +141,7 @@ func TestGateRulesSameRuleContent(t *testing.T) {
 	same := []func(*gateRuleModel){
 		func(r *gateRuleModel) { r.Environments = types.ListValueMust(types.StringType, nil) },
 		func(r *gateRuleModel) { r.Conditions = types.ListValueMust(gateConditionObjectType, nil) },
-		func(r *gateRuleModel) { r.ReturnValue = newJSONValue(`{ }`) },
+		func(r *gateRuleModel) { r.ReturnValue = framework.NewJSONValue(`{ }`) },
 		func(r *gateRuleModel) { r.ID, r.BaseID = types.StringUnknown(), types.StringNull() },
 	}
 	for i, f := range same {
@@ -151,9 +152,9 @@ func TestGateRulesSameRuleContent(t *testing.T) {
 		}
 	}
 	rv := base
-	rv.ReturnValue = newJSONValue(`{"b":1,"a":2}`)
+	rv.ReturnValue = framework.NewJSONValue(`{"b":1,"a":2}`)
 	rv2 := base
-	rv2.ReturnValue = newJSONValue(`{ "a": 2, "b": 1 }`)
+	rv2.ReturnValue = framework.NewJSONValue(`{ "a": 2, "b": 1 }`)
 	if !sameRuleContent(ctx, rv, rv2) {
 		t.Error("key order made rules differ")
 	}
@@ -165,7 +166,7 @@ func TestGateRulesSameRuleContent(t *testing.T) {
 		})})
 	}
 	asStrings, asNumbers := base, base
-	asStrings.Conditions = cond(stringList([]string{"18"}), types.ListNull(types.NumberType))
+	asStrings.Conditions = cond(framework.StringList([]string{"18"}), types.ListNull(types.NumberType))
 	asNumbers.Conditions = cond(types.ListNull(types.StringType), numberList(t, "18"))
 	pct := base
 	pct.PassPercentage = hclNumber(t, "50.5")
@@ -227,9 +228,9 @@ func TestGateRulesFlattenGateKeepsConfigForms(t *testing.T) {
 	hint := testRule(t, "a", "0.1")
 	hint.Environments = types.ListValueMust(types.StringType, nil)
 	hint.Conditions = types.ListValueMust(gateConditionObjectType, nil)
-	hint.ReturnValue = newJSONValue(`{}`)
+	hint.ReturnValue = framework.NewJSONValue(`{}`)
 	hintB := testRule(t, "b", "1")
-	hintB.ReturnValue = newJSONValue(`{"z": 1, "y": 2}`)
+	hintB.ReturnValue = framework.NewJSONValue(`{"z": 1, "y": 2}`)
 	g := &console.Gate{ID: "g", Rules: []console.GateRule{
 		{ID: "2", BaseID: "B", Name: "b", PassPercentage: 1, ReturnValue: json.RawMessage(`{"y":2,"z":1}`)},
 		{ID: "1", BaseID: "A", Name: "a", PassPercentage: 0.1, ReturnValue: json.RawMessage(`{}`)},
@@ -261,7 +262,7 @@ func TestGateRulesPassPercentageValidator(t *testing.T) {
 		"100.01": "between 0 and 100", "-0.5": "between 0 and 100", "12.345": "at most two decimals", "0.001": "at most two decimals",
 	} {
 		resp := &validator.NumberResponse{}
-		passPercentageValidator{}.ValidateNumber(ctx, validator.NumberRequest{Path: path.Root("p"), ConfigValue: hclNumber(t, s)}, resp)
+		framework.PassPercentageValidator{}.ValidateNumber(ctx, validator.NumberRequest{Path: path.Root("p"), ConfigValue: hclNumber(t, s)}, resp)
 		got := ""
 		if resp.Diagnostics.HasError() {
 			got = resp.Diagnostics.Errors()[0].Detail()
@@ -274,7 +275,7 @@ func TestGateRulesPassPercentageValidator(t *testing.T) {
 
 func TestGateRulesDocumentedValueWarns(t *testing.T) {
 	ctx := context.Background()
-	v := knownValue("condition type", gateConditionTypes, "", true)
+	v := framework.KnownValue("condition type", gateConditionTypes, "", true)
 	for s, warn := range map[string]bool{"email": false, "target_app": false, "shiny_new_type": true} {
 		resp := &validator.StringResponse{}
 		v.ValidateString(ctx, validator.StringRequest{Path: path.Root("type"), ConfigValue: types.StringValue(s)}, resp)
@@ -288,7 +289,7 @@ func TestGateRulesJSONObjectValidator(t *testing.T) {
 	ctx := context.Background()
 	for s, wantErr := range map[string]bool{`{}`: false, `{"a":[1]}`: false, `[1]`: true, `"x"`: true, `3`: true, `null`: true, `{bad`: false} {
 		resp := &validator.StringResponse{}
-		jsonObject().ValidateString(ctx, validator.StringRequest{Path: path.Root("r"), ConfigValue: types.StringValue(s)}, resp)
+		framework.JSONObject().ValidateString(ctx, validator.StringRequest{Path: path.Root("r"), ConfigValue: types.StringValue(s)}, resp)
 		if resp.Diagnostics.HasError() != wantErr {
 			t.Errorf("%s: error %v, want %v", s, resp.Diagnostics.HasError(), wantErr)
 		}
@@ -301,12 +302,12 @@ func TestPercentFromFloat(t *testing.T) {
 	for in, want := range map[float64]string{
 		33.330000000000005: "33.33", 12.5: "12.5", 100: "100", 0: "0", 0.1 + 0.2: "0.3", 99.99: "99.99",
 	} {
-		got := percentFromFloat(in).ValueBigFloat().Text('f', -1)
+		got := framework.PercentFromFloat(in).ValueBigFloat().Text('f', -1)
 		if got != want {
 			t.Errorf("percentFromFloat(%v) = %s, want %s", in, got, want)
 		}
 		resp := &validator.NumberResponse{}
-		passPercentageValidator{}.ValidateNumber(context.Background(), validator.NumberRequest{Path: path.Root("p"), ConfigValue: percentFromFloat(in)}, resp)
+		framework.PassPercentageValidator{}.ValidateNumber(context.Background(), validator.NumberRequest{Path: path.Root("p"), ConfigValue: framework.PercentFromFloat(in)}, resp)
 		if resp.Diagnostics.HasError() {
 			t.Errorf("percentFromFloat(%v) fails the validator: %v", in, resp.Diagnostics)
 		}

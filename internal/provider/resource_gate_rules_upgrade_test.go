@@ -30,6 +30,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/mockconsole"
 )
 
@@ -210,7 +211,7 @@ func (r *gateRulesV0Resource) toV0(ctx context.Context, from tfsdk.State, to *tf
 	}
 	for name, v := range map[string]any{
 		"id": m.ID, "gate_id": m.GateID, "rules": m.Rules, "timeouts": m.Timeouts,
-		"is_enabled": g.IsEnabled, "description": g.Description, "status": g.Status, "tags": stringList(g.Tags),
+		"is_enabled": g.IsEnabled, "description": g.Description, "status": g.Status, "tags": framework.StringList(g.Tags),
 		"last_modifier_id": g.LastModifierID, "last_modifier_name": g.LastModifierName,
 	} {
 		diags.Append(to.SetAttribute(ctx, path.Root(name), v)...)

@@ -25,6 +25,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 )
 
 var _ managedResource = &metricSourceResource{}
@@ -36,7 +37,7 @@ func NewMetricSourceResource() resource.Resource {
 type metricSourceResource struct{ resourceData }
 
 func (r *metricSourceResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	nonBlank := []validator.String{notBlank()}
+	nonBlank := []validator.String{framework.NotBlank()}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A metric source: where the service reads metric data from (a SQL query or a table). " +
 			"Every change is checked by the service at plan time with a dry run (see `validate_on_plan`), so an " +
@@ -184,7 +185,7 @@ func customFieldMappingAttributes() map[string]schema.Attribute {
 func requiredTexts(descriptions map[string]string) map[string]schema.Attribute {
 	attrs := make(map[string]schema.Attribute, len(descriptions))
 	for name, desc := range descriptions {
-		attrs[name] = schema.StringAttribute{Required: true, MarkdownDescription: desc, Validators: []validator.String{notBlank()}}
+		attrs[name] = schema.StringAttribute{Required: true, MarkdownDescription: desc, Validators: []validator.String{framework.NotBlank()}}
 	}
 	return attrs
 }

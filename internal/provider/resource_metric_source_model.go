@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 )
 
 // The model of featureconsole_metric_source and its conversion to and from the service's source.
@@ -63,7 +64,7 @@ const (
 // identity is the source's name: its id, or before the id is known (a state written without one),
 // its name attribute.
 func (m *metricSourceModel) identity() (string, types.String) {
-	if id, ok := knownString(m.ID); ok && id != "" {
+	if id, ok := framework.KnownString(m.ID); ok && id != "" {
 		return sourceIdentityAttr, m.ID
 	}
 	return sourceIdentityAttr, m.Name
@@ -123,32 +124,32 @@ func flattenMetricSource(src *console.MetricSource, m *metricSourceModel) {
 	m.SQL = types.StringValue(src.SQL)
 	m.TimestampColumn = types.StringValue(src.TimestampColumn)
 
-	m.IDTypeMapping = modelList(idTypeMappingType, src.IDTypeMapping, func(it console.IDTypeMapping) idTypeMappingModel {
+	m.IDTypeMapping = framework.ModelList(idTypeMappingType, src.IDTypeMapping, func(it console.IDTypeMapping) idTypeMappingModel {
 		return idTypeMappingModel{ServiceUnitID: types.StringValue(it.ServiceUnitID), Column: types.StringValue(it.Column)}
 	})
 
-	m.Description = types.StringValue(deref(src.Description, ""))
+	m.Description = types.StringValue(framework.Deref(src.Description, ""))
 	tags := src.Tags
 	if tags == nil {
 		tags = []string{}
 	}
-	m.Tags = stringList(tags)
-	m.TimestampAsDay = types.BoolValue(deref(src.TimestampAsDay, false))
-	m.SourceType = types.StringValue(deref(src.SourceType, sourceTypeQuery))
+	m.Tags = framework.StringList(tags)
+	m.TimestampAsDay = types.BoolValue(framework.Deref(src.TimestampAsDay, false))
+	m.SourceType = types.StringValue(framework.Deref(src.SourceType, sourceTypeQuery))
 	if m.SourceType.ValueString() == "" {
 		m.SourceType = types.StringValue(sourceTypeQuery)
 	}
-	m.TableName = types.StringValue(deref(src.TableName, ""))
-	m.DatePartitionColumn = types.StringValue(deref(src.DatePartitionColumn, ""))
+	m.TableName = types.StringValue(framework.Deref(src.TableName, ""))
+	m.DatePartitionColumn = types.StringValue(framework.Deref(src.DatePartitionColumn, ""))
 
-	m.CustomFieldMapping = modelList(customFieldMappingType, setMappings(src.CustomFieldMapping), func(it console.CustomFieldMapping) customFieldMappingModel {
+	m.CustomFieldMapping = framework.ModelList(customFieldMappingType, setMappings(src.CustomFieldMapping), func(it console.CustomFieldMapping) customFieldMappingModel {
 		return customFieldMappingModel{Key: types.StringValue(it.Key), Formula: types.StringValue(it.Formula)}
 	})
 
-	m.IsReadOnly = types.BoolValue(deref(src.IsReadOnly, false))
-	m.IsVerified = types.BoolValue(deref(src.IsVerified, false))
-	m.Team = optionalString(src.Team)
-	m.TeamID = optionalString(src.TeamID)
+	m.IsReadOnly = types.BoolValue(framework.Deref(src.IsReadOnly, false))
+	m.IsVerified = types.BoolValue(framework.Deref(src.IsVerified, false))
+	m.Team = framework.OptionalString(src.Team)
+	m.TeamID = framework.OptionalString(src.TeamID)
 	m.Owner = flattenOwner(src.Owner)
 	if m.ValidateOnPlan.IsNull() || m.ValidateOnPlan.IsUnknown() {
 		m.ValidateOnPlan = types.BoolValue(true)

@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 )
 
 func (r *metricSourceResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
@@ -23,7 +24,7 @@ func (r *metricSourceResource) ValidateConfig(ctx context.Context, req resource.
 	if m.SourceType.IsUnknown() || m.SourceType.ValueString() != sourceTypeTable || m.TableName.IsUnknown() {
 		return
 	}
-	if isBlank(m.TableName.ValueString()) {
+	if framework.IsBlank(m.TableName.ValueString()) {
 		resp.Diagnostics.AddAttributeError(path.Root("table_name"), "Missing table name",
 			`table_name is required when source_type is "table": set it to the name of the table the source reads.`)
 	}
@@ -130,18 +131,18 @@ func normalizeMetricSource(m console.MetricSource) console.MetricSource {
 	m.IDTypeMapping = append([]console.IDTypeMapping{}, m.IDTypeMapping...)
 	m.Tags = append([]string{}, m.Tags...)
 	m.CustomFieldMapping = append([]console.CustomFieldMapping{}, setMappings(m.CustomFieldMapping)...)
-	m.Description = new(deref(m.Description, ""))
-	m.TimestampAsDay = new(deref(m.TimestampAsDay, false))
-	st := deref(m.SourceType, "")
+	m.Description = new(framework.Deref(m.Description, ""))
+	m.TimestampAsDay = new(framework.Deref(m.TimestampAsDay, false))
+	st := framework.Deref(m.SourceType, "")
 	if st == "" {
 		st = sourceTypeQuery
 	}
 	m.SourceType = &st
-	m.TableName = new(deref(m.TableName, ""))
-	m.DatePartitionColumn = new(deref(m.DatePartitionColumn, ""))
-	m.IsReadOnly = new(deref(m.IsReadOnly, false))
-	m.IsVerified = new(deref(m.IsVerified, false))
-	m.Team = optionalString(m.Team).ValueStringPointer()
-	m.TeamID = optionalString(m.TeamID).ValueStringPointer()
+	m.TableName = new(framework.Deref(m.TableName, ""))
+	m.DatePartitionColumn = new(framework.Deref(m.DatePartitionColumn, ""))
+	m.IsReadOnly = new(framework.Deref(m.IsReadOnly, false))
+	m.IsVerified = new(framework.Deref(m.IsVerified, false))
+	m.Team = framework.OptionalString(m.Team).ValueStringPointer()
+	m.TeamID = framework.OptionalString(m.TeamID).ValueStringPointer()
 	return m
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 )
 
 var _ managedResource = &releasePipelineResource{}
@@ -59,13 +60,13 @@ func (r *releasePipelineResource) Schema(ctx context.Context, _ resource.SchemaR
 					"(the service chooses the id, known after apply) and delete it on destroy. Set it to take over an existing " +
 					"pipeline, which destroy then leaves in place. Changing it from one value to another forces replacement; " +
 					"removing it from the configuration after apply changes nothing.",
-				Validators:    []validator.String{notBlank()},
+				Validators:    []validator.String{framework.NotBlank()},
 				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown(), replacedByAnotherPipelineID},
 			},
 			"name": schema.StringAttribute{
 				Required:            true,
 				MarkdownDescription: "Display name of the pipeline. Updated in place.",
-				Validators:          []validator.String{notBlank()},
+				Validators:          []validator.String{framework.NotBlank()},
 			},
 			"phases": schema.ListNestedAttribute{
 				Required: true,
@@ -109,7 +110,7 @@ func pipelinePhaseAttributes() map[string]schema.Attribute {
 		"name": schema.StringAttribute{
 			Required:            true,
 			MarkdownDescription: "Name of the phase, unique within the pipeline. It is what ties the phase to its `id`.",
-			Validators:          []validator.String{notBlank()},
+			Validators:          []validator.String{framework.NotBlank()},
 		},
 		"time_interval_ms": schema.Int64Attribute{
 			Required: true,
@@ -146,7 +147,7 @@ func pipelineRuleAttributes() map[string]schema.Attribute {
 		"name": schema.StringAttribute{
 			Required:            true,
 			MarkdownDescription: "Name of the rule, unique within the phase.",
-			Validators:          []validator.String{notBlank()},
+			Validators:          []validator.String{framework.NotBlank()},
 		},
 		"environments": schema.ListAttribute{
 			Optional:    true,

@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 )
 
 // The model of featureconsole_release_pipeline and its conversion to and from the service's pipeline.
@@ -66,7 +67,7 @@ func expandPipelinePhases(ctx context.Context, list types.List, existing []conso
 		if i := matchName(len(existing), func(i int) string { return existing[i].Name }, usedPhase, ph.Name.ValueString()); i >= 0 {
 			match = &existing[i]
 		}
-		phaseID, _ := knownString(ph.ID)
+		phaseID, _ := framework.KnownString(ph.ID)
 		cp := console.Phase{
 			ID:             phaseID,
 			Name:           ph.Name.ValueString(),
@@ -85,7 +86,7 @@ func expandPipelinePhases(ctx context.Context, list types.List, existing []conso
 		}
 		usedRule := make([]bool, len(existingRules))
 		for _, ru := range rules {
-			ruleID, _ := knownString(ru.ID)
+			ruleID, _ := framework.KnownString(ru.ID)
 			cr := console.PipelineRule{
 				ID:           ruleID,
 				Name:         ru.Name.ValueString(),
@@ -172,7 +173,7 @@ func flattenPipelineRules(ctx context.Context, rules []console.PipelineRule) (ty
 		out = append(out, pipelineRuleModel{
 			ID:           types.StringValue(ru.ID),
 			Name:         types.StringValue(ru.Name),
-			Environments: nullToEmpty(stringList(ru.Environments)),
+			Environments: framework.NullToEmpty(framework.StringList(ru.Environments)),
 			Conditions:   conds,
 		})
 	}

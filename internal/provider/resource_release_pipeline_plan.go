@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -21,17 +22,17 @@ func (r *releasePipelineResource) ValidateConfig(ctx context.Context, req resour
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	for i, pv := range knownElements(phases) {
+	for i, pv := range framework.KnownElements(phases) {
 		var ph pipelinePhaseModel
-		if !asModel(ctx, pv, &ph, &resp.Diagnostics) {
+		if !framework.AsModel(ctx, pv, &ph, &resp.Diagnostics) {
 			continue
 		}
-		uniqueNames(ph.Rules, path.Root("phases").AtListIndex(i).AtName("rules"), &resp.Diagnostics, func(first, j int, name string) (string, string) {
+		framework.UniqueNames(ph.Rules, path.Root("phases").AtListIndex(i).AtName("rules"), &resp.Diagnostics, func(first, j int, name string) (string, string) {
 			return "Duplicate rule name", fmt.Sprintf("Rules %d and %d of phase %s are both named %q. Rule names must be unique "+
 				"within a phase: the name is what keeps a rule's id across changes.", first, j, describePhase(ph, i), name)
 		})
 	}
-	uniqueNames(phases, path.Root("phases"), &resp.Diagnostics, func(first, i int, name string) (string, string) {
+	framework.UniqueNames(phases, path.Root("phases"), &resp.Diagnostics, func(first, i int, name string) (string, string) {
 		return "Duplicate phase name", fmt.Sprintf("Phases %d and %d are both named %q. Phase names must be unique within a "+
 			"pipeline: the name is what keeps a phase's id across changes.", first, i, name)
 	})
@@ -79,7 +80,7 @@ func (r *releasePipelineResource) ModifyPlan(ctx context.Context, req resource.M
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 	if !req.State.Raw.IsNull() && plan.PipelineID.Equal(state.PipelineID) && plan.Name.Equal(state.Name) && plan.Phases.Equal(state.Phases) {
 		// Update sends nothing (only timeouts changed).
-		resp.Diagnostics.Append(keepUnwritten(ctx, req.State, &resp.Plan, "last_modifier_id")...)
+		resp.Diagnostics.Append(framework.KeepUnwritten(ctx, req.State, &resp.Plan, "last_modifier_id")...)
 	}
 }
 
@@ -101,13 +102,13 @@ func planPipelineRules(ctx context.Context, cfg, prior types.List, diags *diag.D
 		return cfg
 	}
 	if cfg.IsNull() {
-		return emptyListOf(pipelineRuleType)
+		return framework.EmptyListOf(pipelineRuleType)
 	}
-	priorRules, d := listModels[pipelineRuleModel](ctx, prior)
+	priorRules, d := framework.ListModels[pipelineRuleModel](ctx, prior)
 	diags.Append(d...)
 	return planByName(ctx, cfg, priorRules, pipelineRuleType, ruleKey, func(ru, _ *pipelineRuleModel) {
 		if ru.Environments.IsNull() {
-			ru.Environments = emptyListOf(types.StringType)
+			ru.Environments = framework.EmptyListOf(types.StringType)
 		}
 		ru.Conditions = planPipelineConditions(ctx, ru.Conditions, diags)
 	}, diags)
@@ -123,10 +124,10 @@ func ruleKey(r *pipelineRuleModel) (name, id *types.String)   { return &r.Name, 
 func planByName[T any](ctx context.Context, cfg types.List, prior []T, typ types.ObjectType, key func(*T) (name, id *types.String), finish func(t, match *T), diags *diag.Diagnostics) types.List {
 	used := make([]bool, len(prior))
 	priorName := func(i int) string { n, _ := key(&prior[i]); return n.ValueString() }
-	return mapObjects(ctx, cfg, typ, func(t *T) {
+	return framework.MapObjects(ctx, cfg, typ, func(t *T) {
 		name, id := key(t)
 		var match *T
-		if n, ok := knownString(*name); ok {
+		if n, ok := framework.KnownString(*name); ok {
 			if i := matchName(len(prior), priorName, used, n); i >= 0 {
 				match = &prior[i]
 			}
@@ -147,11 +148,11 @@ func planPipelineConditions(ctx context.Context, cfg types.List, diags *diag.Dia
 		return cfg
 	}
 	if cfg.IsNull() {
-		return emptyListOf(pipelineConditionType)
+		return framework.EmptyListOf(pipelineConditionType)
 	}
-	return mapObjects(ctx, cfg, pipelineConditionType, func(c *conditionModel) {
+	return framework.MapObjects(ctx, cfg, pipelineConditionType, func(c *conditionModel) {
 		if c.TargetValue.IsNull() {
-			c.TargetValue = emptyListOf(types.StringType)
+			c.TargetValue = framework.EmptyListOf(types.StringType)
 		}
 	}, diags)
 }
@@ -176,9 +177,9 @@ func checkPinnedIDs(ctx context.Context, planned, applied types.List, pipelineID
 					pp.Name.ValueString(), pp.ID.String(), ap.ID.String()))
 			continue
 		}
-		pr, d := listModels[pipelineRuleModel](ctx, pp.Rules)
+		pr, d := framework.ListModels[pipelineRuleModel](ctx, pp.Rules)
 		diags.Append(d...)
-		ar, d := listModels[pipelineRuleModel](ctx, ap.Rules)
+		ar, d := framework.ListModels[pipelineRuleModel](ctx, ap.Rules)
 		diags.Append(d...)
 		usedRule := make([]bool, len(ar))
 		for _, r := range pr {
@@ -195,13 +196,13 @@ func checkPinnedIDs(ctx context.Context, planned, applied types.List, pipelineID
 }
 
 func phaseModels(ctx context.Context, l types.List, diags *diag.Diagnostics) []pipelinePhaseModel {
-	out, d := listModels[pipelinePhaseModel](ctx, l)
+	out, d := framework.ListModels[pipelinePhaseModel](ctx, l)
 	diags.Append(d...)
 	return out
 }
 
 func describePhase(ph pipelinePhaseModel, i int) string {
-	if name, ok := knownString(ph.Name); ok {
+	if name, ok := framework.KnownString(ph.Name); ok {
 		return fmt.Sprintf("%q", name)
 	}
 	return fmt.Sprintf("%d", i)

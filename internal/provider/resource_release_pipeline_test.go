@@ -24,6 +24,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/mockconsole"
 )
 
@@ -677,10 +678,10 @@ func TestReleasePipelineValidateConfig_paths(t *testing.T) {
 	var sr fwresource.SchemaResponse
 	r.Schema(ctx, fwresource.SchemaRequest{}, &sr)
 	var diags diag.Diagnostics
-	phases := listOf(pipelinePhaseType, []attr.Value{
-		objectOf(ctx, pipelinePhaseType, testPhase("", "A", testPipelineRule("", "x"), testPipelineRule("", "y"), testPipelineRule("", "x")), &diags),
-		objectOf(ctx, pipelinePhaseType, testPhase("", "B"), &diags),
-		objectOf(ctx, pipelinePhaseType, testPhase("", "A"), &diags),
+	phases := framework.ListOf(pipelinePhaseType, []attr.Value{
+		framework.ObjectOf(ctx, pipelinePhaseType, testPhase("", "A", testPipelineRule("", "x"), testPipelineRule("", "y"), testPipelineRule("", "x")), &diags),
+		framework.ObjectOf(ctx, pipelinePhaseType, testPhase("", "B"), &diags),
+		framework.ObjectOf(ctx, pipelinePhaseType, testPhase("", "A"), &diags),
 	}, &diags)
 	state := tfsdk.State{Schema: sr.Schema}
 	diags.Append(state.Set(ctx, &releasePipelineModel{
@@ -712,11 +713,11 @@ func TestPlanPipelinePhases_idsFollowNames(t *testing.T) {
 		testPhase("ph_a", "A", testPipelineRule("pr_1", "one"), testPipelineRule("pr_2", "two")),
 		testPhase("ph_b", "B"),
 	}
-	cfg := listOf(pipelinePhaseType, []attr.Value{
-		objectOf(ctx, pipelinePhaseType, testPhase("", "New"), &diags),
-		objectOf(ctx, pipelinePhaseType, testPhase("", "B"), &diags),
-		objectOf(ctx, pipelinePhaseType, testPhase("", "A", testPipelineRule("", "two"), testPipelineRule("", "three"), testPipelineRule("pr_9", "one")), &diags),
-		objectOf(ctx, pipelinePhaseType, testPhase("ph_pinned", "Pinned"), &diags),
+	cfg := framework.ListOf(pipelinePhaseType, []attr.Value{
+		framework.ObjectOf(ctx, pipelinePhaseType, testPhase("", "New"), &diags),
+		framework.ObjectOf(ctx, pipelinePhaseType, testPhase("", "B"), &diags),
+		framework.ObjectOf(ctx, pipelinePhaseType, testPhase("", "A", testPipelineRule("", "two"), testPipelineRule("", "three"), testPipelineRule("pr_9", "one")), &diags),
+		framework.ObjectOf(ctx, pipelinePhaseType, testPhase("ph_pinned", "Pinned"), &diags),
 	}, &diags)
 	planned := phaseModels(ctx, planPipelinePhases(ctx, cfg, prior, &diags), &diags)
 	if diags.HasError() {
@@ -738,11 +739,11 @@ func TestPlanPipelinePhases_idsFollowNames(t *testing.T) {
 		if !rules[i].ID.Equal(w) {
 			t.Errorf("rule %s id = %s, want %s", rules[i].Name, rules[i].ID, w)
 		}
-		if !rules[i].Environments.Equal(emptyListOf(types.StringType)) || !rules[i].Conditions.Equal(emptyListOf(pipelineConditionType)) {
+		if !rules[i].Environments.Equal(framework.EmptyListOf(types.StringType)) || !rules[i].Conditions.Equal(framework.EmptyListOf(pipelineConditionType)) {
 			t.Errorf("rule %s: omitted lists should be planned as [], got %s and %s", rules[i].Name, rules[i].Environments, rules[i].Conditions)
 		}
 	}
-	if !planned[0].Rules.Equal(emptyListOf(pipelineRuleType)) {
+	if !planned[0].Rules.Equal(framework.EmptyListOf(pipelineRuleType)) {
 		t.Errorf("omitted rules should be planned as [], got %s", planned[0].Rules)
 	}
 }
@@ -755,11 +756,11 @@ func TestExpandPipelinePhases(t *testing.T) {
 		TargetValue: types.ListValueMust(types.StringType, []attr.Value{types.StringValue("42")}),
 	}
 	withCond := testPipelineRule("", "internal")
-	withCond.Conditions = listOf(pipelineConditionType, []attr.Value{objectOf(ctx, pipelineConditionType, cond, &diags)}, &diags)
+	withCond.Conditions = framework.ListOf(pipelineConditionType, []attr.Value{framework.ObjectOf(ctx, pipelineConditionType, cond, &diags)}, &diags)
 	withCond.Environments = types.ListValueMust(types.StringType, []attr.Value{types.StringValue("staging")})
-	plan := listOf(pipelinePhaseType, []attr.Value{
-		objectOf(ctx, pipelinePhaseType, testPhase("", "Canary", withCond, testPipelineRule("", "new")), &diags),
-		objectOf(ctx, pipelinePhaseType, testPhase("ph_pinned", "GA"), &diags),
+	plan := framework.ListOf(pipelinePhaseType, []attr.Value{
+		framework.ObjectOf(ctx, pipelinePhaseType, testPhase("", "Canary", withCond, testPipelineRule("", "new")), &diags),
+		framework.ObjectOf(ctx, pipelinePhaseType, testPhase("ph_pinned", "GA"), &diags),
 	}, &diags)
 	existing := []console.Phase{
 		{ID: "ph_ga", Name: "GA"},
@@ -806,13 +807,13 @@ func TestFlattenPipelinePhases_canonicalEmpties(t *testing.T) {
 	switch {
 	case phases[0].TimeIntervalMs.ValueInt64() != 3600000:
 		t.Errorf("time_interval_ms = %s", phases[0].TimeIntervalMs)
-	case !rules[0].Environments.Equal(emptyListOf(types.StringType)):
+	case !rules[0].Environments.Equal(framework.EmptyListOf(types.StringType)):
 		t.Errorf("null environments should be [], got %s", rules[0].Environments)
-	case !conds[0].TargetValue.Equal(emptyListOf(types.StringType)) || !conds[0].Operator.IsNull():
+	case !conds[0].TargetValue.Equal(framework.EmptyListOf(types.StringType)) || !conds[0].Operator.IsNull():
 		t.Errorf("public condition = %s %s", conds[0].Operator, conds[0].TargetValue)
 	case conds[1].TargetValue.String() != `["42","x"]`:
 		t.Errorf("numbers should become strings, got %s", conds[1].TargetValue)
-	case !phases[1].Rules.Equal(emptyListOf(pipelineRuleType)):
+	case !phases[1].Rules.Equal(framework.EmptyListOf(pipelineRuleType)):
 		t.Errorf("no rules should be [], got %s", phases[1].Rules)
 	}
 }
@@ -829,9 +830,9 @@ func testPhase(id, name string, rules ...pipelineRuleModel) pipelinePhaseModel {
 	if len(rules) > 0 {
 		vals := make([]attr.Value, len(rules))
 		for i, r := range rules {
-			vals[i] = objectOf(context.Background(), pipelineRuleType, r, &diags)
+			vals[i] = framework.ObjectOf(context.Background(), pipelineRuleType, r, &diags)
 		}
-		p.Rules = listOf(pipelineRuleType, vals, &diags)
+		p.Rules = framework.ListOf(pipelineRuleType, vals, &diags)
 	}
 	return p
 }

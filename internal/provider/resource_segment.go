@@ -28,6 +28,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 )
 
 var _ managedResource = &segmentResource{}
@@ -82,7 +83,7 @@ func (r *segmentResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 				Optional: true, Computed: true, ElementType: types.StringType,
 				MarkdownDescription: "Tags. Defaults to none. Changing them forces replacement.",
 				Default:             setdefault.StaticValue(types.SetValueMust(types.StringType, []attr.Value{})),
-				Validators:          []validator.Set{setvalidator.ValueStringsAre(notBlank())},
+				Validators:          []validator.Set{setvalidator.ValueStringsAre(framework.NotBlank())},
 				PlanModifiers:       []planmodifier.Set{setplanmodifier.RequiresReplace()},
 			},
 			"type": schema.StringAttribute{
@@ -94,7 +95,7 @@ func (r *segmentResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 			"id_type": schema.StringAttribute{
 				Optional: true, Computed: true,
 				MarkdownDescription: "Unit id type of the members, such as `userID`; the service's default when omitted. Changing it forces replacement.",
-				Validators:          []validator.String{notBlank()},
+				Validators:          []validator.String{framework.NotBlank()},
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown(), stringplanmodifier.RequiresReplace()},
 			},
 			"rules": schema.ListNestedAttribute{
@@ -111,7 +112,7 @@ func (r *segmentResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 					"limit for them (12 writes per 10 seconds), so a list of 100,000 ids takes about a minute and a half to create.",
 				// A list rather than a set: the framework compares a set read back with the state element by
 				// element against every element, which a list of 100,000 ids cannot afford.
-				Validators:    []validator.List{uniqueStrings{}, listvalidator.ValueStringsAre(notBlank())},
+				Validators:    []validator.List{framework.UniqueStrings{}, listvalidator.ValueStringsAre(framework.NotBlank())},
 				PlanModifiers: []planmodifier.List{sameIDsKeepState{}},
 			},
 			"entry_count": schema.Int64Attribute{

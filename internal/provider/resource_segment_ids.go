@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
@@ -67,7 +68,7 @@ type segmentIDs struct{ basetypes.ListValue }
 func segmentIDsNull() segmentIDs { return segmentIDs{types.ListNull(types.StringType)} }
 
 // segmentIDsOf is ids as a value; nil and empty are both [].
-func segmentIDsOf(ids []string) segmentIDs { return segmentIDs{stringList(ids)} }
+func segmentIDsOf(ids []string) segmentIDs { return segmentIDs{framework.StringList(ids)} }
 
 func (v segmentIDs) Type(context.Context) attr.Type { return newSegmentIDsType() }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 )
 
 // The model of featureconsole_segment and its conversion to and from the service's segment. A
@@ -50,7 +51,7 @@ var gateOnlyRuleAttributes = []string{"return_value", "scheduled_rollouts"}
 // null and unknown stay so.
 func asGateRules(l types.List) types.List {
 	return convertRules(l, gateRuleObjectType, func(attrs map[string]attr.Value) {
-		attrs["return_value"] = newJSONNull()
+		attrs["return_value"] = framework.NewJSONNull()
 		attrs["scheduled_rollouts"] = types.ListNull(scheduledRolloutType)
 	})
 }
@@ -102,7 +103,7 @@ func expandSegment(ctx context.Context, m segmentModel) (console.NewSegment, []c
 	diags.Append(m.Tags.ElementsAs(ctx, &seg.Tags, false)...)
 	slices.Sort(seg.Tags)
 	var rules []console.SegmentRule
-	if isKnownList(m.Rules) {
+	if framework.IsKnownList(m.Rules) {
 		models, d := ruleModels(ctx, asGateRules(m.Rules))
 		diags.Append(d...)
 		rules, d = expandRules(ctx, models)
@@ -125,7 +126,7 @@ func flattenSegment(ctx context.Context, s *console.Segment, ids []string, m *se
 	var diags diag.Diagnostics
 	m.ID = types.StringValue(m.SegmentID.ValueString())
 	if s.Name != "" || m.Name.IsUnknown() {
-		m.Name = stringOrNull(s.Name)
+		m.Name = framework.StringOrNull(s.Name)
 	}
 	m.Description = types.StringValue(s.Description)
 	m.Tags = stringSet(s.Tags)
@@ -133,14 +134,14 @@ func flattenSegment(ctx context.Context, s *console.Segment, ids []string, m *se
 		m.Type = types.StringValue(s.Type)
 	}
 	if s.IDType != "" || m.IDType.IsUnknown() {
-		m.IDType = stringOrNull(s.IDType)
+		m.IDType = framework.StringOrNull(s.IDType)
 	}
 	m.Count = types.Int64Value(int64(s.Count))
 	m.IsEnabled = types.BoolValue(s.IsEnabled)
 	m.LastModifierName = types.StringValue(s.LastModifierName)
 	m.LastModifierID = types.StringValue(s.LastModifierID)
 
-	if len(s.Rules) == 0 && !isKnownList(m.Rules) || len(s.Rules) == 0 && m.Rules.IsNull() {
+	if len(s.Rules) == 0 && !framework.IsKnownList(m.Rules) || len(s.Rules) == 0 && m.Rules.IsNull() {
 		m.Rules = types.ListNull(segmentRuleObjectType)
 	} else {
 		hints, d := ruleModels(ctx, asGateRules(m.Rules))

@@ -18,6 +18,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 )
 
 // ValidateConfig checks what single-attribute validators cannot: rules only with rule_based, ids
@@ -30,7 +31,7 @@ func (r *segmentResource) ValidateConfig(ctx context.Context, req resource.Valid
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if typ, ok := knownString(m.Type); ok {
+	if typ, ok := framework.KnownString(m.Type); ok {
 		if typ == console.SegmentIDList && !m.Rules.IsNull() {
 			resp.Diagnostics.AddAttributeError(path.Root("rules"), "Rules on an id_list segment",
 				"An id_list segment's members are its ids: rules are allowed only with type = \"rule_based\".")
@@ -40,7 +41,7 @@ func (r *segmentResource) ValidateConfig(ctx context.Context, req resource.Valid
 				"A rule_based segment's members are the units its rules match: ids are allowed only with type = \"id_list\".")
 		}
 	}
-	uniqueNames(m.Rules, path.Root("rules"), &resp.Diagnostics, func(first, i int, name string) (string, string) {
+	framework.UniqueNames(m.Rules, path.Root("rules"), &resp.Diagnostics, func(first, i int, name string) (string, string) {
 		return "Duplicate rule name", fmt.Sprintf("Rule names must be unique within a segment: rules[%d] and rules[%d] are both named %q.", first, i, name)
 	})
 }
@@ -58,7 +59,7 @@ func (r *segmentResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if req.State.Raw.IsNull() {
 		checkSegmentConditionTypes(plan.Rules, types.ListNull(segmentRuleObjectType), &resp.Diagnostics)
-		resp.Diagnostics.Append(planIDAs(ctx, &resp.Plan, "segment_id")...)
+		resp.Diagnostics.Append(framework.PlanIDAs(ctx, &resp.Plan, "segment_id")...)
 		return
 	}
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
@@ -72,7 +73,7 @@ func (r *segmentResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 	if checkSegmentConditionTypes(plan.Rules, state.Rules, &resp.Diagnostics); resp.Diagnostics.HasError() {
 		return
 	}
-	if elementsKnown(plan.Rules) {
+	if framework.ElementsKnown(plan.Rules) {
 		rules, d := plannedRules(ctx, asGateRules(plan.Rules), asGateRules(state.Rules), supersedePlan{})
 		resp.Diagnostics.Append(d...)
 		if resp.Diagnostics.HasError() {
@@ -102,7 +103,7 @@ func (r *segmentResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 	}
 	// Nothing is written (the same ids in another order, or only timeouts changed): Update sends
 	// the rules when they differ and the ids added and removed.
-	resp.Diagnostics.Append(keepUnwritten(ctx, req.State, &resp.Plan, "last_modifier_name", "last_modifier_id")...)
+	resp.Diagnostics.Append(framework.KeepUnwritten(ctx, req.State, &resp.Plan, "last_modifier_name", "last_modifier_id")...)
 }
 
 // checkSegmentConditionTypes refuses condition types segments do not accept in the rules the
@@ -111,7 +112,7 @@ func (r *segmentResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 // read, imported and generated as it is, and is never refused for it.
 func checkSegmentConditionTypes(planned, held types.List, diags *diag.Diagnostics) {
 	heldConds := map[string]attr.Value{}
-	if isKnownList(held) {
+	if framework.IsKnownList(held) {
 		for _, e := range held.Elements() {
 			if obj, ok := e.(types.Object); ok && !obj.IsNull() && !obj.IsUnknown() {
 				if name, ok := obj.Attributes()["name"].(types.String); ok {
@@ -125,7 +126,7 @@ func checkSegmentConditionTypes(planned, held types.List, diags *diag.Diagnostic
 		h, isHeld := heldConds[name.ValueString()]
 		return ok && isHeld && h.Equal(rule["conditions"])
 	}, func(at path.Path, typ string) {
-		notAcceptedIn(diags, at, "condition type", "segments", typ, segmentConditionTypes)
+		framework.NotAcceptedIn(diags, at, "condition type", "segments", typ, segmentConditionTypes)
 	})
 }
 
@@ -133,7 +134,7 @@ func checkSegmentConditionTypes(planned, held types.List, diags *diag.Diagnostic
 // (but those of the rules skip tells) whose type segments do not accept. Near misses are left to
 // the conditions' validators, which refuse them as such.
 func eachRefusedConditionType(rules types.List, skip func(rule map[string]attr.Value) bool, refused func(at path.Path, typ string)) {
-	if !isKnownList(rules) {
+	if !framework.IsKnownList(rules) {
 		return
 	}
 	for i, e := range rules.Elements() {
@@ -143,7 +144,7 @@ func eachRefusedConditionType(rules types.List, skip func(rule map[string]attr.V
 		}
 		attrs := obj.Attributes()
 		conds, ok := attrs["conditions"].(types.List)
-		if !ok || !isKnownList(conds) || skip != nil && skip(attrs) {
+		if !ok || !framework.IsKnownList(conds) || skip != nil && skip(attrs) {
 			continue
 		}
 		for k, ce := range conds.Elements() {
@@ -153,7 +154,7 @@ func eachRefusedConditionType(rules types.List, skip func(rule map[string]attr.V
 			}
 			typ, ok := c.Attributes()["type"].(types.String)
 			if !ok || typ.IsNull() || typ.IsUnknown() || slices.Contains(segmentConditionTypes, typ.ValueString()) ||
-				len(nearest(typ.ValueString(), segmentConditionTypes)) > 0 {
+				len(framework.Nearest(typ.ValueString(), segmentConditionTypes)) > 0 {
 				continue
 			}
 			refused(path.Root("rules").AtListIndex(i).AtName("conditions").AtListIndex(k).AtName("type"), typ.ValueString())

@@ -17,6 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/mockconsole"
 )
 
@@ -80,7 +81,7 @@ func TestExpandAndFlattenSegment(t *testing.T) {
 		IDs: segmentIDsNull(),
 		Rules: types.ListValueMust(segmentRuleObjectType, []attr.Value{types.ObjectValueMust(segmentRuleObjectType.AttrTypes, map[string]attr.Value{
 			"id": types.StringUnknown(), "base_id": types.StringUnknown(), "name": types.StringValue("a"),
-			"pass_percentage": types.NumberValue(percentFromFloat(12.5).ValueBigFloat()), "environments": types.ListNull(types.StringType),
+			"pass_percentage": types.NumberValue(framework.PercentFromFloat(12.5).ValueBigFloat()), "environments": types.ListNull(types.StringType),
 			"conditions": types.ListNull(gateConditionObjectType),
 		})}),
 	}
@@ -148,7 +149,7 @@ func TestSegmentSchema_inSegmentsWords(t *testing.T) {
 	if d := descs["rules.name"]; !strings.Contains(d, "unique within the segment") {
 		t.Errorf("rules.name: %q", d)
 	}
-	if d, want := descs["rules.conditions.type"], codeList(mockconsole.SegmentConditionTypes); !strings.Contains(d, "one of "+want+", the condition types segments accept") {
+	if d, want := descs["rules.conditions.type"], framework.CodeList(mockconsole.SegmentConditionTypes); !strings.Contains(d, "one of "+want+", the condition types segments accept") {
 		t.Errorf("rules.conditions.type does not list %s: %q", want, d)
 	}
 	if !slices.Equal(segmentConditionTypes, mockconsole.SegmentConditionTypes) {

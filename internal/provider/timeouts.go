@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -49,7 +50,7 @@ func timeoutsAttribute(ctx context.Context, what string, opts timeouts.Opts, not
 		}
 		s.MarkdownDescription = desc
 		s.Description = desc
-		s.Validators = append(s.Validators, positiveTimeout())
+		s.Validators = append(s.Validators, framework.PositiveTimeout())
 		a.Attributes[name] = s
 		ops = append(ops, "`"+name+"`")
 	}

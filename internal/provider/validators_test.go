@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -16,7 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
-// uniqueNames serves gate rules, phases and the rules of a phase alike: each repeat is reported at
+// framework.UniqueNames serves gate rules, phases and the rules of a phase alike: each repeat is reported at
 // its own name, against the first element of that name; what is not known yet is passed over.
 func TestUniqueNames(t *testing.T) {
 	named := types.ObjectType{AttrTypes: map[string]attr.Type{"name": types.StringType}}
@@ -34,7 +35,7 @@ func TestUniqueNames(t *testing.T) {
 		obj(types.StringValue("b")),
 	})
 	var diags diag.Diagnostics
-	uniqueNames(list, path.Root("phases").AtListIndex(3).AtName("rules"), &diags, func(first, i int, name string) (string, string) {
+	framework.UniqueNames(list, path.Root("phases").AtListIndex(3).AtName("rules"), &diags, func(first, i int, name string) (string, string) {
 		return "Duplicate", fmt.Sprintf("%d and %d are both %q", first, i, name)
 	})
 	var got []string
@@ -52,7 +53,7 @@ func TestUniqueNames(t *testing.T) {
 
 	for _, l := range []types.List{types.ListNull(named), types.ListUnknown(named), types.ListValueMust(named, nil)} {
 		var diags diag.Diagnostics
-		uniqueNames(l, path.Root("rules"), &diags, func(int, int, string) (string, string) { return "x", "y" })
+		framework.UniqueNames(l, path.Root("rules"), &diags, func(int, int, string) (string, string) { return "x", "y" })
 		if diags.HasError() {
 			t.Fatalf("%v: %v", l, diags)
 		}
@@ -81,7 +82,7 @@ func TestNearest(t *testing.T) {
 		{"eml", nil}, // two edits from a five-letter word: too far
 		{"", nil},
 	} {
-		if got := nearest(tc.in, segmentConditionTypes); strings.Join(got, ",") != strings.Join(tc.want, ",") {
+		if got := framework.Nearest(tc.in, segmentConditionTypes); strings.Join(got, ",") != strings.Join(tc.want, ",") {
 			t.Errorf("nearest(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
@@ -97,7 +98,7 @@ func TestNearest(t *testing.T) {
 		{"in", nil}, // the service may know it
 		{"anyy", []string{"any"}},
 	} {
-		if got := nearest(tc.in, gateConditionOperators); strings.Join(got, ",") != strings.Join(tc.want, ",") {
+		if got := framework.Nearest(tc.in, gateConditionOperators); strings.Join(got, ",") != strings.Join(tc.want, ",") {
 			t.Errorf("nearest(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
@@ -111,10 +112,10 @@ func TestEditDistance(t *testing.T) {
 		{"", "", 0}, {"a", "", 1}, {"", "abc", 3}, {"email", "email", 0}, {"emial", "email", 1},
 		{"kitten", "sitting", 3}, {"ca", "abc", 3}, {"länge", "lange", 1},
 	} {
-		if got := editDistance(tc.a, tc.b); got != tc.want {
+		if got := framework.EditDistance(tc.a, tc.b); got != tc.want {
 			t.Errorf("editDistance(%q, %q) = %d, want %d", tc.a, tc.b, got, tc.want)
 		}
-		if got := editDistance(tc.b, tc.a); got != tc.want {
+		if got := framework.EditDistance(tc.b, tc.a); got != tc.want {
 			t.Errorf("editDistance(%q, %q) = %d, want %d", tc.b, tc.a, got, tc.want)
 		}
 	}
@@ -126,9 +127,9 @@ func TestEditDistance(t *testing.T) {
 func TestKnownValue(t *testing.T) {
 	ctx := context.Background()
 	at := path.Root("rules").AtListIndex(1).AtName("conditions").AtListIndex(0).AtName("type")
-	segments := knownValue("condition type", segmentConditionTypes, "segments", true)
-	gates := knownValue("condition type", gateConditionTypes, "", true)
-	pipelines := knownValue("condition type", gateConditionTypes, "", false)
+	segments := framework.KnownValue("condition type", segmentConditionTypes, "segments", true)
+	gates := framework.KnownValue("condition type", gateConditionTypes, "", true)
+	pipelines := framework.KnownValue("condition type", gateConditionTypes, "", false)
 	for _, tc := range []struct {
 		name     string
 		v        validator.String

@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 )
 
 // What a write left on the service, compared with what it sent, by meaning. A create finding the
@@ -50,11 +51,11 @@ func canonicalWireRule(r console.GateRule) (string, bool) {
 		Envs        []string
 		Conds       []canonicalCondition
 		ReturnValue any
-	}{Name: r.Name, Percentage: roundPercentage(r.PassPercentage), Envs: r.Environments, Conds: conds}
+	}{Name: r.Name, Percentage: framework.RoundPercentage(r.PassPercentage), Envs: r.Environments, Conds: conds}
 	if len(out.Envs) == 0 {
 		out.Envs = nil
 	}
-	if !isEmptyJSONObject(r.ReturnValue) {
+	if !framework.IsEmptyJSONObject(r.ReturnValue) {
 		if json.Unmarshal(r.ReturnValue, &out.ReturnValue) != nil {
 			return "", false
 		}
@@ -225,7 +226,7 @@ func targetTexts(l types.List) []string {
 		}
 		text := s.ValueString()
 		if nums, ok := numericStrings([]json.RawMessage{json.RawMessage(strconv.Quote(text))}); ok {
-			if d, err := shortestDecimal(string(nums[0])); err == nil {
+			if d, err := framework.ShortestDecimal(string(nums[0])); err == nil {
 				text = d
 			}
 		}
@@ -261,7 +262,7 @@ func heldRuleDifferences(holder string, g *console.Gate, sent []console.GateRule
 		case !ok:
 			added = append(added, strconv.Quote(r.Name))
 		case got != want:
-			changed = append(changed, fmt.Sprintf("%q (sent as %s, %s holds %s)", r.Name, truncate(want, 300), holder, truncate(got, 300)))
+			changed = append(changed, fmt.Sprintf("%q (sent as %s, %s holds %s)", r.Name, framework.Truncate(want, 300), holder, framework.Truncate(got, 300)))
 		}
 	}
 	for _, r := range g.Rules {

@@ -1,7 +1,7 @@
 // Copyright (c) The terraform-provider-featureconsole Authors
 // SPDX-License-Identifier: MPL-2.0
 
-package provider
+package framework
 
 import (
 	"bytes"
@@ -17,30 +17,30 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
-// jsonValueType is the type of the JSON values of dynamic configs: jsontypes.Normalized (valid JSON;
+// JSONValueType is the type of the JSON values of dynamic configs: jsontypes.Normalized (valid JSON;
 // key order and spacing plan nothing) whose numbers also compare by value, so that the service
 // answering 5.0 for the configuration's 5 plans nothing either (jsontypes compares number text).
-type jsonValueType struct{ jsontypes.NormalizedType }
+type JSONValueType struct{ jsontypes.NormalizedType }
 
 var (
-	_ basetypes.StringTypable                    = jsonValueType{}
-	_ basetypes.StringValuableWithSemanticEquals = jsonValue{}
+	_ basetypes.StringTypable                    = JSONValueType{}
+	_ basetypes.StringValuableWithSemanticEquals = JSONValue{}
 )
 
-func (t jsonValueType) String() string { return "provider.jsonValueType" }
+func (t JSONValueType) String() string { return "provider.jsonValueType" }
 
-func (t jsonValueType) ValueType(context.Context) attr.Value { return jsonValue{} }
+func (t JSONValueType) ValueType(context.Context) attr.Value { return JSONValue{} }
 
-func (t jsonValueType) Equal(o attr.Type) bool {
-	_, ok := o.(jsonValueType)
+func (t JSONValueType) Equal(o attr.Type) bool {
+	_, ok := o.(JSONValueType)
 	return ok
 }
 
-func (t jsonValueType) ValueFromString(_ context.Context, in basetypes.StringValue) (basetypes.StringValuable, diag.Diagnostics) {
-	return jsonValue{jsontypes.Normalized{StringValue: in}}, nil
+func (t JSONValueType) ValueFromString(_ context.Context, in basetypes.StringValue) (basetypes.StringValuable, diag.Diagnostics) {
+	return JSONValue{jsontypes.Normalized{StringValue: in}}, nil
 }
 
-func (t jsonValueType) ValueFromTerraform(ctx context.Context, in tftypes.Value) (attr.Value, error) {
+func (t JSONValueType) ValueFromTerraform(ctx context.Context, in tftypes.Value) (attr.Value, error) {
 	v, err := t.StringType.ValueFromTerraform(ctx, in)
 	if err != nil {
 		return nil, err
@@ -56,32 +56,32 @@ func (t jsonValueType) ValueFromTerraform(ctx context.Context, in tftypes.Value)
 	return out, nil
 }
 
-// jsonValue is a value of jsonValueType.
-type jsonValue struct{ jsontypes.Normalized }
+// JSONValue is a value of JSONValueType.
+type JSONValue struct{ jsontypes.Normalized }
 
-func newJSONValue(s string) jsonValue { return jsonValue{jsontypes.NewNormalizedValue(s)} }
-func newJSONNull() jsonValue          { return jsonValue{jsontypes.NewNormalizedNull()} }
+func NewJSONValue(s string) JSONValue { return JSONValue{jsontypes.NewNormalizedValue(s)} }
+func NewJSONNull() JSONValue          { return JSONValue{jsontypes.NewNormalizedNull()} }
 
-func (v jsonValue) Type(context.Context) attr.Type { return jsonValueType{} }
+func (v JSONValue) Type(context.Context) attr.Type { return JSONValueType{} }
 
-func (v jsonValue) Equal(o attr.Value) bool {
-	other, ok := o.(jsonValue)
+func (v JSONValue) Equal(o attr.Value) bool {
+	other, ok := o.(JSONValue)
 	return ok && v.StringValue.Equal(other.StringValue)
 }
 
 // StringSemanticEquals compares by meaning: objects by key, arrays by position, numbers by value.
-func (v jsonValue) StringSemanticEquals(_ context.Context, newValuable basetypes.StringValuable) (bool, diag.Diagnostics) {
+func (v JSONValue) StringSemanticEquals(_ context.Context, newValuable basetypes.StringValuable) (bool, diag.Diagnostics) {
 	var diags diag.Diagnostics
-	nv, ok := newValuable.(jsonValue)
+	nv, ok := newValuable.(JSONValue)
 	if !ok {
 		diags.AddError("Semantic Equality Check Error", fmt.Sprintf("unexpected value type %T", newValuable))
 		return false, diags
 	}
-	return sameJSONMeaning([]byte(v.ValueString()), []byte(nv.ValueString())), diags
+	return SameJSONMeaning([]byte(v.ValueString()), []byte(nv.ValueString())), diags
 }
 
-// sameJSONMeaning reports whether two JSON texts mean the same; invalid JSON is never the same.
-func sameJSONMeaning(a, b []byte) bool {
+// SameJSONMeaning reports whether two JSON texts mean the same; invalid JSON is never the same.
+func SameJSONMeaning(a, b []byte) bool {
 	x, okA := decodeNumbers(a)
 	y, okB := decodeNumbers(b)
 	return okA && okB && jsonMeaningEqual(x, y)
@@ -135,19 +135,19 @@ func jsonMeaningEqual(a, b any) bool {
 	}
 }
 
-// canonicalJSON writes a JSON value the way Terraform's jsonencode writes the same value: keys
+// CanonicalJSON writes a JSON value the way Terraform's jsonencode writes the same value: keys
 // sorted, no spaces, numbers in their shortest decimal form (1.0 is 1, 1.50 is 1.5). What the service
 // holds is stored in this form where no configuration says otherwise (import, terraform query), so
 // that the configuration generated from it, jsonencode(...) of the same value, plans nothing.
 // Invalid JSON is returned compacted, as it is.
-func canonicalJSON(raw []byte) string {
+func CanonicalJSON(raw []byte) string {
 	v, ok := decodeNumbers(raw)
 	if !ok {
-		return compactJSON(raw)
+		return CompactJSON(raw)
 	}
 	b, err := json.Marshal(canonicalNumbers(v))
 	if err != nil {
-		return compactJSON(raw)
+		return CompactJSON(raw)
 	}
 	return string(b)
 }

@@ -1,7 +1,7 @@
 // Copyright (c) The terraform-provider-featureconsole Authors
 // SPDX-License-Identifier: MPL-2.0
 
-package provider
+package framework
 
 import (
 	"bytes"
@@ -18,13 +18,13 @@ import (
 // Terraform numbers, bounded so that a hostile number cannot cost minutes, and percentages at the
 // two decimals the service keeps.
 
-// shortestDecimal renders a JSON number in its shortest exact decimal form: 12.50 → 12.5, 1e3 → 1000.
+// ShortestDecimal renders a JSON number in its shortest exact decimal form: 12.50 → 12.5, 1e3 → 1000.
 // A number whose decimal form would be huge (1e9999999 has ten million digits) keeps its JSON text.
-func shortestDecimal(num string) (string, error) {
+func ShortestDecimal(num string) (string, error) {
 	if len(num) > maxNumberText {
 		return num, nil
 	}
-	f, err := parseNumber(num)
+	f, err := ParseNumber(num)
 	if err != nil {
 		return "", err
 	}
@@ -48,20 +48,20 @@ func decimalFits(f *big.Float) bool {
 	return exp > -3*maxNumberText && exp < 3*maxNumberText
 }
 
-// numberFits reports whether a JSON number can be held as a Terraform number without a decimal
+// NumberFits reports whether a JSON number can be held as a Terraform number without a decimal
 // expansion of millions of digits (see decimalFits).
-func numberFits(raw json.RawMessage) bool {
+func NumberFits(raw json.RawMessage) bool {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) > maxNumberText {
 		return false
 	}
-	bf, err := parseNumber(string(raw))
+	bf, err := ParseNumber(string(raw))
 	return err == nil && decimalFits(bf)
 }
 
-// parseNumber reads a JSON number at the precision Terraform uses for configuration numbers,
+// ParseNumber reads a JSON number at the precision Terraform uses for configuration numbers,
 // so that a value read back equals the value written (0.1 stays 0.1).
-func parseNumber(s string) (*big.Float, error) {
+func ParseNumber(s string) (*big.Float, error) {
 	bf, _, err := big.ParseFloat(s, 10, 512, big.ToNearestEven)
 	if err != nil {
 		return nil, fmt.Errorf("invalid number %q: %w", s, err)
@@ -69,17 +69,17 @@ func parseNumber(s string) (*big.Float, error) {
 	return bf, nil
 }
 
-func numberFromFloat(f float64) types.Number {
-	bf, err := parseNumber(strconv.FormatFloat(f, 'g', -1, 64))
+func NumberFromFloat(f float64) types.Number {
+	bf, err := ParseNumber(strconv.FormatFloat(f, 'g', -1, 64))
 	if err != nil {
 		return types.NumberValue(big.NewFloat(f))
 	}
 	return types.NumberValue(bf)
 }
 
-// roundPercentage rounds a percentage to the two decimals the service keeps, so that binary float
+// RoundPercentage rounds a percentage to the two decimals the service keeps, so that binary float
 // noise in its answers (33.330000000000005) reads as the value written (33.33).
-func roundPercentage(f float64) float64 {
+func RoundPercentage(f float64) float64 {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return f
 	}
@@ -91,9 +91,9 @@ func roundPercentage(f float64) float64 {
 	return r
 }
 
-// percentFromFloat is a pass percentage as the service answered it, at the two decimals it keeps:
+// PercentFromFloat is a pass percentage as the service answered it, at the two decimals it keeps:
 // 33.330000000000005 would differ from the configuration and, in configuration generated from it,
-// fail passPercentageValidator.
-func percentFromFloat(f float64) types.Number {
-	return numberFromFloat(roundPercentage(f))
+// fail PassPercentageValidator.
+func PercentFromFloat(f float64) types.Number {
+	return NumberFromFloat(RoundPercentage(f))
 }

@@ -1,7 +1,7 @@
 // Copyright (c) The terraform-provider-featureconsole Authors
 // SPDX-License-Identifier: MPL-2.0
 
-package provider
+package framework
 
 import (
 	"testing"
@@ -22,7 +22,7 @@ func TestTruncateNeverSplitsACharacter(t *testing.T) {
 		{"€€€", 1, "€…"},
 		{"日本語のテキスト", 3, "日本語…"},
 	} {
-		got := truncate(c.in, c.n)
+		got := Truncate(c.in, c.n)
 		if got != c.want || !utf8.ValidString(got) {
 			t.Errorf("truncate(%q, %d) = %q, want %q", c.in, c.n, got, c.want)
 		}
@@ -31,7 +31,7 @@ func TestTruncateNeverSplitsACharacter(t *testing.T) {
 
 func TestIsBlank(t *testing.T) {
 	for s, want := range map[string]bool{"": true, " \t\n": true, "\u00a0": true, "a": false, " a ": false} {
-		if got := isBlank(s); got != want {
+		if got := IsBlank(s); got != want {
 			t.Errorf("isBlank(%q) = %v, want %v", s, got, want)
 		}
 	}

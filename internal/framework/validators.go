@@ -1,7 +1,7 @@
 // Copyright (c) The terraform-provider-featureconsole Authors
 // SPDX-License-Identifier: MPL-2.0
 
-package provider
+package framework
 
 import (
 	"context"
@@ -27,42 +27,47 @@ import (
 // The provider's own validators, for what the framework's validators packages cannot say: each
 // message names the attribute path, so that a bad value fails the plan where it was written.
 
-// stringCheck is a string validator made of its description and a check of a known value; the
+// StringCheck is a string validator made of its description and a check of a known value; the
 // framework calls neither for null and unknown values, so no check has to.
-type stringCheck struct {
+type StringCheck struct {
 	description string
 	check       func(req validator.StringRequest, resp *validator.StringResponse)
 }
 
-func (v stringCheck) Description(context.Context) string         { return v.description }
-func (v stringCheck) MarkdownDescription(context.Context) string { return v.description }
+// NewStringCheck is a StringCheck for validators of other packages.
+func NewStringCheck(description string, check func(req validator.StringRequest, resp *validator.StringResponse)) StringCheck {
+	return StringCheck{description, check}
+}
 
-func (v stringCheck) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+func (v StringCheck) Description(context.Context) string         { return v.description }
+func (v StringCheck) MarkdownDescription(context.Context) string { return v.description }
+
+func (v StringCheck) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
 		return
 	}
 	v.check(req, resp)
 }
 
-// notBlank rejects "" and names made only of white space, which the console shows as nothing.
-func notBlank() validator.String {
-	return stringCheck{"value must not be empty or only white space", func(req validator.StringRequest, resp *validator.StringResponse) {
-		if isBlank(req.ConfigValue.ValueString()) {
+// NotBlank rejects "" and names made only of white space, which the console shows as nothing.
+func NotBlank() validator.String {
+	return StringCheck{"value must not be empty or only white space", func(req validator.StringRequest, resp *validator.StringResponse) {
+		if IsBlank(req.ConfigValue.ValueString()) {
 			resp.Diagnostics.AddAttributeError(req.Path, "Empty value",
 				fmt.Sprintf("Attribute %s must not be empty or only white space.", req.Path))
 		}
 	}}
 }
 
-// positiveDuration accepts a Go duration above zero (request_timeout, write_limit_window).
-func positiveDuration() validator.String { return durationCheck("Invalid duration", true) }
+// PositiveDuration accepts a Go duration above zero (request_timeout, write_limit_window).
+func PositiveDuration() validator.String { return durationCheck("Invalid duration", true) }
 
-// positiveTimeout is positiveDuration for a `timeouts` value: the timeouts package already rejects
+// PositiveTimeout is PositiveDuration for a `timeouts` value: the timeouts package already rejects
 // what does not parse, but accepts zero and negative durations, which would fail every request.
-func positiveTimeout() validator.String { return durationCheck("Timeout must be positive", false) }
+func PositiveTimeout() validator.String { return durationCheck("Timeout must be positive", false) }
 
 func durationCheck(summary string, checkSyntax bool) validator.String {
-	return stringCheck{"value must be a positive Go duration such as 30s or 2m", func(req validator.StringRequest, resp *validator.StringResponse) {
+	return StringCheck{"value must be a positive Go duration such as 30s or 2m", func(req validator.StringRequest, resp *validator.StringResponse) {
 		s := req.ConfigValue.ValueString()
 		d, err := time.ParseDuration(s)
 		if err != nil && !checkSyntax {
@@ -75,24 +80,24 @@ func durationCheck(summary string, checkSyntax bool) validator.String {
 	}}
 }
 
-// knownValue checks a value against the values the service documents for it. A near miss of one
+// KnownValue checks a value against the values the service documents for it. A near miss of one
 // (another case, or a typo: see nearest) is refused at plan time with the value meant: the service
 // would refuse it, or keep a condition that never matches. A value near none is refused when
 // onlyIn names whose whole list values is (such as "segments"), warned when warn is set, and
 // otherwise left to the service.
-func knownValue(kind string, values []string, onlyIn string, warn bool) validator.String {
+func KnownValue(kind string, values []string, onlyIn string, warn bool) validator.String {
 	desc := fmt.Sprintf("a %s the service documents: %s", kind, strings.Join(values, ", "))
 	listed := fmt.Sprintf("The %ss the service documents are: %s.", kind, strings.Join(values, ", "))
 	if onlyIn != "" {
 		desc = fmt.Sprintf("a %s %s accept: %s", kind, onlyIn, strings.Join(values, ", "))
-		listed = fmt.Sprintf("%s accept these %ss only: %s.", capitalize(onlyIn), kind, strings.Join(values, ", "))
+		listed = fmt.Sprintf("%s accept these %ss only: %s.", Capitalize(onlyIn), kind, strings.Join(values, ", "))
 	}
-	return stringCheck{desc, func(req validator.StringRequest, resp *validator.StringResponse) {
+	return StringCheck{desc, func(req validator.StringRequest, resp *validator.StringResponse) {
 		s := req.ConfigValue.ValueString()
-		if isBlank(s) || slices.Contains(values, s) {
+		if IsBlank(s) || slices.Contains(values, s) {
 			return
 		}
-		if near := nearest(s, values); len(near) > 0 {
+		if near := Nearest(s, values); len(near) > 0 {
 			quoted := make([]string, len(near))
 			for i, v := range near {
 				quoted[i] = strconv.Quote(v)
@@ -113,21 +118,21 @@ func knownValue(kind string, values []string, onlyIn string, warn bool) validato
 	}}
 }
 
-// notAcceptedIn is the error of a value the service refuses in onlyIn ("segments").
-func notAcceptedIn(diags *diag.Diagnostics, at path.Path, kind, onlyIn, s string, values []string) {
-	diags.AddAttributeError(at, fmt.Sprintf("%s not allowed in %s", capitalize(kind), onlyIn),
-		fmt.Sprintf("%s: %q is not a %s %s accept. %s accept these %ss only: %s.", at, s, kind, onlyIn, capitalize(onlyIn), kind, strings.Join(values, ", ")))
+// NotAcceptedIn is the error of a value the service refuses in onlyIn ("segments").
+func NotAcceptedIn(diags *diag.Diagnostics, at path.Path, kind, onlyIn, s string, values []string) {
+	diags.AddAttributeError(at, fmt.Sprintf("%s not allowed in %s", Capitalize(kind), onlyIn),
+		fmt.Sprintf("%s: %q is not a %s %s accept. %s accept these %ss only: %s.", at, s, kind, onlyIn, Capitalize(onlyIn), kind, strings.Join(values, ", ")))
 }
 
-// nearest is what s was meant to be when it is a near miss of values: the values equal to s but
+// Nearest is what s was meant to be when it is a near miss of values: the values equal to s but
 // for case, or else the values fewest edits away (a letter left out, added or changed, or two
 // swapped), where that is at most one edit per three letters of the value and at most two, so that
 // a short word is not taken for a typo of another (`on` is no typo of `eq`). Nil when s is none.
-func nearest(s string, values []string) []string {
+func Nearest(s string, values []string) []string {
 	var out []string
 	best := -1
 	for _, v := range values {
-		d := editDistance(strings.ToLower(s), strings.ToLower(v))
+		d := EditDistance(strings.ToLower(s), strings.ToLower(v))
 		if d > min(2, utf8.RuneCountInString(v)/3) && d > 0 {
 			continue
 		}
@@ -141,11 +146,11 @@ func nearest(s string, values []string) []string {
 	return out
 }
 
-// editDistance is the optimal string alignment distance of a and b: the fewest insertions,
+// EditDistance is the optimal string alignment distance of a and b: the fewest insertions,
 // deletions, substitutions and swaps of two adjacent letters that turn a into b. Not the Levenshtein
 // distance of github.com/agext/levenshtein (already in the module graph): it counts a swap, the
 // commonest typo (`emial`), as two edits.
-func editDistance(a, b string) int {
+func EditDistance(a, b string) int {
 	ra, rb := []rune(a), []rune(b)
 	// d[i][j] is the distance of ra[:i] and rb[:j].
 	d := make([][]int, len(ra)+1)
@@ -171,23 +176,23 @@ func editDistance(a, b string) int {
 	return d[len(ra)][len(rb)]
 }
 
-// jsonObject requires a JSON object. Text that is not JSON fails the JSON type's own check first,
-// in its generic words, and no validator runs after it: notJSONHint adds what to write instead.
-func jsonObject() validator.String {
-	return stringCheck{"value must be a JSON object", func(req validator.StringRequest, resp *validator.StringResponse) {
+// JSONObject requires a JSON object. Text that is not JSON fails the JSON type's own check first,
+// in its generic words, and no validator runs after it: NotJSONHint adds what to write instead.
+func JSONObject() validator.String {
+	return StringCheck{"value must be a JSON object", func(req validator.StringRequest, resp *validator.StringResponse) {
 		raw := []byte(req.ConfigValue.ValueString())
-		if json.Valid(raw) && jsonKind(raw) != '{' {
+		if json.Valid(raw) && JSONKind(raw) != '{' {
 			resp.Diagnostics.AddAttributeError(req.Path, "Return value is not a JSON object",
 				fmt.Sprintf("%s must be a JSON object, written with jsonencode({...}), such as "+
-					"return_value = jsonencode({ color = \"blue\" }); got %s.", req.Path, truncate(string(raw), 80)))
+					"return_value = jsonencode({ color = \"blue\" }); got %s.", req.Path, Truncate(string(raw), 80)))
 		}
 	}}
 }
 
-// notJSONHint reports a return_value that is not JSON at all, such as "blue", with how to write it:
+// NotJSONHint reports a return_value that is not JSON at all, such as "blue", with how to write it:
 // the JSON type's own error says only that the text is not JSON. Rules whose return value is not
 // known yet are left to apply.
-func notJSONHint(ctx context.Context, rules types.List, at path.Path, diags *diag.Diagnostics) {
+func NotJSONHint(ctx context.Context, rules types.List, at path.Path, diags *diag.Diagnostics) {
 	if rules.IsNull() || rules.IsUnknown() {
 		return
 	}
@@ -207,22 +212,22 @@ func notJSONHint(ctx context.Context, rules types.List, at path.Path, diags *dia
 		p := at.AtListIndex(i).AtName("return_value")
 		diags.AddAttributeError(p, "Return value is not JSON",
 			fmt.Sprintf("%s must be a JSON object, written with jsonencode({...}), such as return_value = "+
-				"jsonencode({ color = \"blue\" }); got %s, which is not JSON.", p, truncate(s.ValueString(), 80)))
+				"jsonencode({ color = \"blue\" }); got %s, which is not JSON.", p, Truncate(s.ValueString(), 80)))
 	}
 }
 
-// passPercentageValidator accepts 0..100 with at most two decimals.
-type passPercentageValidator struct{}
+// PassPercentageValidator accepts 0..100 with at most two decimals.
+type PassPercentageValidator struct{}
 
-func (passPercentageValidator) Description(context.Context) string {
+func (PassPercentageValidator) Description(context.Context) string {
 	return "value must be between 0 and 100 with at most two decimals"
 }
 
-func (v passPercentageValidator) MarkdownDescription(ctx context.Context) string {
+func (v PassPercentageValidator) MarkdownDescription(ctx context.Context) string {
 	return v.Description(ctx)
 }
 
-func (passPercentageValidator) ValidateNumber(_ context.Context, req validator.NumberRequest, resp *validator.NumberResponse) {
+func (PassPercentageValidator) ValidateNumber(_ context.Context, req validator.NumberRequest, resp *validator.NumberResponse) {
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
 		return
 	}
@@ -239,8 +244,8 @@ func (passPercentageValidator) ValidateNumber(_ context.Context, req validator.N
 	}
 }
 
-// codeList renders values as a Markdown list of code spans, for descriptions.
-func codeList(values []string) string {
+// CodeList renders values as a Markdown list of code spans, for descriptions.
+func CodeList(values []string) string {
 	quoted := make([]string, len(values))
 	for i, v := range values {
 		quoted[i] = "`" + v + "`"
@@ -248,20 +253,20 @@ func codeList(values []string) string {
 	return strings.Join(quoted, ", ")
 }
 
-// uniqueNames reports each element of a list of named objects (gate rules, pipeline phases, the
+// UniqueNames reports each element of a list of named objects (gate rules, pipeline phases, the
 // rules of a phase) whose name an earlier element already has, at the repeat's name (list at
 // list[i].name): a name is what ties a rule or phase to its id, so two of one name could not both
 // keep theirs. Unknown elements and names are passed over; the plan checks them once known. dup
 // writes the error of a repeat at i of the name first given at first.
-func uniqueNames(list types.List, at path.Path, diags *diag.Diagnostics, dup func(first, i int, name string) (summary, detail string)) {
+func UniqueNames(list types.List, at path.Path, diags *diag.Diagnostics, dup func(first, i int, name string) (summary, detail string)) {
 	seen := map[string]int{}
-	for i, e := range knownElements(list) {
+	for i, e := range KnownElements(list) {
 		obj, ok := e.(types.Object)
 		if !ok || obj.IsNull() || obj.IsUnknown() {
 			continue
 		}
 		n, _ := obj.Attributes()["name"].(types.String)
-		name, ok := knownString(n)
+		name, ok := KnownString(n)
 		if !ok {
 			continue
 		}
@@ -274,18 +279,18 @@ func uniqueNames(list types.List, at path.Path, diags *diag.Diagnostics, dup fun
 	}
 }
 
-// uniqueStrings rejects a list of strings holding a value twice. listvalidator.UniqueValues compares
+// UniqueStrings rejects a list of strings holding a value twice. listvalidator.UniqueValues compares
 // every pair, which a list of 100,000 segment ids cannot afford.
-type uniqueStrings struct{}
+type UniqueStrings struct{}
 
-func (uniqueStrings) Description(context.Context) string { return "each value at most once" }
-func (v uniqueStrings) MarkdownDescription(ctx context.Context) string {
+func (UniqueStrings) Description(context.Context) string { return "each value at most once" }
+func (v UniqueStrings) MarkdownDescription(ctx context.Context) string {
 	return v.Description(ctx)
 }
 
-func (uniqueStrings) ValidateList(_ context.Context, req validator.ListRequest, resp *validator.ListResponse) {
+func (UniqueStrings) ValidateList(_ context.Context, req validator.ListRequest, resp *validator.ListResponse) {
 	seen := map[string]int{}
-	for i, e := range knownElements(req.ConfigValue) {
+	for i, e := range KnownElements(req.ConfigValue) {
 		s, ok := e.(types.String)
 		if !ok || s.IsUnknown() || s.IsNull() {
 			continue
@@ -310,7 +315,7 @@ type conflictsWithSibling struct {
 	name           string
 }
 
-func conflictsWith(sibling string) validator.List {
+func ConflictsWith(sibling string) validator.List {
 	return conflictsWithSibling{listvalidator.ConflictsWith(path.MatchRelative().AtParent().AtName(sibling)), sibling}
 }
 
