@@ -202,7 +202,7 @@ func (a *releasePipelineTriggerAction) Invoke(ctx context.Context, req action.In
 		}
 		inv.triggerID = run
 	}
-	inv.run(tctx, &resp.Diagnostics)
+	inv.invoke(tctx, &resp.Diagnostics)
 }
 
 // describeRun is how diagnostics and progress messages name a run's state.

@@ -31,14 +31,14 @@ type triggerInvocation struct {
 // activeStatuses are the statuses of a run that can still change.
 var activeStatuses = []string{console.TriggerInProgress, console.TriggerPaused, console.TriggerWaitingForReview}
 
-func (in *triggerInvocation) run(ctx context.Context, diags *diag.Diagnostics) {
-	run, ok := in.find(ctx, diags)
+func (in *triggerInvocation) invoke(ctx context.Context, diags *diag.Diagnostics) {
+	run, ok := in.findRun(ctx, diags)
 	if !ok {
 		return
 	}
 	in.last = run
 	in.progress(fmt.Sprintf("Run %q of pipeline %q: %s", run.ID, run.ReleasePipelineID, describeRun(run)))
-	if !in.check(run, diags) {
+	if !in.checkRunState(run, diags) {
 		return
 	}
 
@@ -60,8 +60,8 @@ func (in *triggerInvocation) run(ctx context.Context, diags *diag.Diagnostics) {
 	in.waitFor(ctx, sentPhase, diags)
 }
 
-// find reads the run named by trigger_id, or the one active run of gate_id.
-func (in *triggerInvocation) find(ctx context.Context, diags *diag.Diagnostics) (*console.ReleasePipelineTrigger, bool) {
+// findRun reads the run named by trigger_id, or the one active run of gate_id.
+func (in *triggerInvocation) findRun(ctx context.Context, diags *diag.Diagnostics) (*console.ReleasePipelineTrigger, bool) {
 	if in.triggerID != "" {
 		run, err := in.client.GetReleasePipelineTrigger(ctx, in.triggerID)
 		if console.NotFound(err) {
@@ -113,9 +113,9 @@ func (in *triggerInvocation) find(ctx context.Context, diags *diag.Diagnostics) 
 	}
 }
 
-// check decides, before any request, whether the operation is to be sent: already done is a
+// checkRunState decides, before any request, whether the operation is to be sent: already done is a
 // warning; a state the operation does not allow, or another phase, is an error.
-func (in *triggerInvocation) check(run *console.ReleasePipelineTrigger, diags *diag.Diagnostics) bool {
+func (in *triggerInvocation) checkRunState(run *console.ReleasePipelineTrigger, diags *diag.Diagnostics) bool {
 	if run.Final() {
 		if alreadyDone(in.op, run) {
 			in.warnDone(run, diags)
@@ -135,7 +135,7 @@ func (in *triggerInvocation) check(run *console.ReleasePipelineTrigger, diags *d
 		in.warnDone(run, diags)
 		return false
 	}
-	if !allowed(in.op, run.Status) {
+	if !operationAllowed(in.op, run.Status) {
 		diags.AddError(fmt.Sprintf("Cannot %s release pipeline run %q", in.op, run.ID),
 			fmt.Sprintf("The run is %s at phase %q; %s needs a run that is %s. Nothing was sent.",
 				run.Status, run.CurrentPhase, in.op, allowedStates(in.op)))
@@ -167,7 +167,7 @@ func alreadyDone(op console.TriggerOperation, r *console.ReleasePipelineTrigger)
 	return false // skip moves on each time it is sent
 }
 
-func allowed(op console.TriggerOperation, status string) bool {
+func operationAllowed(op console.TriggerOperation, status string) bool {
 	switch op {
 	case console.TriggerApprove:
 		return status == console.TriggerWaitingForReview
@@ -245,7 +245,7 @@ func (in *triggerInvocation) waitFor(ctx context.Context, sentPhase string, diag
 		select {
 		case <-ctx.Done():
 			t.Stop()
-			in.fail(ctx, fmt.Sprintf("Stopped waiting for release pipeline run %q", r.ID), ctx.Err().Error(), diags)
+			in.failAction(ctx, fmt.Sprintf("Stopped waiting for release pipeline run %q", r.ID), ctx.Err().Error(), diags)
 			return
 		case <-t.C:
 		}
@@ -274,13 +274,13 @@ func nextRunPoll(poll time.Duration, r *console.ReleasePipelineTrigger) time.Dur
 
 // failCall reports a failed call to the service through the provider's one wording of it.
 func (in *triggerInvocation) failCall(ctx context.Context, f apiFailure, err error, diags *diag.Diagnostics) {
-	in.fail(ctx, f.summary(), f.detail(ctx, nil, err), diags)
+	in.failAction(ctx, f.summary(), f.detail(ctx, nil, err), diags)
 }
 
-// fail adds the error, saying why it stopped when the deadline or Terraform ended the invocation,
+// failAction adds the error, saying why it stopped when the deadline or Terraform ended the invocation,
 // and the last state of the run seen. ctx is the invocation's (withOwnDeadline): its cause tells its
 // own deadline from Terraform's cancellation.
-func (in *triggerInvocation) fail(ctx context.Context, summary, detail string, diags *diag.Diagnostics) {
+func (in *triggerInvocation) failAction(ctx context.Context, summary, detail string, diags *diag.Diagnostics) {
 	switch {
 	case ctx.Err() != nil && !ownDeadlinePassed(ctx):
 		detail = "Cancelled by Terraform. " + detail

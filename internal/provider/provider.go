@@ -31,11 +31,6 @@ import (
 )
 
 const (
-	envBaseURL = "FEATURECONSOLE_BASE_URL"
-	envAPIKey  = "FEATURECONSOLE_API_KEY"
-	// envSkipCredentialsValidation is skip_credentials_validation's environment variable.
-	envSkipCredentialsValidation = "FEATURECONSOLE_SKIP_CREDENTIALS_VALIDATION"
-
 	// The service's published limit: about 100 mutations per 10 seconds per project.
 	defaultWriteLimit       = 100
 	defaultWriteLimitWindow = 10 * time.Second

@@ -34,8 +34,6 @@ func NewDynamicConfigResource() resource.Resource {
 	return &dynamicConfigResource{resourceData{typeName: "dynamic_config"}}
 }
 
-type dynamicConfigResource struct{ resourceData }
-
 // configIDPattern is the service's pattern for a config id (DESIGN.md §4), checked at plan time.
 var configIDPattern = regexp.MustCompile(`^[A-Za-z0-9_-]*$`)
 

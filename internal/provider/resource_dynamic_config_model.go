@@ -178,3 +178,5 @@ func flattenConfigFields(c *console.DynamicConfig, m *dynamicConfigFields) {
 	m.LastModifierID = types.StringValue(c.LastModifierID)
 	m.LastModifierName = types.StringValue(c.LastModifierName)
 }
+
+type dynamicConfigResource struct{ resourceData }

@@ -123,7 +123,7 @@ func (r *configRulesResource) Create(ctx context.Context, req resource.CreateReq
 	// A held create, or one that did not take, leaves no state: saved with an error, Terraform would
 	// taint it and plan a replacement, whose destroy would remove rules the config held before.
 	review := newConfigRulesReview(ctx, nil, id, fmt.Sprintf("Change to the rules of %s", r.target.what(id)))
-	if r.apply(ctx, op, &plan, existing, nil, review, reviewKeptNoState, &resp.Diagnostics) != written || resp.Diagnostics.HasError() {
+	if r.apply(ctx, op, &plan, existing, nil, review, reviewKeptNoState, &resp.Diagnostics) != outcomeWritten || resp.Diagnostics.HasError() {
 		return
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
@@ -168,12 +168,12 @@ func (r *configRulesResource) Update(ctx context.Context, req resource.UpdateReq
 	outcome := r.apply(ctx, op, &plan, nil, prior, review, reviewKeptState, &resp.Diagnostics)
 	resp.Diagnostics.Append(review.keep(ctx, resp.Private)...)
 	switch outcome {
-	case held:
+	case outcomeHeld:
 		// Nothing changed on the service: the state keeps what it held, so the next plan shows the change again.
 		resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 		resp.Diagnostics.Append(savePendingRules(ctx, resp.Private, plan.Rules)...)
 		return
-	case notTaken:
+	case outcomeNotTaken:
 		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 		return
 	}
@@ -195,7 +195,7 @@ func (r *configRulesResource) apply(ctx context.Context, op *operation, plan *co
 	planned, d := ruleModels(ctx, plan.Rules)
 	diags.Append(d...)
 	if diags.HasError() {
-		return written
+		return outcomeWritten
 	}
 	var holds []console.GateRule
 	if existing != nil {
@@ -205,12 +205,12 @@ func (r *configRulesResource) apply(ctx context.Context, op *operation, plan *co
 	rules, d := expandForWrite(ctx, planned, prior, holds)
 	diags.Append(d...)
 	if diags.HasError() {
-		return written
+		return outcomeWritten
 	}
 	if existing != nil {
 		if sameGateRules(existing.asGate(), rules) {
 			diags.Append(flattenConfigRules(ctx, existing.Rules, plan, planned)...)
-			return written
+			return outcomeWritten
 		}
 	}
 	var superseded *console.ReleasePipelineTrigger
@@ -223,14 +223,14 @@ func (r *configRulesResource) apply(ctx context.Context, op *operation, plan *co
 		return &console.Gate{ID: h.ID, Rules: h.Rules, ReleasePipelineID: h.ReleasePipelineID, ActiveReview: h.ActiveReview}, err
 	})
 	if diags.HasError() { // an active run that could not be aborted or waited for, said already
-		return written
+		return outcomeWritten
 	}
 	if reviewHeld(diags, err, fmt.Sprintf("Change to the rules of %s", r.target.what(id)), kept) {
-		return held
+		return outcomeHeld
 	}
 	if err != nil {
 		r.target.addWriteError(ctx, r.data.client, diags, id, op, err, missingConfig)
-		return written
+		return outcomeWritten
 	}
 	h := &ruleHolder{ID: g.ID, ReleasePipelineID: g.ReleasePipelineID, Rules: g.Rules, ActiveReview: g.ActiveReview}
 	if difference := heldRuleDifferences("the config", h.asGate(), rules); difference != "" {
@@ -238,11 +238,11 @@ func (r *configRulesResource) apply(ctx context.Context, op *operation, plan *co
 		diags.AddError(fmt.Sprintf("Rules of %s not written as sent", r.target.what(id)),
 			fmt.Sprintf("The service answered the write of the rules of %s with other rules than were sent: %s. The state "+
 				"holds what the config holds now, so the next plan shows what is left to do.", r.target.what(id), difference))
-		return notTaken
+		return outcomeNotTaken
 	}
 	diags.Append(flattenConfigRules(ctx, h.Rules, plan, planned)...)
 	r.target.warnRolloutStarted(ctx, r.data.client, diags, id, h, superseded)
-	return written
+	return outcomeWritten
 }
 
 func (r *configRulesResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {

@@ -33,8 +33,6 @@ func NewGateResource() resource.Resource {
 	return &gateResource{resourceData{typeName: "gate"}}
 }
 
-type gateResource struct{ resourceData }
-
 // The service's patterns for a gate (DESIGN.md §2), checked at plan time so that a bad value never
 // reaches it.
 var (
@@ -282,4 +280,8 @@ func (r *gateResource) Delete(ctx context.Context, req resource.DeleteRequest, r
 
 func (r *gateResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	importState(ctx, req, resp, "featureconsole_gate", gateIdentityAttr, "new_checkout")
+}
+
+func (r *gateResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = identitySchema(gateIdentityAttr, "Identifier of the gate, such as new_checkout.")
 }

@@ -151,3 +151,5 @@ func knownTags(ctx context.Context, s types.Set) (*[]string, diag.Diagnostics) {
 	diags := s.ElementsAs(ctx, &tags, false)
 	return &tags, diags
 }
+
+type gateResource struct{ resourceData }

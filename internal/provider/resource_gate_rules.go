@@ -18,7 +18,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
-	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
@@ -29,8 +28,6 @@ var _ managedResource = &gateRulesResource{}
 func NewGateRulesResource() resource.Resource {
 	return &gateRulesResource{resourceData{typeName: "gate_rules"}}
 }
-
-type gateRulesResource struct{ resourceData }
 
 func (r *gateRulesResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	computedString := func(desc string) schema.StringAttribute {
@@ -98,71 +95,6 @@ func (r *gateRulesResource) Schema(ctx context.Context, _ resource.SchemaRequest
 	}
 }
 
-// gateRuleAttributes is the schema of one rule; gateRuleObjectType is derived from it.
-func gateRuleAttributes() map[string]schema.Attribute {
-	return map[string]schema.Attribute{
-		"id": schema.StringAttribute{
-			Computed: true,
-			MarkdownDescription: "Identifier of this version of the rule, assigned by the service (opaque). " +
-				"The service may give every rule of the gate a new one on any change of the rule list, so it is " +
-				"unknown in the plan of a change; use `base_id` for a rule's lasting identity.",
-		},
-		"base_id": schema.StringAttribute{
-			Computed: true,
-			MarkdownDescription: "Lasting identity of the rule, assigned by the service when the rule is first " +
-				"created and kept as long as the rule keeps its `name`.",
-		},
-		"name": schema.StringAttribute{
-			Required: true,
-			MarkdownDescription: "Name of the rule; unique within the gate and not empty. Rules are matched to " +
-				"the gate's existing rules by name: renaming a rule replaces it with a new one (new `base_id`).",
-			Validators: []validator.String{framework.NotBlank()},
-		},
-		"pass_percentage": schema.NumberAttribute{
-			Required: true,
-			MarkdownDescription: "Percentage of the units matching the conditions that pass the gate, " +
-				"from `0` to `100` with at most two decimals (for example `12.5` or `33.33`).",
-			Validators: []validator.Number{framework.PassPercentageValidator{}},
-		},
-		"environments": schema.ListAttribute{
-			Optional:    true,
-			ElementType: types.StringType,
-			MarkdownDescription: "Environments where the rule applies, such as `production`. Omit (or `[]`) for " +
-				"every environment.",
-			Validators: []validator.List{listvalidator.NoNullValues(), listvalidator.ValueStringsAre(framework.NotBlank())},
-		},
-		"conditions": schema.ListNestedAttribute{
-			Optional: true,
-			MarkdownDescription: "Conditions, all of which must match for the rule to apply. Omit (or `[]`) for a " +
-				"rule that matches every unit.",
-			NestedObject: schema.NestedAttributeObject{Attributes: gateConditions.resourceAttributes()},
-		},
-		"scheduled_rollouts": schema.ListNestedAttribute{
-			Computed: true,
-			MarkdownDescription: "The rule's schedule, set in the console (read-only): at each step's `time` the service " +
-				"itself sets the rule's percentage to the step's `pass_percentage`. Steps already made come first " +
-				"(`done = true`), then the ones to come. A plan that shows `pass_percentage` going back after a step " +
-				"was made is the schedule's doing: to let the schedule own the percentage, add " +
-				"`lifecycle { ignore_changes = [rules[N].pass_percentage] }` for the rule at index N. " +
-				"Unknown in the plan of a change of the rules.",
-			NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-				"time": schema.StringAttribute{Computed: true, MarkdownDescription: "When the step is made, in RFC 3339 form (UTC)."},
-				"pass_percentage": schema.NumberAttribute{
-					Computed: true, MarkdownDescription: "The rule's percentage from that time on.",
-				},
-				"done": schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether the step was made already."},
-			}},
-		},
-		"return_value": schema.StringAttribute{
-			Optional:   true,
-			CustomType: framework.JSONValueType{},
-			MarkdownDescription: "Value returned to units that pass, as a JSON object (use `jsonencode`). " +
-				"Omit for `{}`. Formatting and key order do not matter.",
-			Validators: []validator.String{framework.JSONObject()},
-		},
-	}
-}
-
 func (r *gateRulesResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan gateRulesModel
 	if !r.begin(ctx, &resp.Diagnostics, resp.Identity, req.Plan, &plan) {
@@ -182,7 +114,7 @@ func (r *gateRulesResource) Create(ctx context.Context, req resource.CreateReque
 	// A held create, or one that did not take, leaves no state: saved with an error, Terraform
 	// would taint it and plan a replacement, whose destroy would remove rules the gate held before.
 	review := newGateReview(ctx, nil, gateID, fmt.Sprintf("Change to the rules of gate %q", gateID))
-	if r.apply(ctx, op, &plan, existing, nil, review, reviewKeptNoState, &resp.Diagnostics) != written || resp.Diagnostics.HasError() {
+	if r.apply(ctx, op, &plan, existing, nil, review, reviewKeptNoState, &resp.Diagnostics) != outcomeWritten || resp.Diagnostics.HasError() {
 		return
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
@@ -226,12 +158,12 @@ func (r *gateRulesResource) Update(ctx context.Context, req resource.UpdateReque
 	outcome := r.apply(ctx, op, &plan, nil, prior, review, reviewKeptState, &resp.Diagnostics)
 	resp.Diagnostics.Append(review.keep(ctx, resp.Private)...)
 	switch outcome {
-	case held:
+	case outcomeHeld:
 		// Nothing changed on the service: the state keeps what it held, so the next plan shows the change again.
 		resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 		resp.Diagnostics.Append(savePendingRules(ctx, resp.Private, plan.Rules)...)
 		return
-	case notTaken:
+	case outcomeNotTaken:
 		// The state holds what the service holds, so the next plan shows what is left to do.
 		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 		return
@@ -247,9 +179,9 @@ func (r *gateRulesResource) Update(ctx context.Context, req resource.UpdateReque
 type writeOutcome int
 
 const (
-	written  writeOutcome = iota // applied as sent (or found already so), or failed with an error
-	held                         // held for review: nothing changed
-	notTaken                     // answered with other rules than were sent: plan holds the service's rules
+	outcomeWritten  writeOutcome = iota // applied as sent (or found already so), or failed with an error
+	outcomeHeld                         // held for review: nothing changed
+	outcomeNotTaken                     // answered with other rules than were sent: plan holds the service's rules
 )
 
 // apply sends the planned rule list and replaces plan's computed values with the service's answer;
@@ -263,7 +195,7 @@ func (r *gateRulesResource) apply(ctx context.Context, op *operation, plan *gate
 	planned, d := ruleModels(ctx, plan.Rules)
 	diags.Append(d...)
 	if diags.HasError() {
-		return written
+		return outcomeWritten
 	}
 	var holds []console.GateRule
 	if existing != nil {
@@ -273,12 +205,12 @@ func (r *gateRulesResource) apply(ctx context.Context, op *operation, plan *gate
 	rules, d := expandForWrite(ctx, planned, prior, holds)
 	diags.Append(d...)
 	if diags.HasError() {
-		return written
+		return outcomeWritten
 	}
 	if existing != nil {
 		if sameGateRules(existing, rules) {
 			diags.Append(flattenGate(ctx, existing, plan, planned)...)
-			return written
+			return outcomeWritten
 		}
 	}
 	// The API call is a PATCH of the rules either way; errors name what the user ran (create, update).
@@ -289,23 +221,23 @@ func (r *gateRulesResource) apply(ctx context.Context, op *operation, plan *gate
 		return g, err
 	})
 	if diags.HasError() { // an active run that could not be aborted or waited for, said already
-		return written
+		return outcomeWritten
 	}
 	if reviewHeld(diags, err, fmt.Sprintf("Change to the rules of gate %q", gateID), kept) {
-		return held
+		return outcomeHeld
 	}
 	if err != nil {
 		r.addGateWriteError(ctx, diags, gateID, op, err)
-		return written
+		return outcomeWritten
 	}
 	if difference := ruleDifferences(g, rules); difference != "" {
 		diags.Append(flattenGate(ctx, g, plan, append(planned, prior...))...)
 		addRulesNotTaken(diags, gateID, difference, existing != nil, "terraform apply")
-		return notTaken
+		return outcomeNotTaken
 	}
 	diags.Append(flattenGate(ctx, g, plan, planned)...)
 	r.warnRolloutStarted(ctx, diags, gateID, g, superseded)
-	return written
+	return outcomeWritten
 }
 
 func (r *gateRulesResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
@@ -381,4 +313,8 @@ func (r *gateRulesResource) addGateWriteError(ctx context.Context, diags *diag.D
 		return
 	}
 	write.add(ctx, diags, op, err)
+}
+
+func (r *gateRulesResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = identitySchema(gateIdentityAttr, "Identifier of the gate, such as new_checkout.")
 }

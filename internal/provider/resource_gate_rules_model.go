@@ -17,6 +17,9 @@ import (
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
+	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 )
 
 // The model of featureconsole_gate_rules and its conversion to and from the service's gate.
@@ -270,4 +273,71 @@ func flattenSchedule(r console.GateRule) types.List {
 	add(r.CompletedAutomatedRollouts, true)
 	add(r.PendingAutomatedRollouts, false)
 	return types.ListValueMust(elem, steps)
+}
+
+type gateRulesResource struct{ resourceData }
+
+// gateRuleAttributes is the schema of one rule; gateRuleObjectType is derived from it.
+func gateRuleAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"id": schema.StringAttribute{
+			Computed: true,
+			MarkdownDescription: "Identifier of this version of the rule, assigned by the service (opaque). " +
+				"The service may give every rule of the gate a new one on any change of the rule list, so it is " +
+				"unknown in the plan of a change; use `base_id` for a rule's lasting identity.",
+		},
+		"base_id": schema.StringAttribute{
+			Computed: true,
+			MarkdownDescription: "Lasting identity of the rule, assigned by the service when the rule is first " +
+				"created and kept as long as the rule keeps its `name`.",
+		},
+		"name": schema.StringAttribute{
+			Required: true,
+			MarkdownDescription: "Name of the rule; unique within the gate and not empty. Rules are matched to " +
+				"the gate's existing rules by name: renaming a rule replaces it with a new one (new `base_id`).",
+			Validators: []validator.String{framework.NotBlank()},
+		},
+		"pass_percentage": schema.NumberAttribute{
+			Required: true,
+			MarkdownDescription: "Percentage of the units matching the conditions that pass the gate, " +
+				"from `0` to `100` with at most two decimals (for example `12.5` or `33.33`).",
+			Validators: []validator.Number{framework.PassPercentageValidator{}},
+		},
+		"environments": schema.ListAttribute{
+			Optional:    true,
+			ElementType: types.StringType,
+			MarkdownDescription: "Environments where the rule applies, such as `production`. Omit (or `[]`) for " +
+				"every environment.",
+			Validators: []validator.List{listvalidator.NoNullValues(), listvalidator.ValueStringsAre(framework.NotBlank())},
+		},
+		"conditions": schema.ListNestedAttribute{
+			Optional: true,
+			MarkdownDescription: "Conditions, all of which must match for the rule to apply. Omit (or `[]`) for a " +
+				"rule that matches every unit.",
+			NestedObject: schema.NestedAttributeObject{Attributes: gateConditions.resourceAttributes()},
+		},
+		"scheduled_rollouts": schema.ListNestedAttribute{
+			Computed: true,
+			MarkdownDescription: "The rule's schedule, set in the console (read-only): at each step's `time` the service " +
+				"itself sets the rule's percentage to the step's `pass_percentage`. Steps already made come first " +
+				"(`done = true`), then the ones to come. A plan that shows `pass_percentage` going back after a step " +
+				"was made is the schedule's doing: to let the schedule own the percentage, add " +
+				"`lifecycle { ignore_changes = [rules[N].pass_percentage] }` for the rule at index N. " +
+				"Unknown in the plan of a change of the rules.",
+			NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+				"time": schema.StringAttribute{Computed: true, MarkdownDescription: "When the step is made, in RFC 3339 form (UTC)."},
+				"pass_percentage": schema.NumberAttribute{
+					Computed: true, MarkdownDescription: "The rule's percentage from that time on.",
+				},
+				"done": schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether the step was made already."},
+			}},
+		},
+		"return_value": schema.StringAttribute{
+			Optional:   true,
+			CustomType: framework.JSONValueType{},
+			MarkdownDescription: "Value returned to units that pass, as a JSON object (use `jsonencode`). " +
+				"Omit for `{}`. Formatting and key order do not matter.",
+			Validators: []validator.String{framework.JSONObject()},
+		},
+	}
 }

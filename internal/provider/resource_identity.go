@@ -34,22 +34,6 @@ func identitySchema(attr, desc string) identityschema.Schema {
 	}}
 }
 
-func (r *gateResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
-	resp.IdentitySchema = identitySchema(gateIdentityAttr, "Identifier of the gate, such as new_checkout.")
-}
-
-func (r *gateRulesResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
-	resp.IdentitySchema = identitySchema(gateIdentityAttr, "Identifier of the gate, such as new_checkout.")
-}
-
-func (r *releasePipelineResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
-	resp.IdentitySchema = identitySchema(pipelineIdentityAttr, "Identifier of the release pipeline, such as pl_web.")
-}
-
-func (r *metricSourceResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
-	resp.IdentitySchema = identitySchema(sourceIdentityAttr, "Name of the metric source, such as orders.")
-}
-
 // setIdentity stores the resource's identity; nil (a resource without identity support in the
 // caller, as in unit tests) is left alone. An unknown or empty value is not an identity.
 func setIdentity(ctx context.Context, id *tfsdk.ResourceIdentity, attr string, v types.String) diag.Diagnostics {
@@ -92,8 +76,4 @@ func importID(ctx context.Context, req resource.ImportStateRequest, resp *resour
 	}
 	resp.Diagnostics.Append(setIdentity(ctx, resp.Identity, attr, types.StringValue(id))...)
 	return id, !resp.Diagnostics.HasError()
-}
-
-func (r *segmentResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
-	resp.IdentitySchema = identitySchema(segmentIdentityAttr, "Identifier of the segment, such as beta_testers.")
 }

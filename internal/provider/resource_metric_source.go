@@ -34,8 +34,6 @@ func NewMetricSourceResource() resource.Resource {
 	return &metricSourceResource{resourceData{typeName: "metric_source"}}
 }
 
-type metricSourceResource struct{ resourceData }
-
 func (r *metricSourceResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	nonBlank := []validator.String{framework.NotBlank()}
 	resp.Schema = schema.Schema{
@@ -166,21 +164,6 @@ func (r *metricSourceResource) Schema(ctx context.Context, _ resource.SchemaRequ
 	}
 }
 
-// The nested objects of the schema; their object types are derived from them.
-func idTypeMappingAttributes() map[string]schema.Attribute {
-	return requiredTexts(map[string]string{
-		"service_unit_id": "Unit ID type of the service, such as `userID` or `stableID`.",
-		"column":          "Column of the source holding that ID.",
-	})
-}
-
-func customFieldMappingAttributes() map[string]schema.Attribute {
-	return requiredTexts(map[string]string{
-		"key":     "Name of the derived field.",
-		"formula": "Formula computing it.",
-	})
-}
-
 // requiredTexts is a nested object of required, non-blank strings, given as name: description.
 func requiredTexts(descriptions map[string]string) map[string]schema.Attribute {
 	attrs := make(map[string]schema.Attribute, len(descriptions))
@@ -188,15 +171,6 @@ func requiredTexts(descriptions map[string]string) map[string]schema.Attribute {
 		attrs[name] = schema.StringAttribute{Required: true, MarkdownDescription: desc, Validators: []validator.String{framework.NotBlank()}}
 	}
 	return attrs
-}
-
-func ownerAttributes() map[string]schema.Attribute {
-	return map[string]schema.Attribute{
-		"owner_id":    schema.StringAttribute{Computed: true, MarkdownDescription: "Identifier of the owner."},
-		"owner_type":  schema.StringAttribute{Computed: true, MarkdownDescription: "Kind of owner, such as `USER`."},
-		"owner_name":  schema.StringAttribute{Computed: true, MarkdownDescription: "Name of the owner."},
-		"owner_email": schema.StringAttribute{Computed: true, MarkdownDescription: "E-mail address of the owner."},
-	}
 }
 
 func (r *metricSourceResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -288,4 +262,8 @@ func (r *metricSourceResource) ImportState(ctx context.Context, req resource.Imp
 	if importState(ctx, req, resp, "featureconsole_metric_source", sourceIdentityAttr, "orders") {
 		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("validate_on_plan"), true)...)
 	}
+}
+
+func (r *metricSourceResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = identitySchema(sourceIdentityAttr, "Name of the metric source, such as orders.")
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 )
 
 // The model of featureconsole_metric_source and its conversion to and from the service's source.
@@ -179,4 +180,30 @@ func flattenOwner(o *console.Owner) types.Object {
 		"owner_name":  types.StringValue(o.OwnerName),
 		"owner_email": types.StringValue(o.OwnerEmail),
 	})
+}
+
+type metricSourceResource struct{ resourceData }
+
+// The nested objects of the schema; their object types are derived from them.
+func idTypeMappingAttributes() map[string]schema.Attribute {
+	return requiredTexts(map[string]string{
+		"service_unit_id": "Unit ID type of the service, such as `userID` or `stableID`.",
+		"column":          "Column of the source holding that ID.",
+	})
+}
+
+func customFieldMappingAttributes() map[string]schema.Attribute {
+	return requiredTexts(map[string]string{
+		"key":     "Name of the derived field.",
+		"formula": "Formula computing it.",
+	})
+}
+
+func ownerAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"owner_id":    schema.StringAttribute{Computed: true, MarkdownDescription: "Identifier of the owner."},
+		"owner_type":  schema.StringAttribute{Computed: true, MarkdownDescription: "Kind of owner, such as `USER`."},
+		"owner_name":  schema.StringAttribute{Computed: true, MarkdownDescription: "Name of the owner."},
+		"owner_email": schema.StringAttribute{Computed: true, MarkdownDescription: "E-mail address of the owner."},
+	}
 }

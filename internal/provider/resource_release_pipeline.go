@@ -10,11 +10,9 @@ import (
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
-	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
@@ -31,8 +29,6 @@ var _ managedResource = &releasePipelineResource{}
 func NewReleasePipelineResource() resource.Resource {
 	return &releasePipelineResource{resourceData{typeName: "release_pipeline"}}
 }
-
-type releasePipelineResource struct{ resourceData }
 
 func (r *releasePipelineResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = schema.Schema{
@@ -93,74 +89,6 @@ func (r *releasePipelineResource) Schema(ctx context.Context, _ resource.SchemaR
 				"create": "It covers reading the pipeline before taking it over, or looking for it after a create whose answer was lost.",
 				"delete": "Destroy of a pipeline that was taken over sends no request.",
 			}),
-		},
-	}
-}
-
-// pipelinePhaseAttributes is the schema of one phase; pipelinePhaseType is derived from it.
-func pipelinePhaseAttributes() map[string]schema.Attribute {
-	return map[string]schema.Attribute{
-		"id": schema.StringAttribute{
-			Optional: true,
-			Computed: true,
-			MarkdownDescription: "Identifier of the phase on the service. Leave it unset: a phase that keeps its name keeps " +
-				"its id (the provider sends it back), and a new phase gets its id from the service (unknown until apply). " +
-				"Set it only to pin a phase to an existing id, for example when renaming a phase.",
-		},
-		"name": schema.StringAttribute{
-			Required:            true,
-			MarkdownDescription: "Name of the phase, unique within the pipeline. It is what ties the phase to its `id`.",
-			Validators:          []validator.String{framework.NotBlank()},
-		},
-		"time_interval_ms": schema.Int64Attribute{
-			Required: true,
-			MarkdownDescription: "Time to wait after this phase before the next phase starts, in milliseconds (`3600000` " +
-				"is one hour), `0` or more. With `required_review`, the timer starts once the review is approved.",
-			Validators: []validator.Int64{int64validator.AtLeast(0)},
-		},
-		"required_review": schema.BoolAttribute{
-			Optional: true,
-			Computed: true,
-			Default:  booldefault.StaticBool(false),
-			MarkdownDescription: "When `true`, the phase waits for a manual review (approval in the console) before it " +
-				"starts. Defaults to `false`.",
-		},
-		"rules": schema.ListNestedAttribute{
-			Optional: true,
-			Computed: true,
-			MarkdownDescription: "Rules of the phase: who the phase releases to. Rule names must be unique within the " +
-				"phase. " + emptyMeansNone,
-			NestedObject: schema.NestedAttributeObject{Attributes: pipelineRuleAttributes()},
-		},
-	}
-}
-
-// pipelineRuleAttributes is the schema of one rule of a phase.
-func pipelineRuleAttributes() map[string]schema.Attribute {
-	return map[string]schema.Attribute{
-		"id": schema.StringAttribute{
-			Optional: true,
-			Computed: true,
-			MarkdownDescription: "Identifier of the rule on the service. Leave it unset: a rule that keeps its name " +
-				"within its phase keeps its id, and a new rule gets its id from the service (unknown until apply).",
-		},
-		"name": schema.StringAttribute{
-			Required:            true,
-			MarkdownDescription: "Name of the rule, unique within the phase.",
-			Validators:          []validator.String{framework.NotBlank()},
-		},
-		"environments": schema.ListAttribute{
-			Optional:    true,
-			Computed:    true,
-			ElementType: types.StringType,
-			MarkdownDescription: "Names of the environments the rule applies to, such as `staging`. When none are " +
-				"set the service answers `null`. " + emptyMeansNone,
-		},
-		"conditions": schema.ListNestedAttribute{
-			Optional:            true,
-			Computed:            true,
-			MarkdownDescription: "Conditions a unit must match for the rule to apply. " + emptyMeansNone,
-			NestedObject:        schema.NestedAttributeObject{Attributes: pipelineConditions.resourceAttributes()},
 		},
 	}
 }
@@ -319,4 +247,8 @@ func (r *releasePipelineResource) ImportState(ctx context.Context, req resource.
 	if importState(ctx, req, resp, "featureconsole_release_pipeline", pipelineIdentityAttr, "pl_web") {
 		resp.Diagnostics.Append(setOwnership(ctx, resp.Private, pipelineImported)...)
 	}
+}
+
+func (r *releasePipelineResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = identitySchema(pipelineIdentityAttr, "Identifier of the release pipeline, such as pl_web.")
 }

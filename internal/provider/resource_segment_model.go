@@ -15,6 +15,7 @@ import (
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 )
 
 // The model of featureconsole_segment and its conversion to and from the service's segment. A
@@ -187,4 +188,37 @@ func setDifference(have, want []string) []string {
 		}
 	}
 	return out
+}
+
+type segmentResource struct{ resourceData }
+
+// segmentRuleAttributes is a gate rule's schema without return_value and scheduled_rollouts: the
+// service's segment rule (segments have no scheduled rollouts), described in a segment's words,
+// whose conditions are of the types segments accept.
+func segmentRuleAttributes() map[string]schema.Attribute {
+	attrs := gateRuleAttributes()
+	for _, gateOnly := range gateOnlyRuleAttributes {
+		delete(attrs, gateOnly)
+	}
+	if a, ok := attrs["id"].(schema.StringAttribute); ok {
+		a.MarkdownDescription = "Identifier of this version of the rule, assigned by the service (opaque). The service " +
+			"may give every rule of the segment a new one on any change of its rules, so it is unknown in the plan of " +
+			"a change; use `base_id` for a rule's lasting identity."
+		attrs["id"] = a
+	}
+	if a, ok := attrs["name"].(schema.StringAttribute); ok {
+		a.MarkdownDescription = "Name of the rule; unique within the segment and not empty. Rules are matched to the " +
+			"segment's existing rules by name: renaming a rule replaces it with a new one (new `base_id`)."
+		attrs["name"] = a
+	}
+	if a, ok := attrs["pass_percentage"].(schema.NumberAttribute); ok {
+		a.MarkdownDescription = "Percentage of the units matching the conditions that are members of the segment, " +
+			"from `0` to `100` with at most two decimals (for example `12.5` or `33.33`)."
+		attrs["pass_percentage"] = a
+	}
+	if a, ok := attrs["conditions"].(schema.ListNestedAttribute); ok {
+		a.NestedObject = schema.NestedAttributeObject{Attributes: segmentRuleConditions.resourceAttributes()}
+		attrs["conditions"] = a
+	}
+	return attrs
 }
