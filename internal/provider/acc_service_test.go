@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/mockconsole"
 )
 
@@ -40,8 +41,8 @@ func (e accEnv) set() bool { return e.url != "" && e.key != "" }
 
 func readAccEnv() accEnv {
 	e := accEnv{
-		url:      os.Getenv(envBaseURL),
-		key:      os.Getenv(envAPIKey),
+		url:      os.Getenv(framework.EnvBaseURL),
+		key:      os.Getenv(framework.EnvAPIKey),
 		gate:     os.Getenv(envAccGate),
 		pipeline: os.Getenv(envAccPipeline),
 		prefix:   os.Getenv(envAccMetricPrefix),
@@ -66,7 +67,7 @@ func TestMain(m *testing.M) {
 func mockOnly(t testing.TB, why string) {
 	t.Helper()
 	if realService.set() {
-		t.Skipf("runs only against the in-process mock (%s); %s is set, so the tests run against %s", why, envBaseURL, realService.url)
+		t.Skipf("runs only against the in-process mock (%s); %s is set, so the tests run against %s", why, framework.EnvBaseURL, realService.url)
 	}
 }
 

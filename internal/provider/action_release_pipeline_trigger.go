@@ -71,7 +71,7 @@ func (a *releasePipelineTriggerAction) Schema(ctx context.Context, _ action.Sche
 	to, _ := timeouts.AttributesWithOpts(ctx, timeouts.Opts{
 		InvokeDescription: fmt.Sprintf("How long the invocation may take, finding the run, retries, write pacing and waiting "+
 			"included, as a Go duration such as `30s`, `20m` or `1h30m`; must be positive. Defaults to `%s`. When it runs "+
-			"out, the error says the last state of the run seen.", formatTimeout(defaultInvokeTimeout)),
+			"out, the error says the last state of the run seen.", framework.FormatTimeout(defaultInvokeTimeout)),
 	}).(schema.SingleNestedAttribute)
 	if inv, ok := to.Attributes["invoke"].(schema.StringAttribute); ok {
 		inv.MarkdownDescription = inv.Description
@@ -193,7 +193,7 @@ func (a *releasePipelineTriggerAction) Invoke(ctx context.Context, req action.In
 	if inv.poll <= 0 {
 		inv.poll = defaultRunPollInterval
 	}
-	tctx, cancel := withOwnDeadline(ctx, timeout)
+	tctx, cancel := framework.WithOwnDeadline(ctx, timeout)
 	defer cancel()
 	if id := m.ConfigID.ValueString(); id != "" {
 		run, ok := configRunToAct(tctx, a.data.client, id, inv.op, &resp.Diagnostics)

@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 )
 
 // triggerInvocation is one invocation of the release pipeline trigger action.
@@ -45,7 +46,7 @@ func (in *triggerInvocation) invoke(ctx context.Context, diags *diag.Diagnostics
 	sentPhase := run.CurrentPhaseID
 	res, err := in.client.RunTriggerOperation(ctx, run, in.op)
 	if err != nil {
-		in.failCall(ctx, apiFailure{string(in.op), fmt.Sprintf("release pipeline run %q", run.ID)}, err, diags)
+		in.failCall(ctx, framework.APIFailure{Op: string(in.op), Object: fmt.Sprintf("release pipeline run %q", run.ID)}, err, diags)
 		return
 	}
 	in.last = res.Run
@@ -70,14 +71,14 @@ func (in *triggerInvocation) findRun(ctx context.Context, diags *diag.Diagnostic
 			return nil, false
 		}
 		if err != nil {
-			in.failCall(ctx, apiFailure{"read", fmt.Sprintf("release pipeline run %q", in.triggerID)}, err, diags)
+			in.failCall(ctx, framework.APIFailure{Op: "read", Object: fmt.Sprintf("release pipeline run %q", in.triggerID)}, err, diags)
 			return nil, false
 		}
 		return run, true
 	}
 	runs, err := activeRunsOfGate(ctx, in.client, in.gateID)
 	if err != nil {
-		in.failCall(ctx, apiFailure{"list", fmt.Sprintf("the release pipeline runs of gate %q", in.gateID)}, err, diags)
+		in.failCall(ctx, framework.APIFailure{Op: "list", Object: fmt.Sprintf("the release pipeline runs of gate %q", in.gateID)}, err, diags)
 		return nil, false
 	}
 	switch len(runs) {
@@ -251,7 +252,7 @@ func (in *triggerInvocation) waitFor(ctx context.Context, sentPhase string, diag
 		}
 		next, err := in.client.GetReleasePipelineTrigger(ctx, r.ID)
 		if err != nil {
-			in.failCall(ctx, apiFailure{"read", fmt.Sprintf("release pipeline run %q", r.ID)}, err, diags)
+			in.failCall(ctx, framework.APIFailure{Op: "read", Object: fmt.Sprintf("release pipeline run %q", r.ID)}, err, diags)
 			return
 		}
 		if next.Status != r.Status || next.CurrentPhaseID != r.CurrentPhaseID {
@@ -273,20 +274,20 @@ func nextRunPoll(poll time.Duration, r *console.ReleasePipelineTrigger) time.Dur
 }
 
 // failCall reports a failed call to the service through the provider's one wording of it.
-func (in *triggerInvocation) failCall(ctx context.Context, f apiFailure, err error, diags *diag.Diagnostics) {
-	in.failAction(ctx, f.summary(), f.detail(ctx, nil, err), diags)
+func (in *triggerInvocation) failCall(ctx context.Context, f framework.APIFailure, err error, diags *diag.Diagnostics) {
+	in.failAction(ctx, f.Summary(), f.Detail(ctx, nil, err), diags)
 }
 
 // failAction adds the error, saying why it stopped when the deadline or Terraform ended the invocation,
-// and the last state of the run seen. ctx is the invocation's (withOwnDeadline): its cause tells its
+// and the last state of the run seen. ctx is the invocation's (framework.WithOwnDeadline): its cause tells its
 // own deadline from Terraform's cancellation.
 func (in *triggerInvocation) failAction(ctx context.Context, summary, detail string, diags *diag.Diagnostics) {
 	switch {
-	case ctx.Err() != nil && !ownDeadlinePassed(ctx):
+	case ctx.Err() != nil && !framework.OwnDeadlinePassed(ctx):
 		detail = "Cancelled by Terraform. " + detail
-	case ownDeadlinePassed(ctx):
+	case framework.OwnDeadlinePassed(ctx):
 		detail = fmt.Sprintf("Timed out after %s (raise timeouts.invoke, for example timeouts = { invoke = %q }). %s",
-			formatTimeout(in.timeout), formatTimeout(2*in.timeout), detail)
+			framework.FormatTimeout(in.timeout), framework.FormatTimeout(2*in.timeout), detail)
 	}
 	if in.last != nil {
 		detail += fmt.Sprintf("\n\nLast state seen of run %q: %s.", in.last.ID, describeRun(in.last))

@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 )
 
 // What every resource that creates does when its create fails (DESIGN.md §5): an object of the same
@@ -85,7 +86,7 @@ func (e *objectExistsError) Error() string {
 		"or an import block:\n\n"+
 		"  import {\n    to = %[6]s.<resource name>\n    id = %[1]q\n  }\n\n"+
 		"then adjust the configuration until the plan shows no changes.%[8]s Or choose another %[7]s.\n\n"+
-		"The console answered: %[3]s", e.id, what, failureAccount(e.cause), e.noun, e.plural, e.typeName, e.idWord, advice)
+		"The console answered: %[3]s", e.id, what, framework.FailureAccount(e.cause), e.noun, e.plural, e.typeName, e.idWord, advice)
 }
 
 func (e *objectExistsError) Unwrap() error { return e.cause }
@@ -93,15 +94,15 @@ func (e *objectExistsError) Unwrap() error { return e.cause }
 // addCreateFailure reports a failed create: an object that exists on the attribute that names it
 // (its own words say what happened to the attempts, no "may have been applied"), anything else
 // through create.
-func addCreateFailure(ctx context.Context, diags *diag.Diagnostics, at path.Path, create apiFailure, op *operation, err error) {
+func addCreateFailure(ctx context.Context, diags *diag.Diagnostics, at path.Path, create framework.APIFailure, op *framework.Operation, err error) {
 	var exists *objectExistsError
 	if !errors.As(err, &exists) {
-		create.add(ctx, diags, op, err)
+		create.Add(ctx, diags, op, err)
 		return
 	}
 	detail := exists.Error()
-	if op.timedOut(ctx) {
-		detail = create.detail(ctx, op, err)
+	if op.TimedOut(ctx) {
+		detail = create.Detail(ctx, op, err)
 	}
 	summary := fmt.Sprintf("%s %q already exists", exists.kind, exists.id)
 	if exists.state != "" {

@@ -38,7 +38,7 @@ type listDataSourceSpec[M any] struct {
 	// fill lists what the service holds into m, whose filters are read from the configuration,
 	// given the provider's read concurrency in opts. It names what it read, for the diagnostic of
 	// its failure; a problem that is not the service's it adds to diags.
-	fill func(ctx context.Context, client *console.Client, opts console.ListOptions, m *M, diags *diag.Diagnostics) (apiFailure, error)
+	fill func(ctx context.Context, client *console.Client, opts console.ListOptions, m *M, diags *diag.Diagnostics) (framework.APIFailure, error)
 }
 
 type listDataSource[M any] struct {
@@ -79,7 +79,7 @@ func (d *listDataSource[M]) Read(ctx context.Context, req datasource.ReadRequest
 	}
 	opts := console.ListOptions{Concurrency: d.data.readConcurrency}
 	if what, err := d.spec.fill(ctx, d.data.client, opts, &m, &resp.Diagnostics); err != nil {
-		what.add(ctx, &resp.Diagnostics, nil, err)
+		what.Add(ctx, &resp.Diagnostics, nil, err)
 	}
 	if resp.Diagnostics.HasError() {
 		return
@@ -142,13 +142,13 @@ func (d *ruledObjectDataSource[T]) Read(ctx context.Context, req datasource.Read
 	}
 	obj, err := d.spec.get(d.data.client, ctx, id.ValueString())
 	object := fmt.Sprintf("%s %q", d.spec.kind, id.ValueString())
-	read := apiFailure{"read", object}
+	read := framework.APIFailure{Op: "read", Object: object}
 	if console.NotFound(err) {
-		read.addAt(ctx, &resp.Diagnostics, path.Root(d.spec.idAttr), framework.Capitalize(object)+" not found", nil, err, d.spec.notFound)
+		read.AddAt(ctx, &resp.Diagnostics, path.Root(d.spec.idAttr), framework.Capitalize(object)+" not found", nil, err, d.spec.notFound)
 		return
 	}
 	if err != nil {
-		read.add(ctx, &resp.Diagnostics, nil, err)
+		read.Add(ctx, &resp.Diagnostics, nil, err)
 		return
 	}
 	rules, diags := flattenRules(ctx, d.spec.rules(obj), nil)

@@ -44,7 +44,7 @@ func NewEventsDataSource() datasource.DataSource {
 		listAttr:        "events",
 		listDescription: "The recorded values.",
 		item:            eventAttributes(),
-		fill: func(ctx context.Context, client *console.Client, opts console.ListOptions, m *eventsModel, diags *diag.Diagnostics) (apiFailure, error) {
+		fill: func(ctx context.Context, client *console.Client, opts console.ListOptions, m *eventsModel, diags *diag.Diagnostics) (framework.APIFailure, error) {
 			name := m.EventName.ValueString()
 			opts.MaxRecords = int(m.MaxRecords.ValueInt64())
 			events, err := client.ListEvents(ctx, name, opts)
@@ -91,7 +91,9 @@ func noEventsWarning(name string) (summary, detail string) {
 }
 
 // eventsFailure names a failed read of events, here and in server.go alike.
-func eventsFailure(name string) apiFailure { return apiFailure{"list", fmt.Sprintf("events %q", name)} }
+func eventsFailure(name string) framework.APIFailure {
+	return framework.APIFailure{Op: "list", Object: fmt.Sprintf("events %q", name)}
+}
 
 func flattenEvents(events []console.Event) types.List {
 	vals := make([]attr.Value, len(events))

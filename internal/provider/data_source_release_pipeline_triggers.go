@@ -88,15 +88,15 @@ func triggerAttributes() map[string]schema.Attribute {
 	}
 }
 
-func fillTriggers(ctx context.Context, client *console.Client, opts console.ListOptions, m *releasePipelineTriggersModel, diags *diag.Diagnostics) (apiFailure, error) {
+func fillTriggers(ctx context.Context, client *console.Client, opts console.ListOptions, m *releasePipelineTriggersModel, diags *diag.Diagnostics) (framework.APIFailure, error) {
 	f := console.TriggerFilter{ReleasePipelineID: m.ReleasePipelineID.ValueString(), GateID: m.GateID.ValueString(),
 		DynamicConfigID: m.DynamicConfigID.ValueString()}
 	if diags.Append(m.Statuses.ElementsAs(ctx, &f.Statuses, false)...); diags.HasError() {
-		return apiFailure{}, nil
+		return framework.APIFailure{}, nil
 	}
 	runs, err := client.ListReleasePipelineTriggers(ctx, f, opts)
 	m.Triggers = flattenTriggers(runs)
-	return apiFailure{"list", "release pipeline runs"}, err
+	return framework.APIFailure{Op: "list", Object: "release pipeline runs"}, err
 }
 
 func flattenTriggers(runs []console.ReleasePipelineTrigger) types.List {

@@ -29,10 +29,10 @@ func NewSegmentsDataSource() datasource.DataSource {
 		listAttr:        "segments",
 		listDescription: "The segments, in the order the service lists them.",
 		item:            segmentAttributes(),
-		fill: func(ctx context.Context, client *console.Client, opts console.ListOptions, m *segmentsModel, _ *diag.Diagnostics) (apiFailure, error) {
+		fill: func(ctx context.Context, client *console.Client, opts console.ListOptions, m *segmentsModel, _ *diag.Diagnostics) (framework.APIFailure, error) {
 			segs, err := client.ListSegments(ctx, opts)
 			m.Segments = flattenSegments(segs, m.Type.ValueString())
-			return apiFailure{"list", "segments"}, err
+			return framework.APIFailure{Op: "list", Object: "segments"}, err
 		},
 	})
 }

@@ -36,10 +36,10 @@ func NewUsersDataSource() datasource.DataSource {
 		listAttr:        "users",
 		listDescription: "The users, in the order the service lists them.",
 		item:            userAttributes(),
-		fill: func(ctx context.Context, client *console.Client, opts console.ListOptions, m *usersModel, _ *diag.Diagnostics) (apiFailure, error) {
+		fill: func(ctx context.Context, client *console.Client, opts console.ListOptions, m *usersModel, _ *diag.Diagnostics) (framework.APIFailure, error) {
 			users, err := client.ListUsersFiltered(ctx, console.UserFilter{IncludeStaleMembers: m.IncludeStaleMembers.ValueBool()}, opts)
 			m.Users = flattenUsers(users, m.Role.ValueString())
-			return apiFailure{"list", "users"}, err
+			return framework.APIFailure{Op: "list", Object: "users"}, err
 		},
 	})
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/mockconsole"
 )
 
@@ -470,8 +471,8 @@ func TestAccProvider_reviewSettingsHeader(t *testing.T) {
 
 func TestAccProvider_configurationErrors(t *testing.T) {
 	m, url := startMock(t, mockconsole.Config{})
-	t.Setenv(envBaseURL, "")
-	t.Setenv(envAPIKey, "")
+	t.Setenv(framework.EnvBaseURL, "")
+	t.Setenv(framework.EnvAPIKey, "")
 	cases := []struct {
 		name, config string
 		want         string
@@ -531,8 +532,8 @@ func TestAccProvider_configurationErrors(t *testing.T) {
 
 func TestAccProvider_environmentVariables(t *testing.T) {
 	_, url := startMock(t, mockconsole.Config{})
-	t.Setenv(envBaseURL, url+"/console/v1/")
-	t.Setenv(envAPIKey, mockconsole.DefaultAPIKey)
+	t.Setenv(framework.EnvBaseURL, url+"/console/v1/")
+	t.Setenv(framework.EnvAPIKey, mockconsole.DefaultAPIKey)
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,

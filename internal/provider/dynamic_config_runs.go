@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 )
 
 // The runs of a dynamic config (row 43): a run carries dynamicConfigID instead of gateID.
@@ -33,10 +34,10 @@ func activeRunsOfConfig(ctx context.Context, client *console.Client, configID st
 }
 
 // abortConfigRuns aborts the active runs of a config that is being destroyed.
-func abortConfigRuns(ctx context.Context, op *operation, client *console.Client, configID string, diags *diag.Diagnostics) bool {
+func abortConfigRuns(ctx context.Context, op *framework.Operation, client *console.Client, configID string, diags *diag.Diagnostics) bool {
 	runs, err := activeRunsOfConfig(ctx, client, configID)
 	if err != nil {
-		apiFailure{"list", fmt.Sprintf("the release pipeline runs of dynamic config %q", configID)}.add(ctx, diags, op, err)
+		framework.APIFailure{Op: "list", Object: fmt.Sprintf("the release pipeline runs of dynamic config %q", configID)}.Add(ctx, diags, op, err)
 		return false
 	}
 	for i := range runs {
@@ -57,7 +58,7 @@ func configRunToAct(ctx context.Context, client *console.Client, configID string
 	at := path.Root("dynamic_config_id")
 	runs, err := activeRunsOfConfig(ctx, client, configID)
 	if err != nil {
-		apiFailure{"list", fmt.Sprintf("the release pipeline runs of dynamic config %q", configID)}.add(ctx, diags, nil, err)
+		framework.APIFailure{Op: "list", Object: fmt.Sprintf("the release pipeline runs of dynamic config %q", configID)}.Add(ctx, diags, nil, err)
 		return "", false
 	}
 	switch len(runs) {

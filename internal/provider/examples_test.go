@@ -21,6 +21,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/mockconsole"
 )
 
@@ -237,8 +238,8 @@ func TestAccExamples_demo(t *testing.T) {
 	example := readExample(t, filepath.Join("demo", "main.tf"))
 	m, url := startMock(t, mockconsole.Config{})
 	t.Setenv(resource.EnvTfAccProviderNamespace, "featureconsole")
-	t.Setenv(envBaseURL, url)
-	t.Setenv(envAPIKey, mockconsole.DefaultAPIKey)
+	t.Setenv(framework.EnvBaseURL, url)
+	t.Setenv(framework.EnvAPIKey, mockconsole.DefaultAPIKey)
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,

@@ -20,6 +20,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/mockconsole"
 )
 
@@ -94,7 +95,7 @@ func newMirrorCLI(t *testing.T, url string) *mirrorCLI {
 	}
 	env := append(os.Environ(),
 		"TF_CLI_CONFIG_FILE="+rc, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1", "TF_CLI_ARGS=-no-color",
-		envBaseURL+"="+url, envAPIKey+"="+mockconsole.DefaultAPIKey)
+		framework.EnvBaseURL+"="+url, framework.EnvAPIKey+"="+mockconsole.DefaultAPIKey)
 	return &mirrorCLI{t: t, tf: tf, dir: dir, env: env}
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 )
 
 func NewDynamicConfigList() list.ListResource {
@@ -38,7 +39,7 @@ func configListSpec(typeName, description string) pagedListSpec[console.DynamicC
 		config:       map[string]listschema.Attribute{"tags": tagsFilterAttribute("config")},
 		filter:       configFilter,
 		pages:        (*console.Client).EachDynamicConfigsPage,
-		failure:      apiFailure{"list", "dynamic configs"},
+		failure:      framework.APIFailure{Op: "list", Object: "dynamic configs"},
 		identityAttr: configIdentityAttr,
 	}
 }

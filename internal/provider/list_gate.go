@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 )
 
 func NewGateList() list.ListResource {
@@ -30,7 +31,7 @@ func NewGateList() list.ListResource {
 			opts.IncludeArchived = cfg.IncludeArchived.ValueBool()
 		},
 		pages:        (*console.Client).EachGatesPage,
-		failure:      apiFailure{"list", "gates"},
+		failure:      framework.APIFailure{Op: "list", Object: "gates"},
 		identityAttr: gateIdentityAttr,
 		identify:     func(g *console.Gate) (string, string) { return nameOrID(g.ID, g.Name) },
 		model: func(_ context.Context, g *console.Gate, nullTO timeouts.Value) (any, diag.Diagnostics) {

@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 )
 
 func NewGateRulesList() list.ListResource {
@@ -36,7 +37,7 @@ func NewGateRulesList() list.ListResource {
 			opts.IncludeArchived = cfg.IncludeArchived.ValueBool()
 		},
 		pages:        (*console.Client).EachGatesPage,
-		failure:      apiFailure{"list", "gates"},
+		failure:      framework.APIFailure{Op: "list", Object: "gates"},
 		identityAttr: gateIdentityAttr,
 		identify:     func(g *console.Gate) (string, string) { return g.ID, g.ID },
 		model: func(ctx context.Context, g *console.Gate, nullTO timeouts.Value) (any, diag.Diagnostics) {

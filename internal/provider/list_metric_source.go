@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/list"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 )
 
 func NewMetricSourceList() list.ListResource {
@@ -20,7 +21,7 @@ func NewMetricSourceList() list.ListResource {
 			"filter. With `include_resource = true` each result carries the whole source, read from the list pages " +
 			"themselves (`GET /metrics/metric_source/list`).",
 		pages:        (*console.Client).EachMetricSourcesPage,
-		failure:      apiFailure{"list", "metric sources"},
+		failure:      framework.APIFailure{Op: "list", Object: "metric sources"},
 		identityAttr: sourceIdentityAttr,
 		identify:     func(src *console.MetricSource) (string, string) { return src.Name, src.Name },
 		model: func(_ context.Context, src *console.MetricSource, nullTO timeouts.Value) (any, diag.Diagnostics) {

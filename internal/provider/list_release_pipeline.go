@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 )
 
 func NewReleasePipelineList() list.ListResource {
@@ -21,7 +22,7 @@ func NewReleasePipelineList() list.ListResource {
 			"is the pipeline's name (its id when it has none). Takes no filter. With `include_resource = true` each " +
 			"result carries the pipeline's phases, read from the list pages themselves (`GET /release_pipelines`).",
 		pages:        (*console.Client).EachReleasePipelinesPage,
-		failure:      apiFailure{"list", "release pipelines"},
+		failure:      framework.APIFailure{Op: "list", Object: "release pipelines"},
 		identityAttr: pipelineIdentityAttr,
 		identify: func(p *console.ReleasePipeline) (string, string) {
 			if p.Name == "" {

@@ -35,7 +35,7 @@ var errListDone = errors.New("list done")
 // its callback; build makes an object's result, or reports that a filter leaves it out. Paging stops
 // as soon as limit results are sent (limit <= 0: no limit). A failed request ends the stream with
 // one error result after whatever was sent before it.
-func listStream[T any](ctx context.Context, limit int64, failure apiFailure, fetch func(func([]T) error) error, build func(T) (list.ListResult, bool)) iter.Seq[list.ListResult] {
+func listStream[T any](ctx context.Context, limit int64, failure framework.APIFailure, fetch func(func([]T) error) error, build func(T) (list.ListResult, bool)) iter.Seq[list.ListResult] {
 	return func(push func(list.ListResult) bool) {
 		var sent int64
 		err := fetch(func(page []T) error {
@@ -56,7 +56,7 @@ func listStream[T any](ctx context.Context, limit int64, failure apiFailure, fet
 		})
 		if err != nil && !errors.Is(err, errListDone) {
 			var d diag.Diagnostics
-			failure.add(ctx, &d, nil, err)
+			failure.Add(ctx, &d, nil, err)
 			push(list.ListResult{Diagnostics: d})
 		}
 	}
@@ -76,7 +76,7 @@ type pagedListSpec[T, C any] struct {
 	// pages reads the service's listing, handing each page to fn; failure names it in the
 	// diagnostic of its failure.
 	pages   func(client *console.Client, ctx context.Context, opts console.ListOptions, fn func([]T) error) error
-	failure apiFailure
+	failure framework.APIFailure
 	// identify gives an object's identity (the resource's identityAttr) and display name.
 	identityAttr string
 	identify     func(*T) (id, displayName string)

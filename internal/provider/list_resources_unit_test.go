@@ -7,6 +7,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 )
@@ -28,7 +29,7 @@ func TestListStream(t *testing.T) {
 		build := func(n int) (list.ListResult, bool) {
 			return list.ListResult{DisplayName: string(rune('a' + n - 1))}, n%2 == 1 // odd numbers pass
 		}
-		for r := range listStream(t.Context(), limit, apiFailure{"list", "things"}, fetch, build) {
+		for r := range listStream(t.Context(), limit, framework.APIFailure{Op: "list", Object: "things"}, fetch, build) {
 			if r.Diagnostics.HasError() {
 				errs++
 				continue

@@ -77,7 +77,7 @@ func NewSegmentList() list.ListResource {
 					"analysis_list segment is made by the service's analyses. Read them with the featureconsole_segments data source.",
 					strings.Join(names, ", "))
 		},
-		failure:      apiFailure{"list", "segments"},
+		failure:      framework.APIFailure{Op: "list", Object: "segments"},
 		identityAttr: segmentIdentityAttr,
 		identify: func(s *listedSegment) (string, string) {
 			if s.Name != "" {
@@ -99,7 +99,7 @@ func NewSegmentList() list.ListResource {
 			}
 			if err != nil {
 				var diags diag.Diagnostics
-				apiFailure{"read", fmt.Sprintf("segment %q", s.ID)}.add(ctx, &diags, nil, err)
+				framework.APIFailure{Op: "read", Object: fmt.Sprintf("segment %q", s.ID)}.Add(ctx, &diags, nil, err)
 				return nil, diags
 			}
 			if full.Type == console.SegmentIDList && full.ids == nil {

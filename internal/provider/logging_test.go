@@ -12,6 +12,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/mockconsole"
 )
 
@@ -24,7 +25,7 @@ func TestAccProvider_keyNeverLogged(t *testing.T) {
 	t.Setenv("TF_LOG", "TRACE")
 	t.Setenv("TF_LOG_PATH_MASK", filepath.Join(dir, "%s.log"))
 	// The key comes from the environment: the test framework itself logs the configuration it writes.
-	t.Setenv(envAPIKey, key)
+	t.Setenv(framework.EnvAPIKey, key)
 
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },

@@ -90,13 +90,13 @@ func (p *featureConsoleProvider) Schema(_ context.Context, _ provider.SchemaRequ
 			"base_url": schema.StringAttribute{
 				Optional: true,
 				MarkdownDescription: "Address of the console API, for example `https://console.example.com`, with or without " +
-					"the `/console/v1` suffix. Falls back to the `" + envBaseURL + "` environment variable. " +
+					"the `/console/v1` suffix. Falls back to the `" + framework.EnvBaseURL + "` environment variable. " +
 					"Plain `http://` is accepted only for loopback addresses unless `allow_insecure_http` is set.",
 			},
 			"api_key": schema.StringAttribute{
 				Optional:  true,
 				Sensitive: true,
-				MarkdownDescription: "Console API key, sent as the `SERVICE-API-KEY` header. Falls back to the `" + envAPIKey +
+				MarkdownDescription: "Console API key, sent as the `SERVICE-API-KEY` header. Falls back to the `" + framework.EnvAPIKey +
 					"` environment variable. Never logged, never stored in state.",
 			},
 			"respect_review_settings": schema.BoolAttribute{
@@ -131,7 +131,7 @@ func (p *featureConsoleProvider) Schema(_ context.Context, _ provider.SchemaRequ
 				MarkdownDescription: "When `true`, a plan that creates objects does not check `base_url` and `api_key` with the " +
 					"service. Without it, such a plan sends one small read (none when the plan reads anything else from the " +
 					"service anyway), so that a wrong key or address fails `terraform plan` rather than `terraform apply`. Set it " +
-					"for plans made without the service, offline. Falls back to the `" + envSkipCredentialsValidation +
+					"for plans made without the service, offline. Falls back to the `" + framework.EnvSkipCredentialsValidation +
 					"` environment variable (`true` or `1`). Defaults to `false`.",
 			},
 			"allow_insecure_http": schema.BoolAttribute{
@@ -180,19 +180,19 @@ func (p *featureConsoleProvider) Configure(ctx context.Context, req provider.Con
 
 	baseURL := cfg.BaseURL.ValueString()
 	if baseURL == "" {
-		baseURL = os.Getenv(envBaseURL)
+		baseURL = os.Getenv(framework.EnvBaseURL)
 	}
 	apiKey := cfg.APIKey.ValueString()
 	if apiKey == "" {
-		apiKey = os.Getenv(envAPIKey)
+		apiKey = os.Getenv(framework.EnvAPIKey)
 	}
 	if strings.TrimSpace(baseURL) == "" {
 		resp.Diagnostics.AddAttributeError(path.Root("base_url"), "Missing console API address",
-			"The provider needs the address of the console API: set base_url in the provider block or the "+envBaseURL+" environment variable.")
+			"The provider needs the address of the console API: set base_url in the provider block or the "+framework.EnvBaseURL+" environment variable.")
 	}
 	if strings.TrimSpace(apiKey) == "" {
 		resp.Diagnostics.AddAttributeError(path.Root("api_key"), "Missing console API key",
-			"The provider needs a console API key: set api_key in the provider block or the "+envAPIKey+" environment variable.")
+			"The provider needs a console API key: set api_key in the provider block or the "+framework.EnvAPIKey+" environment variable.")
 	}
 	if resp.Diagnostics.HasError() {
 		return
@@ -240,7 +240,7 @@ func (p *featureConsoleProvider) Configure(ctx context.Context, req provider.Con
 		return
 	}
 	data := &providerData{client: client, readConcurrency: readConc, runPollInterval: p.tuning.runPollInterval,
-		skipAccessCheck: boolOrEnv(cfg.SkipCredentialsValidation, envSkipCredentialsValidation), schemas: &plannedSchemas{}}
+		skipAccessCheck: boolOrEnv(cfg.SkipCredentialsValidation, framework.EnvSkipCredentialsValidation), schemas: &plannedSchemas{}}
 	resp.DataSourceData = data
 	resp.ResourceData = data
 	resp.ActionData = data

@@ -14,6 +14,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/mockconsole"
 )
 
@@ -134,7 +135,7 @@ func TestAccProvider_skipCredentialsValidation(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			if tc.env != "" {
-				t.Setenv(envSkipCredentialsValidation, tc.env)
+				t.Setenv(framework.EnvSkipCredentialsValidation, tc.env)
 			}
 			resource.Test(t, resource.TestCase{
 				PreCheck:                 func() { testAccPreCheck(t) },

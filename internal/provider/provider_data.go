@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -105,10 +106,10 @@ func (r *resourceData) checkAccess(ctx context.Context, req resource.ModifyPlanR
 	if err == nil || ctx.Err() != nil || !d.accessReported.CompareAndSwap(false, true) {
 		return
 	}
-	f := apiFailure{"reach the console API with", "the provider's base_url and api_key"}
-	resp.Diagnostics.AddError(f.summary(), f.detail(ctx, nil, err)+"\n\nThe plan checks the provider's configuration because it creates "+
+	f := framework.APIFailure{Op: "reach the console API with", Object: "the provider's base_url and api_key"}
+	resp.Diagnostics.AddError(f.Summary(), f.Detail(ctx, nil, err)+"\n\nThe plan checks the provider's configuration because it creates "+
 		"objects that nothing in it reads yet. To plan without reaching the service (offline), set "+
-		"skip_credentials_validation = true in the provider block or "+envSkipCredentialsValidation+"=true.")
+		"skip_credentials_validation = true in the provider block or "+framework.EnvSkipCredentialsValidation+"=true.")
 }
 
 // requireClient reports a clear error when a CRUD call arrives before the provider could configure
@@ -149,15 +150,15 @@ func (r *resourceData) begin(ctx context.Context, diags *diag.Diagnostics, ident
 // the object as a sentence starts ("Release pipeline").
 func readObject[T any](ctx context.Context, resp *resource.ReadResponse, t timeouts.Value, kind, id string,
 	get func(context.Context, string) (*T, error), flatten func(*T) diag.Diagnostics, model any) {
-	ctx, op, cancel := startOperation(ctx, t, "read", &resp.Diagnostics)
+	ctx, op, cancel := framework.StartOperation(ctx, t, "read", &resp.Diagnostics)
 	defer cancel()
 	obj, err := get(ctx, id)
 	if console.NotFound(err) {
-		removedFromState(ctx, resp, kind, id)
+		framework.RemovedFromState(ctx, resp, kind, id)
 		return
 	}
 	if err != nil {
-		apiFailure{"read", fmt.Sprintf("%s %q", strings.ToLower(kind), id)}.add(ctx, &resp.Diagnostics, op, err)
+		framework.APIFailure{Op: "read", Object: fmt.Sprintf("%s %q", strings.ToLower(kind), id)}.Add(ctx, &resp.Diagnostics, op, err)
 		return
 	}
 	resp.Diagnostics.Append(flatten(obj)...)

@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/mockconsole"
 )
 
@@ -47,8 +48,8 @@ func TestAccReadme_tryItLocally(t *testing.T) {
 	}
 	m, url := startMock(t, mockconsole.Config{}.WithServiceLimits())
 	t.Setenv(resource.EnvTfAccProviderNamespace, "featureconsole")
-	t.Setenv(envBaseURL, url)
-	t.Setenv(envAPIKey, mockconsole.DefaultAPIKey)
+	t.Setenv(framework.EnvBaseURL, url)
+	t.Setenv(framework.EnvAPIKey, mockconsole.DefaultAPIKey)
 	gatesInMock := func(want bool) resource.TestCheckFunc {
 		return func(*terraform.State) error {
 			for _, id := range gates {

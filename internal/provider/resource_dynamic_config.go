@@ -123,7 +123,7 @@ func dynamicConfigAttributes(ctx context.Context) map[string]schema.Attribute {
 		},
 		"last_modifier_id":   schema.StringAttribute{Computed: true, MarkdownDescription: "Identifier of whoever last changed the config, its rules included."},
 		"last_modifier_name": schema.StringAttribute{Computed: true, MarkdownDescription: "Name of whoever last changed the config, its rules included."},
-		"timeouts":           timeoutsAttribute(ctx, "the dynamic config", timeouts.Opts{Create: true, Read: true, Update: true, Delete: true}, nil),
+		"timeouts":           framework.TimeoutsAttribute(ctx, "the dynamic config", timeouts.Opts{Create: true, Read: true, Update: true, Delete: true}, nil),
 	}
 }
 
@@ -142,7 +142,7 @@ func (r *dynamicConfigResource) Create(ctx context.Context, req resource.CreateR
 	if resp.Diagnostics.Append(diags...); diags.HasError() {
 		return
 	}
-	ctx, op, cancel := startOperation(ctx, plan.Timeouts, "create", &resp.Diagnostics)
+	ctx, op, cancel := framework.StartOperation(ctx, plan.Timeouts, "create", &resp.Diagnostics)
 	defer cancel()
 	c, err := r.data.client.CreateDynamicConfig(ctx, fields)
 	if err != nil {
@@ -150,7 +150,7 @@ func (r *dynamicConfigResource) Create(ctx context.Context, req resource.CreateR
 			func(got *console.DynamicConfig) bool { return configHolds(got, fields) })
 	}
 	if err != nil {
-		addCreateFailure(ctx, &resp.Diagnostics, path.Root("config_id"), apiFailure{"create", fmt.Sprintf("dynamic config %q", fields.ID)}, op, err)
+		addCreateFailure(ctx, &resp.Diagnostics, path.Root("config_id"), framework.APIFailure{Op: "create", Object: fmt.Sprintf("dynamic config %q", fields.ID)}, op, err)
 		return
 	}
 	plan.ID = types.StringValue(c.ID)
@@ -190,7 +190,7 @@ func (r *dynamicConfigResource) Update(ctx context.Context, req resource.UpdateR
 		resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 		return
 	}
-	ctx, op, cancel := startOperation(ctx, plan.Timeouts, "update", &resp.Diagnostics)
+	ctx, op, cancel := framework.StartOperation(ctx, plan.Timeouts, "update", &resp.Diagnostics)
 	defer cancel()
 	// A change held for review by an earlier apply is settled, as for gates: not sent again while
 	// pending, committed once approved.
@@ -212,7 +212,7 @@ func (r *dynamicConfigResource) Update(ctx context.Context, req resource.UpdateR
 		c, err = r.data.client.GetDynamicConfig(ctx, id)
 	}
 	if err != nil {
-		apiFailure{"update", fmt.Sprintf("dynamic config %q", id)}.add(ctx, &resp.Diagnostics, op, err)
+		framework.APIFailure{Op: "update", Object: fmt.Sprintf("dynamic config %q", id)}.Add(ctx, &resp.Diagnostics, op, err)
 		return
 	}
 	plan.ID = types.StringValue(c.ID)
@@ -226,7 +226,7 @@ func (r *dynamicConfigResource) Delete(ctx context.Context, req resource.DeleteR
 		return
 	}
 	id := state.ConfigID.ValueString()
-	ctx, op, cancel := startOperation(ctx, state.Timeouts, "delete", &resp.Diagnostics)
+	ctx, op, cancel := framework.StartOperation(ctx, state.Timeouts, "delete", &resp.Diagnostics)
 	defer cancel()
 	// The service refuses to delete a config while a run of it is active; the run has nothing left
 	// to roll out.
@@ -234,7 +234,7 @@ func (r *dynamicConfigResource) Delete(ctx context.Context, req resource.DeleteR
 		return
 	}
 	if err := r.data.client.DeleteDynamicConfig(ctx, id); err != nil && !console.NotFound(err) {
-		apiFailure{"delete", fmt.Sprintf("dynamic config %q", id)}.add(ctx, &resp.Diagnostics, op, err)
+		framework.APIFailure{Op: "delete", Object: fmt.Sprintf("dynamic config %q", id)}.Add(ctx, &resp.Diagnostics, op, err)
 	}
 }
 

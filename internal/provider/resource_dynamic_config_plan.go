@@ -84,7 +84,7 @@ func (r *dynamicConfigResource) checkHeldValues(ctx context.Context, plan dynami
 		return
 	}
 	if err != nil {
-		apiFailure{"read", fmt.Sprintf("dynamic config %q", id)}.add(ctx, &resp.Diagnostics, nil, err)
+		framework.APIFailure{Op: "read", Object: fmt.Sprintf("dynamic config %q", id)}.Add(ctx, &resp.Diagnostics, nil, err)
 		return
 	}
 	for i, rule := range c.Rules {

@@ -95,7 +95,7 @@ func (r *configRulesResource) Schema(ctx context.Context, _ resource.SchemaReque
 					"apply); `wait` waits for the run to end, within the create or update timeout, then writes. Destroying " +
 					"this resource always aborts the run first. Changing only this setting sends no request.",
 			},
-			"timeouts": timeoutsAttribute(ctx, "the config's rules", timeouts.Opts{Create: true, Read: true, Update: true, Delete: true}, nil),
+			"timeouts": framework.TimeoutsAttribute(ctx, "the config's rules", timeouts.Opts{Create: true, Read: true, Update: true, Delete: true}, nil),
 		},
 	}
 }
@@ -111,13 +111,13 @@ func (r *configRulesResource) Create(ctx context.Context, req resource.CreateReq
 	if !r.begin(ctx, &resp.Diagnostics, resp.Identity, req.Plan, &plan) {
 		return
 	}
-	ctx, op, cancel := startOperation(ctx, plan.Timeouts, "create", &resp.Diagnostics)
+	ctx, op, cancel := framework.StartOperation(ctx, plan.Timeouts, "create", &resp.Diagnostics)
 	defer cancel()
 	id := plan.ConfigID.ValueString()
 	// Rules the config already has keep their identity when the configuration names them.
 	existing, err := r.target.read(ctx, r.data.client, id)
 	if err != nil && !console.NotFound(err) {
-		apiFailure{"read", r.target.what(id)}.add(ctx, &resp.Diagnostics, op, err)
+		framework.APIFailure{Op: "read", Object: r.target.what(id)}.Add(ctx, &resp.Diagnostics, op, err)
 		return
 	}
 	// A held create, or one that did not take, leaves no state: saved with an error, Terraform would
@@ -159,7 +159,7 @@ func (r *configRulesResource) Update(ctx context.Context, req resource.UpdateReq
 		resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 		return
 	}
-	ctx, op, cancel := startOperation(ctx, plan.Timeouts, "update", &resp.Diagnostics)
+	ctx, op, cancel := framework.StartOperation(ctx, plan.Timeouts, "update", &resp.Diagnostics)
 	defer cancel()
 	prior, d := ruleModels(ctx, state.Rules)
 	resp.Diagnostics.Append(d...)
@@ -189,7 +189,7 @@ func (r *configRulesResource) Update(ctx context.Context, req resource.UpdateReq
 // as it is when it holds exactly the planned rules; prior (on update) are the hints for rules the
 // config kept although the write removed them. review settles an earlier apply's review of the same
 // change (reviews.go); kept says what Terraform kept of a held one.
-func (r *configRulesResource) apply(ctx context.Context, op *operation, plan *configRulesModel, existing *ruleHolder, prior []gateRuleModel,
+func (r *configRulesResource) apply(ctx context.Context, op *framework.Operation, plan *configRulesModel, existing *ruleHolder, prior []gateRuleModel,
 	review *gateReview, kept string, diags *diag.Diagnostics) writeOutcome {
 	id := plan.ConfigID.ValueString()
 	planned, d := ruleModels(ctx, plan.Rules)
@@ -251,7 +251,7 @@ func (r *configRulesResource) Delete(ctx context.Context, req resource.DeleteReq
 		return
 	}
 	id := state.ConfigID.ValueString()
-	ctx, op, cancel := startOperation(ctx, state.Timeouts, "delete", &resp.Diagnostics)
+	ctx, op, cancel := framework.StartOperation(ctx, state.Timeouts, "delete", &resp.Diagnostics)
 	defer cancel()
 	if r.data.client.RespectsReviewSettings() {
 		// Every write may be held for review, an empty rule list too: a config already without

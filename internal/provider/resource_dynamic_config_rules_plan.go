@@ -84,7 +84,7 @@ func (r *configRulesResource) checkReturnValues(ctx context.Context, plan config
 			return // reported on apply, naming what to do
 		}
 		if err != nil {
-			apiFailure{"read", fmt.Sprintf("dynamic config %q", id)}.add(ctx, diags, nil, err)
+			framework.APIFailure{Op: "read", Object: fmt.Sprintf("dynamic config %q", id)}.Add(ctx, diags, nil, err)
 			return
 		}
 		raw, from = []byte(c.Schema), "the schema the service holds for the config"

@@ -140,7 +140,7 @@ func (r *gateResource) Schema(ctx context.Context, _ resource.SchemaRequest, res
 				MarkdownDescription: "When the gate was created, in milliseconds since the Unix epoch.",
 				PlanModifiers:       []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
 			},
-			"timeouts": timeoutsAttribute(ctx, "the gate", timeouts.Opts{Create: true, Read: true, Update: true, Delete: true}, nil),
+			"timeouts": framework.TimeoutsAttribute(ctx, "the gate", timeouts.Opts{Create: true, Read: true, Update: true, Delete: true}, nil),
 		},
 	}
 }
@@ -154,7 +154,7 @@ func (r *gateResource) Create(ctx context.Context, req resource.CreateRequest, r
 	if resp.Diagnostics.Append(diags...); diags.HasError() {
 		return
 	}
-	ctx, op, cancel := startOperation(ctx, plan.Timeouts, "create", &resp.Diagnostics)
+	ctx, op, cancel := framework.StartOperation(ctx, plan.Timeouts, "create", &resp.Diagnostics)
 	defer cancel()
 	g, err := r.data.client.CreateGate(ctx, fields)
 	if err != nil {
@@ -166,14 +166,14 @@ func (r *gateResource) Create(ctx context.Context, req resource.CreateRequest, r
 		}
 	}
 	if err != nil {
-		addCreateFailure(ctx, &resp.Diagnostics, path.Root("gate_id"), apiFailure{"create", fmt.Sprintf("gate %q", fields.ID)}, op, err)
+		addCreateFailure(ctx, &resp.Diagnostics, path.Root("gate_id"), framework.APIFailure{Op: "create", Object: fmt.Sprintf("gate %q", fields.ID)}, op, err)
 		return
 	}
 	if plan.Archived.ValueBool() && !g.Archived() {
 		a, err := r.setArchived(ctx, fields.ID, true)
 		if err != nil {
 			// The gate exists: the state holds it as it is, unarchived.
-			archiveFailure(fields.ID, true).add(ctx, &resp.Diagnostics, op, err)
+			archiveFailure(fields.ID, true).Add(ctx, &resp.Diagnostics, op, err)
 		} else {
 			g = a
 		}
@@ -214,14 +214,14 @@ func (r *gateResource) Update(ctx context.Context, req resource.UpdateRequest, r
 		resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 		return
 	}
-	ctx, op, cancel := startOperation(ctx, plan.Timeouts, "update", &resp.Diagnostics)
+	ctx, op, cancel := framework.StartOperation(ctx, plan.Timeouts, "update", &resp.Diagnostics)
 	defer cancel()
 	var g *console.Gate
 	var err error
 	// The service refuses writes of an archived gate: unarchive first, archive last.
 	if archive && !plan.Archived.ValueBool() {
 		if g, err = r.setArchived(ctx, gateID, false); err != nil {
-			archiveFailure(gateID, false).add(ctx, &resp.Diagnostics, op, err)
+			archiveFailure(gateID, false).Add(ctx, &resp.Diagnostics, op, err)
 			return
 		}
 		flattenGateFields(g, &state)
@@ -237,14 +237,14 @@ func (r *gateResource) Update(ctx context.Context, req resource.UpdateRequest, r
 		return
 	}
 	if err != nil {
-		apiFailure{"update", fmt.Sprintf("gate %q", gateID)}.add(ctx, &resp.Diagnostics, op, err)
+		framework.APIFailure{Op: "update", Object: fmt.Sprintf("gate %q", gateID)}.Add(ctx, &resp.Diagnostics, op, err)
 		resp.Diagnostics.Append(resp.State.Set(ctx, &state)...) // an unarchive before it stays done
 		return
 	}
 	if archive && plan.Archived.ValueBool() {
 		a, err := r.setArchived(ctx, gateID, true)
 		if err != nil {
-			archiveFailure(gateID, true).add(ctx, &resp.Diagnostics, op, err)
+			archiveFailure(gateID, true).Add(ctx, &resp.Diagnostics, op, err)
 			if g != nil { // the fields were written: the state holds them, unarchived
 				flattenGateFields(g, &plan)
 				resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
@@ -263,7 +263,7 @@ func (r *gateResource) Delete(ctx context.Context, req resource.DeleteRequest, r
 		return
 	}
 	gateID := state.GateID.ValueString()
-	ctx, op, cancel := startOperation(ctx, state.Timeouts, "delete", &resp.Diagnostics)
+	ctx, op, cancel := framework.StartOperation(ctx, state.Timeouts, "delete", &resp.Diagnostics)
 	defer cancel()
 	if !abortGateRuns(ctx, op, r.data.client, gateID, state.ArchiveOnDestroy.ValueBool(), &resp.Diagnostics) {
 		return
@@ -274,7 +274,7 @@ func (r *gateResource) Delete(ctx context.Context, req resource.DeleteRequest, r
 	}
 	// The service deletes the gate's rules with it; a gate already gone is what destroy wants.
 	if err := r.data.client.DeleteGate(ctx, gateID); err != nil && !console.NotFound(err) {
-		apiFailure{"delete", fmt.Sprintf("gate %q", gateID)}.add(ctx, &resp.Diagnostics, op, err)
+		framework.APIFailure{Op: "delete", Object: fmt.Sprintf("gate %q", gateID)}.Add(ctx, &resp.Diagnostics, op, err)
 	}
 }
 

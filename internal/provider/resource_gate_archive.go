@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 )
 
 // Archived gates (DESIGN.md §2 round three, §4): `archived` is the desired state of the gate, so a
@@ -30,7 +31,7 @@ func (r *gateResource) setArchived(ctx context.Context, gateID string, archive b
 // archived (archived, as the refresh found it) is done: the service refuses a second archive with
 // a 400 ("already archived"), which would fail every destroy of it. The same 400 for a gate
 // archived since the refresh is taken as done too, once a read shows it archived.
-func (r *gateResource) archiveOnDestroy(ctx context.Context, op *operation, gateID string, archived bool, diags *diag.Diagnostics) {
+func (r *gateResource) archiveOnDestroy(ctx context.Context, op *framework.Operation, gateID string, archived bool, diags *diag.Diagnostics) {
 	if archived {
 		return
 	}
@@ -47,7 +48,7 @@ func (r *gateResource) archiveOnDestroy(ctx context.Context, op *operation, gate
 			return
 		}
 	}
-	archiveFailure(gateID, true).add(ctx, diags, op, err)
+	archiveFailure(gateID, true).Add(ctx, diags, op, err)
 }
 
 // restoreRemovedRules writes back, before destroy archives the gate, the rules a
@@ -96,12 +97,12 @@ func (r *gateResource) restoreRemovedRules(ctx context.Context, gateID string, d
 }
 
 // archiveFailure names a failed archive or unarchive in its diagnostic.
-func archiveFailure(gateID string, archive bool) apiFailure {
+func archiveFailure(gateID string, archive bool) framework.APIFailure {
 	verb := "unarchive"
 	if archive {
 		verb = "archive"
 	}
-	return apiFailure{verb, fmt.Sprintf("gate %q", gateID)}
+	return framework.APIFailure{Op: verb, Object: fmt.Sprintf("gate %q", gateID)}
 }
 
 // readNotingArchived is GetGate for the read-back of a failed create, noting in archived whether the
@@ -129,7 +130,7 @@ func existsArchived(err error) {
 // the gate is archived, and reports whether it did: the error says so and what to do. Destroy is
 // done with a warning: the rules of an archived gate have no effect, and they go with the gate when
 // it is deleted (or stay as its history when it is kept archived).
-func addArchivedGateWriteError(ctx context.Context, client *console.Client, diags *diag.Diagnostics, gateID string, write apiFailure, op *operation, err error) bool {
+func addArchivedGateWriteError(ctx context.Context, client *console.Client, diags *diag.Diagnostics, gateID string, write framework.APIFailure, op *framework.Operation, err error) bool {
 	if !console.Refused(err) {
 		return false
 	}
@@ -137,7 +138,7 @@ func addArchivedGateWriteError(ctx context.Context, client *console.Client, diag
 	if gerr != nil || !g.Archived() {
 		return false
 	}
-	if op.name == "delete" {
+	if op.Name == "delete" {
 		diags.AddWarning(fmt.Sprintf("Rules of archived gate %q left in place", gateID),
 			"The gate is archived, and the service refuses changes of an archived gate's rules. An archived gate fails "+
 				"every check, so its rules have no effect; they are deleted with the gate, or kept with its history while "+
@@ -148,6 +149,6 @@ func addArchivedGateWriteError(ctx context.Context, client *console.Client, diag
 		fmt.Sprintf("The service refuses changes of an archived gate's rules (an archived gate fails every check). Nothing "+
 			"was changed. Set `archived = false` on the gate's featureconsole_gate (the default) to unarchive it: apply does "+
 			"that before it writes the rules of a featureconsole_gate_rules that refers to it "+
-			"(`gate_id = featureconsole_gate.<name>.gate_id`).\n\n%s", write.detail(ctx, op, err)))
+			"(`gate_id = featureconsole_gate.<name>.gate_id`).\n\n%s", write.Detail(ctx, op, err)))
 	return true
 }

@@ -90,7 +90,7 @@ func (r *gateRulesResource) Schema(ctx context.Context, _ resource.SchemaRequest
 					"a gate that is archived already in place either way (the service refuses changes of them). Changing it " +
 					"sends no request.",
 			},
-			"timeouts": timeoutsAttribute(ctx, "the gate's rules", timeouts.Opts{Create: true, Read: true, Update: true, Delete: true}, nil),
+			"timeouts": framework.TimeoutsAttribute(ctx, "the gate's rules", timeouts.Opts{Create: true, Read: true, Update: true, Delete: true}, nil),
 		},
 	}
 }
@@ -100,7 +100,7 @@ func (r *gateRulesResource) Create(ctx context.Context, req resource.CreateReque
 	if !r.begin(ctx, &resp.Diagnostics, resp.Identity, req.Plan, &plan) {
 		return
 	}
-	ctx, op, cancel := startOperation(ctx, plan.Timeouts, "create", &resp.Diagnostics)
+	ctx, op, cancel := framework.StartOperation(ctx, plan.Timeouts, "create", &resp.Diagnostics)
 	defer cancel()
 	// Taking over a gate: rules it already has keep their identity and history when the
 	// configuration names them, so their baseID is read once and sent back. A missing gate is
@@ -108,7 +108,7 @@ func (r *gateRulesResource) Create(ctx context.Context, req resource.CreateReque
 	gateID := plan.GateID.ValueString()
 	existing, err := r.data.client.GetGate(ctx, gateID)
 	if err != nil && !console.NotFound(err) {
-		apiFailure{"read", fmt.Sprintf("gate %q", gateID)}.add(ctx, &resp.Diagnostics, op, err)
+		framework.APIFailure{Op: "read", Object: fmt.Sprintf("gate %q", gateID)}.Add(ctx, &resp.Diagnostics, op, err)
 		return
 	}
 	// A held create, or one that did not take, leaves no state: saved with an error, Terraform
@@ -150,7 +150,7 @@ func (r *gateRulesResource) Update(ctx context.Context, req resource.UpdateReque
 		resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 		return
 	}
-	ctx, op, cancel := startOperation(ctx, plan.Timeouts, "update", &resp.Diagnostics)
+	ctx, op, cancel := framework.StartOperation(ctx, plan.Timeouts, "update", &resp.Diagnostics)
 	defer cancel()
 	prior, d := ruleModels(ctx, state.Rules)
 	resp.Diagnostics.Append(d...)
@@ -190,7 +190,7 @@ const (
 // state's rules, the hints for rules the gate kept although the write removed them. Held and
 // notTaken writes are reported (kept says what Terraform kept for a held one). review settles an
 // earlier apply's review of the same change (reviews.go).
-func (r *gateRulesResource) apply(ctx context.Context, op *operation, plan *gateRulesModel, existing *console.Gate, prior []gateRuleModel, review *gateReview, kept string, diags *diag.Diagnostics) writeOutcome {
+func (r *gateRulesResource) apply(ctx context.Context, op *framework.Operation, plan *gateRulesModel, existing *console.Gate, prior []gateRuleModel, review *gateReview, kept string, diags *diag.Diagnostics) writeOutcome {
 	gateID := plan.GateID.ValueString()
 	planned, d := ruleModels(ctx, plan.Rules)
 	diags.Append(d...)
@@ -254,7 +254,7 @@ func (r *gateRulesResource) Delete(ctx context.Context, req resource.DeleteReque
 				"manages them. A gate that destroy archives (archive_on_destroy = true) keeps them with its history.", gateID))
 		return
 	}
-	ctx, op, cancel := startOperation(ctx, state.Timeouts, "delete", &resp.Diagnostics)
+	ctx, op, cancel := framework.StartOperation(ctx, state.Timeouts, "delete", &resp.Diagnostics)
 	defer cancel()
 	if r.data.client.RespectsReviewSettings() {
 		// Every write may be held for review, an empty rule list too: a gate already without rules
@@ -295,10 +295,10 @@ func (r *gateRulesResource) ImportState(ctx context.Context, req resource.Import
 // addGateWriteError reports a failed write of the rules; a missing gate is the configuration's
 // mistake (this resource cannot create gates) and is reported on gate_id, and a gate locked by a
 // run of its release pipeline is said with the run and what to do.
-func (r *gateRulesResource) addGateWriteError(ctx context.Context, diags *diag.Diagnostics, gateID string, op *operation, err error) {
-	write := apiFailure{op.name + " rules of", fmt.Sprintf("gate %q", gateID)}
+func (r *gateRulesResource) addGateWriteError(ctx context.Context, diags *diag.Diagnostics, gateID string, op *framework.Operation, err error) {
+	write := framework.APIFailure{Op: op.Name + " rules of", Object: fmt.Sprintf("gate %q", gateID)}
 	if console.NotFound(err) {
-		write.addAt(ctx, diags, path.Root("gate_id"), fmt.Sprintf("Gate %q does not exist", gateID), op, err,
+		write.AddAt(ctx, diags, path.Root("gate_id"), fmt.Sprintf("Gate %q does not exist", gateID), op, err,
 			"featureconsole_gate_rules manages the rules of a gate that exists. To have Terraform create the gate, "+
 				"declare it with a featureconsole_gate resource and reference it: gate_id = featureconsole_gate.<name>.gate_id. "+
 				"Otherwise correct gate_id.")
@@ -309,10 +309,10 @@ func (r *gateRulesResource) addGateWriteError(ctx context.Context, diags *diag.D
 	}
 	if run := gateRulesTarget.lockingRun(ctx, r.data.client, gateID, err); run != nil {
 		diags.AddError(fmt.Sprintf("Rules of gate %q are locked by release pipeline run %q", gateID, run.ID),
-			lockedByRun(gateID, op.name, run)+"\n\n"+write.detail(ctx, op, err))
+			lockedByRun(gateID, op.Name, run)+"\n\n"+write.Detail(ctx, op, err))
 		return
 	}
-	write.add(ctx, diags, op, err)
+	write.Add(ctx, diags, op, err)
 }
 
 func (r *gateRulesResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {

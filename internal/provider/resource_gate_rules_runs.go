@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 )
 
 // What featureconsole_gate_rules says about what a write of the rules set going beyond the rules:
@@ -81,7 +82,7 @@ func (r *gateRulesResource) warnRolloutStarted(ctx context.Context, diags *diag.
 	case err != nil:
 		diags.AddWarning(fmt.Sprintf("Rules of gate %q may roll out through release pipeline %q", gateID, g.ReleasePipelineID),
 			fmt.Sprintf("The gate is attached to release pipeline %q, so the service may roll the change out through a run "+
-				"of it, but its runs could not be listed: %s. %s", g.ReleasePipelineID, failureAccount(err), followAndDrive(gateID)))
+				"of it, but its runs could not be listed: %s. %s", g.ReleasePipelineID, framework.FailureAccount(err), followAndDrive(gateID)))
 	case run == nil:
 		diags.AddWarning(fmt.Sprintf("Rules of gate %q are live now, without a rollout", gateID),
 			fmt.Sprintf("The gate is attached to release pipeline %q, but the service applied this change of its rules at "+
@@ -111,7 +112,7 @@ func (r *gateRulesResource) warnRulesRemoved(ctx context.Context, diags *diag.Di
 		switch run, err := r.startedRun(ctx, gateID); {
 		case err != nil:
 			did = append(did, fmt.Sprintf("The runs of release pipeline %q could not be listed to tell whether the removal "+
-				"rolls out through one: %s.", g.ReleasePipelineID, failureAccount(err)))
+				"rolls out through one: %s.", g.ReleasePipelineID, framework.FailureAccount(err)))
 		case run != nil:
 			did = append(did, fmt.Sprintf("The service rolls the removal out through run %q of release pipeline %q (%s, "+
 				"phase %q); destroying the gate as well aborts it.", run.ID, run.ReleasePipelineID, run.Status, run.CurrentPhase))
@@ -156,7 +157,7 @@ var onActiveRunPolicies = []string{onActiveRunFail, onActiveRunAbort, onActiveRu
 // writeRules writes the gate's rules through the run handling gates and dynamic configs share
 // (rulesTarget.writeRules): a refusal for an active run's lock is handled as onActiveRun says.
 // superseded is the run aborted.
-func (r *gateRulesResource) writeRules(ctx context.Context, op *operation, gateID string, rules []console.GateRule, onActiveRun string, diags *diag.Diagnostics) (g *console.Gate, superseded *console.ReleasePipelineTrigger, err error) {
+func (r *gateRulesResource) writeRules(ctx context.Context, op *framework.Operation, gateID string, rules []console.GateRule, onActiveRun string, diags *diag.Diagnostics) (g *console.Gate, superseded *console.ReleasePipelineTrigger, err error) {
 	h, superseded, err := gateRulesTarget.writeRules(ctx, op, r.data, gateID, rules, onActiveRun, diags)
 	if h != nil {
 		g = h.gate
@@ -165,7 +166,7 @@ func (r *gateRulesResource) writeRules(ctx context.Context, op *operation, gateI
 }
 
 // abortRun aborts a run that locks a gate's rules; a run that ended meanwhile needs nothing more.
-func abortRun(ctx context.Context, op *operation, client *console.Client, run *console.ReleasePipelineTrigger, diags *diag.Diagnostics) bool {
+func abortRun(ctx context.Context, op *framework.Operation, client *console.Client, run *console.ReleasePipelineTrigger, diags *diag.Diagnostics) bool {
 	tflog.Info(ctx, "aborting the release pipeline run that locks the gate's rules", map[string]any{
 		"run": run.ID, "gate_id": run.GateID, "status": run.Status, "phase": run.CurrentPhase})
 	_, err := client.RunTriggerOperation(ctx, run, console.TriggerAbort)
@@ -175,7 +176,7 @@ func abortRun(ctx context.Context, op *operation, client *console.Client, run *c
 	if now, rerr := client.GetReleasePipelineTrigger(ctx, run.ID); rerr == nil && now.Final() {
 		return true
 	}
-	apiFailure{"abort", fmt.Sprintf("release pipeline run %q", run.ID)}.add(ctx, diags, op, err)
+	framework.APIFailure{Op: "abort", Object: fmt.Sprintf("release pipeline run %q", run.ID)}.Add(ctx, diags, op, err)
 	return false
 }
 
@@ -183,10 +184,10 @@ func abortRun(ctx context.Context, op *operation, client *console.Client, run *c
 // to roll out, and a run outlives its gate and keeps its pipeline from being deleted. archiving
 // says the gate is kept archived (archive_on_destroy): the abort puts back the rules it had before
 // the change the run was rolling out, and those are the rules it keeps.
-func abortGateRuns(ctx context.Context, op *operation, client *console.Client, gateID string, archiving bool, diags *diag.Diagnostics) bool {
+func abortGateRuns(ctx context.Context, op *framework.Operation, client *console.Client, gateID string, archiving bool, diags *diag.Diagnostics) bool {
 	runs, err := activeRunsOfGate(ctx, client, gateID)
 	if err != nil {
-		apiFailure{"list", fmt.Sprintf("the release pipeline runs of gate %q", gateID)}.add(ctx, diags, op, err)
+		framework.APIFailure{Op: "list", Object: fmt.Sprintf("the release pipeline runs of gate %q", gateID)}.Add(ctx, diags, op, err)
 		return false
 	}
 	for i := range runs {

@@ -359,7 +359,7 @@ func TestWaitForRun_timeoutDuringRead(t *testing.T) {
 	}
 	r := &gateRulesResource{resourceData{data: &providerData{client: c, runPollInterval: time.Millisecond}}}
 	var diags diag.Diagnostics
-	ctx, op, cancel, _ := newOperation(context.Background(), "update", 300*time.Millisecond, nil)
+	ctx, op, cancel, _ := framework.NewOperation(context.Background(), "update", 300*time.Millisecond, nil)
 	defer cancel()
 	run := &console.ReleasePipelineTrigger{ID: "rpt_1", Status: console.TriggerInProgress, CurrentPhase: "Canary"}
 	if gateRulesTarget.waitForRun(ctx, op, r.data, "new_checkout", run, &diags) {
@@ -428,7 +428,7 @@ func TestWriteRules_onlyTheLockAbortsTheRun(t *testing.T) {
 				t.Fatal(err)
 			}
 			r := &gateRulesResource{resourceData{data: &providerData{client: c}}}
-			ctx, op, cancel, _ := newOperation(context.Background(), "update", 10*time.Second, nil)
+			ctx, op, cancel, _ := framework.NewOperation(context.Background(), "update", 10*time.Second, nil)
 			defer cancel()
 			var diags diag.Diagnostics
 			_, superseded, err := r.writeRules(ctx, op, "new_checkout", []console.GateRule{}, onActiveRunAbort, &diags)

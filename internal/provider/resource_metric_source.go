@@ -156,9 +156,9 @@ func (r *metricSourceResource) Schema(ctx context.Context, _ resource.SchemaRequ
 				PlanModifiers: []planmodifier.Object{objectplanmodifier.UseStateForUnknown()},
 				Attributes:    ownerAttributes(),
 			},
-			"timeouts": timeoutsAttribute(ctx, "the source", timeouts.Opts{Create: true, Read: true, Update: true, Delete: true}, map[string]string{
-				"create": "It also bounds the plan-time dry run of a new source (`validate_on_plan`; `" + formatTimeout(defaultDryRunTimeout) + "` when unset), which only warns when it runs out.",
-				"update": "It also bounds the plan-time dry run of a change (`validate_on_plan`; `" + formatTimeout(defaultDryRunTimeout) + "` when unset), which only warns when it runs out.",
+			"timeouts": framework.TimeoutsAttribute(ctx, "the source", timeouts.Opts{Create: true, Read: true, Update: true, Delete: true}, map[string]string{
+				"create": "It also bounds the plan-time dry run of a new source (`validate_on_plan`; `" + framework.FormatTimeout(framework.DefaultDryRunTimeout) + "` when unset), which only warns when it runs out.",
+				"update": "It also bounds the plan-time dry run of a change (`validate_on_plan`; `" + framework.FormatTimeout(framework.DefaultDryRunTimeout) + "` when unset), which only warns when it runs out.",
 			}),
 		},
 	}
@@ -184,7 +184,7 @@ func (r *metricSourceResource) Create(ctx context.Context, req resource.CreateRe
 		return
 	}
 	name := src.Name
-	ctx, op, cancel := startOperation(ctx, plan.Timeouts, "create", &resp.Diagnostics)
+	ctx, op, cancel := framework.StartOperation(ctx, plan.Timeouts, "create", &resp.Diagnostics)
 	defer cancel()
 	created, err := r.data.client.CreateMetricSource(ctx, src)
 	if err != nil {
@@ -192,7 +192,7 @@ func (r *metricSourceResource) Create(ctx context.Context, req resource.CreateRe
 			func(got *console.MetricSource) bool { return sameMetricSource(src, *got) })
 	}
 	if err != nil {
-		addCreateFailure(ctx, &resp.Diagnostics, path.Root("name"), apiFailure{"create", fmt.Sprintf("metric source %q", name)}, op, err)
+		addCreateFailure(ctx, &resp.Diagnostics, path.Root("name"), framework.APIFailure{Op: "create", Object: fmt.Sprintf("metric source %q", name)}, op, err)
 		return
 	}
 	// The create response echoes only some fields: state keeps the plan's values, which the
@@ -231,10 +231,10 @@ func (r *metricSourceResource) Update(ctx context.Context, req resource.UpdateRe
 	}
 	// A change of validate_on_plan alone is provider-side: nothing to send.
 	if !sameMetricSource(old, src) {
-		ctx, op, cancel := startOperation(ctx, plan.Timeouts, "update", &resp.Diagnostics)
+		ctx, op, cancel := framework.StartOperation(ctx, plan.Timeouts, "update", &resp.Diagnostics)
 		defer cancel()
 		if _, err := r.data.client.UpdateMetricSource(ctx, src.Name, src); err != nil {
-			apiFailure{"update", fmt.Sprintf("metric source %q", src.Name)}.add(ctx, &resp.Diagnostics, op, err)
+			framework.APIFailure{Op: "update", Object: fmt.Sprintf("metric source %q", src.Name)}.Add(ctx, &resp.Diagnostics, op, err)
 			return
 		}
 	}
@@ -251,10 +251,10 @@ func (r *metricSourceResource) Delete(ctx context.Context, req resource.DeleteRe
 		return
 	}
 	name := state.Name.ValueString()
-	ctx, op, cancel := startOperation(ctx, state.Timeouts, "delete", &resp.Diagnostics)
+	ctx, op, cancel := framework.StartOperation(ctx, state.Timeouts, "delete", &resp.Diagnostics)
 	defer cancel()
 	if err := r.data.client.DeleteMetricSource(ctx, name); err != nil && !console.NotFound(err) {
-		apiFailure{"delete", fmt.Sprintf("metric source %q", name)}.add(ctx, &resp.Diagnostics, op, err)
+		framework.APIFailure{Op: "delete", Object: fmt.Sprintf("metric source %q", name)}.Add(ctx, &resp.Diagnostics, op, err)
 	}
 }
 

@@ -81,7 +81,7 @@ func (r *metricSourceResource) ModifyPlan(ctx context.Context, req resource.Modi
 	if err == nil {
 		return
 	}
-	validate := apiFailure{"validate", fmt.Sprintf("metric source %q", src.Name)}
+	validate := framework.APIFailure{Op: "validate", Object: fmt.Sprintf("metric source %q", src.Name)}
 	switch {
 	case console.Refused(err):
 		if !update {
@@ -93,26 +93,26 @@ func (r *metricSourceResource) ModifyPlan(ctx context.Context, req resource.Modi
 		}
 		resp.Diagnostics.AddError(fmt.Sprintf("Metric source %q rejected by the console", src.Name),
 			"The console validated the planned metric source in a dry run (nothing was saved) and rejected it:\n\n"+
-				validate.detail(ctx, op, err)+"\n\nFix the configuration, or set validate_on_plan = false to skip this check.")
+				validate.Detail(ctx, op, err)+"\n\nFix the configuration, or set validate_on_plan = false to skip this check.")
 	case console.Unauthorized(err) || console.Forbidden(err):
-		validate.add(ctx, &resp.Diagnostics, op, err)
+		validate.Add(ctx, &resp.Diagnostics, op, err)
 	default:
 		// The service could not answer; apply will meet the real outcome.
 		resp.Diagnostics.AddWarning(fmt.Sprintf("Metric source %q not validated at plan time", src.Name),
-			"The dry run that checks the planned source failed, so the plan was made without it:\n\n"+validate.detail(ctx, op, err))
+			"The dry run that checks the planned source failed, so the plan was made without it:\n\n"+validate.Detail(ctx, op, err))
 	}
 }
 
 // dryRunOperation bounds the dry run by the timeout of the apply it checks (timeouts.create or
-// timeouts.update) when configured, else by defaultDryRunTimeout. It writes nothing.
-func dryRunOperation(ctx context.Context, plan metricSourceModel, update bool) (context.Context, *operation, context.CancelFunc) {
+// timeouts.update) when configured, else by framework.DefaultDryRunTimeout. It writes nothing.
+func dryRunOperation(ctx context.Context, plan metricSourceModel, update bool) (context.Context, *framework.Operation, context.CancelFunc) {
 	name, get := "create", plan.Timeouts.Create
 	if update {
 		name, get = "update", plan.Timeouts.Update
 	}
-	d, diags := get(ctx, defaultDryRunTimeout)
-	ctx, op, cancel, _ := newOperation(ctx, name, d, diags)
-	op.write = false
+	d, diags := get(ctx, framework.DefaultDryRunTimeout)
+	ctx, op, cancel, _ := framework.NewOperation(ctx, name, d, diags)
+	op.Write = false
 	return ctx, op, cancel
 }
 

@@ -85,7 +85,7 @@ func (r *releasePipelineResource) Schema(ctx context.Context, _ resource.SchemaR
 				Computed:            true,
 				MarkdownDescription: "Identifier of the user (or API key) that last modified the pipeline; changes with every update.",
 			},
-			"timeouts": timeoutsAttribute(ctx, "the pipeline", timeouts.Opts{Create: true, Read: true, Update: true, Delete: true}, map[string]string{
+			"timeouts": framework.TimeoutsAttribute(ctx, "the pipeline", timeouts.Opts{Create: true, Read: true, Update: true, Delete: true}, map[string]string{
 				"create": "It covers reading the pipeline before taking it over, or looking for it after a create whose answer was lost.",
 				"delete": "Destroy of a pipeline that was taken over sends no request.",
 			}),
@@ -101,7 +101,7 @@ func (r *releasePipelineResource) Create(ctx context.Context, req resource.Creat
 	if !r.begin(ctx, &resp.Diagnostics, resp.Identity, req.Plan, &plan) {
 		return
 	}
-	ctx, op, cancel := startOperation(ctx, plan.Timeouts, "create", &resp.Diagnostics)
+	ctx, op, cancel := framework.StartOperation(ctx, plan.Timeouts, "create", &resp.Diagnostics)
 	defer cancel()
 	if plan.PipelineID.IsUnknown() {
 		r.create(ctx, op, &plan, resp)
@@ -112,7 +112,7 @@ func (r *releasePipelineResource) Create(ctx context.Context, req resource.Creat
 }
 
 // create sends POST /release_pipelines and stores the pipeline the service made.
-func (r *releasePipelineResource) create(ctx context.Context, op *operation, plan *releasePipelineModel, resp *resource.CreateResponse) {
+func (r *releasePipelineResource) create(ctx context.Context, op *framework.Operation, plan *releasePipelineModel, resp *resource.CreateResponse) {
 	phases, diags := expandPipelinePhases(ctx, plan.Phases, nil)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
@@ -121,15 +121,15 @@ func (r *releasePipelineResource) create(ctx context.Context, op *operation, pla
 	name := plan.Name.ValueString()
 	p, err := r.data.client.CreateReleasePipeline(ctx, console.ReleasePipelineUpdate{Name: name, Phases: phases})
 	if err != nil {
-		f := apiFailure{"create", fmt.Sprintf("release pipeline %q", name)}
-		detail := f.detail(ctx, op, err)
+		f := framework.APIFailure{Op: "create", Object: fmt.Sprintf("release pipeline %q", name)}
+		detail := f.Detail(ctx, op, err)
 		if ae, ok := errors.AsType[*console.AmbiguousCreateError](err); ok {
 			// Nothing is stored: a plan would create yet another one. Adopting one is the user's call.
 			detail += fmt.Sprintf("\n\nOne of them is this configuration's: bring it under Terraform with "+
 				"`terraform import <address> <id>` (one of %s) and delete the others in the console if they are not wanted.",
 				strings.Join(ae.IDs, ", "))
 		}
-		resp.Diagnostics.AddError(f.summary(), detail)
+		resp.Diagnostics.AddError(f.Summary(), detail)
 		return
 	}
 	plan.PipelineID = types.StringValue(p.ID)
@@ -144,17 +144,17 @@ func (r *releasePipelineResource) create(ctx context.Context, op *operation, pla
 // takeOver reads the existing pipeline first so that phases and rules whose names already exist
 // there keep their ids and history, as an update would; their ids are unknown in the plan, so any
 // answer is consistent with it.
-func (r *releasePipelineResource) takeOver(ctx context.Context, op *operation, plan *releasePipelineModel, resp *resource.CreateResponse) {
+func (r *releasePipelineResource) takeOver(ctx context.Context, op *framework.Operation, plan *releasePipelineModel, resp *resource.CreateResponse) {
 	id := plan.PipelineID.ValueString()
 	existing, err := r.data.client.GetReleasePipeline(ctx, id)
 	if err != nil {
-		read := apiFailure{"read", fmt.Sprintf("release pipeline %q", id)}
-		detail := read.detail(ctx, op, err)
+		read := framework.APIFailure{Op: "read", Object: fmt.Sprintf("release pipeline %q", id)}
+		detail := read.Detail(ctx, op, err)
 		if console.NotFound(err) {
 			detail += "\n\npipeline_id names an existing pipeline to take over: correct it, or leave it out to have " +
 				"Terraform create the pipeline."
 		}
-		resp.Diagnostics.AddError(read.summary(), detail)
+		resp.Diagnostics.AddError(read.Summary(), detail)
 		return
 	}
 	phases, diags := expandPipelinePhases(ctx, plan.Phases, existing.Phases)
@@ -202,7 +202,7 @@ func (r *releasePipelineResource) Update(ctx context.Context, req resource.Updat
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	ctx, op, cancel := startOperation(ctx, plan.Timeouts, "update", &resp.Diagnostics)
+	ctx, op, cancel := framework.StartOperation(ctx, plan.Timeouts, "update", &resp.Diagnostics)
 	defer cancel()
 	if held := r.apply(ctx, op, &plan, phases, &resp.State, reviewKeptState, &resp.Diagnostics); held {
 		// Nothing changed on the service: the state keeps what it held, so the next plan shows the change again.
@@ -213,15 +213,15 @@ func (r *releasePipelineResource) Update(ctx context.Context, req resource.Updat
 // apply sends the pipeline and stores the service's answer, shaped by the plan (null vs [] choices).
 // held reports a write the service held for review: the diagnostic is added, nothing is stored. An
 // answer that differs from what was sent is stored with an error naming the differences.
-func (r *releasePipelineResource) apply(ctx context.Context, op *operation, plan *releasePipelineModel, phases []console.Phase, state *tfsdk.State, kept string, diags *diag.Diagnostics) (held bool) {
+func (r *releasePipelineResource) apply(ctx context.Context, op *framework.Operation, plan *releasePipelineModel, phases []console.Phase, state *tfsdk.State, kept string, diags *diag.Diagnostics) (held bool) {
 	id := plan.PipelineID.ValueString()
 	p, err := r.data.client.UpdateReleasePipeline(ctx, id, console.ReleasePipelineUpdate{Name: plan.Name.ValueString(), Phases: phases})
 	if reviewHeld(diags, err, fmt.Sprintf("Change to release pipeline %q", id), kept) {
 		return true
 	}
 	if err != nil {
-		f := apiFailure{"update", fmt.Sprintf("release pipeline %q", id)}
-		diags.AddError(f.summary(), f.detail(ctx, op, err)+r.lockAdvice(ctx, id, err, "changed"))
+		f := framework.APIFailure{Op: "update", Object: fmt.Sprintf("release pipeline %q", id)}
+		diags.AddError(f.Summary(), f.Detail(ctx, op, err)+r.lockAdvice(ctx, id, err, "changed"))
 		return false
 	}
 	// What the service holds goes into state, whatever was sent: the next plan shows what is left.

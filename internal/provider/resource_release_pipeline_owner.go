@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 )
 
 // Whether destroy deletes a pipeline is decided once, when the pipeline first enters the state, and
@@ -84,12 +85,12 @@ func (r *releasePipelineResource) Delete(ctx context.Context, req resource.Delet
 	if !requireClient(r.data, &resp.Diagnostics) {
 		return
 	}
-	ctx, op, cancel := startOperation(ctx, state.Timeouts, "delete", &resp.Diagnostics)
+	ctx, op, cancel := framework.StartOperation(ctx, state.Timeouts, "delete", &resp.Diagnostics)
 	defer cancel()
 	// A pipeline already gone is what destroy wants.
 	if err := r.data.client.DeleteReleasePipeline(ctx, id); err != nil && !console.NotFound(err) {
-		f := apiFailure{"delete", fmt.Sprintf("release pipeline %q", id)}
-		resp.Diagnostics.AddError(f.summary(), f.detail(ctx, op, err)+r.lockAdvice(ctx, id, err, "deleted"))
+		f := framework.APIFailure{Op: "delete", Object: fmt.Sprintf("release pipeline %q", id)}
+		resp.Diagnostics.AddError(f.Summary(), f.Detail(ctx, op, err)+r.lockAdvice(ctx, id, err, "deleted"))
 	}
 }
 

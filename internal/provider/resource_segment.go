@@ -124,7 +124,7 @@ func (r *segmentResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 			},
 			"last_modifier_name": schema.StringAttribute{Computed: true, MarkdownDescription: "Name of whoever last changed the segment."},
 			"last_modifier_id":   schema.StringAttribute{Computed: true, MarkdownDescription: "Identifier of whoever last changed the segment."},
-			"timeouts": timeoutsAttribute(ctx, "the segment", timeouts.Opts{Create: true, Read: true, Update: true, Delete: true}, map[string]string{
+			"timeouts": framework.TimeoutsAttribute(ctx, "the segment", timeouts.Opts{Create: true, Read: true, Update: true, Delete: true}, map[string]string{
 				"create": "Writes of ids wait for the service's limit within it.",
 				"update": "Writes of ids wait for the service's limit within it.",
 			}),
@@ -142,7 +142,7 @@ func (r *segmentResource) Create(ctx context.Context, req resource.CreateRequest
 	if resp.Diagnostics.Append(diags...); diags.HasError() {
 		return
 	}
-	ctx, op, cancel := startOperation(ctx, plan.Timeouts, "create", &resp.Diagnostics)
+	ctx, op, cancel := framework.StartOperation(ctx, plan.Timeouts, "create", &resp.Diagnostics)
 	defer cancel()
 	created, err := r.data.client.CreateSegment(ctx, seg)
 	for attempt := 1; err != nil; attempt++ {
@@ -227,7 +227,7 @@ func (r *segmentResource) Update(ctx context.Context, req resource.UpdateRequest
 	if resp.Diagnostics.Append(append(diags, oldDiags...)...); resp.Diagnostics.HasError() {
 		return
 	}
-	ctx, op, cancel := startOperation(ctx, plan.Timeouts, "update", &resp.Diagnostics)
+	ctx, op, cancel := framework.StartOperation(ctx, plan.Timeouts, "update", &resp.Diagnostics)
 	defer cancel()
 	var written *console.Segment
 	if !plan.Rules.Equal(state.Rules) {
@@ -299,10 +299,10 @@ func (r *segmentResource) Delete(ctx context.Context, req resource.DeleteRequest
 		return
 	}
 	id := state.SegmentID.ValueString()
-	ctx, op, cancel := startOperation(ctx, state.Timeouts, "delete", &resp.Diagnostics)
+	ctx, op, cancel := framework.StartOperation(ctx, state.Timeouts, "delete", &resp.Diagnostics)
 	defer cancel()
 	if err := r.data.client.DeleteSegment(ctx, id); err != nil && !console.NotFound(err) {
-		apiFailure{"delete", fmt.Sprintf("segment %q", id)}.add(ctx, &resp.Diagnostics, op, err)
+		framework.APIFailure{Op: "delete", Object: fmt.Sprintf("segment %q", id)}.Add(ctx, &resp.Diagnostics, op, err)
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 )
 
 // An id list at the service's scale (DESIGN.md §2, round four): its writes propagate late, its
@@ -156,16 +157,16 @@ func (e *unmanagedSegmentError) Error() string {
 
 // segmentWriteFailure adds the diagnostic of a failed write of a segment's rules or ids: an
 // archived segment, the id-list cap, or the service's account.
-func segmentWriteFailure(ctx context.Context, diags *diag.Diagnostics, op *operation, id, what string, err error) {
+func segmentWriteFailure(ctx context.Context, diags *diag.Diagnostics, op *framework.Operation, id, what string, err error) {
 	switch {
 	case console.IsArchived(err):
 		diags.AddError(fmt.Sprintf("Segment %q is archived", id),
 			fmt.Sprintf("Unable to %s segment %q: the segment is archived, and the service refuses every change to an archived "+
 				"segment. The service has no way to unarchive a segment. To change its members, give the segment a new "+
 				"segment_id in the configuration: Terraform then creates a new segment and deletes the archived one (update "+
-				"the gates and segments that refer to it by id). The service said: %s", what, id, failureAccount(err)))
+				"the gates and segments that refer to it by id). The service said: %s", what, id, framework.FailureAccount(err)))
 	default:
-		apiFailure{what, fmt.Sprintf("segment %q", id)}.add(ctx, diags, op, err)
+		framework.APIFailure{Op: what, Object: fmt.Sprintf("segment %q", id)}.Add(ctx, diags, op, err)
 	}
 }
 
@@ -177,5 +178,5 @@ func idListCapDetail(id string, written, todo, holds int, err error) string {
 		"written before the limit was reached and the segment now holds %d; %d id(s) are still to add. Large ID Lists must "+
 		"be enabled for the project (ask the service's support or your account team), then run apply again: the next plan "+
 		"shows only the ids still to add. The segment is never deleted or created again for this. The service said: %s",
-		id, written, holds, todo, failureAccount(err))
+		id, written, holds, todo, framework.FailureAccount(err))
 }

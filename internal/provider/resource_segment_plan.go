@@ -184,10 +184,10 @@ func (r *segmentResource) readSegment(ctx context.Context, id string) (*segmentR
 }
 
 // writeRules replaces the segment's rules and checks that the answer holds what was sent.
-func (r *segmentResource) writeRules(ctx context.Context, op *operation, id string, rules []console.SegmentRule, diags *diag.Diagnostics) *console.Segment {
-	got, err := r.data.client.SetSegmentRules(console.WithOperation(ctx, op.name), id, orEmptyRules(rules))
+func (r *segmentResource) writeRules(ctx context.Context, op *framework.Operation, id string, rules []console.SegmentRule, diags *diag.Diagnostics) *console.Segment {
+	got, err := r.data.client.SetSegmentRules(console.WithOperation(ctx, op.Name), id, orEmptyRules(rules))
 	if err != nil {
-		segmentWriteFailure(ctx, diags, op, id, op.name+" rules of", err)
+		segmentWriteFailure(ctx, diags, op, id, op.Name+" rules of", err)
 		return nil
 	}
 	if held := (&console.Gate{Rules: got.Rules}); !sameGateRules(held, rules) {
@@ -207,11 +207,11 @@ func orEmptyRules(r []console.SegmentRule) []console.SegmentRule {
 // finish fills the computed values after the writes: the rules from the rules write's answer, the
 // rest (and rules when none were written) from a read of the segment. The ids are the plan's,
 // which the writes sent.
-func (r *segmentResource) finish(ctx context.Context, op *operation, m *segmentModel, created, written *console.Segment, diags *diag.Diagnostics) {
+func (r *segmentResource) finish(ctx context.Context, op *framework.Operation, m *segmentModel, created, written *console.Segment, diags *diag.Diagnostics) {
 	seg, err := r.data.client.GetSegment(ctx, m.SegmentID.ValueString())
 	if err != nil {
 		if created == nil || diags.HasError() {
-			apiFailure{"read", fmt.Sprintf("segment %q", m.SegmentID.ValueString())}.add(ctx, diags, op, err)
+			framework.APIFailure{Op: "read", Object: fmt.Sprintf("segment %q", m.SegmentID.ValueString())}.Add(ctx, diags, op, err)
 			seg = &console.Segment{ID: m.SegmentID.ValueString()}
 		} else {
 			seg = created
@@ -261,16 +261,16 @@ func (e *segmentExistsError) Error() string {
 
 func (e *segmentExistsError) Unwrap() error { return e.cause }
 
-func addSegmentCreateError(ctx context.Context, diags *diag.Diagnostics, op *operation, id string, err error) {
-	create := apiFailure{"create", fmt.Sprintf("segment %q", id)}
+func addSegmentCreateError(ctx context.Context, diags *diag.Diagnostics, op *framework.Operation, id string, err error) {
+	create := framework.APIFailure{Op: "create", Object: fmt.Sprintf("segment %q", id)}
 	var exists *segmentExistsError
 	if errors.As(err, &exists) {
 		detail := exists.Error()
-		if op.timedOut(ctx) {
-			detail = create.detail(ctx, op, err)
+		if op.TimedOut(ctx) {
+			detail = create.Detail(ctx, op, err)
 		}
 		diags.AddAttributeError(path.Root("segment_id"), fmt.Sprintf("Segment %q already exists", id), detail)
 		return
 	}
-	create.add(ctx, diags, op, err)
+	create.Add(ctx, diags, op, err)
 }

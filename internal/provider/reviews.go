@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 )
 
 // What Terraform is told when the service held a write for review (respect_review_settings = true
@@ -36,7 +37,7 @@ func reviewHeld(diags *diag.Diagnostics, err error, summary, after string) bool 
 	if !ok {
 		return false
 	}
-	account := failureAccount(re)
+	account := framework.FailureAccount(re)
 	next := "What to do next: have the review approved in the console (or reject it there to drop the change). " +
 		"Once it is approved, `terraform plan` shows no change for this resource. Until then every plan shows " +
 		"this change again, and applying it again submits it for review again."

@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 )
 
 // A complete, ordered rule list of the gate rule's shape belongs to a gate or to a dynamic config;
@@ -111,8 +112,8 @@ func (t rulesTarget) lockingRun(ctx context.Context, c *console.Client, id strin
 // writeRules writes the rule list; a refusal for an active run is handled as onActiveRun says:
 // stop, abort the run and write again, or wait for it to end and write again. superseded is the
 // run aborted. Failures of the abort or the wait are added to diags, with a nil holder and error.
-func (t rulesTarget) writeRules(ctx context.Context, op *operation, data *providerData, id string, rules []console.GateRule, onActiveRun string, diags *diag.Diagnostics) (h *ruleHolder, superseded *console.ReleasePipelineTrigger, err error) {
-	wctx := console.WithOperation(ctx, op.name) // the write named by the operation: "create rules of", "delete rules of"
+func (t rulesTarget) writeRules(ctx context.Context, op *framework.Operation, data *providerData, id string, rules []console.GateRule, onActiveRun string, diags *diag.Diagnostics) (h *ruleHolder, superseded *console.ReleasePipelineTrigger, err error) {
+	wctx := console.WithOperation(ctx, op.Name) // the write named by the operation: "create rules of", "delete rules of"
 	h, err = t.write(wctx, data.client, id, rules)
 	if err == nil || onActiveRun == onActiveRunFail {
 		return h, nil, err
@@ -138,7 +139,7 @@ func (t rulesTarget) writeRules(ctx context.Context, op *operation, data *provid
 
 // waitForRun reads the run that locks the rules until it is completed or aborted, logging each
 // change of its status or phase; the operation's timeout bounds the wait.
-func (t rulesTarget) waitForRun(ctx context.Context, op *operation, data *providerData, id string, run *console.ReleasePipelineTrigger, diags *diag.Diagnostics) bool {
+func (t rulesTarget) waitForRun(ctx context.Context, op *framework.Operation, data *providerData, id string, run *console.ReleasePipelineTrigger, diags *diag.Diagnostics) bool {
 	poll := data.runPollInterval
 	if poll <= 0 {
 		poll = defaultRunPollInterval
@@ -153,13 +154,13 @@ func (t rulesTarget) waitForRun(ctx context.Context, op *operation, data *provid
 	// while the timer waits or while a read of the run is under way, and both say the same.
 	stopped := func() bool {
 		why := "Terraform cancelled the apply"
-		if op.timedOut(ctx) {
-			why = fmt.Sprintf("The %s timeout (%s) ran out", op.name, formatTimeout(op.timeout))
+		if op.TimedOut(ctx) {
+			why = fmt.Sprintf("The %s timeout (%s) ran out", op.Name, framework.FormatTimeout(op.Timeout))
 		}
 		diags.AddError(fmt.Sprintf("Stopped waiting for release pipeline run %q of %s", last.ID, t.what(id)),
 			fmt.Sprintf("%s while waiting for run %q to end (on_active_run = \"wait\"); nothing was written. Last state "+
 				"seen: %s.\n\n%s\n\nStates seen in %s: %s.",
-				why, last.ID, describeRun(last), t.waitAdvice(id, op, last), humanDuration(time.Since(start)), strings.Join(seen, " -> ")))
+				why, last.ID, describeRun(last), t.waitAdvice(id, op, last), framework.HumanDuration(time.Since(start)), strings.Join(seen, " -> ")))
 		return false
 	}
 	for !last.Final() {
@@ -175,7 +176,7 @@ func (t rulesTarget) waitForRun(ctx context.Context, op *operation, data *provid
 			if ctx.Err() != nil {
 				return stopped()
 			}
-			apiFailure{"read", fmt.Sprintf("release pipeline run %q", last.ID)}.add(ctx, diags, op, err)
+			framework.APIFailure{Op: "read", Object: fmt.Sprintf("release pipeline run %q", last.ID)}.Add(ctx, diags, op, err)
 			return false
 		}
 		if next.Status != last.Status || next.CurrentPhaseID != last.CurrentPhaseID {
@@ -188,14 +189,14 @@ func (t rulesTarget) waitForRun(ctx context.Context, op *operation, data *provid
 	diags.AddWarning(fmt.Sprintf("Waited for release pipeline run %q of %s", run.ID, t.what(id)),
 		fmt.Sprintf("Run %q of release pipeline %q was rolling out an earlier change of the %s's rules, so this change "+
 			"waited %s for it to end (on_active_run = \"wait\"). The run went: %s.", run.ID, run.ReleasePipelineID,
-			t.noun, humanDuration(time.Since(start)), strings.Join(seen, " -> ")))
+			t.noun, framework.HumanDuration(time.Since(start)), strings.Join(seen, " -> ")))
 	return true
 }
 
 // waitAdvice is what to do about a run a wait stopped at. A phase waiting for review moves on only
 // when someone approves it: more time does not help, so the advice is the approval, by the action
 // with Terraform 1.14 or later and in the console with any Terraform.
-func (t rulesTarget) waitAdvice(id string, op *operation, last *console.ReleasePipelineTrigger) string {
+func (t rulesTarget) waitAdvice(id string, op *framework.Operation, last *console.ReleasePipelineTrigger) string {
 	if last.Status == console.TriggerWaitingForReview {
 		return fmt.Sprintf("What to do: phase %q of run %q needs approving before the run moves on, and more time will "+
 			"not do that. Approve it with Terraform 1.14 or later through the action featureconsole_release_pipeline_trigger "+
@@ -204,7 +205,7 @@ func (t rulesTarget) waitAdvice(id string, op *operation, last *console.ReleaseP
 	}
 	return fmt.Sprintf("What to do: allow more time (timeouts = { %s = %q }), set on_active_run = \"abort\" to "+
 		"supersede the run, or approve, skip or roll out its phases (in the console, or with the action "+
-		"featureconsole_release_pipeline_trigger with Terraform 1.14 or later), and apply again.", op.name, formatTimeout(2*op.timeout))
+		"featureconsole_release_pipeline_trigger with Terraform 1.14 or later), and apply again.", op.Name, framework.FormatTimeout(2*op.Timeout))
 }
 
 // followAndDrive says how to follow and drive a run of the target.
@@ -240,7 +241,7 @@ func (t rulesTarget) warnRolloutStarted(ctx context.Context, c *console.Client, 
 	if err != nil {
 		diags.AddWarning(fmt.Sprintf("Rules of %s roll out through release pipeline %q", t.what(id), h.ReleasePipelineID),
 			fmt.Sprintf("The %s is attached to release pipeline %q, but its runs could not be listed: %s. %s",
-				t.noun, h.ReleasePipelineID, failureAccount(err), t.followAndDrive(id)))
+				t.noun, h.ReleasePipelineID, framework.FailureAccount(err), t.followAndDrive(id)))
 		return
 	}
 	if run == nil {
@@ -268,10 +269,10 @@ func (t rulesTarget) warnRolloutStarted(ctx context.Context, c *console.Client, 
 
 // addWriteError reports a failed write of the rules: a target that does not exist is the
 // configuration's mistake, reported on its id attribute; a lock by a run says what to do.
-func (t rulesTarget) addWriteError(ctx context.Context, c *console.Client, diags *diag.Diagnostics, id string, op *operation, err error, onMissing string) {
-	write := apiFailure{op.name + " rules of", t.what(id)}
+func (t rulesTarget) addWriteError(ctx context.Context, c *console.Client, diags *diag.Diagnostics, id string, op *framework.Operation, err error, onMissing string) {
+	write := framework.APIFailure{Op: op.Name + " rules of", Object: t.what(id)}
 	if console.NotFound(err) {
-		write.addAt(ctx, diags, path.Root(t.idAttr), fmt.Sprintf("%s %q does not exist", upperFirst(t.noun), id), op, err, onMissing)
+		write.AddAt(ctx, diags, path.Root(t.idAttr), fmt.Sprintf("%s %q does not exist", upperFirst(t.noun), id), op, err, onMissing)
 		return
 	}
 	if run := t.lockingRun(ctx, c, id, err); run != nil {
@@ -281,11 +282,11 @@ func (t rulesTarget) addWriteError(ctx context.Context, c *console.Client, diags
 				"\"wait\" in this %s to wait for the run to end before writing (within timeouts.%s), or on_active_run = "+
 				"\"abort\" to abort the run and roll out this change instead, and apply again. With Terraform 1.14 or later "+
 				"you may instead end the run with the action featureconsole_release_pipeline_trigger (%s = %q, operation = "+
-				"\"rollout\" or \"abort\").\n\n%s", run.ReleasePipelineID, t.what(id), describeRun(run), t.typeName, op.name,
-				t.runFilterAttr(), id, write.detail(ctx, op, err)))
+				"\"rollout\" or \"abort\").\n\n%s", run.ReleasePipelineID, t.what(id), describeRun(run), t.typeName, op.Name,
+				t.runFilterAttr(), id, write.Detail(ctx, op, err)))
 		return
 	}
-	write.add(ctx, diags, op, err)
+	write.Add(ctx, diags, op, err)
 }
 
 func upperFirst(s string) string {

@@ -129,8 +129,8 @@ func (s *eventsServer) readEvents(ctx context.Context, req *tfprotov6.ReadDataSo
 			State: &st,
 			Diagnostics: []*tfprotov6.Diagnostic{{
 				Severity: tfprotov6.DiagnosticSeverityError,
-				Summary:  failure.summary(),
-				Detail:   failure.detail(ctx, nil, err),
+				Summary:  failure.Summary(),
+				Detail:   failure.Detail(ctx, nil, err),
 			}},
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/mockconsole"
 )
 
@@ -52,8 +53,8 @@ func sweepReleasePipelines(_ string) error {
 // taken-over test pipeline stay.
 func TestSweepReleasePipelines(t *testing.T) {
 	m, url := startMock(t, mockconsole.Config{})
-	t.Setenv(envBaseURL, url)
-	t.Setenv(envAPIKey, mockconsole.DefaultAPIKey)
+	t.Setenv(framework.EnvBaseURL, url)
+	t.Setenv(framework.EnvAPIKey, mockconsole.DefaultAPIKey)
 	t.Setenv(envAccPipeline, "pl_kept")
 	t.Setenv(envAccMetricPrefix, "")
 	m.PutPipeline(mockconsole.Pipeline{ID: "pl_swept", Name: defaultAccMetricPrefix + "web_created"})

@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 )
 
 // Sweepers clean up what an interrupted acceptance run against a real service leaves behind
@@ -69,7 +70,7 @@ func sweepGates(_ string) error {
 func sweepClient() (*console.Client, accEnv, error) {
 	e := readAccEnv()
 	if !e.set() {
-		return nil, e, fmt.Errorf("sweepers need %s and %s: the service to clean up", envBaseURL, envAPIKey)
+		return nil, e, fmt.Errorf("sweepers need %s and %s: the service to clean up", framework.EnvBaseURL, framework.EnvAPIKey)
 	}
 	c, err := newAccClient(e.url, e.key)
 	return c, e, err

@@ -22,6 +22,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/mockconsole"
 )
 
@@ -222,12 +223,12 @@ resource "featureconsole_gate_rules" "checkout" {
 
 func TestTimeoutsExplain(t *testing.T) {
 	ctx := context.Background()
-	f := apiFailure{"update rules of", `gate "x"`}
-	opCtx, op, cancel, _ := newOperation(ctx, "update", time.Millisecond, nil)
+	f := framework.APIFailure{Op: "update rules of", Object: `gate "x"`}
+	opCtx, op, cancel, _ := framework.NewOperation(ctx, "update", time.Millisecond, nil)
 	defer cancel()
 	<-opCtx.Done()
 	cause := fmt.Errorf("Unable to update rules of gate \"x\": cancelled: %w", opCtx.Err())
-	got := f.detail(opCtx, op, cause)
+	got := f.Detail(opCtx, op, cause)
 	want := `Timed out after 1ms waiting for the service (raise timeouts.update)`
 	if !strings.HasPrefix(got, want) {
 		t.Fatalf("got %q, want it to start with %q", got, want)
@@ -238,23 +239,23 @@ func TestTimeoutsExplain(t *testing.T) {
 	// The cause is still what the write note is decided from: a write that never left the pacer
 	// was not applied.
 	unsent := &console.CancelledError{Op: "update rules of gate", Object: `"x"`, Err: opCtx.Err()}
-	if got := f.detail(opCtx, op, unsent); !strings.HasPrefix(got, want) || strings.Contains(got, "may still have received the change") {
+	if got := f.Detail(opCtx, op, unsent); !strings.HasPrefix(got, want) || strings.Contains(got, "may still have received the change") {
 		t.Fatalf("an unsent write: %q", got)
 	}
 
 	// Terraform cancelling (Ctrl-C) is not a timeout: the detail is the client's account.
 	parent, stop := context.WithCancel(ctx)
-	opCtx, op, cancel2, _ := newOperation(parent, "read", time.Hour, nil)
+	opCtx, op, cancel2, _ := framework.NewOperation(parent, "read", time.Hour, nil)
 	defer cancel2()
 	stop()
 	cause = errors.New("Unable to read gate \"x\": cancelled: context canceled")
-	if got := f.detail(opCtx, op, cause); got != cause.Error() {
+	if got := f.Detail(opCtx, op, cause); got != cause.Error() {
 		t.Fatalf("a cancellation became %q", got)
 	}
 	// An error before the deadline is left alone.
-	opCtx, op, cancel3, _ := newOperation(ctx, "read", time.Hour, nil)
+	opCtx, op, cancel3, _ := framework.NewOperation(ctx, "read", time.Hour, nil)
 	defer cancel3()
-	if got := f.detail(opCtx, op, cause); got != cause.Error() {
+	if got := f.Detail(opCtx, op, cause); got != cause.Error() {
 		t.Fatalf("got %q", got)
 	}
 }
@@ -264,7 +265,7 @@ func TestTimeoutsDefaultsAndFormat(t *testing.T) {
 		20 * time.Minute: "20m", 5 * time.Minute: "5m", time.Hour: "1h", 90 * time.Minute: "1h30m",
 		500 * time.Millisecond: "500ms", 90 * time.Second: "1m30s",
 	} {
-		if got := formatTimeout(d); got != want {
+		if got := framework.FormatTimeout(d); got != want {
 			t.Errorf("formatTimeout(%s) = %q, want %q", d, got, want)
 		}
 	}
@@ -272,12 +273,12 @@ func TestTimeoutsDefaultsAndFormat(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		want time.Duration
-	}{{"create", defaultWriteTimeout}, {"read", defaultReadTimeout}, {"update", defaultWriteTimeout}, {"delete", defaultWriteTimeout}} {
+	}{{"create", framework.DefaultWriteTimeout}, {"read", framework.DefaultReadTimeout}, {"update", framework.DefaultWriteTimeout}, {"delete", framework.DefaultWriteTimeout}} {
 		var d diag.Diagnostics
-		_, op, cancel := startOperation(ctx, timeouts.Value{}, tc.name, &d)
+		_, op, cancel := framework.StartOperation(ctx, timeouts.Value{}, tc.name, &d)
 		cancel()
-		if d.HasError() || op.timeout != tc.want {
-			t.Errorf("%s: timeout %s (%v), want %s", tc.name, op.timeout, d, tc.want)
+		if d.HasError() || op.Timeout != tc.want {
+			t.Errorf("%s: timeout %s (%v), want %s", tc.name, op.Timeout, d, tc.want)
 		}
 	}
 }

@@ -1,7 +1,7 @@
 // Copyright (c) The terraform-provider-featureconsole Authors
 // SPDX-License-Identifier: MPL-2.0
 
-package provider
+package framework
 
 import (
 	"context"
@@ -16,38 +16,37 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
-	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 )
 
 // Every diagnostic about a failed call to the service is built here, so that resources, data
 // sources, list resources and the action word them alike. The client's errors are typed and carry
 // the facts (status, the service's words, attempts, whether a write may have been committed); the
-// summary names the operation and the object ("Unable to update rules of gate \"x\""), and the
-// detail gives the rest once: the status and the service's words, what to do about them, what the
-// operation's timeout did, and, for a write that may have reached the service although its answer
+// Summary names the operation and the object ("Unable to update rules of gate \"x\""), and the
+// Detail gives the rest once: the status and the service's words, what to do about them, what the
+// Operation's timeout did, and, for a write that may have reached the service although its answer
 // was lost, that it may have been applied.
 
-// apiFailure names what failed: Unable to <op> <object>.
-type apiFailure struct {
-	op     string // read, create, update, delete, list, update rules of, remove the rules of, ...
-	object string // `gate "x"`, "segments"
+// APIFailure names what failed: Unable to <op> <object>.
+type APIFailure struct {
+	Op     string // read, create, update, delete, list, update rules of, remove the rules of, ...
+	Object string // `gate "x"`, "segments"
 }
 
-func (f apiFailure) summary() string {
-	return strings.TrimSpace("Unable to " + f.op + " " + f.object)
+func (f APIFailure) Summary() string {
+	return strings.TrimSpace("Unable to " + f.Op + " " + f.Object)
 }
 
-// detail is the body of the diagnostic of err. op (nil outside CRUD calls), with its context ctx,
+// Detail is the body of the diagnostic of err. op (nil outside CRUD calls), with its context ctx,
 // says whether its own deadline ended the call, and whether it writes: a failed write whose fate is unknown
 // (console.MaybeApplied) may have been applied.
-func (f apiFailure) detail(ctx context.Context, op *operation, err error) string {
-	if op.timedOut(ctx) {
+func (f APIFailure) Detail(ctx context.Context, op *Operation, err error) string {
+	if op.TimedOut(ctx) {
 		return timeoutDetail(op, err) + requestAccount(err)
 	}
-	detail := failureAccount(err)
-	if op != nil && op.write && console.MaybeApplied(err) {
+	detail := FailureAccount(err)
+	if op != nil && op.Write && console.MaybeApplied(err) {
 		detail += fmt.Sprintf("\n\nThe change may have been applied even though its answer was lost; the next plan reads %s again "+
-			"and shows what is left to do: re-run apply if it still shows a change.", f.object)
+			"and shows what is left to do: re-run apply if it still shows a change.", f.Object)
 	}
 	return detail + requestAccount(err)
 }
@@ -69,37 +68,37 @@ func requestAccount(err error) string {
 	msg := "\n\nRequest: " + tr.Tried()
 	if ae, ok := errors.AsType[*console.APIError](err); ok && ae.RootNotFound {
 		msg += fmt.Sprintf("\n\nThe console API was not found at base_url (its API root is %s): check the path of base_url, "+
-			"the service's address with or without /console/v1, in the provider block or %s.", tr.APIRoot(), envBaseURL)
+			"the service's address with or without /console/v1, in the provider block or %s.", tr.APIRoot(), EnvBaseURL)
 	}
 	if te, ok := errors.AsType[*console.TransportError](err); ok && te.NeverSent {
 		msg += fmt.Sprintf("\n\nNo connection to the service opened, so nothing was sent: check base_url (its API root is %s) "+
 			"in the provider block or %s: that its host name resolves, that the service accepts connections on that port, "+
-			"and, for https, that its certificate is valid for that name.", tr.APIRoot(), envBaseURL)
+			"and, for https, that its certificate is valid for that name.", tr.APIRoot(), EnvBaseURL)
 	}
 	return msg
 }
 
-// add adds the error diagnostic of err.
-func (f apiFailure) add(ctx context.Context, diags *diag.Diagnostics, op *operation, err error) {
-	diags.AddError(f.summary(), f.detail(ctx, op, err))
+// Add adds the error diagnostic of err.
+func (f APIFailure) Add(ctx context.Context, diags *diag.Diagnostics, op *Operation, err error) {
+	diags.AddError(f.Summary(), f.Detail(ctx, op, err))
 }
 
-// addAt is add on an attribute, with guidance before the request's account (such as what to do
+// AddAt is add on an attribute, with guidance before the request's account (such as what to do
 // when the object does not exist).
-func (f apiFailure) addAt(ctx context.Context, diags *diag.Diagnostics, attr path.Path, summary string, op *operation, err error, guidance string) {
-	detail := f.detail(ctx, op, err)
+func (f APIFailure) AddAt(ctx context.Context, diags *diag.Diagnostics, attr path.Path, summary string, op *Operation, err error, guidance string) {
+	detail := f.Detail(ctx, op, err)
 	if guidance != "" {
 		detail = guidance + "\n\n" + detail
 	}
 	diags.AddAttributeError(attr, summary, detail)
 }
 
-// failureAccount is what err says after "Unable to <op> <object>", with the advice that goes with
+// FailureAccount is what err says after "Unable to <op> <object>", with the advice that goes with
 // it. Errors that wrap a cause only to add words after it keep those words.
-func failureAccount(err error) string {
+func FailureAccount(err error) string {
 	switch e := err.(type) {
 	case *console.APIError:
-		return framework.Capitalize(e.Reason()) + apiAdvice(e)
+		return Capitalize(e.Reason()) + apiAdvice(e)
 	case *console.RateLimitError:
 		return rateLimitAccount(e)
 	case *console.ReviewPendingError:
@@ -115,11 +114,11 @@ func failureAccount(err error) string {
 	case *console.CancelledError:
 		return "The request was cancelled: " + e.Err.Error()
 	case interface{ Reason() string }: // the client's other errors: nothing to add
-		return framework.Capitalize(e.Reason())
+		return Capitalize(e.Reason())
 	}
 	if inner := errors.Unwrap(err); inner != nil {
 		if more, ok := strings.CutPrefix(err.Error(), inner.Error()); ok {
-			return failureAccount(inner) + more
+			return FailureAccount(inner) + more
 		}
 	}
 	return err.Error()
@@ -131,9 +130,9 @@ func failureAccount(err error) string {
 func rateLimitAccount(e *console.RateLimitError) string {
 	if e.Read {
 		msg := fmt.Sprintf("The service's read limit was exhausted for %s: the service answered 429 Too Many Requests to %d attempt(s) "+
-			"of this read, waiting out each Retry-After, until the time allowed ran out.", humanDuration(e.Limited), e.Refusals)
+			"of this read, waiting out each Retry-After, until the time allowed ran out.", HumanDuration(e.Limited), e.Refusals)
 		if e.RetryAfter > 0 {
-			msg += fmt.Sprintf(" Its last answer asked to retry after %s.", humanDuration(e.RetryAfter))
+			msg += fmt.Sprintf(" Its last answer asked to retry after %s.", HumanDuration(e.RetryAfter))
 		}
 		return msg + " Reads of a segment's ids are limited to about 100 requests a minute per project (100 ids a request), " +
 			"shared by every client reading the project. Nothing was written. To get through, give the read more time in the " +
@@ -142,9 +141,9 @@ func rateLimitAccount(e *console.RateLimitError) string {
 	}
 	msg := fmt.Sprintf("The project's %s write limit was exhausted for %s: the service answered 429 Too Many Requests "+
 		"to %d attempt(s) of this request, waiting out each Retry-After, until the time allowed ran out.",
-		e.Window(), humanDuration(e.Limited), e.Refusals)
+		e.Window(), HumanDuration(e.Limited), e.Refusals)
 	if e.RetryAfter > 0 {
-		msg += fmt.Sprintf(" Its last answer asked to retry after %s.", humanDuration(e.RetryAfter))
+		msg += fmt.Sprintf(" Its last answer asked to retry after %s.", HumanDuration(e.RetryAfter))
 	}
 	shared := " The limit belongs to the project and is shared by every client writing to it: other terraform applies, " +
 		"CI jobs, scripts and people in the console."
@@ -188,10 +187,10 @@ func apiAdvice(e *console.APIError) string {
 // timeoutDetail explains an operation that its own deadline ended: after how long, how to allow
 // more, and whether the change may have been applied. Waiting out the project's write limit is
 // said as such, since more time is only one of the ways through.
-func timeoutDetail(op *operation, err error) string {
-	example := fmt.Sprintf("\n\n  timeouts = {\n    %s = \"%s\"\n  }", op.name, formatTimeout(2*op.timeout))
+func timeoutDetail(op *Operation, err error) string {
+	example := fmt.Sprintf("\n\n  timeouts = {\n    %s = \"%s\"\n  }", op.Name, FormatTimeout(2*op.Timeout))
 	if rle, ok := errors.AsType[*console.RateLimitError](err); ok {
-		msg := failureAccount(rle) + fmt.Sprintf(" (timeouts.%s, %s here), for example:", op.name, formatTimeout(op.timeout)) + example
+		msg := FailureAccount(rle) + fmt.Sprintf(" (timeouts.%s, %s here), for example:", op.Name, FormatTimeout(op.Timeout)) + example
 		if rle.MaybeCommitted {
 			return msg + "\n\nAn earlier attempt's answer was lost, so the change may have been applied: the next plan reads it again and shows what is left to do."
 		}
@@ -200,18 +199,18 @@ func timeoutDetail(op *operation, err error) string {
 		}
 		return msg + "\n\nThe service refused every attempt, so nothing was applied: the next plan shows the same change."
 	}
-	msg := fmt.Sprintf("Timed out after %s waiting for the service (raise timeouts.%s)", formatTimeout(op.timeout), op.name)
+	msg := fmt.Sprintf("Timed out after %s waiting for the service (raise timeouts.%s)", FormatTimeout(op.Timeout), op.Name)
 	msg += fmt.Sprintf("\n\nThe %s operation has a budget of %s, retries, Retry-After waits and write pacing included. "+
-		"Allow more in the resource's configuration, for example:", op.name, formatTimeout(op.timeout)) + example
+		"Allow more in the resource's configuration, for example:", op.Name, FormatTimeout(op.Timeout)) + example
 	// A write that never left the pacer, or that every attempt of was refused, was not applied.
-	if op.write && console.MaybeApplied(err) {
+	if op.Write && console.MaybeApplied(err) {
 		msg += "\n\nThe service may still have received the change: the next plan reads it again and shows what is left to do."
 	}
 	return msg
 }
 
-// humanDuration renders d as "N minutes" from a minute on, else "N seconds".
-func humanDuration(d time.Duration) string {
+// HumanDuration renders d as "N minutes" from a minute on, else "N seconds".
+func HumanDuration(d time.Duration) string {
 	if d >= time.Minute {
 		m := int((d + 30*time.Second) / time.Minute)
 		if m == 1 {
@@ -226,9 +225,9 @@ func humanDuration(d time.Duration) string {
 	return strconv.Itoa(s) + " seconds"
 }
 
-// removedFromState handles a Read that found the object gone: the one wording of every resource,
+// RemovedFromState handles a Read that found the object gone: the one wording of every resource,
 // then the resource leaves the state so that the next plan proposes to create it again.
-func removedFromState(ctx context.Context, resp *resource.ReadResponse, kind, id string) {
+func RemovedFromState(ctx context.Context, resp *resource.ReadResponse, kind, id string) {
 	resp.Diagnostics.AddWarning(fmt.Sprintf("%s %q not found", kind, id),
 		fmt.Sprintf("%s %q no longer exists in the service; it was removed from the Terraform state, and the next plan "+
 			"shows what applying the configuration again would do.", kind, id))

@@ -1,7 +1,7 @@
 // Copyright (c) The terraform-provider-featureconsole Authors
 // SPDX-License-Identifier: MPL-2.0
 
-package provider
+package framework
 
 import (
 	"context"
@@ -18,13 +18,13 @@ import (
 // with it, and whether a write may have been applied, never the summary again.
 func TestFailureDetail(t *testing.T) {
 	ctx := context.Background()
-	_, write, cancelWrite, _ := newOperation(ctx, "update", time.Hour, nil)
+	_, write, cancelWrite, _ := NewOperation(ctx, "update", time.Hour, nil)
 	defer cancelWrite()
-	_, read, cancelRead, _ := newOperation(ctx, "read", time.Hour, nil)
+	_, read, cancelRead, _ := NewOperation(ctx, "read", time.Hour, nil)
 	defer cancelRead()
-	expired := map[*operation]context.Context{} // the contexts of the operations that timed out
-	timedOut := func(name string) *operation {
-		opCtx, op, cancel, _ := newOperation(ctx, name, time.Millisecond, nil)
+	expired := map[*Operation]context.Context{} // the contexts of the operations that timed out
+	timedOut := func(name string) *Operation {
+		opCtx, op, cancel, _ := NewOperation(ctx, name, time.Millisecond, nil)
 		t.Cleanup(cancel)
 		<-opCtx.Done()
 		expired[op] = opCtx
@@ -64,7 +64,7 @@ func TestFailureDetail(t *testing.T) {
 	lost.MaybeCommitted = true
 	for _, tc := range []struct {
 		name string
-		op   *operation
+		op   *Operation
 		err  error
 		want string
 	}{
@@ -112,12 +112,12 @@ func TestFailureDetail(t *testing.T) {
 			"\n\nAn earlier attempt's answer was lost, so the change may have been applied: the next plan reads it again and shows what is left to do."},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			f := apiFailure{"update rules of", `gate "g"`}
+			f := APIFailure{"update rules of", `gate "g"`}
 			opCtx, ok := expired[tc.op]
 			if !ok {
 				opCtx = ctx
 			}
-			got := f.detail(opCtx, tc.op, tc.err)
+			got := f.Detail(opCtx, tc.op, tc.err)
 			if got != tc.want {
 				t.Errorf("detail:\n got %q\nwant %q", got, tc.want)
 			}
@@ -131,7 +131,7 @@ func TestFailureDetail(t *testing.T) {
 func TestHumanDuration(t *testing.T) {
 	for d, want := range map[time.Duration]string{20 * time.Minute: "20 minutes", 61 * time.Second: "1 minute",
 		90 * time.Second: "2 minutes", 45 * time.Second: "45 seconds", time.Second: "1 second"} {
-		if got := humanDuration(d); got != want {
+		if got := HumanDuration(d); got != want {
 			t.Errorf("humanDuration(%v) = %q, want %q", d, got, want)
 		}
 	}
