@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"strings"
 	"time"
-
 	"unicode"
 	"unicode/utf8"
 
@@ -239,4 +238,23 @@ func Capitalize(s string) string {
 	}
 	r, n := utf8.DecodeRuneInString(s)
 	return string(unicode.ToUpper(r)) + s[n:]
+}
+
+func First[T any](v T, _ bool) T { return v }
+
+// StringSet is s as a set of strings; nil is the empty set.
+func StringSet(s []string) types.Set {
+	vals := make([]attr.Value, len(s))
+	for i, v := range s {
+		vals[i] = types.StringValue(v)
+	}
+	return types.SetValueMust(types.StringType, vals)
+}
+
+func QuoteList(ids []string) string {
+	q := make([]string, len(ids))
+	for i, id := range ids {
+		q[i] = fmt.Sprintf("%q", id)
+	}
+	return strings.Join(q, ", ")
 }

@@ -6,7 +6,6 @@ package provider
 import (
 	"context"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/action/timeouts"
@@ -34,9 +33,6 @@ const (
 	waitCompletion = "completion"
 
 	defaultInvokeTimeout = 20 * time.Minute
-	// defaultRunPollInterval paces the reads of a run while the action waits: a phase bakes for
-	// minutes or hours, and reads share the service's limits with everyone else.
-	defaultRunPollInterval = 5 * time.Second
 )
 
 var (
@@ -203,21 +199,4 @@ func (a *releasePipelineTriggerAction) Invoke(ctx context.Context, req action.In
 		inv.triggerID = run
 	}
 	inv.invoke(tctx, &resp.Diagnostics)
-}
-
-// describeRun is how diagnostics and progress messages name a run's state.
-func describeRun(r *console.ReleasePipelineTrigger) string {
-	s := fmt.Sprintf("%s at phase %q", r.Status, r.CurrentPhase)
-	if r.CurrentPhaseEndTime.Set && r.Status == console.TriggerInProgress {
-		s += " (bakes until " + time.UnixMilli(r.CurrentPhaseEndTime.Value).UTC().Format(time.RFC3339) + ")"
-	}
-	return s
-}
-
-func quoteList(ids []string) string {
-	q := make([]string, len(ids))
-	for i, id := range ids {
-		q[i] = fmt.Sprintf("%q", id)
-	}
-	return strings.Join(q, ", ")
 }

@@ -29,9 +29,6 @@ type triggerInvocation struct {
 	last *console.ReleasePipelineTrigger // the last state of the run seen
 }
 
-// activeStatuses are the statuses of a run that can still change.
-var activeStatuses = []string{console.TriggerInProgress, console.TriggerPaused, console.TriggerWaitingForReview}
-
 func (in *triggerInvocation) invoke(ctx context.Context, diags *diag.Diagnostics) {
 	run, ok := in.findRun(ctx, diags)
 	if !ok {
@@ -109,7 +106,7 @@ func (in *triggerInvocation) findRun(ctx context.Context, diags *diag.Diagnostic
 		}
 		diags.AddAttributeError(pathGateID, "Several active release pipeline runs",
 			fmt.Sprintf("Gate %q has %d active release pipeline runs (%s): set trigger_id to the one to %s.",
-				in.gateID, len(runs), quoteList(ids), in.op))
+				in.gateID, len(runs), framework.QuoteList(ids), in.op))
 		return nil, false
 	}
 }
@@ -260,17 +257,6 @@ func (in *triggerInvocation) waitFor(ctx context.Context, sentPhase string, diag
 		}
 		in.last = next
 	}
-}
-
-// nextRunPoll is poll, or sooner when the run's current phase's bake time ends before it.
-func nextRunPoll(poll time.Duration, r *console.ReleasePipelineTrigger) time.Duration {
-	d := poll
-	if r.Status == console.TriggerInProgress && r.CurrentPhaseEndTime.Set {
-		if until := time.Until(time.UnixMilli(r.CurrentPhaseEndTime.Value)) + 100*time.Millisecond; until > 0 && until < d {
-			d = max(until, 200*time.Millisecond)
-		}
-	}
-	return d
 }
 
 // failCall reports a failed call to the service through the provider's one wording of it.

@@ -188,10 +188,10 @@ func (k conditionKind) resourceAttributes() map[string]schema.Attribute {
 // dataSourceAttributes is the schema of one condition read by a data source: all computed.
 func (k conditionKind) dataSourceAttributes() map[string]dschema.Attribute {
 	return map[string]dschema.Attribute{
-		"type":         computedText(k.typeDesc),
-		"operator":     computedText(k.operatorDesc),
-		"field":        computedText(k.fieldDesc),
-		"custom_id":    computedText(k.customIDDesc),
+		"type":         framework.ComputedText(k.typeDesc),
+		"operator":     framework.ComputedText(k.operatorDesc),
+		"field":        framework.ComputedText(k.fieldDesc),
+		"custom_id":    framework.ComputedText(k.customIDDesc),
 		"target_value": dschema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: k.targetDesc},
 	}
 }

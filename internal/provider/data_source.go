@@ -65,11 +65,6 @@ func stringFilter(desc string, checks ...validator.String) schema.StringAttribut
 	return schema.StringAttribute{Optional: true, MarkdownDescription: desc, Validators: checks}
 }
 
-// computedText is a string attribute of what a data source read.
-func computedText(desc string) schema.StringAttribute {
-	return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
-}
-
 // Read is the configuration into the model, then fill, then the model into the state.
 func (d *listDataSource[M]) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m M

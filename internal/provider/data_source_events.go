@@ -68,11 +68,11 @@ var eventObjType = dataSourceObjectType(eventAttributes())
 // eventAttributes is the schema of one event; eventObjType (and server.go's encoder) follow it.
 func eventAttributes() map[string]schema.Attribute {
 	return map[string]schema.Attribute{
-		"timestamp": computedText("Milliseconds since the Unix epoch, as a string."),
-		"name":      computedText("Event name."),
-		"source":    computedText("Origin of the event."),
-		"value":     computedText("Value of the event; may be empty."),
-		"user_id":   computedText("User the event was recorded for."),
+		"timestamp": framework.ComputedText("Milliseconds since the Unix epoch, as a string."),
+		"name":      framework.ComputedText("Event name."),
+		"source":    framework.ComputedText("Origin of the event."),
+		"value":     framework.ComputedText("Value of the event; may be empty."),
+		"user_id":   framework.ComputedText("User the event was recorded for."),
 		"metadata": schema.MapAttribute{
 			Computed:            true,
 			ElementType:         types.StringType,

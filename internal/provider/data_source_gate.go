@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 )
 
 // The featureconsole_gate data source: one gate, archived and stale ones too, with its own fields as
@@ -25,25 +26,25 @@ func NewGateDataSource() datasource.DataSource {
 		kind:          "gate",
 		notFound:      "No gate with this id exists in the project (archived gates are found too): check gate_id.",
 		fields: map[string]schema.Attribute{
-			"name":        computedText("Display name."),
-			"description": computedText("Description; empty when it has none."),
+			"name":        framework.ComputedText("Display name."),
+			"description": framework.ComputedText("Description; empty when it has none."),
 			"is_enabled": schema.BoolAttribute{Computed: true,
 				MarkdownDescription: "Whether the gate is enabled: a disabled gate fails every check."},
 			"tags": schema.SetAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Tags of the gate."},
-			"type": computedText("`PERMANENT` or `TEMPORARY`. A temporary gate the service judges stale (shown as `STALE` " +
+			"type": framework.ComputedText("`PERMANENT` or `TEMPORARY`. A temporary gate the service judges stale (shown as `STALE` " +
 				"in the console) reads `TEMPORARY`, as `featureconsole_gate` holds it; `type_reason` says why it is stale."),
-			"type_reason": computedText("Why the service judges the gate stale, such as `STALE_NO_RULES` or " +
+			"type_reason": framework.ComputedText("Why the service judges the gate stale, such as `STALE_NO_RULES` or " +
 				"`STALE_PROBABLY_LAUNCHED`; `NONE` when it does not."),
-			"id_type":             computedText("Unit ID type the gate checks, such as `userID`."),
-			"release_pipeline_id": computedText("Release pipeline the gate's rule changes roll out through; null for none."),
-			"status":              computedText("Status of the gate, such as `In Progress` or `Archived`."),
+			"id_type":             framework.ComputedText("Unit ID type the gate checks, such as `userID`."),
+			"release_pipeline_id": framework.ComputedText("Release pipeline the gate's rule changes roll out through; null for none."),
+			"status":              framework.ComputedText("Status of the gate, such as `In Progress` or `Archived`."),
 			"archived": schema.BoolAttribute{Computed: true,
 				MarkdownDescription: "Whether the gate is archived: an archived gate fails every check and its rules have no effect."},
-			"creator_name": computedText("Name of whoever created the gate."),
+			"creator_name": framework.ComputedText("Name of whoever created the gate."),
 			"created_time": schema.Int64Attribute{Computed: true,
 				MarkdownDescription: "When the gate was created, in milliseconds since the Unix epoch."},
-			"last_modifier_name": computedText("Name of whoever last changed the gate, its rules included."),
-			"last_modifier_id":   computedText("Identifier of whoever last changed the gate, its rules included."),
+			"last_modifier_name": framework.ComputedText("Name of whoever last changed the gate, its rules included."),
+			"last_modifier_id":   framework.ComputedText("Identifier of whoever last changed the gate, its rules included."),
 		},
 		rulesDescription: "The gate's rules in evaluation order, each as a rule of `featureconsole_gate_rules` " +
 			"holds it (see that resource for what each attribute means).",

@@ -63,14 +63,14 @@ var (
 // triggerAttributes is the schema of one run; triggerObjectType is derived from it.
 func triggerAttributes() map[string]schema.Attribute {
 	return map[string]schema.Attribute{
-		"id":                  computedText("Identifier of the run (the `trigger_id` of the action)."),
-		"release_pipeline_id": computedText("The pipeline the run rolls out."),
-		"gate_id":             computedText("The gate whose change the run rolls out; null when the service names none."),
-		"dynamic_config_id":   computedText("The dynamic config whose change of rules the run rolls out; null for a gate's run."),
-		"status": computedText("`IN_PROGRESS` (a phase bakes), `PAUSED` (the bake timer is stopped), " +
+		"id":                  framework.ComputedText("Identifier of the run (the `trigger_id` of the action)."),
+		"release_pipeline_id": framework.ComputedText("The pipeline the run rolls out."),
+		"gate_id":             framework.ComputedText("The gate whose change the run rolls out; null when the service names none."),
+		"dynamic_config_id":   framework.ComputedText("The dynamic config whose change of rules the run rolls out; null for a gate's run."),
+		"status": framework.ComputedText("`IN_PROGRESS` (a phase bakes), `PAUSED` (the bake timer is stopped), " +
 			"`WAITING_FOR_REVIEW` (a phase with `required_review` waits for approval), `COMPLETED` or `ABORTED` (final)."),
-		"current_phase":    computedText("Name of the current phase."),
-		"current_phase_id": computedText("Identifier of the current phase."),
+		"current_phase":    framework.ComputedText("Name of the current phase."),
+		"current_phase_id": framework.ComputedText("Identifier of the current phase."),
 		"current_phase_end_time": schema.Int64Attribute{Computed: true, MarkdownDescription: "When the current phase's bake " +
 			"time ends, in milliseconds since the Unix epoch; null while paused, waiting for review, or once final."},
 		"created_time": schema.Int64Attribute{Computed: true, MarkdownDescription: "When the run started, in milliseconds since the Unix epoch."},
@@ -78,11 +78,11 @@ func triggerAttributes() map[string]schema.Attribute {
 			Computed:            true,
 			MarkdownDescription: "The operations recorded on the run, oldest first.",
 			NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-				"type": computedText("`APPROVED_FOR`, `PAUSED`, `UNPAUSED`, `SKIPPED`, `FULL_ROLL_OUT` or `ABORTED`."),
+				"type": framework.ComputedText("`APPROVED_FOR`, `PAUSED`, `UNPAUSED`, `SKIPPED`, `FULL_ROLL_OUT` or `ABORTED`."),
 				"time_ms": schema.Int64Attribute{Computed: true, MarkdownDescription: "When, in milliseconds " +
 					"since the Unix epoch; null when the service does not say."},
-				"phase_id":   computedText("The phase the run was at."),
-				"actor_name": computedText("Who did it."),
+				"phase_id":   framework.ComputedText("The phase the run was at."),
+				"actor_name": framework.ComputedText("Who did it."),
 			}},
 		},
 	}

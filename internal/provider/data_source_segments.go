@@ -50,19 +50,19 @@ var (
 // segmentAttributes is the schema of one segment; segmentObjectType is derived from it.
 func segmentAttributes() map[string]schema.Attribute {
 	return map[string]schema.Attribute{
-		"id":                 computedText("Segment identifier."),
+		"id":                 framework.ComputedText("Segment identifier."),
 		"is_enabled":         schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether the segment is enabled."},
-		"description":        computedText("Description."),
-		"last_modifier_name": computedText("Name of the last modifier."),
-		"last_modifier_id":   computedText("Identifier of the last modifier."),
-		"type":               computedText("`id_list` or `rule_based`."),
+		"description":        framework.ComputedText("Description."),
+		"last_modifier_name": framework.ComputedText("Name of the last modifier."),
+		"last_modifier_id":   framework.ComputedText("Identifier of the last modifier."),
+		"type":               framework.ComputedText("`id_list` or `rule_based`."),
 		"count":              schema.Int64Attribute{Computed: true, MarkdownDescription: "Number of members (id lists) as reported by the service."},
 		"tags":               schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Tags."},
 		"rules": schema.ListNestedAttribute{
 			Computed:            true,
 			MarkdownDescription: "Every rule of a `rule_based` segment, in the service's order; empty for `id_list` segments.",
 			NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-				"name":            computedText("Rule name."),
+				"name":            framework.ComputedText("Rule name."),
 				"pass_percentage": schema.Float64Attribute{Computed: true, MarkdownDescription: "Percent of matching units that pass, 0 to 100."},
 				"conditions": schema.ListNestedAttribute{
 					Computed:            true,

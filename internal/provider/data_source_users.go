@@ -55,10 +55,10 @@ var userObjectType = dataSourceObjectType(userAttributes())
 // userAttributes is the schema of one user; userObjectType is derived from it.
 func userAttributes() map[string]schema.Attribute {
 	return map[string]schema.Attribute{
-		"email":      computedText("E-mail address."),
-		"first_name": computedText("First name."),
-		"last_name":  computedText("Last name; may be empty."),
-		"role":       computedText("Role in the organization as the service names it, such as `Admin`, `Member` or `Read Only`."),
+		"email":      framework.ComputedText("E-mail address."),
+		"first_name": framework.ComputedText("First name."),
+		"last_name":  framework.ComputedText("Last name; may be empty."),
+		"role":       framework.ComputedText("Role in the organization as the service names it, such as `Admin`, `Member` or `Read Only`."),
 	}
 }
 

@@ -7,11 +7,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/valueschema"
-	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 )
 
 // A config's value read without a configuration takes jsonencode's form; {} is null where the

@@ -10,8 +10,6 @@ import (
 	"iter"
 	"slices"
 
-	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
-	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/list"
@@ -20,6 +18,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 )
 
 // List resources (Terraform 1.14+, `terraform query`): one per resource type and named as it. Each

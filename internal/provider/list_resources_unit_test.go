@@ -7,9 +7,10 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 )
 
 // listStream sends the results that pass build, stops asking for pages at limit or when Terraform

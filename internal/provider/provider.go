@@ -22,9 +22,11 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
@@ -317,4 +319,30 @@ func dryRunCacheDir() string {
 		return ""
 	}
 	return filepath.Join(dir, "terraform-provider-featureconsole", "dry-runs")
+}
+
+// NewServer returns the factory of the provider's protocol 6 server: the framework's server, except
+// that ReadDataSource of featureconsole_events is answered below the framework (see eventsServer).
+func NewServer(version string) func() (tfprotov6.ProviderServer, error) {
+	return newServerFactory(func() *featureConsoleProvider {
+		return &featureConsoleProvider{version: version, tuning: clientTuning{dryRunCacheDir: dryRunCacheDir()}}
+	})
+}
+
+// newServerFactory builds a new provider for every server, so that each server reads the data of the
+// provider it configured.
+func newServerFactory(newProvider func() *featureConsoleProvider) func() (tfprotov6.ProviderServer, error) {
+	return func() (tfprotov6.ProviderServer, error) {
+		p := newProvider()
+		p.configured = new(atomic.Pointer[providerData])
+		fw, err := providerserver.NewProtocol6WithError(p)()
+		if err != nil {
+			return nil, err
+		}
+		full, ok := fw.(frameworkServer)
+		if !ok {
+			return nil, fmt.Errorf("the framework's server %T lacks list resource, action or state store methods", fw)
+		}
+		return &eventsServer{frameworkServer: full, configured: p.configured}, nil
+	}
 }

@@ -11,14 +11,15 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
-	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 )
 
 // providerData is what resources and data sources receive in Configure.
@@ -166,4 +167,43 @@ func readObject[T any](ctx context.Context, resp *resource.ReadResponse, t timeo
 		return
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, model)...)
+}
+
+// plannedSchemas are the schemas featureconsole_dynamic_config plans, by config id, for the
+// featureconsole_dynamic_config_rules of the same config: its plan follows the config's (its
+// config_id refers to it), so it checks return values against the schema this apply will write,
+// not the one the service still holds. One per provider instance, which serves one plan.
+type plannedSchemas struct {
+	mu sync.Mutex
+	m  map[string]plannedSchema
+}
+
+// plannedSchema is a config's schema in this plan: raw nil when the configuration sets none ({}),
+// known false when it is known only after apply (nothing can be checked against it at plan time).
+type plannedSchema struct {
+	raw   []byte
+	known bool
+}
+
+func (p *plannedSchemas) set(configID string, s plannedSchema) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.m == nil {
+		p.m = map[string]plannedSchema{}
+	}
+	p.m[configID] = s
+}
+
+// get is the schema planned for the config, if its featureconsole_dynamic_config was planned.
+func (p *plannedSchemas) get(configID string) (plannedSchema, bool) {
+	if p == nil {
+		return plannedSchema{}, false
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	s, ok := p.m[configID]
+	return s, ok
 }

@@ -18,8 +18,6 @@ import (
 // The model of featureconsole_dynamic_config and its conversion to and from the service's config:
 // the config's own fields only; its rules belong to featureconsole_dynamic_config_rules.
 
-const configIdentityAttr = "config_id"
-
 type dynamicConfigModel struct {
 	ID types.String `tfsdk:"id"`
 	dynamicConfigFields
@@ -167,8 +165,8 @@ func flattenConfigFields(c *console.DynamicConfig, m *dynamicConfigFields) {
 	m.Description = types.StringValue(c.Description)
 	m.IsEnabled = types.BoolValue(c.IsEnabled)
 	m.IDType = types.StringValue(c.IDType)
-	m.Tags = stringSet(c.Tags)
-	m.TargetApps = stringSet(c.TargetApps)
+	m.Tags = framework.StringSet(c.Tags)
+	m.TargetApps = framework.StringSet(c.TargetApps)
 	m.DefaultValue = flattenJSONValue(c.DefaultValue, m.DefaultValue)
 	m.Schema = flattenJSONValue(c.Schema, m.Schema)
 	m.ReleasePipelineID = framework.StringOrNull(c.ReleasePipelineID)

@@ -31,25 +31,6 @@ func NewDynamicConfigRulesResource() resource.Resource {
 	return &configRulesResource{resourceData: resourceData{typeName: "dynamic_config_rules"}, target: configRulesTarget}
 }
 
-// configRulesResource is featureconsole_dynamic_config_rules: the gate rules' model and behaviour
-// (gateRuleAttributes, plannedRules, expandRules, flattenRules) over a dynamic config (rulesTarget),
-// each rule's return_value being what the config serves.
-type configRulesResource struct {
-	resourceData
-	target rulesTarget
-}
-
-// configRulesModel is gateRulesModel with config_id for gate_id.
-type configRulesModel struct {
-	ID          types.String   `tfsdk:"id"`
-	ConfigID    types.String   `tfsdk:"config_id"`
-	Rules       types.List     `tfsdk:"rules"`
-	OnActiveRun types.String   `tfsdk:"on_active_run"`
-	Timeouts    timeouts.Value `tfsdk:"timeouts"`
-}
-
-func (m *configRulesModel) identity() (string, types.String) { return configIdentityAttr, m.ConfigID }
-
 // missingConfig is what to do when config_id names no config.
 const missingConfig = "featureconsole_dynamic_config_rules manages the rules of a dynamic config that exists. To have " +
 	"Terraform create the config, declare it with a featureconsole_dynamic_config resource and reference it: " +
@@ -283,19 +264,6 @@ func (r *configRulesResource) Delete(ctx context.Context, req resource.DeleteReq
 
 func (r *configRulesResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	importState(ctx, req, resp, "featureconsole_dynamic_config_rules", configIdentityAttr, "checkout_copy")
-}
-
-// flattenConfigRules stores the service's rules in m, matched by name to hints (flattenRules).
-func flattenConfigRules(ctx context.Context, service []console.GateRule, m *configRulesModel, hints []gateRuleModel) diag.Diagnostics {
-	m.ID = types.StringValue(m.ConfigID.ValueString())
-	if m.OnActiveRun.IsNull() || m.OnActiveRun.IsUnknown() { // imported, or listed: the default
-		m.OnActiveRun = types.StringValue(onActiveRunFail)
-	}
-	rules, diags := flattenRules(ctx, service, hints)
-	if !diags.HasError() {
-		m.Rules = rules
-	}
-	return diags
 }
 
 // ValidateConfig: rule names unique within the config (percentages are checked by the rule schema).

@@ -6,6 +6,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"maps"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
@@ -175,15 +176,6 @@ func (r *gateRulesResource) Update(ctx context.Context, req resource.UpdateReque
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
-// writeOutcome is what became of a write of the rules.
-type writeOutcome int
-
-const (
-	outcomeWritten  writeOutcome = iota // applied as sent (or found already so), or failed with an error
-	outcomeHeld                         // held for review: nothing changed
-	outcomeNotTaken                     // answered with other rules than were sent: plan holds the service's rules
-)
-
 // apply sends the planned rule list and replaces plan's computed values with the service's answer;
 // existing (on create) lends its baseIDs to planned rules of the same name, and a gate that already
 // holds exactly the planned rules is taken as it is, without a write. prior (on update) is the
@@ -317,4 +309,19 @@ func (r *gateRulesResource) addGateWriteError(ctx context.Context, diags *diag.D
 
 func (r *gateRulesResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
 	resp.IdentitySchema = identitySchema(gateIdentityAttr, "Identifier of the gate, such as new_checkout.")
+}
+
+// UpgradeState upgrades states written with the copies (version 0) silently: the copies are
+// dropped, and on_active_run, which version 0 did not have, takes its default (keep_on_destroy
+// stays null: false).
+func (r *gateRulesResource) UpgradeState(ctx context.Context) map[int64]resource.StateUpgrader {
+	var current resource.SchemaResponse
+	r.Schema(ctx, resource.SchemaRequest{}, &current)
+	v0 := current.Schema
+	v0.Version = 0
+	v0.Attributes = maps.Clone(v0.Attributes)
+	delete(v0.Attributes, "on_active_run")
+	delete(v0.Attributes, "keep_on_destroy")
+	maps.Copy(v0.Attributes, gateRulesV0Copies)
+	return map[int64]resource.StateUpgrader{0: {PriorSchema: &v0, StateUpgrader: upgradeGateRulesV0}}
 }

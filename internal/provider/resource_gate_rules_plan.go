@@ -10,11 +10,9 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
@@ -61,59 +59,6 @@ func (r *gateRulesResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 		return
 	}
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("rules"), rules)...)
-}
-
-// supersedePlan is what the plan of a write of rules needs to know of on_active_run: a write that
-// aborts the run rolling out the previous change first gets back the rules the object had before
-// that change (DESIGN §2), and the service gives the rules that change added new base ids when
-// they are written again; a wait may end the same way when someone aborts the run meanwhile. So
-// while a run of the object is active, the plan of such a write promises no base_id. A run that
-// starts between plan and apply rolls out someone else's change, whose abort puts back the rules
-// the state holds: their base ids stay. The zero value (segments, on_active_run = "fail", which
-// never writes past a run) keeps every base_id it can.
-type supersedePlan struct {
-	policy types.String
-	// activeRuns lists the object's active runs (nil without a configured client).
-	activeRuns func(context.Context) ([]console.ReleasePipelineTrigger, error)
-}
-
-// mayRestore says whether the write may meet an active run that brings older rules back: a run is
-// active now, or whether one is cannot be known (no client, the list failed, the policy unknown).
-func (sp supersedePlan) mayRestore(ctx context.Context) bool {
-	if sp.policy.IsNull() || (!sp.policy.IsUnknown() && sp.policy.ValueString() == onActiveRunFail) {
-		return false
-	}
-	if sp.activeRuns == nil {
-		return true
-	}
-	runs, err := sp.activeRuns(ctx)
-	if err != nil {
-		tflog.Warn(ctx, "could not list the active runs at plan time; base_id is planned unknown", map[string]any{"error": err.Error()})
-		return true
-	}
-	return len(runs) > 0
-}
-
-// plannedRules is the planned rule list (of a gate, or a segment's as gate rules) with the ids
-// matchPriorRules keeps from the prior state's; when the list changes and sp says the write may
-// meet a run whose abort brings older rules back, no base_id is promised.
-func plannedRules(ctx context.Context, plan, state types.List, sp supersedePlan) (types.List, diag.Diagnostics) {
-	var diags diag.Diagnostics
-	planned, d := ruleModels(ctx, plan)
-	diags.Append(d...)
-	prior, d := ruleModels(ctx, state)
-	diags.Append(d...)
-	if diags.HasError() {
-		return plan, diags
-	}
-	if !matchPriorRules(ctx, planned, prior) && sp.mayRestore(ctx) {
-		for i := range planned {
-			planned[i].BaseID = types.StringUnknown()
-		}
-	}
-	rules, d := types.ListValueFrom(ctx, gateRuleObjectType, planned)
-	diags.Append(d...)
-	return rules, diags
 }
 
 // matchPriorRules fills base_id of planned rules from the prior rule of the same name, and says

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
@@ -19,34 +18,6 @@ import (
 // a gate attached to a release pipeline rolls every change of its rules out through a run of it,
 // which locks the rules until it ends (and puts the old ones back if aborted); some service
 // versions apply only changes to rules the gate already holds.
-
-// activeRunsOfGate lists the runs of a gate that can still change, newest first. The service
-// filters; the runs are filtered here too, so that a service that ignored a filter never makes
-// anything act on another gate's run.
-func activeRunsOfGate(ctx context.Context, client *console.Client, gateID string) ([]console.ReleasePipelineTrigger, error) {
-	runs, err := client.ListReleasePipelineTriggers(ctx, console.TriggerFilter{GateID: gateID, Statuses: activeStatuses}, console.ListOptions{})
-	if err != nil {
-		return nil, err
-	}
-	active := runs[:0]
-	for _, r := range runs {
-		if (r.GateID == "" || r.GateID == gateID) && !r.Final() {
-			active = append(active, r)
-		}
-	}
-	return active, nil
-}
-
-// newestRun is the run created last.
-func newestRun(runs []console.ReleasePipelineTrigger) *console.ReleasePipelineTrigger {
-	var newest *console.ReleasePipelineTrigger
-	for i := range runs {
-		if newest == nil || runs[i].CreatedTime.Value > newest.CreatedTime.Value {
-			newest = &runs[i]
-		}
-	}
-	return newest
-}
 
 // followAndDrive says how to follow a run and how to drive it.
 func followAndDrive(gateID string) string {
@@ -144,16 +115,6 @@ func lockedByRun(gateID, timeout string, run *console.ReleasePipelineTrigger) st
 		run.ReleasePipelineID, gateID, describeRun(run), timeout, gateID)
 }
 
-// On a gate whose rules an active run locks, a write of the rules fails, aborts the run first, or
-// waits for it to end (on_active_run; destroy always aborts).
-const (
-	onActiveRunFail  = "fail"
-	onActiveRunAbort = "abort"
-	onActiveRunWait  = "wait"
-)
-
-var onActiveRunPolicies = []string{onActiveRunFail, onActiveRunAbort, onActiveRunWait}
-
 // writeRules writes the gate's rules through the run handling gates and dynamic configs share
 // (rulesTarget.writeRules): a refusal for an active run's lock is handled as onActiveRun says.
 // superseded is the run aborted.
@@ -163,55 +124,6 @@ func (r *gateRulesResource) writeRules(ctx context.Context, op *framework.Operat
 		g = h.gate
 	}
 	return g, superseded, err
-}
-
-// abortRun aborts a run that locks a gate's rules; a run that ended meanwhile needs nothing more.
-func abortRun(ctx context.Context, op *framework.Operation, client *console.Client, run *console.ReleasePipelineTrigger, diags *diag.Diagnostics) bool {
-	tflog.Info(ctx, "aborting the release pipeline run that locks the gate's rules", map[string]any{
-		"run": run.ID, "gate_id": run.GateID, "status": run.Status, "phase": run.CurrentPhase})
-	_, err := client.RunTriggerOperation(ctx, run, console.TriggerAbort)
-	if err == nil {
-		return true
-	}
-	if now, rerr := client.GetReleasePipelineTrigger(ctx, run.ID); rerr == nil && now.Final() {
-		return true
-	}
-	framework.APIFailure{Op: "abort", Object: fmt.Sprintf("release pipeline run %q", run.ID)}.Add(ctx, diags, op, err)
-	return false
-}
-
-// abortGateRuns aborts the active runs of a gate that is being destroyed: they have nothing left
-// to roll out, and a run outlives its gate and keeps its pipeline from being deleted. archiving
-// says the gate is kept archived (archive_on_destroy): the abort puts back the rules it had before
-// the change the run was rolling out, and those are the rules it keeps.
-func abortGateRuns(ctx context.Context, op *framework.Operation, client *console.Client, gateID string, archiving bool, diags *diag.Diagnostics) bool {
-	runs, err := activeRunsOfGate(ctx, client, gateID)
-	if err != nil {
-		framework.APIFailure{Op: "list", Object: fmt.Sprintf("the release pipeline runs of gate %q", gateID)}.Add(ctx, diags, op, err)
-		return false
-	}
-	for i := range runs {
-		if !abortRun(ctx, op, client, &runs[i], diags) {
-			return false
-		}
-		what := fmt.Sprintf("The gate is being destroyed, so run %q of release pipeline %q, which was rolling out a change of "+
-			"its rules, was aborted first.", runs[i].ID, runs[i].ReleasePipelineID)
-		if archiving {
-			what = fmt.Sprintf("The gate is being archived (archive_on_destroy = true), so run %q of release pipeline %q, "+
-				"which was rolling out a change of its rules, was aborted first: the archived gate keeps the rules it had "+
-				"before that change.", runs[i].ID, runs[i].ReleasePipelineID)
-		}
-		diags.AddWarning(fmt.Sprintf("Release pipeline run %q of gate %q aborted", runs[i].ID, gateID), what)
-	}
-	return true
-}
-
-// runState is a run's status and phase, without the bake time describeRun adds.
-func runState(r *console.ReleasePipelineTrigger) string {
-	if r.Final() {
-		return r.Status
-	}
-	return fmt.Sprintf("%s at phase %q", r.Status, r.CurrentPhase)
 }
 
 // addRulesNotTaken reports a write of the rules that the service answered with other rules than
@@ -227,4 +139,25 @@ func addRulesNotTaken(diags *diag.Diagnostics, gateID, difference string, create
 			"Some versions of the service apply only changes to rules a gate already holds: they ignore added rules and "+
 			"keep removed ones, and still answer success. %s Add or remove those rules in the console (or have the "+
 			"gate's project moved to a current service version), then run %s again.", gateID, difference, kept, rerun))
+}
+
+var gateRulesTarget = rulesTarget{
+	noun: "gate", typeName: "featureconsole_gate_rules", idAttr: gateIdentityAttr,
+	read: func(ctx context.Context, c *console.Client, id string) (*ruleHolder, error) {
+		g, err := c.GetGate(ctx, id)
+		return gateHolder(g), err
+	},
+	write: func(ctx context.Context, c *console.Client, id string, rules []console.GateRule) (*ruleHolder, error) {
+		g, err := c.UpdateGateRules(ctx, id, rules)
+		return gateHolder(g), err
+	},
+	runs:   activeRunsOfGate,
+	filter: func(id string) console.TriggerFilter { return console.TriggerFilter{GateID: id} },
+}
+
+func gateHolder(g *console.Gate) *ruleHolder {
+	if g == nil {
+		return nil
+	}
+	return &ruleHolder{ID: g.ID, ReleasePipelineID: g.ReleasePipelineID, Rules: g.Rules, ActiveReview: g.ActiveReview, gate: g}
 }

@@ -5,7 +5,6 @@ package provider
 
 import (
 	"context"
-	"maps"
 
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -25,21 +24,6 @@ var gateRulesV0Copies = map[string]schema.Attribute{
 	"tags":               schema.ListAttribute{Computed: true, ElementType: types.StringType},
 	"last_modifier_id":   schema.StringAttribute{Computed: true},
 	"last_modifier_name": schema.StringAttribute{Computed: true},
-}
-
-// UpgradeState upgrades states written with the copies (version 0) silently: the copies are
-// dropped, and on_active_run, which version 0 did not have, takes its default (keep_on_destroy
-// stays null: false).
-func (r *gateRulesResource) UpgradeState(ctx context.Context) map[int64]resource.StateUpgrader {
-	var current resource.SchemaResponse
-	r.Schema(ctx, resource.SchemaRequest{}, &current)
-	v0 := current.Schema
-	v0.Version = 0
-	v0.Attributes = maps.Clone(v0.Attributes)
-	delete(v0.Attributes, "on_active_run")
-	delete(v0.Attributes, "keep_on_destroy")
-	maps.Copy(v0.Attributes, gateRulesV0Copies)
-	return map[int64]resource.StateUpgrader{0: {PriorSchema: &v0, StateUpgrader: upgradeGateRulesV0}}
 }
 
 func upgradeGateRulesV0(ctx context.Context, req resource.UpgradeStateRequest, resp *resource.UpgradeStateResponse) {

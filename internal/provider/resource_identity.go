@@ -77,3 +77,5 @@ func importID(ctx context.Context, req resource.ImportStateRequest, resp *resour
 	resp.Diagnostics.Append(setIdentity(ctx, resp.Identity, attr, types.StringValue(id))...)
 	return id, !resp.Diagnostics.HasError()
 }
+
+const configIdentityAttr = "config_id"

@@ -7,11 +7,12 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 )
 
 // ValidateConfig rejects duplicate names: a phase (and a rule within its phase) is tied to its id

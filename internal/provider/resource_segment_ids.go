@@ -7,13 +7,14 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 )
 
 // A segment's ids are a set whose order is never compared (DESIGN.md §4), held in a list: the

@@ -11,11 +11,11 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 )
 
 // The model of featureconsole_segment and its conversion to and from the service's segment. A
@@ -130,7 +130,7 @@ func flattenSegment(ctx context.Context, s *console.Segment, ids []string, m *se
 		m.Name = framework.StringOrNull(s.Name)
 	}
 	m.Description = types.StringValue(s.Description)
-	m.Tags = stringSet(s.Tags)
+	m.Tags = framework.StringSet(s.Tags)
 	if s.Type != "" {
 		m.Type = types.StringValue(s.Type)
 	}
@@ -164,15 +164,6 @@ func heldIDs(held segmentIDs, ids []string) segmentIDs {
 		return segmentIDsNull()
 	}
 	return segmentIDsOf(ids)
-}
-
-// stringSet is s as a set of strings; nil is the empty set.
-func stringSet(s []string) types.Set {
-	vals := make([]attr.Value, len(s))
-	for i, v := range s {
-		vals[i] = types.StringValue(v)
-	}
-	return types.SetValueMust(types.StringType, vals)
 }
 
 // setDifference is what want holds that have does not, in want's order.

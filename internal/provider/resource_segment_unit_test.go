@@ -77,7 +77,7 @@ func TestExpandAndFlattenSegment(t *testing.T) {
 	ctx := context.Background()
 	m := segmentModel{
 		SegmentID: types.StringValue("staff"), Name: types.StringUnknown(), Description: types.StringValue(""),
-		Tags: stringSet([]string{"z", "a"}), Type: types.StringValue("rule_based"), IDType: types.StringUnknown(),
+		Tags: framework.StringSet([]string{"z", "a"}), Type: types.StringValue("rule_based"), IDType: types.StringUnknown(),
 		IDs: segmentIDsNull(),
 		Rules: types.ListValueMust(segmentRuleObjectType, []attr.Value{types.ObjectValueMust(segmentRuleObjectType.AttrTypes, map[string]attr.Value{
 			"id": types.StringUnknown(), "base_id": types.StringUnknown(), "name": types.StringValue("a"),

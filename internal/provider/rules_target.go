@@ -11,6 +11,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
@@ -46,48 +47,6 @@ type rulesTarget struct {
 	// runs lists the target's runs that can still change; filter names all its runs.
 	runs   func(ctx context.Context, c *console.Client, id string) ([]console.ReleasePipelineTrigger, error)
 	filter func(id string) console.TriggerFilter
-}
-
-var gateRulesTarget = rulesTarget{
-	noun: "gate", typeName: "featureconsole_gate_rules", idAttr: gateIdentityAttr,
-	read: func(ctx context.Context, c *console.Client, id string) (*ruleHolder, error) {
-		g, err := c.GetGate(ctx, id)
-		return gateHolder(g), err
-	},
-	write: func(ctx context.Context, c *console.Client, id string, rules []console.GateRule) (*ruleHolder, error) {
-		g, err := c.UpdateGateRules(ctx, id, rules)
-		return gateHolder(g), err
-	},
-	runs:   activeRunsOfGate,
-	filter: func(id string) console.TriggerFilter { return console.TriggerFilter{GateID: id} },
-}
-
-func gateHolder(g *console.Gate) *ruleHolder {
-	if g == nil {
-		return nil
-	}
-	return &ruleHolder{ID: g.ID, ReleasePipelineID: g.ReleasePipelineID, Rules: g.Rules, ActiveReview: g.ActiveReview, gate: g}
-}
-
-var configRulesTarget = rulesTarget{
-	noun: "dynamic config", typeName: "featureconsole_dynamic_config_rules", idAttr: configIdentityAttr,
-	read: func(ctx context.Context, c *console.Client, id string) (*ruleHolder, error) {
-		d, err := c.GetDynamicConfig(ctx, id)
-		return configHolder(d), err
-	},
-	write: func(ctx context.Context, c *console.Client, id string, rules []console.GateRule) (*ruleHolder, error) {
-		d, err := c.UpdateDynamicConfigRules(ctx, id, rules)
-		return configHolder(d), err
-	},
-	runs:   activeRunsOfConfig,
-	filter: func(id string) console.TriggerFilter { return console.TriggerFilter{DynamicConfigID: id} },
-}
-
-func configHolder(d *console.DynamicConfig) *ruleHolder {
-	if d == nil {
-		return nil
-	}
-	return &ruleHolder{ID: d.ID, ReleasePipelineID: d.ReleasePipelineID, Rules: d.Rules, ActiveReview: d.ActiveReview}
 }
 
 // what names one object of the target: `dynamic config "x"`.
@@ -272,7 +231,7 @@ func (t rulesTarget) warnRolloutStarted(ctx context.Context, c *console.Client, 
 func (t rulesTarget) addWriteError(ctx context.Context, c *console.Client, diags *diag.Diagnostics, id string, op *framework.Operation, err error, onMissing string) {
 	write := framework.APIFailure{Op: op.Name + " rules of", Object: t.what(id)}
 	if console.NotFound(err) {
-		write.AddAt(ctx, diags, path.Root(t.idAttr), fmt.Sprintf("%s %q does not exist", upperFirst(t.noun), id), op, err, onMissing)
+		write.AddAt(ctx, diags, path.Root(t.idAttr), fmt.Sprintf("%s %q does not exist", framework.Capitalize(t.noun), id), op, err, onMissing)
 		return
 	}
 	if run := t.lockingRun(ctx, c, id, err); run != nil {
@@ -289,9 +248,64 @@ func (t rulesTarget) addWriteError(ctx context.Context, c *console.Client, diags
 	write.Add(ctx, diags, op, err)
 }
 
-func upperFirst(s string) string {
-	if s == "" {
-		return s
+// writeOutcome is what became of a write of the rules.
+type writeOutcome int
+
+const (
+	outcomeWritten  writeOutcome = iota // applied as sent (or found already so), or failed with an error
+	outcomeHeld                         // held for review: nothing changed
+	outcomeNotTaken                     // answered with other rules than were sent: plan holds the service's rules
+)
+
+// supersedePlan is what the plan of a write of rules needs to know of on_active_run: a write that
+// aborts the run rolling out the previous change first gets back the rules the object had before
+// that change (DESIGN §2), and the service gives the rules that change added new base ids when
+// they are written again; a wait may end the same way when someone aborts the run meanwhile. So
+// while a run of the object is active, the plan of such a write promises no base_id. A run that
+// starts between plan and apply rolls out someone else's change, whose abort puts back the rules
+// the state holds: their base ids stay. The zero value (segments, on_active_run = "fail", which
+// never writes past a run) keeps every base_id it can.
+type supersedePlan struct {
+	policy types.String
+	// activeRuns lists the object's active runs (nil without a configured client).
+	activeRuns func(context.Context) ([]console.ReleasePipelineTrigger, error)
+}
+
+// mayRestore says whether the write may meet an active run that brings older rules back: a run is
+// active now, or whether one is cannot be known (no client, the list failed, the policy unknown).
+func (sp supersedePlan) mayRestore(ctx context.Context) bool {
+	if sp.policy.IsNull() || (!sp.policy.IsUnknown() && sp.policy.ValueString() == onActiveRunFail) {
+		return false
 	}
-	return strings.ToUpper(s[:1]) + s[1:]
+	if sp.activeRuns == nil {
+		return true
+	}
+	runs, err := sp.activeRuns(ctx)
+	if err != nil {
+		tflog.Warn(ctx, "could not list the active runs at plan time; base_id is planned unknown", map[string]any{"error": err.Error()})
+		return true
+	}
+	return len(runs) > 0
+}
+
+// plannedRules is the planned rule list (of a gate, or a segment's as gate rules) with the ids
+// matchPriorRules keeps from the prior state's; when the list changes and sp says the write may
+// meet a run whose abort brings older rules back, no base_id is promised.
+func plannedRules(ctx context.Context, plan, state types.List, sp supersedePlan) (types.List, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	planned, d := ruleModels(ctx, plan)
+	diags.Append(d...)
+	prior, d := ruleModels(ctx, state)
+	diags.Append(d...)
+	if diags.HasError() {
+		return plan, diags
+	}
+	if !matchPriorRules(ctx, planned, prior) && sp.mayRestore(ctx) {
+		for i := range planned {
+			planned[i].BaseID = types.StringUnknown()
+		}
+	}
+	rules, d := types.ListValueFrom(ctx, gateRuleObjectType, planned)
+	diags.Append(d...)
+	return rules, diags
 }

@@ -12,39 +12,12 @@ import (
 	"slices"
 	"sync/atomic"
 
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/vmihailenco/msgpack/v5"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
 )
-
-// NewServer returns the factory of the provider's protocol 6 server: the framework's server, except
-// that ReadDataSource of featureconsole_events is answered below the framework (see eventsServer).
-func NewServer(version string) func() (tfprotov6.ProviderServer, error) {
-	return newServerFactory(func() *featureConsoleProvider {
-		return &featureConsoleProvider{version: version, tuning: clientTuning{dryRunCacheDir: dryRunCacheDir()}}
-	})
-}
-
-// newServerFactory builds a new provider for every server, so that each server reads the data of the
-// provider it configured.
-func newServerFactory(newProvider func() *featureConsoleProvider) func() (tfprotov6.ProviderServer, error) {
-	return func() (tfprotov6.ProviderServer, error) {
-		p := newProvider()
-		p.configured = new(atomic.Pointer[providerData])
-		fw, err := providerserver.NewProtocol6WithError(p)()
-		if err != nil {
-			return nil, err
-		}
-		full, ok := fw.(frameworkServer)
-		if !ok {
-			return nil, fmt.Errorf("the framework's server %T lacks list resource, action or state store methods", fw)
-		}
-		return &eventsServer{frameworkServer: full, configured: p.configured}, nil
-	}
-}
 
 // frameworkServer is what the framework's server implements, optional RPC groups included, so that
 // the wrapper hides none of them from tf6server.

@@ -97,7 +97,7 @@ func pipelineDifferences(p *console.ReleasePipeline, name string, sent []console
 			out = append(out, fmt.Sprintf("phase %q is missing", ph.Name))
 			continue
 		}
-		if a, _ := canonicalPhase(ph, false, false); a != first(canonicalPhase(got, false, false)) {
+		if a, _ := canonicalPhase(ph, false, false); a != framework.First(canonicalPhase(got, false, false)) {
 			out = append(out, fmt.Sprintf("phase %q holds another time_interval_ms or required_review", ph.Name))
 		}
 		out = append(out, phaseRuleDifferences(ph, got.Rules)...)
@@ -131,7 +131,7 @@ func phaseRuleDifferences(ph console.Phase, held []console.PipelineRule) []strin
 		switch {
 		case !ok:
 			out = append(out, fmt.Sprintf("rule %q of phase %q is missing", r.Name, ph.Name))
-		case first(canonicalPipelineRule(r, false)) != first(canonicalPipelineRule(g, false)):
+		case framework.First(canonicalPipelineRule(r, false)) != framework.First(canonicalPipelineRule(g, false)):
 			out = append(out, fmt.Sprintf("rule %q of phase %q holds other environments or conditions", r.Name, ph.Name))
 		}
 	}
@@ -142,8 +142,6 @@ func phaseRuleDifferences(ph console.Phase, held []console.PipelineRule) []strin
 	}
 	return out
 }
-
-func first[T any](v T, _ bool) T { return v }
 
 // canonicalPhase renders a phase as the service sees it; ids only withIDs (a write sends none for
 // new phases and rules), its rules only withRules.

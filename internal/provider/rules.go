@@ -1,0 +1,273 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
+package provider
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
+)
+
+// The rule model that gate rules, segment rules, pipeline phases and dynamic config rules share:
+// one rule, its schema, and its way to and from the service (conditions.go holds its conditions).
+
+type gateRuleModel struct {
+	ID             types.String        `tfsdk:"id"`
+	BaseID         types.String        `tfsdk:"base_id"`
+	Name           types.String        `tfsdk:"name"`
+	PassPercentage types.Number        `tfsdk:"pass_percentage"`
+	Environments   types.List          `tfsdk:"environments"`
+	Conditions     types.List          `tfsdk:"conditions"`
+	ReturnValue    framework.JSONValue `tfsdk:"return_value"`
+	// ScheduledRollouts is the service's, read-only: never sent back.
+	ScheduledRollouts types.List `tfsdk:"scheduled_rollouts"`
+}
+
+var (
+	gateRuleObjectType   = resourceObjectType(gateRuleAttributes())
+	scheduledRolloutType = nestedObjectType(gateRuleObjectType, "scheduled_rollouts")
+)
+
+func ruleModels(ctx context.Context, l types.List) ([]gateRuleModel, diag.Diagnostics) {
+	return framework.ListModels[gateRuleModel](ctx, l)
+}
+
+// expandRules builds the request body. baseID goes back for every rule whose base_id is known,
+// so the service keeps the rule's identity; empty lists and objects take one canonical wire form
+// (environments null, conditions [], targetValue [], returnValue {}) so that what was sent and what
+// is read back always compare equal.
+func expandRules(ctx context.Context, rules []gateRuleModel) ([]console.GateRule, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	out := make([]console.GateRule, 0, len(rules))
+	for i, m := range rules {
+		p := path.Root("rules").AtListIndex(i)
+		r := console.GateRule{
+			Name:         m.Name.ValueString(),
+			Environments: nil,
+			Conditions:   []console.Condition{},
+			ReturnValue:  json.RawMessage("{}"),
+		}
+		if !m.BaseID.IsUnknown() {
+			r.BaseID = m.BaseID.ValueString()
+		}
+		if bf := m.PassPercentage.ValueBigFloat(); bf != nil {
+			r.PassPercentage, _ = bf.Float64()
+		}
+		if framework.IsKnownList(m.Environments) {
+			var envs []string
+			diags.Append(m.Environments.ElementsAs(ctx, &envs, false)...)
+			if len(envs) > 0 {
+				r.Environments = envs
+			}
+		}
+		conds, d := framework.ListModels[gateConditionModel](ctx, m.Conditions)
+		diags.Append(d...)
+		for k, c := range conds {
+			tv, err := expandTargets(ctx, c)
+			if err != nil {
+				diags.AddAttributeError(p.AtName("conditions").AtListIndex(k), "Invalid condition targets", err.Error())
+				continue
+			}
+			r.Conditions = append(r.Conditions, expandCondition(c.conditionModel, tv))
+		}
+		if !m.ReturnValue.IsNull() && !m.ReturnValue.IsUnknown() {
+			r.ReturnValue = json.RawMessage(framework.CompactJSON(json.RawMessage(m.ReturnValue.ValueString())))
+		}
+		out = append(out, r)
+	}
+	return out, diags
+}
+
+// flattenRules is the service's rules (of a gate or a segment) as the gate rule object type, each
+// matched by name to its hint.
+func flattenRules(ctx context.Context, service []console.GateRule, hints []gateRuleModel) (types.List, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	byName := map[string]*gateRuleModel{}
+	for i := range hints {
+		if h := &hints[i]; !h.Name.IsUnknown() && !h.Name.IsNull() {
+			if _, dup := byName[h.Name.ValueString()]; !dup {
+				byName[h.Name.ValueString()] = h
+			}
+		}
+	}
+	rules := make([]attr.Value, 0, len(service))
+	for _, r := range service {
+		hint := byName[r.Name]
+		delete(byName, r.Name) // a name the service holds twice takes its hint once
+		obj, d := flattenRule(ctx, r, hint)
+		diags.Append(d...)
+		rules = append(rules, obj)
+	}
+	if diags.HasError() {
+		return types.ListNull(gateRuleObjectType), diags
+	}
+	return types.ListValueMust(gateRuleObjectType, rules), diags
+}
+
+func flattenRule(ctx context.Context, r console.GateRule, hint *gateRuleModel) (attr.Value, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	if hint == nil {
+		hint = &gateRuleModel{}
+	}
+
+	// Percentages compare by value at their two decimals: 33.330000000000005 is 33.33.
+	pct := framework.PercentFromFloat(r.PassPercentage)
+	if hb := hint.PassPercentage.ValueBigFloat(); hb != nil && !hint.PassPercentage.IsUnknown() {
+		if f, _ := hb.Float64(); framework.RoundPercentage(f) == framework.RoundPercentage(r.PassPercentage) {
+			pct = hint.PassPercentage
+		}
+	}
+
+	envs := types.ListNull(types.StringType)
+	if len(r.Environments) > 0 {
+		envs = framework.StringList(r.Environments)
+	} else if framework.IsEmptyList(hint.Environments) {
+		envs = hint.Environments
+	}
+
+	hintConds, d := framework.ListModels[gateConditionModel](ctx, hint.Conditions)
+	diags.Append(d...)
+	conds := types.ListNull(gateConditionObjectType)
+	if len(r.Conditions) > 0 {
+		vals := make([]attr.Value, len(r.Conditions))
+		for k, c := range r.Conditions {
+			var hc *gateConditionModel
+			if k < len(hintConds) {
+				hc = &hintConds[k]
+			}
+			v, err := flattenGateCondition(c, hc)
+			if err != nil {
+				diags.AddError("Unable to read a gate rule condition",
+					fmt.Sprintf("Rule %q, condition %d: the service's targetValue could not be read: %s", r.Name, k, err))
+				return nil, diags
+			}
+			vals[k] = v
+		}
+		conds = types.ListValueMust(gateConditionObjectType, vals)
+	} else if framework.IsEmptyList(hint.Conditions) {
+		conds = hint.Conditions
+	}
+
+	rv := framework.NewJSONNull()
+	hintRV := !hint.ReturnValue.IsNull() && !hint.ReturnValue.IsUnknown()
+	switch {
+	case !framework.IsEmptyJSONObject(r.ReturnValue):
+		rv = framework.NewJSONValue(framework.CanonicalJSON(r.ReturnValue))
+		if hintRV {
+			if eq, _ := hint.ReturnValue.StringSemanticEquals(ctx, rv); eq {
+				rv = hint.ReturnValue // the configuration's formatting and key order
+			}
+		}
+	case hintRV && framework.IsEmptyJSONObject(json.RawMessage(hint.ReturnValue.ValueString())):
+		rv = hint.ReturnValue
+	}
+
+	obj, d := types.ObjectValue(gateRuleObjectType.AttrTypes, map[string]attr.Value{
+		"id":                 types.StringValue(r.ID),
+		"base_id":            types.StringValue(r.BaseID),
+		"name":               types.StringValue(r.Name),
+		"pass_percentage":    pct,
+		"environments":       envs,
+		"conditions":         conds,
+		"return_value":       rv,
+		"scheduled_rollouts": flattenSchedule(r),
+	})
+	diags.Append(d...)
+	return obj, diags
+}
+
+// flattenSchedule is a rule's schedule: the steps made, then the steps to come; [] when it has none.
+func flattenSchedule(r console.GateRule) types.List {
+	elem := scheduledRolloutType
+	steps := make([]attr.Value, 0, len(r.CompletedAutomatedRollouts)+len(r.PendingAutomatedRollouts))
+	add := func(list []console.AutomatedRollout, done bool) {
+		for _, st := range list {
+			steps = append(steps, types.ObjectValueMust(elem.AttrTypes, map[string]attr.Value{
+				"time":            types.StringValue(time.UnixMilli(st.Time.Value).UTC().Format(time.RFC3339)),
+				"pass_percentage": framework.PercentFromFloat(st.PassPercent),
+				"done":            types.BoolValue(done),
+			}))
+		}
+	}
+	add(r.CompletedAutomatedRollouts, true)
+	add(r.PendingAutomatedRollouts, false)
+	return types.ListValueMust(elem, steps)
+}
+
+// gateRuleAttributes is the schema of one rule; gateRuleObjectType is derived from it.
+func gateRuleAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"id": schema.StringAttribute{
+			Computed: true,
+			MarkdownDescription: "Identifier of this version of the rule, assigned by the service (opaque). " +
+				"The service may give every rule of the gate a new one on any change of the rule list, so it is " +
+				"unknown in the plan of a change; use `base_id` for a rule's lasting identity.",
+		},
+		"base_id": schema.StringAttribute{
+			Computed: true,
+			MarkdownDescription: "Lasting identity of the rule, assigned by the service when the rule is first " +
+				"created and kept as long as the rule keeps its `name`.",
+		},
+		"name": schema.StringAttribute{
+			Required: true,
+			MarkdownDescription: "Name of the rule; unique within the gate and not empty. Rules are matched to " +
+				"the gate's existing rules by name: renaming a rule replaces it with a new one (new `base_id`).",
+			Validators: []validator.String{framework.NotBlank()},
+		},
+		"pass_percentage": schema.NumberAttribute{
+			Required: true,
+			MarkdownDescription: "Percentage of the units matching the conditions that pass the gate, " +
+				"from `0` to `100` with at most two decimals (for example `12.5` or `33.33`).",
+			Validators: []validator.Number{framework.PassPercentageValidator{}},
+		},
+		"environments": schema.ListAttribute{
+			Optional:    true,
+			ElementType: types.StringType,
+			MarkdownDescription: "Environments where the rule applies, such as `production`. Omit (or `[]`) for " +
+				"every environment.",
+			Validators: []validator.List{listvalidator.NoNullValues(), listvalidator.ValueStringsAre(framework.NotBlank())},
+		},
+		"conditions": schema.ListNestedAttribute{
+			Optional: true,
+			MarkdownDescription: "Conditions, all of which must match for the rule to apply. Omit (or `[]`) for a " +
+				"rule that matches every unit.",
+			NestedObject: schema.NestedAttributeObject{Attributes: gateConditions.resourceAttributes()},
+		},
+		"scheduled_rollouts": schema.ListNestedAttribute{
+			Computed: true,
+			MarkdownDescription: "The rule's schedule, set in the console (read-only): at each step's `time` the service " +
+				"itself sets the rule's percentage to the step's `pass_percentage`. Steps already made come first " +
+				"(`done = true`), then the ones to come. A plan that shows `pass_percentage` going back after a step " +
+				"was made is the schedule's doing: to let the schedule own the percentage, add " +
+				"`lifecycle { ignore_changes = [rules[N].pass_percentage] }` for the rule at index N. " +
+				"Unknown in the plan of a change of the rules.",
+			NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+				"time": schema.StringAttribute{Computed: true, MarkdownDescription: "When the step is made, in RFC 3339 form (UTC)."},
+				"pass_percentage": schema.NumberAttribute{
+					Computed: true, MarkdownDescription: "The rule's percentage from that time on.",
+				},
+				"done": schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether the step was made already."},
+			}},
+		},
+		"return_value": schema.StringAttribute{
+			Optional:   true,
+			CustomType: framework.JSONValueType{},
+			MarkdownDescription: "Value returned to units that pass, as a JSON object (use `jsonencode`). " +
+				"Omit for `{}`. Formatting and key order do not matter.",
+			Validators: []validator.String{framework.JSONObject()},
+		},
+	}
+}
