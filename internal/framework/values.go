@@ -240,6 +240,7 @@ func Capitalize(s string) string {
 	return string(unicode.ToUpper(r)) + s[n:]
 }
 
+// First is the first of a two-result call, to compare such calls in one expression.
 func First[T any](v T, _ bool) T { return v }
 
 // StringSet is s as a set of strings; nil is the empty set.
@@ -251,6 +252,7 @@ func StringSet(s []string) types.Set {
 	return types.SetValueMust(types.StringType, vals)
 }
 
+// QuoteList is ids quoted and joined with commas, as messages list several ids.
 func QuoteList(ids []string) string {
 	q := make([]string, len(ids))
 	for i, id := range ids {
