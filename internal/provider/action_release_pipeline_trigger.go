@@ -6,7 +6,6 @@ package provider
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/action/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/actionvalidator"
@@ -25,20 +24,6 @@ var (
 	_ action.ActionWithConfigure        = &releasePipelineTriggerAction{}
 	_ action.ActionWithConfigValidators = &releasePipelineTriggerAction{}
 	_ action.ActionWithValidateConfig   = &releasePipelineTriggerAction{}
-)
-
-const (
-	waitNone       = "none"
-	waitState      = "state"
-	waitCompletion = "completion"
-
-	defaultInvokeTimeout = 20 * time.Minute
-)
-
-var (
-	pathGateID    = path.Root("gate_id")
-	pathTriggerID = path.Root("trigger_id")
-	pathPhase     = path.Root("phase")
 )
 
 func NewReleasePipelineTriggerAction() action.Action { return &releasePipelineTriggerAction{} }

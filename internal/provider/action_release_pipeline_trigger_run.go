@@ -9,9 +9,24 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
+)
+
+const (
+	waitNone       = "none"
+	waitState      = "state"
+	waitCompletion = "completion"
+
+	defaultInvokeTimeout = 20 * time.Minute
+)
+
+var (
+	pathGateID    = path.Root("gate_id")
+	pathTriggerID = path.Root("trigger_id")
+	pathPhase     = path.Root("phase")
 )
 
 // triggerInvocation is one invocation of the release pipeline trigger action.

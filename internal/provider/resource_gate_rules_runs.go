@@ -19,13 +19,6 @@ import (
 // which locks the rules until it ends (and puts the old ones back if aborted); some service
 // versions apply only changes to rules the gate already holds.
 
-// followAndDrive says how to follow a run and how to drive it.
-func followAndDrive(gateID string) string {
-	return fmt.Sprintf("Follow it with the data source featureconsole_release_pipeline_triggers (gate_id = %q), and drive it "+
-		"with the action featureconsole_release_pipeline_trigger (gate_id = %q, operation = \"approve\", \"pause\", "+
-		"\"unpause\", \"skip\", \"rollout\" or \"abort\").", gateID, gateID)
-}
-
 // startedRun is the run a write of the rules of a gate attached to a release pipeline started: the
 // gate's newest active run. nil with a nil error is a write the service applied at once, without a
 // run (DESIGN §2 round four).
@@ -53,7 +46,7 @@ func (r *gateRulesResource) warnRolloutStarted(ctx context.Context, diags *diag.
 	case err != nil:
 		diags.AddWarning(fmt.Sprintf("Rules of gate %q may roll out through release pipeline %q", gateID, g.ReleasePipelineID),
 			fmt.Sprintf("The gate is attached to release pipeline %q, so the service may roll the change out through a run "+
-				"of it, but its runs could not be listed: %s. %s", g.ReleasePipelineID, framework.FailureAccount(err), followAndDrive(gateID)))
+				"of it, but its runs could not be listed: %s. %s", g.ReleasePipelineID, framework.FailureAccount(err), gateRulesTarget.followAndDrive(gateID)))
 	case run == nil:
 		diags.AddWarning(fmt.Sprintf("Rules of gate %q are live now, without a rollout", gateID),
 			fmt.Sprintf("The gate is attached to release pipeline %q, but the service applied this change of its rules at "+
@@ -64,7 +57,7 @@ func (r *gateRulesResource) warnRolloutStarted(ctx context.Context, diags *diag.
 			fmt.Sprintf("The gate is attached to release pipeline %q: this change of its rules started run %q (%s, phase %q), "+
 				"which rolls the new rules out phase by phase. %s\n\nUntil the run ends, the service refuses further changes of "+
 				"the gate's rules (on_active_run says what an apply does then). Aborting the run puts back the rules the gate had before this apply; the next plan then "+
-				"shows them as a change to make again.", run.ReleasePipelineID, run.ID, run.Status, run.CurrentPhase, followAndDrive(gateID)))
+				"shows them as a change to make again.", run.ReleasePipelineID, run.ID, run.Status, run.CurrentPhase, gateRulesTarget.followAndDrive(gateID)))
 	}
 }
 

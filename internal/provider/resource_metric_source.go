@@ -164,15 +164,6 @@ func (r *metricSourceResource) Schema(ctx context.Context, _ resource.SchemaRequ
 	}
 }
 
-// requiredTexts is a nested object of required, non-blank strings, given as name: description.
-func requiredTexts(descriptions map[string]string) map[string]schema.Attribute {
-	attrs := make(map[string]schema.Attribute, len(descriptions))
-	for name, desc := range descriptions {
-		attrs[name] = schema.StringAttribute{Required: true, MarkdownDescription: desc, Validators: []validator.String{framework.NotBlank()}}
-	}
-	return attrs
-}
-
 func (r *metricSourceResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan metricSourceModel
 	if !r.begin(ctx, &resp.Diagnostics, resp.Identity, req.Plan, &plan) {

@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
@@ -206,4 +207,13 @@ func ownerAttributes() map[string]schema.Attribute {
 		"owner_name":  schema.StringAttribute{Computed: true, MarkdownDescription: "Name of the owner."},
 		"owner_email": schema.StringAttribute{Computed: true, MarkdownDescription: "E-mail address of the owner."},
 	}
+}
+
+// requiredTexts is a nested object of required, non-blank strings, given as name: description.
+func requiredTexts(descriptions map[string]string) map[string]schema.Attribute {
+	attrs := make(map[string]schema.Attribute, len(descriptions))
+	for name, desc := range descriptions {
+		attrs[name] = schema.StringAttribute{Required: true, MarkdownDescription: desc, Validators: []validator.String{framework.NotBlank()}}
+	}
+	return attrs
 }

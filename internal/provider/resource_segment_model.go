@@ -213,3 +213,9 @@ func segmentRuleAttributes() map[string]schema.Attribute {
 	}
 	return attrs
 }
+
+// segmentRead is a segment with the ids of an id_list one.
+type segmentRead struct {
+	*console.Segment
+	ids []string
+}

@@ -162,12 +162,6 @@ func eachRefusedConditionType(rules types.List, skip func(rule map[string]attr.V
 	}
 }
 
-// segmentRead is a segment with the ids of an id_list one.
-type segmentRead struct {
-	*console.Segment
-	ids []string
-}
-
 // readSegment reads a segment and, for an id_list one, every page of its ids.
 func (r *segmentResource) readSegment(ctx context.Context, id string) (*segmentRead, error) {
 	s, err := r.data.client.GetSegment(ctx, id)

@@ -309,3 +309,39 @@ func plannedRules(ctx context.Context, plan, state types.List, sp supersedePlan)
 	diags.Append(d...)
 	return rules, diags
 }
+
+// matchPriorRules fills base_id of planned rules from the prior rule of the same name, and says
+// whether the list is unchanged. Ids are kept only when the whole list is what the prior state
+// holds, rule for rule: no write is sent.
+func matchPriorRules(ctx context.Context, planned, prior []gateRuleModel) (unchanged bool) {
+	byName := map[string]int{}
+	for j := len(prior) - 1; j >= 0; j-- { // first occurrence wins
+		byName[prior[j].Name.ValueString()] = j
+	}
+	unchanged = len(planned) == len(prior)
+	for i := range planned {
+		p := &planned[i]
+		p.ID, p.BaseID = types.StringUnknown(), types.StringUnknown()
+		p.ScheduledRollouts = types.ListUnknown(scheduledRolloutType)
+		if p.Name.IsUnknown() {
+			unchanged = false
+			continue
+		}
+		j, ok := byName[p.Name.ValueString()]
+		if !ok {
+			unchanged = false
+			continue
+		}
+		delete(byName, p.Name.ValueString())
+		p.BaseID = prior[j].BaseID
+		if j != i || !sameRuleContent(ctx, *p, prior[j]) {
+			unchanged = false
+		}
+	}
+	if unchanged {
+		for i := range planned {
+			planned[i].ID, planned[i].ScheduledRollouts = prior[i].ID, prior[i].ScheduledRollouts
+		}
+	}
+	return unchanged
+}
