@@ -4,6 +4,7 @@
 package provider
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -270,4 +271,55 @@ func gateRuleAttributes() map[string]schema.Attribute {
 			Validators: []validator.String{framework.JSONObject()},
 		},
 	}
+}
+
+// sameRuleContent compares two rules as the service will see them; a rule with values unknown
+// until apply is never the same.
+func sameRuleContent(ctx context.Context, a, b gateRuleModel) bool {
+	if !ruleFullyKnown(ctx, a) || !ruleFullyKnown(ctx, b) {
+		return false
+	}
+	ca, ok := canonicalRule(ctx, a)
+	if !ok {
+		return false
+	}
+	cb, ok := canonicalRule(ctx, b)
+	return ok && ca == cb
+}
+
+func ruleFullyKnown(ctx context.Context, m gateRuleModel) bool {
+	for _, v := range []attr.Value{m.Name, m.PassPercentage, m.Environments, m.Conditions, m.ReturnValue} {
+		tv, err := v.ToTerraformValue(ctx)
+		if err != nil || !tv.IsFullyKnown() {
+			return false
+		}
+	}
+	return true
+}
+
+// canonicalRule renders the content of a rule (everything but its ids) as sent on the wire, with
+// the return value's keys sorted.
+func canonicalRule(ctx context.Context, m gateRuleModel) (string, bool) {
+	rules, d := expandRules(ctx, []gateRuleModel{m})
+	if d.HasError() || len(rules) != 1 {
+		return "", false
+	}
+	r := rules[0]
+	r.ID, r.BaseID = "", ""
+	dec := json.NewDecoder(bytes.NewReader(r.ReturnValue))
+	dec.UseNumber()
+	var rv any
+	if dec.Decode(&rv) != nil {
+		return "", false
+	}
+	rvb, err := json.Marshal(rv)
+	if err != nil {
+		return "", false
+	}
+	r.ReturnValue = rvb
+	b, err := json.Marshal(r)
+	if err != nil {
+		return "", false
+	}
+	return string(b), true
 }
