@@ -86,7 +86,7 @@ func (c *Client) CheckAccess(ctx context.Context) error {
 		ch := &accessCheck{done: make(chan struct{})}
 		a.check = ch
 		a.mu.Unlock()
-		ch.err = c.do(FreshReads(ctx), accessCheckRequest, nil)
+		ch.err = c.do(uncachedReads(ctx), accessCheckRequest, nil)
 		if _, ok := errors.AsType[*DecodeError](ch.err); ok {
 			ch.err = nil // answered 2xx: the key and the address work, whatever the body
 		}

@@ -37,7 +37,7 @@ const (
 	// configuration of a few gates reads each on its own and never pays for a page it cannot use.
 	firstPageAfter = 5
 	// sharedReadMaxAge bounds how long an answer is handed out again: a caller that waits for the
-	// service to change a gate by itself sees the change at the latest this late (FreshReads sees
+	// service to change a gate by itself sees the change at the latest this late (uncachedReads sees
 	// it at once).
 	sharedReadMaxAge = time.Minute
 	// listingTimeout bounds the reading of pages, which no single caller owns.
@@ -46,16 +46,16 @@ const (
 	defaultListConcurrency = 4
 )
 
-type freshReadsKey struct{}
+type uncachedReadsKey struct{}
 
-// FreshReads makes the reads made with ctx go to the service, neither joining another's read nor
-// taking a kept answer: for a caller that polls an object the service changes by itself.
-func FreshReads(ctx context.Context) context.Context {
-	return context.WithValue(ctx, freshReadsKey{}, true)
+// uncachedReads makes the reads made with ctx go to the service, neither joining another's read nor
+// taking a kept answer: for a caller that must reach the service, as the plan-time access check.
+func uncachedReads(ctx context.Context) context.Context {
+	return context.WithValue(ctx, uncachedReadsKey{}, true)
 }
 
-func freshReads(ctx context.Context) bool {
-	v, _ := ctx.Value(freshReadsKey{}).(bool)
+func readsUncached(ctx context.Context) bool {
+	v, _ := ctx.Value(uncachedReadsKey{}).(bool)
 	return v
 }
 
@@ -141,7 +141,7 @@ func sharedGet[T any](ctx context.Context, c *Client, s *sharedReads, k collecti
 
 // get reads the object id: a kept answer, the answer of a read in flight, a page, or its own read.
 func (s *sharedReads) get(ctx context.Context, c *Client, k pagedObjects, id string) (json.RawMessage, error) {
-	if freshReads(ctx) || !c.sharedReads {
+	if readsUncached(ctx) || !c.sharedReads {
 		return k.read(ctx, id)
 	}
 	s.mu.Lock()

@@ -225,10 +225,10 @@ func TestGetGateReadOverlappingWriteNotKept(t *testing.T) {
 	}
 }
 
-// TestGetGateFreshReads: a poller's reads go to the service each time.
-func TestGetGateFreshReads(t *testing.T) {
+// TestGetGateUncachedReads: a poller's reads go to the service each time.
+func TestGetGateUncachedReads(t *testing.T) {
 	m, c := mockClient(t, mockconsole.Config{})
-	ctx := FreshReads(context.Background())
+	ctx := uncachedReads(context.Background())
 	for range 3 {
 		if _, err := c.GetGate(ctx, "gate_001"); err != nil {
 			t.Fatal(err)
@@ -295,7 +295,7 @@ func TestGetGatePagesWhenMany(t *testing.T) {
 				t.Errorf("150 gates took %d reads and %d list pages: more than one read each", reads, pages)
 			}
 			for _, id := range ids {
-				want, err := c.GetGate(FreshReads(context.Background()), id)
+				want, err := c.GetGate(uncachedReads(context.Background()), id)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -451,7 +451,7 @@ func readEach[T any](t *testing.T, ids []string, get func(context.Context, strin
 	close(work)
 	wg.Wait()
 	for i, id := range ids {
-		want, err := get(FreshReads(context.Background()), id)
+		want, err := get(uncachedReads(context.Background()), id)
 		if err != nil {
 			t.Fatal(err)
 		}
