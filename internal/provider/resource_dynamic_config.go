@@ -14,7 +14,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
-	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
@@ -128,9 +127,7 @@ func dynamicConfigAttributes(ctx context.Context) map[string]schema.Attribute {
 }
 
 func (r *dynamicConfigResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
-	resp.IdentitySchema = identityschema.Schema{Attributes: map[string]identityschema.Attribute{
-		configIdentityAttr: identityschema.StringAttribute{RequiredForImport: true, Description: "Identifier of the dynamic config, such as checkout_copy."},
-	}}
+	resp.IdentitySchema = identitySchema(configIdentityAttr, "Identifier of the dynamic config, such as checkout_copy.")
 }
 
 func (r *dynamicConfigResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {

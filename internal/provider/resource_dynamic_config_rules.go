@@ -13,7 +13,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
-	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
@@ -82,9 +81,7 @@ func (r *configRulesResource) Schema(ctx context.Context, _ resource.SchemaReque
 }
 
 func (r *configRulesResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
-	resp.IdentitySchema = identityschema.Schema{Attributes: map[string]identityschema.Attribute{
-		configIdentityAttr: identityschema.StringAttribute{RequiredForImport: true, Description: "Identifier of the dynamic config, such as checkout_copy."},
-	}}
+	resp.IdentitySchema = identitySchema(configIdentityAttr, "Identifier of the dynamic config, such as checkout_copy.")
 }
 
 func (r *configRulesResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
