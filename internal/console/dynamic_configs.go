@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"strconv"
+	"strings"
 )
 
 // DynamicConfig is a dynamic config with its rules (rows 37-42): ordered rules of a gate rule's
@@ -21,10 +22,13 @@ type DynamicConfig struct {
 	IDType      string `json:"idType"`
 	// DefaultValue and Schema are JSON objects as the service holds them (JSONObject reads one kept
 	// as a JSON document in a string, as some service versions answer, as the object itself).
-	DefaultValue      JSONObject  `json:"defaultValue"`
-	Schema            JSONObject  `json:"schema"`
-	Tags              []string    `json:"tags"`
-	TargetApps        []string    `json:"targetApps"`
+	// The service answers schema as a string holding the schema's text (round five); older versions
+	// answered the object: JSONObject reads both.
+	DefaultValue JSONObject `json:"defaultValue"`
+	Schema       JSONObject `json:"schema"`
+	Tags         []string   `json:"tags"`
+	// TargetApps is a list, or one bare string when the config has one.
+	TargetApps        StringList  `json:"targetApps"`
 	Team              string      `json:"team,omitempty"`
 	ReleasePipelineID string      `json:"releasePipelineID"`
 	Rules             []GateRule  `json:"rules"`
@@ -33,8 +37,20 @@ type DynamicConfig struct {
 	CreatedTime       WholeNumber `json:"createdTime"`
 	LastModifierName  string      `json:"lastModifierName"`
 	LastModifierID    string      `json:"lastModifierID"`
+	// Status is Enabled, Disabled or Archived (row 46).
+	Status string `json:"status"`
 	// ActiveReview is set while a change of the config waits for review.
 	ActiveReview *ActiveReview `json:"activeReview,omitempty"`
+	// The JSON5 copies the console writes beside schema and defaultValue (schemaJson5,
+	// defaultValueJson5) say the same as the JSON fields: they are not read, so never sent back.
+}
+
+// ConfigStatusArchived is the status of an archived config (row 46): it refuses writes.
+const ConfigStatusArchived = "Archived"
+
+// Archived reports whether the config is archived.
+func (d *DynamicConfig) Archived() bool {
+	return strings.EqualFold(strings.TrimSpace(d.Status), ConfigStatusArchived)
 }
 
 func (d *DynamicConfig) activeReview() *ActiveReview { return d.ActiveReview }
@@ -99,12 +115,26 @@ type DynamicConfigFields struct {
 	IsEnabled    *bool            `json:"isEnabled,omitempty"`
 	IDType       *string          `json:"idType,omitempty"`
 	DefaultValue *json.RawMessage `json:"defaultValue,omitempty"`
-	Schema       *json.RawMessage `json:"schema,omitempty"`
+	Schema       *SchemaText      `json:"schema,omitempty"`
 	Tags         *[]string        `json:"tags,omitempty"`
 	TargetApps   *[]string        `json:"targetApps,omitempty"`
 	Team         *string          `json:"team,omitempty"`
 	// ReleasePipelineID "" detaches the config from its pipeline.
 	ReleasePipelineID *string `json:"releasePipelineID,omitempty"`
+}
+
+// SchemaText is a config's schema as a write sends it (row 37): a string holding the schema's JSON
+// text, or null for none; never the object itself, which the service refuses.
+type SchemaText struct{ Text string }
+
+// NoSchema is the schema of a config without one: sent as null.
+var NoSchema = SchemaText{}
+
+func (s SchemaText) MarshalJSON() ([]byte, error) {
+	if strings.TrimSpace(s.Text) == "" {
+		return []byte("null"), nil
+	}
+	return json.Marshal(s.Text)
 }
 
 func configPath(id string) string { return dynamicConfigs.path + "/" + pathEscape(id) }
@@ -137,11 +167,12 @@ func DynamicConfigFieldsChange(f DynamicConfigFields) any {
 	return f
 }
 
-// UpdateDynamicConfigRules replaces the config's complete, ordered rule list (PATCH
-// /dynamic_configs/{id}/rules) and returns the config; rules are sent as gate rules are.
+// UpdateDynamicConfigRules replaces the config's complete, ordered rule list and returns the config:
+// PATCH /dynamic_configs/{id} with {"rules": [...]} only (row 39), rules sent as gate rules are. The
+// route PATCH /dynamic_configs/{id}/rules of older service versions is gone (a 404 there).
 func (c *Client) UpdateDynamicConfigRules(ctx context.Context, id string, rules []GateRule) (*DynamicConfig, error) {
 	body := gateRulesBody(rules)
-	r := request{method: http.MethodPatch, path: configPath(id) + "/rules", body: body, op: "update rules of dynamic config", object: strconv.Quote(id)}
+	r := request{method: http.MethodPatch, path: configPath(id), body: body, op: "update rules of dynamic config", object: strconv.Quote(id)}
 	return writeReviewed(ctx, c, r, func() (*DynamicConfig, error) { return c.GetDynamicConfig(ctx, id) },
 		func(d *DynamicConfig) bool { return d.Rules == nil && len(body.Rules) > 0 })
 }
@@ -158,6 +189,23 @@ func (c *Client) SetDynamicConfigEnabled(ctx context.Context, id string, enabled
 	if enabled {
 		verb = "enable"
 	}
+	r := request{method: http.MethodPut, path: configPath(id) + "/" + verb, op: verb + " dynamic config", object: strconv.Quote(id)}
+	return writeReviewed(ctx, c, r, func() (*DynamicConfig, error) { return c.GetDynamicConfig(ctx, id) },
+		func(got *DynamicConfig) bool { return got.ID == "" })
+}
+
+// ArchiveDynamicConfig archives the config (PUT /dynamic_configs/{id}/archive, no body, row 46): it
+// keeps its rules and history and refuses writes until unarchived.
+func (c *Client) ArchiveDynamicConfig(ctx context.Context, id string) (*DynamicConfig, error) {
+	return c.setConfigArchived(ctx, id, "archive")
+}
+
+// UnarchiveDynamicConfig brings an archived config back (PUT /dynamic_configs/{id}/unarchive).
+func (c *Client) UnarchiveDynamicConfig(ctx context.Context, id string) (*DynamicConfig, error) {
+	return c.setConfigArchived(ctx, id, "unarchive")
+}
+
+func (c *Client) setConfigArchived(ctx context.Context, id, verb string) (*DynamicConfig, error) {
 	r := request{method: http.MethodPut, path: configPath(id) + "/" + verb, op: verb + " dynamic config", object: strconv.Quote(id)}
 	return writeReviewed(ctx, c, r, func() (*DynamicConfig, error) { return c.GetDynamicConfig(ctx, id) },
 		func(got *DynamicConfig) bool { return got.ID == "" })

@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -39,8 +40,14 @@ func TestDynamicConfigWire(t *testing.T) {
 		{"rules", func(ctx context.Context, c *Client) (*DynamicConfig, error) {
 			return c.UpdateDynamicConfigRules(ctx, "c 1", []GateRule{{Name: "r", PassPercentage: 50, ReturnValue: json.RawMessage(`{"b":2}`),
 				PendingAutomatedRollouts: []AutomatedRollout{{PassPercent: 1}}}})
-		}, []reply{ok(cfg)}, http.MethodPatch, "/console/v1/dynamic_configs/c%201/rules",
+		}, []reply{ok(cfg)}, http.MethodPatch, "/console/v1/dynamic_configs/c%201",
 			`{"rules":[{"name":"r","passPercentage":50,"conditions":[],"returnValue":{"b":2},"environments":null}]}`, 1},
+		{"archive", func(ctx context.Context, c *Client) (*DynamicConfig, error) {
+			return c.ArchiveDynamicConfig(ctx, "c 1")
+		}, []reply{ok(cfg)}, http.MethodPut, "/console/v1/dynamic_configs/c%201/archive", ``, 1},
+		{"unarchive", func(ctx context.Context, c *Client) (*DynamicConfig, error) {
+			return c.UnarchiveDynamicConfig(ctx, "c 1")
+		}, []reply{ok(cfg)}, http.MethodPut, "/console/v1/dynamic_configs/c%201/unarchive", ``, 1},
 		{"enable", func(ctx context.Context, c *Client) (*DynamicConfig, error) {
 			return c.SetDynamicConfigEnabled(ctx, "c 1", true)
 		},
@@ -82,6 +89,65 @@ func TestDynamicConfigJSONForms(t *testing.T) {
 	}
 	if d.DefaultValue != nil || string(d.Schema) != `{"type":"object"}` {
 		t.Fatalf("got %q, %q", d.DefaultValue, d.Schema)
+	}
+}
+
+// TestDynamicConfigSchemaOnTheWire: row 37, the schema is sent as a string holding its text, null
+// for none, or left out; never an object, never {}.
+func TestDynamicConfigSchemaOnTheWire(t *testing.T) {
+	for _, c := range []struct {
+		schema *SchemaText
+		want   string
+	}{
+		{nil, `{"id":"cfg"}`},
+		{&NoSchema, `{"id":"cfg","schema":null}`},
+		{&SchemaText{Text: `{"type":"object"}`}, `{"id":"cfg","schema":"{\"type\":\"object\"}"}`},
+	} {
+		b, err := json.Marshal(DynamicConfigFields{ID: "cfg", Schema: c.schema})
+		if err != nil || string(b) != c.want {
+			t.Errorf("sent %s (%v), want %s", b, err, c.want)
+		}
+	}
+}
+
+// TestTargetAppsForms: targetApps as a list, one bare string, "" or null, for configs and gates.
+func TestTargetAppsForms(t *testing.T) {
+	for raw, want := range map[string][]string{
+		`{"targetApps":["web","ios"]}`: {"web", "ios"}, `{"targetApps":"web"}`: {"web"}, `{"targetApps":""}`: nil,
+		`{"targetApps":null}`: nil, `{}`: nil, `{"targetApps":[]}`: {},
+	} {
+		var d DynamicConfig
+		var g Gate
+		if err := json.Unmarshal([]byte(raw), &d); err != nil || !slices.Equal(d.TargetApps, want) {
+			t.Errorf("config %s: %q %v", raw, d.TargetApps, err)
+		}
+		if err := json.Unmarshal([]byte(raw), &g); err != nil || !slices.Equal(g.TargetApps, want) {
+			t.Errorf("gate %s: %q %v", raw, g.TargetApps, err)
+		}
+	}
+	var d DynamicConfig
+	if err := json.Unmarshal([]byte(`{"targetApps":7}`), &d); err == nil {
+		t.Error("a number read as target apps")
+	}
+	// A config read with its JSON5 copies and a re-serialised schema: the JSON fields are what counts.
+	if err := json.Unmarshal([]byte(`{"schema":"{\"type\":\"object\"}","schemaJson5":"{type: 'object',}","status":"Archived"}`), &d); err != nil ||
+		string(d.Schema) != `{"type":"object"}` || !d.Archived() {
+		t.Errorf("got %+v, %v", d, err)
+	}
+}
+
+// TestRouteMissingIsNotGone: a 404 of a route the service does not serve is no "not found" of the
+// object: a write there must never read as "the config is gone".
+func TestRouteMissingIsNotGone(t *testing.T) {
+	f := newFake(t, script(
+		reply{Status: 404, Body: `{"statusCode":404,"message":"Cannot PATCH /console/v1/dynamic_configs/cfg","error":"Not Found"}`},
+		reply{Status: 404, Body: `{"status":404,"message":"Dynamic config \"cfg\" not found"}`}))
+	_, err := f.client().UpdateDynamicConfigRules(context.Background(), "cfg", nil)
+	if NotFound(err) || !strings.Contains(err.Error(), "Cannot PATCH") {
+		t.Errorf("route missing read as gone: %v", err)
+	}
+	if _, err = f.client().UpdateDynamicConfigRules(context.Background(), "cfg", nil); !NotFound(err) {
+		t.Errorf("the config's own 404: %v", err)
 	}
 }
 

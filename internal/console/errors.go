@@ -34,6 +34,9 @@ type APIError struct {
 	// RootNotFound is a 404 of a collection of the API (a list, a create), which exists in every
 	// project: the API's root is not at base_url.
 	RootNotFound bool
+	// RouteMissing is a 404 of a route the service does not serve ("Cannot PATCH /console/v1/..."),
+	// not of an object: it says nothing about whether the object exists.
+	RouteMissing bool
 }
 
 // unable is the sentence every error of this package starts with: "Unable to <op> <object>".
@@ -59,8 +62,13 @@ func (e *APIError) Reason() string {
 	return s
 }
 
-// NotFound reports whether err is a 404 of the service.
-func NotFound(err error) bool { return answered(err, http.StatusNotFound) }
+// NotFound reports whether err is a 404 of the service for its object. A 404 of a route the service
+// does not serve (RouteMissing) is not: read as "gone", it would make a write or a destroy that never
+// took report success.
+func NotFound(err error) bool {
+	ae, ok := errors.AsType[*APIError](err)
+	return ok && ae.StatusCode == http.StatusNotFound && !ae.RouteMissing
+}
 
 // The predicates below are what the provider decides on; it never reads a status or the service's
 // words itself (DESIGN §1). Each holds for an APIError, also wrapped.
@@ -149,11 +157,18 @@ func newAPIError(r request, call Call, resp *http.Response, body []byte, apiKey 
 	e.BodyStatus = bodyStatus(e.Body)
 	// Redacted before (a summary could cut the key in two) and after (JSON escapes may spell it differently).
 	e.Message = string(redactKey([]byte(errorMessage(resp.Header.Get("Content-Type"), e.Body)), apiKey))
+	e.RouteMissing = resp.StatusCode == http.StatusNotFound && routeMissing(e.Message, r.method)
 	if loc := resp.Header.Get("Location"); resp.StatusCode >= 300 && resp.StatusCode < 400 && loc != "" {
 		e.Message = string(redactKey([]byte("the service redirects to "+truncate(loc, 200)+
 			"; redirects are not followed, set base_url to the address the service answers on"), apiKey))
 	}
 	return e
+}
+
+// routeMissing reports the words of a framework that has no route for a request (Express and NestJS
+// answer "Cannot PATCH /path"), as against the service's own "not found" of an object.
+func routeMissing(message, method string) bool {
+	return strings.HasPrefix(strings.TrimSpace(message), "Cannot "+method+" /")
 }
 
 const redacted = "***"

@@ -76,6 +76,10 @@ var envelopeSeeds = []string{
 	`{"message":"ok","data":` + pipelineJSON + `}`,
 	`{"message":"ok","data":` + metricSourceJSON + `}`,
 	`{"message":"ok","data":{"id":"g","rules":[{"id":1}]}}`,
+	`{"message":"ok","data":{"id":"g","targetApps":"web"}}`,
+	`{"message":"ok","data":{"id":"c","targetApps":"web","schema":"{\"type\":\"object\"}","schemaJson5":"{type: 'object',}","status":"Archived"}}`,
+	`{"message":"ok","data":[{"id":"c","targetApps":["a","b"],"schema":{"type":"object"},"defaultValueJson5":"{a: 1, // x\n}"}]}`,
+	`{"message":"ok","data":{"id":"c","targetApps":7,"schema":"not json"}}`,
 	`{"message":"ok","data":{"id":"g","rules":[{"passPercentage":"50"}]}}`,
 	`{"message":"ok","data":{"id":"g","rules":[{"conditions":[{"targetValue":[1e400]}]}]}}`,
 	`{"message":"ok","data":[{"timestamp":1,"value":true,"metadata":{"a":[1]}}],"pagination":{"itemsPerPage":1,"nextPage":null}}`,
@@ -113,6 +117,8 @@ func FuzzDecodeEnvelope(f *testing.F) {
 		try(decodeEnvelope(r, raw, &envelope[[]Event]{}))
 		try(decodeEnvelope(r, raw, &envelope[[]Segment]{}))
 		try(decodeEnvelope(r, raw, &envelope[[]User]{}))
+		try(decodeEnvelope(r, raw, &envelope[DynamicConfig]{}))
+		try(decodeEnvelope(r, raw, &envelope[[]DynamicConfig]{}))
 	})
 }
 

@@ -59,6 +59,8 @@ type Gate struct {
 	// (or absent) otherwise.
 	TypeReason string `json:"typeReason"`
 	IDType     string `json:"idType"`
+	// TargetApps is a list, or one bare string when the gate has one (round three).
+	TargetApps StringList `json:"targetApps"`
 	// ReleasePipelineID is "" (or null) for a gate attached to no pipeline.
 	ReleasePipelineID string      `json:"releasePipelineID"`
 	CreatorName       string      `json:"creatorName"`

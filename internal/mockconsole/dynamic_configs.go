@@ -25,12 +25,14 @@ import (
 
 // DynamicConfig is a dynamic config as the service answers it.
 type DynamicConfig struct {
-	ID                string          `json:"id"`
-	Name              string          `json:"name"`
-	Description       string          `json:"description"`
-	IsEnabled         bool            `json:"isEnabled"`
-	IDType            string          `json:"idType"`
-	DefaultValue      json.RawMessage `json:"defaultValue"`
+	ID           string          `json:"id"`
+	Name         string          `json:"name"`
+	Description  string          `json:"description"`
+	IsEnabled    bool            `json:"isEnabled"`
+	IDType       string          `json:"idType"`
+	DefaultValue json.RawMessage `json:"defaultValue"`
+	// Schema is the schema's JSON (nil for none); answers carry it as a string holding its text
+	// (MarshalJSON, dynamic_config_wire.go).
 	Schema            json.RawMessage `json:"schema"`
 	Tags              []string        `json:"tags"`
 	TargetApps        []string        `json:"targetApps"`
@@ -42,6 +44,8 @@ type DynamicConfig struct {
 	CreatedTime       int64           `json:"createdTime"`
 	LastModifierName  string          `json:"lastModifierName"`
 	LastModifierID    string          `json:"lastModifierID"`
+	// Status is Enabled, Disabled or Archived (row 46); set by the mock on every answer.
+	Status string `json:"status"`
 }
 
 type configState struct {
@@ -52,6 +56,10 @@ type configState struct {
 	// reordered: answers write the config's JSON values with their keys in another order, other
 	// spacing and whole numbers as 5.0 (ServeConfigValuesReordered).
 	reordered bool
+	// archived: the config refuses writes of its fields and rules (dynamic_config_archive.go).
+	archived bool
+	// older: answered as an older service version does (ServeOlderConfigService).
+	older bool
 }
 
 const (
@@ -69,6 +77,7 @@ func (st *configState) clone() DynamicConfig {
 	c.DefaultValue = bytes.Clone(c.DefaultValue)
 	c.Schema = bytes.Clone(c.Schema)
 	c.Rules = Gate{Rules: c.Rules}.clone().Rules
+	c.Status = st.status()
 	if st.reordered {
 		c.DefaultValue = reorderedJSON(c.DefaultValue)
 		for i := range c.Rules {
@@ -165,7 +174,7 @@ func (s *Server) PutDynamicConfig(c DynamicConfig) {
 			s.configs[c.ID] = st
 		}
 		c = withConfigDefaults(c)
-		c.DefaultValue, c.Schema = canonical(c.DefaultValue), canonical(c.Schema)
+		c.DefaultValue, c.Schema = canonical(c.DefaultValue), canonicalSchema(c.Schema)
 		rules := Gate{Rules: c.Rules}.clone().Rules
 		for i := range rules {
 			r := &rules[i]
@@ -217,16 +226,7 @@ func (s *Server) SetConfigRuleReturnValue(configID, rule, value string) error {
 // keys in another order, other spacing and whole numbers as 5.0, as a service that stores them
 // differently does: the same JSON, written differently.
 func (s *Server) ServeConfigValuesReordered(configID string, on bool) error {
-	var err error
-	s.locked(func() {
-		st, ok := s.configs[configID]
-		if !ok {
-			err = fmt.Errorf("dynamic config %q not found", configID)
-			return
-		}
-		st.reordered = on
-	})
-	return err
+	return s.withConfig(configID, func(st *configState) { st.reordered = on })
 }
 
 // ConfigRuns lists the ids of the runs of a config, the latest first.
@@ -255,28 +255,33 @@ func (s *Server) seedDynamicConfigs() {
 func (s *Server) dynamicConfigRoutes(on func(method, path string, h handler)) {
 	id := func(r *http.Request) string { return r.PathValue("id") }
 	on(http.MethodGet, "/dynamic_configs", func(r *http.Request, _ []byte) response {
-		return listByKey(s, r, s.configs, "/dynamic_configs", "Dynamic configs", (*configState).clone)
+		return listByKey(s, r, s.configs, "/dynamic_configs", "Dynamic configs", (*configState).answer)
 	})
 	on(http.MethodPost, "/dynamic_configs", func(_ *http.Request, body []byte) response { return s.createConfig(body) })
 	on(http.MethodGet, "/dynamic_configs/{id}", func(r *http.Request, _ []byte) response {
-		return readOne(s.configs, "Dynamic config", id(r), (*configState).clone)
+		return readOne(s.configs, "Dynamic config", id(r), (*configState).answer)
 	})
 	on(http.MethodPatch, "/dynamic_configs/{id}", func(r *http.Request, body []byte) response {
-		return s.unlessHeld(r, reviewKindConfigFields, body, s.updateConfig)
+		return s.unlessHeld(r, configWriteKind(body), body, s.patchConfig)
 	})
 	on(http.MethodDelete, "/dynamic_configs/{id}", func(r *http.Request, _ []byte) response { return s.deleteConfig(id(r)) })
 	on(http.MethodPatch, "/dynamic_configs/{id}/rules", func(r *http.Request, body []byte) response {
-		return s.unlessHeld(r, reviewKindConfig, body, s.updateConfigRules)
+		return s.oldRulesRoute(r, body)
 	})
+	on(http.MethodPut, "/dynamic_configs/{id}/archive", func(r *http.Request, _ []byte) response { return s.setConfigArchived(id(r), true) })
+	on(http.MethodPut, "/dynamic_configs/{id}/unarchive", func(r *http.Request, _ []byte) response { return s.setConfigArchived(id(r), false) })
 	for verb, enabled := range map[string]bool{"enable": true, "disable": false} {
 		on(http.MethodPut, "/dynamic_configs/{id}/"+verb, func(r *http.Request, _ []byte) response {
 			st, miss := find(s.configs, "Dynamic config", id(r))
 			if miss != nil {
 				return *miss
 			}
+			if bad := st.archivedRefused(); bad != nil {
+				return *bad
+			}
 			st.cfg.IsEnabled = enabled
 			s.stamp(st)
-			return okResp("Dynamic config updated successfully", st.clone())
+			return okResp("Dynamic config updated successfully", st.answer())
 		})
 	}
 	on(http.MethodGet, "/dynamic_configs/{id}/reviews/{review}", func(r *http.Request, _ []byte) response {
@@ -296,7 +301,7 @@ type configFieldsReq struct {
 	IsEnabled         *bool            `json:"isEnabled"`
 	IDType            *string          `json:"idType"`
 	DefaultValue      *json.RawMessage `json:"defaultValue"`
-	Schema            *json.RawMessage `json:"schema"`
+	Schema            json.RawMessage  `json:"schema"` // "null" when sent as null: none`
 	Tags              *[]string        `json:"tags"`
 	TargetApps        *[]string        `json:"targetApps"`
 	Team              *string          `json:"team"`
@@ -309,9 +314,6 @@ func withConfigDefaults(c DynamicConfig) DynamicConfig {
 	c.Tags, c.TargetApps = nonNilStrings(c.Tags), nonNilStrings(c.TargetApps)
 	if len(c.DefaultValue) == 0 || string(c.DefaultValue) == "null" {
 		c.DefaultValue = json.RawMessage(`{}`)
-	}
-	if len(c.Schema) == 0 || string(c.Schema) == "null" {
-		c.Schema = json.RawMessage(`{}`)
 	}
 	if c.Rules == nil {
 		c.Rules = []GateRule{}
@@ -342,8 +344,9 @@ func (s *Server) configFieldsRefused(req configFieldsReq, c DynamicConfig) *resp
 	if req.DefaultValue != nil && !isJSONObject(*req.DefaultValue) {
 		return bad("defaultValue must be a JSON object")
 	}
-	if req.Schema != nil && !isJSONObject(*req.Schema) {
-		return bad("schema must be a JSON object")
+	text, refused := schemaSent(req.Schema)
+	if refused != nil {
+		return refused
 	}
 	if p := req.ReleasePipelineID; p != nil && *p != "" {
 		if _, ok := s.pipelines[*p]; !ok {
@@ -352,7 +355,7 @@ func (s *Server) configFieldsRefused(req configFieldsReq, c DynamicConfig) *resp
 	}
 	schema, dv := c.Schema, c.DefaultValue
 	if req.Schema != nil {
-		schema = *req.Schema
+		schema = text
 	}
 	if req.DefaultValue != nil {
 		dv = *req.DefaultValue
@@ -442,7 +445,8 @@ func (s *Server) setConfigFields(c *DynamicConfig, req configFieldsReq) {
 		c.DefaultValue = canonical(*req.DefaultValue)
 	}
 	if req.Schema != nil {
-		c.Schema = canonical(*req.Schema)
+		text, _ := schemaSent(req.Schema)
+		c.Schema = canonicalSchema(text)
 	}
 }
 
@@ -481,7 +485,7 @@ func (s *Server) createConfig(body []byte) response {
 	st := &configState{cfg: withConfigDefaults(c)}
 	s.configs[id] = st
 	s.stamp(st)
-	resp := okResp("Dynamic config created successfully", st.clone())
+	resp := okResp("Dynamic config created successfully", st.answer())
 	resp.status = http.StatusCreated
 	return resp
 }
@@ -494,12 +498,15 @@ func (s *Server) updateConfig(id string, body []byte) response {
 	if req.ID != nil {
 		return errResp(http.StatusBadRequest, "id cannot be changed")
 	}
+	if bad := st.archivedRefused(); bad != nil {
+		return *bad
+	}
 	if bad := s.configFieldsRefused(req, st.cfg); bad != nil {
 		return *bad
 	}
 	s.setConfigFields(&st.cfg, req)
 	s.stamp(st)
-	return okResp("Dynamic config updated successfully", st.clone())
+	return okResp("Dynamic config updated successfully", st.answer())
 }
 
 func (s *Server) deleteConfig(id string) response {
@@ -522,6 +529,9 @@ func (s *Server) updateConfigRules(id string, body []byte) response {
 	if req.Rules == nil {
 		return errResp(http.StatusBadRequest, "rules is required")
 	}
+	if bad := st.archivedRefused(); bad != nil {
+		return *bad
+	}
 	if bad := ruleFieldsRefused(body); bad != nil {
 		return *bad
 	}
@@ -541,7 +551,7 @@ func (s *Server) updateConfigRules(id string, body []byte) response {
 	st.cfg.Rules = out
 	s.stamp(st)
 	s.startConfigRun(id, st, prev)
-	return okResp("Dynamic config rules updated successfully", st.clone())
+	return okResp("Dynamic config rules updated successfully", st.answer())
 }
 
 // activeRunOfConfig is the run of a config that has not ended, if any; s.mu is held.
@@ -601,7 +611,7 @@ func (s *Server) configReviewCurrent(kind, id string, body []byte) (any, bool) {
 	default:
 		return nil, false
 	}
-	return st.clone(), true
+	return st.answer(), true
 }
 
 // applyConfigReview applies a held change of a config; s.mu is held.
@@ -621,6 +631,6 @@ var configReviews = reviewed{
 		if !ok {
 			return nil, false
 		}
-		return st.clone(), true
+		return st.answer(), true
 	},
 }

@@ -11,9 +11,12 @@ import (
 
 const checkoutSchema = `{"type":"object","required":["title"],"properties":{"title":{"type":"string"},"max_items":{"type":"integer","minimum":1}}}`
 
+// schemaString is a schema as a write carries it: a JSON string holding its text.
+func schemaString(schema string) string { return string(marshal(schema)) }
+
 func TestDynamicConfigs(t *testing.T) {
 	s, ts := NewTestServer(t, Config{NoSeed: true})
-	create := `{"id":"checkout_copy","name":"Checkout copy","defaultValue":{"title":"Buy","max_items":5},"schema":` + checkoutSchema + `,"tags":["checkout"]}`
+	create := `{"id":"checkout_copy","name":"Checkout copy","defaultValue":{"title":"Buy","max_items":5},"schema":` + schemaString(checkoutSchema) + `,"tags":["checkout"]}`
 	st, body := do(t, ts.URL, http.MethodPost, "/dynamic_configs", create)
 	if st != http.StatusCreated {
 		t.Fatalf("create: %d %v", st, body)
@@ -32,12 +35,14 @@ func TestDynamicConfigs(t *testing.T) {
 
 	// The schema is enforced on every write, naming the value.
 	for _, c := range []struct{ method, path, body, want string }{
-		{http.MethodPost, "/dynamic_configs", `{"id":"bad_default","name":"Bad","schema":` + checkoutSchema + `,"defaultValue":{"max_items":0}}`, "defaultValue does not match the schema"},
-		{http.MethodPost, "/dynamic_configs", `{"id":"bad_schema","name":"Bad","schema":{"type":"objekt"}}`, "schema is not a valid JSON Schema"},
+		{http.MethodPost, "/dynamic_configs", `{"id":"bad_default","name":"Bad","schema":` + schemaString(checkoutSchema) + `,"defaultValue":{"max_items":0}}`, "defaultValue does not match the schema"},
+		{http.MethodPost, "/dynamic_configs", `{"id":"bad_schema","name":"Bad","schema":` + schemaString(`{"type":"objekt"}`) + `}`, "schema is not a valid JSON Schema"},
+		{http.MethodPost, "/dynamic_configs", `{"id":"object_schema","name":"Bad","schema":{"type":"object"}}`, "schema: expected a string holding a JSON Schema"},
+		{http.MethodPost, "/dynamic_configs", `{"id":"empty_schema","name":"Bad","schema":{}}`, "schema: expected a string holding a JSON Schema"},
 		{http.MethodPost, "/dynamic_configs", `{"id":"not_object","name":"Bad","defaultValue":[1]}`, "defaultValue must be a JSON object"},
-		{http.MethodPatch, "/dynamic_configs/checkout_copy/rules", `{"rules":[{"name":"de","passPercentage":100,"conditions":[],"returnValue":{"title":7}}]}`, `rules[0].returnValue (rule "de") does not match the schema:`},
+		{http.MethodPatch, "/dynamic_configs/checkout_copy", `{"rules":[{"name":"de","passPercentage":100,"conditions":[],"returnValue":{"title":7}}]}`, `rules[0].returnValue (rule "de") does not match the schema:`},
 		{http.MethodPatch, "/dynamic_configs/checkout_copy", `{"defaultValue":{"title":"x","max_items":-1}}`, "/max_items"},
-		{http.MethodPatch, "/dynamic_configs/checkout_copy", `{"rules":[]}`, "rules"},
+		{http.MethodPatch, "/dynamic_configs/checkout_copy", `{"rules":{}}`, "rules"},
 	} {
 		st, b := do(t, ts.URL, c.method, c.path, c.body)
 		if msg, _ := b["message"].(string); st != 400 || !strings.Contains(msg, c.want) {
@@ -49,7 +54,10 @@ func TestDynamicConfigs(t *testing.T) {
 	}
 
 	rules := `{"rules":[{"name":"de","passPercentage":100,"conditions":[{"type":"country","operator":"any","targetValue":["DE"]}],"returnValue":{"title":"Jetzt kaufen"}}]}`
-	if st, b := do(t, ts.URL, http.MethodPatch, "/dynamic_configs/checkout_copy/rules", rules); st != 200 {
+	if st, b := do(t, ts.URL, http.MethodPatch, "/dynamic_configs/checkout_copy/rules", rules); st != 404 || b["message"] != "Cannot PATCH /console/v1/dynamic_configs/checkout_copy/rules" {
+		t.Fatalf("the route the 2025-10 document dropped: %d %v", st, b)
+	}
+	if st, b := do(t, ts.URL, http.MethodPatch, "/dynamic_configs/checkout_copy", rules); st != 200 {
 		t.Fatalf("rules: %d %v", st, b)
 	}
 	c, _ := s.DynamicConfig("checkout_copy")
@@ -57,7 +65,7 @@ func TestDynamicConfigs(t *testing.T) {
 		t.Fatalf("stored %+v", c)
 	}
 	// A schema change that a value already held breaks is refused.
-	if st, b := do(t, ts.URL, http.MethodPatch, "/dynamic_configs/checkout_copy", `{"schema":{"type":"object","properties":{"title":{"maxLength":3}}}}`); st != 400 ||
+	if st, b := do(t, ts.URL, http.MethodPatch, "/dynamic_configs/checkout_copy", `{"schema":`+schemaString(`{"type":"object","properties":{"title":{"maxLength":3}}}`)+`}`); st != 400 ||
 		!strings.Contains(b["message"].(string), "does not match") {
 		t.Errorf("schema change breaking held values: %d %v", st, b)
 	}
@@ -87,7 +95,7 @@ func TestDynamicConfigRuns(t *testing.T) {
 		t.Fatalf("create: %d %v", st, b)
 	}
 	write := func(color string) (int, map[string]any) {
-		return do(t, ts.URL, http.MethodPatch, "/dynamic_configs/banner/rules", `{"rules":[{"name":"all","passPercentage":100,"conditions":[],"returnValue":{"color":"`+color+`"}}]}`)
+		return do(t, ts.URL, http.MethodPatch, "/dynamic_configs/banner", `{"rules":[{"name":"all","passPercentage":100,"conditions":[],"returnValue":{"color":"`+color+`"}}]}`)
 	}
 	if st, b := write("red"); st != 200 {
 		t.Fatalf("first write: %d %v", st, b)
@@ -131,7 +139,7 @@ func TestDynamicConfigReviews(t *testing.T) {
 	if st, _ := do(t, strings.TrimSuffix(c.url, basePath), http.MethodPost, "/dynamic_configs", `{"id":"cfg","name":"Cfg"}`); st != 201 {
 		t.Fatalf("create: %d", st)
 	}
-	rv := held(t, s, c, http.MethodPatch, "/dynamic_configs/cfg/rules", `{"rules":[{"name":"r","passPercentage":10,"conditions":[],"returnValue":{"a":1}}]}`)
+	rv := held(t, s, c, http.MethodPatch, "/dynamic_configs/cfg", `{"rules":[{"name":"r","passPercentage":10,"conditions":[],"returnValue":{"a":1}}]}`)
 	if got, _ := s.DynamicConfig("cfg"); len(got.Rules) != 0 {
 		t.Fatal("a held write was applied")
 	}

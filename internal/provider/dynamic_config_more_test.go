@@ -88,7 +88,7 @@ func TestAccReleasePipelineTriggers_dynamicConfig(t *testing.T) {
 		Steps: []resource.TestStep{{
 			PreConfig: func() {
 				// A write of the config's rules starts its run, as the service does.
-				req, _ := http.NewRequest(http.MethodPatch, url+"/console/v1/dynamic_configs/tfacc_copy/rules",
+				req, _ := http.NewRequest(http.MethodPatch, url+"/console/v1/dynamic_configs/tfacc_copy",
 					strings.NewReader(`{"rules":[{"name":"all","passPercentage":100,"conditions":[],"returnValue":{"a":1}}]}`))
 				req.Header.Set("SERVICE-API-KEY", mockconsole.DefaultAPIKey)
 				resp, err := http.DefaultClient.Do(req)
@@ -124,7 +124,7 @@ func TestAccReleasePipelineTrigger_dynamicConfig(t *testing.T) {
 			},
 			{
 				PreConfig: func() {
-					req, _ := http.NewRequest(http.MethodPatch, url+"/console/v1/dynamic_configs/tfacc_copy/rules",
+					req, _ := http.NewRequest(http.MethodPatch, url+"/console/v1/dynamic_configs/tfacc_copy",
 						strings.NewReader(`{"rules":[{"name":"all","passPercentage":100,"conditions":[],"returnValue":{"a":1}}]}`))
 					req.Header.Set("SERVICE-API-KEY", mockconsole.DefaultAPIKey)
 					resp, err := http.DefaultClient.Do(req)

@@ -4,6 +4,7 @@
 package provider
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 
@@ -66,7 +67,9 @@ func configFieldsFrom(ctx context.Context, m dynamicConfigModel) (console.Dynami
 		IDType:            knownPointer(m.IDType),
 		ReleasePipelineID: knownPointer(m.ReleasePipelineID),
 		DefaultValue:      jsonOrEmpty(m.DefaultValue),
-		Schema:            jsonOrEmpty(m.Schema),
+	}
+	if b, ok := knownJSON(m.Schema); ok && !framework.IsEmptyJSONObject(b) { // none: left out
+		f.Schema = &console.SchemaText{Text: framework.CompactJSON(b)}
 	}
 	if f.Name == nil { // the service would make one from the id's words; the contract says the id
 		f.Name = m.ConfigID.ValueStringPointer()
@@ -96,8 +99,8 @@ func configChanges(ctx context.Context, plan, state dynamicConfigModel) (console
 	if !sameJSON(ctx, plan.DefaultValue, state.DefaultValue) {
 		f.DefaultValue = all.DefaultValue
 	}
-	if !sameJSON(ctx, plan.Schema, state.Schema) {
-		f.Schema = all.Schema
+	if !sameJSON(ctx, plan.Schema, state.Schema) && !plan.Schema.IsUnknown() {
+		f.Schema = cmp.Or(all.Schema, &console.NoSchema) // a schema removed is sent as null
 	}
 	ifChanged(plan.ReleasePipelineID, state.ReleasePipelineID, func() { f.ReleasePipelineID = pipelineOrDetach(all.ReleasePipelineID) })
 	return f, diags
@@ -126,19 +129,27 @@ func emptyConfigFields(f console.DynamicConfigFields) bool {
 // is recognised as this apply's own.
 func configHolds(c *console.DynamicConfig, f console.DynamicConfigFields) bool {
 	same := func(p *string, v string) bool { return p == nil || *p == v }
-	sameValue := func(p *json.RawMessage, v console.JSONObject) bool {
-		if p == nil {
-			return true
-		}
-		if framework.IsEmptyJSONObject(*p) || framework.IsEmptyJSONObject(json.RawMessage(v)) {
-			return framework.IsEmptyJSONObject(*p) && framework.IsEmptyJSONObject(json.RawMessage(v))
-		}
-		return framework.SameJSONMeaning(*p, v)
-	}
+	sameSchema := f.Schema == nil || sameConfigValue(jsonText(f.Schema.Text), c.Schema)
 	return c.ID == f.ID && same(f.Name, c.Name) && same(f.Description, c.Description) && same(f.IDType, c.IDType) &&
 		same(f.ReleasePipelineID, c.ReleasePipelineID) && (f.IsEnabled == nil || *f.IsEnabled == c.IsEnabled) &&
 		(f.Tags == nil || sameStringSet(*f.Tags, c.Tags)) && (f.TargetApps == nil || sameStringSet(*f.TargetApps, c.TargetApps)) &&
-		sameValue(f.DefaultValue, c.DefaultValue) && sameValue(f.Schema, c.Schema)
+		sameConfigValue(f.DefaultValue, c.DefaultValue) && sameSchema
+}
+
+func jsonText(s string) *json.RawMessage {
+	raw := json.RawMessage(s)
+	return &raw
+}
+
+// sameConfigValue compares a JSON value sent with the one the service holds, {} and none alike.
+func sameConfigValue(p *json.RawMessage, v console.JSONObject) bool {
+	if p == nil {
+		return true
+	}
+	if framework.IsEmptyJSONObject(*p) || framework.IsEmptyJSONObject(json.RawMessage(v)) {
+		return framework.IsEmptyJSONObject(*p) && framework.IsEmptyJSONObject(json.RawMessage(v))
+	}
+	return framework.SameJSONMeaning(*p, v)
 }
 
 // flattenJSONValue is a value the service holds as the attribute stores it: null for {} where the

@@ -4,6 +4,7 @@
 package provider
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -52,11 +53,12 @@ var (
 	ruleFR = configRuleHCL("france", "50", `{ title = "Acheter", max_items = 3 }`)
 )
 
-// countRulesWrites counts the writes of the config's rules the mock received.
+// countRulesWrites counts the writes of the config's rules the mock received: PATCH of the config
+// with {"rules": [...]} (row 39).
 func countRulesWrites(m *mockconsole.Server, id string) int {
 	n := 0
 	for _, r := range m.Requests() {
-		if r.Method == http.MethodPatch && r.Path == "/console/v1/dynamic_configs/"+id+"/rules" {
+		if r.Method == http.MethodPatch && r.Path == "/console/v1/dynamic_configs/"+id && bytes.Contains(r.Body, []byte(`"rules"`)) {
 			n++
 		}
 	}
