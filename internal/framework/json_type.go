@@ -5,6 +5,7 @@ package framework
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -12,7 +13,10 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/attr/xattr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
@@ -25,6 +29,7 @@ type JSONValueType struct{ jsontypes.NormalizedType }
 var (
 	_ basetypes.StringTypable                    = JSONValueType{}
 	_ basetypes.StringValuableWithSemanticEquals = JSONValue{}
+	_ xattr.ValidateableAttribute                = JSONValue{}
 )
 
 func (t JSONValueType) String() string { return "provider.jsonValueType" }
@@ -169,4 +174,55 @@ func canonicalNumbers(v any) any {
 		}
 	}
 	return v
+}
+
+// jsonExamples are how each JSON attribute is written, for the error of a value that is not JSON.
+var jsonExamples = map[string]string{
+	"default_value": `default_value = jsonencode({ title = "Buy now", max_items = 5 })`,
+	"schema":        `schema = jsonencode({ type = "object", properties = { title = { type = "string" } } })`,
+	"return_value":  `return_value = jsonencode({ color = "blue" })`,
+}
+
+// ValidateAttribute replaces jsontypes' check of the text, whose words ("not valid JSON string
+// format") leave a user who wrote default_value = "grey" guessing: the error says how to write a
+// JSON object. Every attribute of this type has it; validators do not run after it fails.
+func (v JSONValue) ValidateAttribute(_ context.Context, req xattr.ValidateAttributeRequest, resp *xattr.ValidateAttributeResponse) {
+	if v.IsUnknown() || v.IsNull() || json.Valid([]byte(v.ValueString())) {
+		return
+	}
+	name := "value"
+	if steps := req.Path.Steps(); len(steps) > 0 {
+		if a, ok := steps[len(steps)-1].(path.PathStepAttributeName); ok {
+			name = string(a)
+		}
+	}
+	example := cmp.Or(jsonExamples[name], name+" = jsonencode({ key = \"value\" })")
+	resp.Diagnostics.AddAttributeError(req.Path, "Invalid JSON String Value",
+		fmt.Sprintf("%s must be a JSON object, written with jsonencode({...}), such as %s; got %s, which is not JSON.",
+			req.Path, example, Truncate(v.ValueString(), 80)))
+}
+
+// PlanPriorJSON plans the prior state's text for a JSON attribute whose configured text means the
+// same (key order, spacing, 5 against 5.0): the framework compares such values by meaning on reads
+// and applies, but a plan compares the configuration's text with the state's, so an import, or a
+// configuration reformatted, would plan an update that changes nothing. Terraform accepts a planned
+// value equal to the prior one wherever the configuration sets the attribute.
+func PlanPriorJSON() planmodifier.String { return priorJSON{} }
+
+type priorJSON struct{}
+
+func (priorJSON) Description(context.Context) string {
+	return "keeps the state's text when the configuration's means the same JSON"
+}
+
+func (p priorJSON) MarkdownDescription(ctx context.Context) string { return p.Description(ctx) }
+
+func (priorJSON) PlanModifyString(_ context.Context, req planmodifier.StringRequest, resp *planmodifier.StringResponse) {
+	c, s := req.ConfigValue, req.StateValue
+	if c.IsNull() || c.IsUnknown() || s.IsNull() || s.IsUnknown() || c.ValueString() == s.ValueString() {
+		return
+	}
+	if SameJSONMeaning([]byte(c.ValueString()), []byte(s.ValueString())) {
+		resp.PlanValue = s
+	}
 }

@@ -21,7 +21,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 )
 
 // The provider's own validators, for what the framework's validators packages cannot say: each
@@ -176,8 +175,8 @@ func EditDistance(a, b string) int {
 	return d[len(ra)][len(rb)]
 }
 
-// JSONObject requires a JSON object. Text that is not JSON fails the JSON type's own check first,
-// in its generic words, and no validator runs after it: NotJSONHint adds what to write instead.
+// JSONObject requires a JSON object. Text that is not JSON fails the JSON type's own check first
+// (JSONValue.ValidateAttribute, with how to write it), and no validator runs after it.
 func JSONObject() validator.String {
 	return StringCheck{"value must be a JSON object", func(req validator.StringRequest, resp *validator.StringResponse) {
 		raw := []byte(req.ConfigValue.ValueString())
@@ -187,33 +186,6 @@ func JSONObject() validator.String {
 					"return_value = jsonencode({ color = \"blue\" }); got %s.", req.Path, Truncate(string(raw), 80)))
 		}
 	}}
-}
-
-// NotJSONHint reports a return_value that is not JSON at all, such as "blue", with how to write it:
-// the JSON type's own error says only that the text is not JSON. Rules whose return value is not
-// known yet are left to apply.
-func NotJSONHint(ctx context.Context, rules types.List, at path.Path, diags *diag.Diagnostics) {
-	if rules.IsNull() || rules.IsUnknown() {
-		return
-	}
-	for i, el := range rules.Elements() {
-		obj, ok := el.(types.Object)
-		if !ok || obj.IsNull() || obj.IsUnknown() {
-			continue
-		}
-		rv, ok := obj.Attributes()["return_value"].(basetypes.StringValuable)
-		if !ok {
-			continue
-		}
-		s, d := rv.ToStringValue(ctx)
-		if d.HasError() || s.IsNull() || s.IsUnknown() || json.Valid([]byte(s.ValueString())) {
-			continue
-		}
-		p := at.AtListIndex(i).AtName("return_value")
-		diags.AddAttributeError(p, "Return value is not JSON",
-			fmt.Sprintf("%s must be a JSON object, written with jsonencode({...}), such as return_value = "+
-				"jsonencode({ color = \"blue\" }); got %s, which is not JSON.", p, Truncate(s.ValueString(), 80)))
-	}
 }
 
 // PassPercentageValidator accepts 0..100 with at most two decimals.

@@ -107,6 +107,17 @@ type Habits struct {
 	// already holds (matched by id), ignores added ones, keeps omitted ones, and answers 200 with
 	// what it holds.
 	PartialPipelineWrites bool
+
+	// The habits of dynamic configs on the 2025 wire (habits_configs.go).
+
+	// BareTargetApps: a config with one target app answers it as a bare string.
+	BareTargetApps bool
+	// JSON5Copies: configs answer schemaJson5, defaultValueJson5 and each rule's returnValueJson5 as
+	// the console's JSON5 text (comments, unquoted keys, trailing commas).
+	JSON5Copies bool
+	// SchemaReserialised: a config's schema text comes back with its keys in another order and whole
+	// numbers as 1.0.
+	SchemaReserialised bool
 }
 
 // AllHabits is every habit at once (errors in the NestJS form). A 409 is no habit but the answer to
@@ -123,7 +134,7 @@ func AllHabits() Habits {
 // switches names every habit that is on or off, by its field name: the one list ParseHabits,
 // HabitNames and AllHabits read.
 func (h *Habits) switches() map[string]*bool {
-	return map[string]*bool{
+	m := map[string]*bool{
 		"ExtraFields": &h.ExtraFields, "NumberForms": &h.NumberForms, "StringTargets": &h.StringTargets,
 		"ConsoleRules": &h.ConsoleRules, "SegmentRulesArray": &h.SegmentRulesArray, "PagingLinks": &h.PagingLinks,
 		"Created201": &h.Created201, "Charset": &h.Charset, "Gzip": &h.Gzip, "EmptyWrites": &h.EmptyWrites,
@@ -134,6 +145,8 @@ func (h *Habits) switches() map[string]*bool {
 		"OwnerLater": &h.OwnerLater, "Placeholders": &h.Placeholders,
 		"ConsolePipelineRules": &h.ConsolePipelineRules, "PartialPipelineWrites": &h.PartialPipelineWrites,
 	}
+	maps.Copy(m, h.configHabits())
+	return m
 }
 
 // With is h with every habit of o switched on as well; o's ErrorForm, when set, wins.
@@ -297,6 +310,7 @@ func (s *Server) reshapeBody(r *http.Request, body []byte) []byte {
 		if h.ConsolePipelineRules && strings.HasPrefix(strings.TrimPrefix(r.URL.Path, basePath), "/release_pipelines") {
 			consolePipelineRules(data)
 		}
+		h.reshapeConfigs(r, data)
 		env["data"] = h.reshape(data, "")
 		if h.Placeholders && r.Method == http.MethodGet && strings.HasPrefix(strings.TrimPrefix(r.URL.Path, basePath), "/metrics/metric_source/") {
 			sourcePlaceholders(env["data"])

@@ -46,6 +46,8 @@ func NewDynamicConfigDataSource() datasource.DataSource {
 				MarkdownDescription: "When the config was created, in milliseconds since the Unix epoch."},
 			"last_modifier_name": framework.ComputedText("Name of whoever last changed the config, its rules included."),
 			"last_modifier_id":   framework.ComputedText("Identifier of whoever last changed the config, its rules included."),
+			"archived": schema.BoolAttribute{Computed: true,
+				MarkdownDescription: "Whether the config is archived: it refuses changes until it is unarchived."},
 		},
 		rulesDescription: "The config's rules in evaluation order, each with its `return_value`, as a rule of " +
 			"`featureconsole_dynamic_config_rules` holds it (see that resource for what each attribute means).",

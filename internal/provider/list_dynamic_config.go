@@ -22,8 +22,8 @@ func NewDynamicConfigList() list.ListResource {
 		"the whole config, its default value and schema included, read from the list pages themselves, not one read per config.")
 	spec.identify = func(c *console.DynamicConfig) (string, string) { return nameOrID(c.ID, c.Name) }
 	spec.model = func(_ context.Context, c *console.DynamicConfig, nullTO timeouts.Value) (any, diag.Diagnostics) {
-		m := dynamicConfigModel{ID: types.StringValue(c.ID), Timeouts: nullTO}
-		flattenConfigFields(c, &m.dynamicConfigFields)
+		m := dynamicConfigModel{Timeouts: nullTO}
+		m.flatten(c)
 		return &m, nil
 	}
 	return newPagedList(spec)

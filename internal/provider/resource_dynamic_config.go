@@ -6,6 +6,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"maps"
 	"regexp"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
@@ -47,9 +48,11 @@ func (r *dynamicConfigResource) Schema(ctx context.Context, _ resource.SchemaReq
 			"its default value and its JSON Schema; its rules belong to `featureconsole_dynamic_config_rules`. Every value " +
 			"is checked against `schema` at plan time, before anything is sent. A config attached to a release pipeline " +
 			"rolls every change of its rules out through a run of it. Destroy aborts an active run of the config, then " +
-			"deletes it with its rules. Import by config id. See the guide \"Serve values with dynamic configs\".",
+			"deletes it with its rules, unless `archive_on_destroy` is set: destroy then archives the config and keeps it. " +
+			"Import by config id. See the guide \"Serve values with dynamic configs\".",
 		Attributes: dynamicConfigAttributes(ctx),
 	}
+	maps.Copy(resp.Schema.Attributes, configArchiveAttributes())
 }
 
 func dynamicConfigAttributes(ctx context.Context) map[string]schema.Attribute {
@@ -94,7 +97,8 @@ func dynamicConfigAttributes(ctx context.Context) map[string]schema.Attribute {
 			MarkdownDescription: "Value served when no rule passes, as a JSON object written with `jsonencode({...})`; " +
 				"`{}` when omitted. Compared as JSON: key order, spacing and `1` against `1.0` plan nothing. Checked " +
 				"against `schema` at plan time. Updated in place.",
-			Validators: []validator.String{configValue("Default value")},
+			Validators:    []validator.String{configValue("Default value")},
+			PlanModifiers: []planmodifier.String{framework.PlanPriorJSON()},
 		},
 		"schema": schema.StringAttribute{
 			Optional: true, CustomType: framework.JSONValueType{},
@@ -103,7 +107,8 @@ func dynamicConfigAttributes(ctx context.Context) map[string]schema.Attribute {
 				"return values the service holds are checked at plan time, so a value that breaks it fails the plan with " +
 				"the value, the JSON path and what the schema wants. References to other documents (`$ref` to a URL) are " +
 				"not supported; keep definitions in `$defs`. Updated in place.",
-			Validators: []validator.String{jsonSchemaValue()},
+			Validators:    []validator.String{jsonSchemaValue()},
+			PlanModifiers: []planmodifier.String{framework.PlanPriorJSON()},
 		},
 		"release_pipeline_id": schema.StringAttribute{
 			Optional: true,
@@ -150,8 +155,15 @@ func (r *dynamicConfigResource) Create(ctx context.Context, req resource.CreateR
 		addCreateFailure(ctx, &resp.Diagnostics, path.Root("config_id"), framework.APIFailure{Op: "create", Object: fmt.Sprintf("dynamic config %q", fields.ID)}, op, err)
 		return
 	}
-	plan.ID = types.StringValue(c.ID)
-	flattenConfigFields(c, &plan.dynamicConfigFields)
+	if plan.Archived.ValueBool() && !c.Archived() {
+		if a, err := r.setArchived(ctx, fields.ID, true); err != nil {
+			// The config exists: the state holds it as it is, unarchived.
+			configArchiveFailure(fields.ID, true).Add(ctx, &resp.Diagnostics, op, err)
+		} else {
+			c = a
+		}
+	}
+	plan.flatten(c)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
@@ -164,8 +176,7 @@ func (r *dynamicConfigResource) Read(ctx context.Context, req resource.ReadReque
 	readObject(ctx, resp, state.Timeouts, "Dynamic config", id, r.data.client.GetDynamicConfig, func(c *console.DynamicConfig) diag.Diagnostics {
 		var diags diag.Diagnostics
 		warnPendingReview(&diags, fmt.Sprintf("Dynamic config %q", id), c.ActiveReview)
-		state.ID = types.StringValue(c.ID)
-		flattenConfigFields(c, &state.dynamicConfigFields)
+		state.flatten(c)
 		return diags
 	}, &state)
 }
@@ -181,14 +192,34 @@ func (r *dynamicConfigResource) Update(ctx context.Context, req resource.UpdateR
 	if resp.Diagnostics.Append(diags...); diags.HasError() {
 		return
 	}
-	if emptyConfigFields(changes) { // only Terraform's settings changed: nothing to send
+	archive := !plan.Archived.IsUnknown() && !plan.Archived.Equal(state.Archived)
+	state.Timeouts, state.ArchiveOnDestroy = plan.Timeouts, plan.ArchiveOnDestroy
+	if emptyConfigFields(changes) && !archive { // only Terraform's settings changed: nothing to send
 		// A JSON value may change form only ({} for an omitted one): the state takes the plan's.
-		state.Timeouts, state.DefaultValue, state.Schema = plan.Timeouts, plan.DefaultValue, plan.Schema
+		state.DefaultValue, state.Schema = plan.DefaultValue, plan.Schema
 		resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 		return
 	}
 	ctx, op, cancel := framework.StartOperation(ctx, plan.Timeouts, "update", &resp.Diagnostics)
 	defer cancel()
+	// The service refuses writes of an archived config: unarchive first, archive last.
+	if archive && !plan.Archived.ValueBool() {
+		c, err := r.setArchived(ctx, id, false)
+		if err != nil {
+			configArchiveFailure(id, false).Add(ctx, &resp.Diagnostics, op, err)
+			return
+		}
+		state.flatten(c)
+		if emptyConfigFields(changes) {
+			plan.flatten(c)
+			resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+			return
+		}
+	}
+	if emptyConfigFields(changes) { // archive only
+		r.archiveAfter(ctx, op, id, nil, &plan, resp)
+		return
+	}
 	// A change held for review by an earlier apply is settled, as for gates: not sent again while
 	// pending, committed once approved.
 	what := fmt.Sprintf("Change to dynamic config %q", id)
@@ -209,12 +240,35 @@ func (r *dynamicConfigResource) Update(ctx context.Context, req resource.UpdateR
 		c, err = r.data.client.GetDynamicConfig(ctx, id)
 	}
 	if err != nil {
-		framework.APIFailure{Op: "update", Object: fmt.Sprintf("dynamic config %q", id)}.Add(ctx, &resp.Diagnostics, op, err)
+		write := framework.APIFailure{Op: "update", Object: fmt.Sprintf("dynamic config %q", id)}
+		if !addArchivedConfigWriteError(ctx, r.data.client, &resp.Diagnostics, id, write, op, err) {
+			write.Add(ctx, &resp.Diagnostics, op, err)
+		}
+		resp.Diagnostics.Append(resp.State.Set(ctx, &state)...) // an unarchive before it stays done
 		return
 	}
-	plan.ID = types.StringValue(c.ID)
-	flattenConfigFields(c, &plan.dynamicConfigFields)
+	if archive && plan.Archived.ValueBool() {
+		r.archiveAfter(ctx, op, id, c, &plan, resp)
+		return
+	}
+	plan.flatten(c)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// archiveAfter archives the config once its fields are written (written, nil when none were) and
+// stores the outcome: a failed archive leaves the state holding the config unarchived.
+func (r *dynamicConfigResource) archiveAfter(ctx context.Context, op *framework.Operation, id string, written *console.DynamicConfig,
+	plan *dynamicConfigModel, resp *resource.UpdateResponse) {
+	a, err := r.setArchived(ctx, id, true)
+	if err != nil {
+		configArchiveFailure(id, true).Add(ctx, &resp.Diagnostics, op, err)
+		if written == nil {
+			return
+		}
+		a = written
+	}
+	plan.flatten(a)
+	resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
 }
 
 func (r *dynamicConfigResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
@@ -228,6 +282,10 @@ func (r *dynamicConfigResource) Delete(ctx context.Context, req resource.DeleteR
 	// The service refuses to delete a config while a run of it is active; the run has nothing left
 	// to roll out.
 	if !abortConfigRuns(ctx, op, r.data.client, id, &resp.Diagnostics) {
+		return
+	}
+	if state.ArchiveOnDestroy.ValueBool() { // kept, archived, with its rules; a config gone is gone
+		r.archiveOnDestroy(ctx, op, id, state.Archived.ValueBool(), &resp.Diagnostics)
 		return
 	}
 	if err := r.data.client.DeleteDynamicConfig(ctx, id); err != nil && !console.NotFound(err) {

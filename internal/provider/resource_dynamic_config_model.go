@@ -22,7 +22,9 @@ import (
 type dynamicConfigModel struct {
 	ID types.String `tfsdk:"id"`
 	dynamicConfigFields
-	Timeouts timeouts.Value `tfsdk:"timeouts"`
+	// ArchiveOnDestroy is Terraform's alone: never sent.
+	ArchiveOnDestroy types.Bool     `tfsdk:"archive_on_destroy"`
+	Timeouts         timeouts.Value `tfsdk:"timeouts"`
 }
 
 // dynamicConfigFields are the config's own fields, shared with the data source.
@@ -42,6 +44,7 @@ type dynamicConfigFields struct {
 	CreatedTime       types.Int64         `tfsdk:"created_time"`
 	LastModifierID    types.String        `tfsdk:"last_modifier_id"`
 	LastModifierName  types.String        `tfsdk:"last_modifier_name"`
+	Archived          types.Bool          `tfsdk:"archived"`
 }
 
 func (m *dynamicConfigModel) identity() (string, types.String) { return configIdentityAttr, m.ConfigID }
@@ -186,6 +189,17 @@ func flattenConfigFields(c *console.DynamicConfig, m *dynamicConfigFields) {
 	m.CreatedTime = types.Int64Value(int64(c.CreatedTime))
 	m.LastModifierID = types.StringValue(c.LastModifierID)
 	m.LastModifierName = types.StringValue(c.LastModifierName)
+	m.Archived = types.BoolValue(c.Archived())
+}
+
+// flatten puts what the service holds into the resource's model; archive_on_destroy is kept, false
+// where nothing set it (import, a listing).
+func (m *dynamicConfigModel) flatten(c *console.DynamicConfig) {
+	m.ID = types.StringValue(c.ID)
+	flattenConfigFields(c, &m.dynamicConfigFields)
+	if m.ArchiveOnDestroy.IsNull() || m.ArchiveOnDestroy.IsUnknown() {
+		m.ArchiveOnDestroy = types.BoolValue(false)
+	}
 }
 
 type dynamicConfigResource struct{ resourceData }

@@ -108,7 +108,7 @@ func configWritesNothing(ctx context.Context, plan, state dynamicConfigModel) bo
 	for _, pair := range [][2]attr.Value{
 		{plan.Name, state.Name}, {plan.Description, state.Description}, {plan.IsEnabled, state.IsEnabled},
 		{plan.IDType, state.IDType}, {plan.Tags, state.Tags}, {plan.TargetApps, state.TargetApps},
-		{plan.ReleasePipelineID, state.ReleasePipelineID}, {plan.ConfigID, state.ConfigID},
+		{plan.ReleasePipelineID, state.ReleasePipelineID}, {plan.ConfigID, state.ConfigID}, {plan.Archived, state.Archived},
 	} {
 		if pair[0].IsUnknown() || !pair[0].Equal(pair[1]) {
 			return false

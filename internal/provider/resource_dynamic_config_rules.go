@@ -44,7 +44,8 @@ func (r *configRulesResource) Schema(ctx context.Context, _ resource.SchemaReque
 			"the config's release pipeline rolls out an earlier one. Every `return_value` is checked at plan time against " +
 			"the config's schema (the one this plan gives `featureconsole_dynamic_config`, else the one the service holds), " +
 			"with an error per value naming the rule, the JSON path and what the schema wants, before anything is sent. " +
-			"Destroy leaves the config in place with no rules. See the guide \"Serve values with dynamic configs\".",
+			"Destroy leaves the config in place with no rules, or with the rules as they are with `keep_on_destroy = true` " +
+			"(for a config that destroy archives). See the guide \"Serve values with dynamic configs\".",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				Computed: true, MarkdownDescription: "Identifier of this resource: the config id.",
@@ -74,6 +75,15 @@ func (r *configRulesResource) Schema(ctx context.Context, _ resource.SchemaReque
 					"the new rules, which start the next run (the plan then shows rule `id` and `base_id` as known after " +
 					"apply); `wait` waits for the run to end, within the create or update timeout, then writes. Destroying " +
 					"this resource always aborts the run first. Changing only this setting sends no request.",
+			},
+			"keep_on_destroy": schema.BoolAttribute{
+				Optional: true,
+				MarkdownDescription: "What destroy does with the rules: `false` (the default) removes them and leaves the " +
+					"config with none; `true` leaves them on the config as they are and only stops managing them. Set it to " +
+					"`featureconsole_dynamic_config.<name>.archive_on_destroy` for a config that destroy archives, so that the " +
+					"archived config keeps its rules: Terraform destroys the rules before the config. Destroy leaves the rules " +
+					"of a config that is archived already in place either way (the service refuses changes of them). Changing " +
+					"it sends no request.",
 			},
 			"timeouts": framework.TimeoutsAttribute(ctx, "the config's rules", timeouts.Opts{Create: true, Read: true, Update: true, Delete: true}, nil),
 		},
@@ -133,7 +143,7 @@ func (r *configRulesResource) Update(ctx context.Context, req resource.UpdateReq
 		return
 	}
 	if plan.Rules.Equal(state.Rules) { // only Terraform's settings changed: nothing to send
-		state.Timeouts, state.OnActiveRun = plan.Timeouts, plan.OnActiveRun
+		state.Timeouts, state.OnActiveRun, state.KeepOnDestroy = plan.Timeouts, plan.OnActiveRun, plan.KeepOnDestroy
 		resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 		return
 	}
@@ -207,7 +217,7 @@ func (r *configRulesResource) apply(ctx context.Context, op *framework.Operation
 		return outcomeHeld
 	}
 	if err != nil {
-		r.target.addWriteError(ctx, r.data.client, diags, id, op, err, missingConfig)
+		r.addWriteError(ctx, diags, id, op, err)
 		return outcomeWritten
 	}
 	h := &ruleHolder{ID: g.ID, ReleasePipelineID: g.ReleasePipelineID, Rules: g.Rules, ActiveReview: g.ActiveReview}
@@ -229,6 +239,14 @@ func (r *configRulesResource) Delete(ctx context.Context, req resource.DeleteReq
 		return
 	}
 	id := state.ConfigID.ValueString()
+	if state.KeepOnDestroy.ValueBool() {
+		// Left for the config's destroy: archived (archive_on_destroy), the config keeps them; deleted,
+		// they go with it. A run rolling them out is the config's destroy's to end.
+		resp.Diagnostics.AddWarning(fmt.Sprintf("Rules of %s left in place", r.target.what(id)),
+			fmt.Sprintf("keep_on_destroy = true: destroy left the rules of %s as they are, and Terraform no longer "+
+				"manages them. A config that destroy archives (archive_on_destroy = true) keeps them.", r.target.what(id)))
+		return
+	}
 	ctx, op, cancel := framework.StartOperation(ctx, state.Timeouts, "delete", &resp.Diagnostics)
 	defer cancel()
 	if r.data.client.RespectsReviewSettings() {
@@ -250,13 +268,23 @@ func (r *configRulesResource) Delete(ctx context.Context, req resource.DeleteReq
 	switch {
 	case console.NotFound(err): // a config that is gone has no rules left to remove
 	case err != nil:
-		r.target.addWriteError(ctx, r.data.client, &resp.Diagnostics, id, op, err, missingConfig)
+		r.addWriteError(ctx, &resp.Diagnostics, id, op, err)
 	case len(h.Rules) > 0:
 		resp.Diagnostics.AddError(fmt.Sprintf("Rules of %s not removed", r.target.what(id)),
 			fmt.Sprintf("The service answered the removal of the rules with rules still held: %s.", heldRuleDifferences("the config", h.asGate(), nil)))
 	default:
 		r.target.warnRolloutStarted(ctx, r.data.client, &resp.Diagnostics, id, h, superseded)
 	}
+}
+
+// addWriteError reports a failed write of the rules: an archived config says so and what to do;
+// anything else as every rules target reports it.
+func (r *configRulesResource) addWriteError(ctx context.Context, diags *diag.Diagnostics, id string, op *framework.Operation, err error) {
+	write := framework.APIFailure{Op: op.Name + " rules of", Object: r.target.what(id)}
+	if addArchivedConfigWriteError(ctx, r.data.client, diags, id, write, op, err) {
+		return
+	}
+	r.target.addWriteError(ctx, r.data.client, diags, id, op, err, missingConfig)
 }
 
 func (r *configRulesResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {

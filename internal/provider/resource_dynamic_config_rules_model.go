@@ -23,11 +23,13 @@ type configRulesResource struct {
 
 // configRulesModel is gateRulesModel with config_id for gate_id.
 type configRulesModel struct {
-	ID          types.String   `tfsdk:"id"`
-	ConfigID    types.String   `tfsdk:"config_id"`
-	Rules       types.List     `tfsdk:"rules"`
-	OnActiveRun types.String   `tfsdk:"on_active_run"`
-	Timeouts    timeouts.Value `tfsdk:"timeouts"`
+	ID          types.String `tfsdk:"id"`
+	ConfigID    types.String `tfsdk:"config_id"`
+	Rules       types.List   `tfsdk:"rules"`
+	OnActiveRun types.String `tfsdk:"on_active_run"`
+	// KeepOnDestroy is Terraform's only: never sent.
+	KeepOnDestroy types.Bool     `tfsdk:"keep_on_destroy"`
+	Timeouts      timeouts.Value `tfsdk:"timeouts"`
 }
 
 func (m *configRulesModel) identity() (string, types.String) { return configIdentityAttr, m.ConfigID }

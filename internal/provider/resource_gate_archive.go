@@ -127,28 +127,44 @@ func existsArchived(err error) {
 }
 
 // addArchivedGateWriteError reports a write of a gate's rules that the service refused (400) because
-// the gate is archived, and reports whether it did: the error says so and what to do. Destroy is
-// done with a warning: the rules of an archived gate have no effect, and they go with the gate when
-// it is deleted (or stay as its history when it is kept archived).
+// the gate is archived, and reports whether it did (archivedWrite).
 func addArchivedGateWriteError(ctx context.Context, client *console.Client, diags *diag.Diagnostics, gateID string, write framework.APIFailure, op *framework.Operation, err error) bool {
-	if !console.Refused(err) {
-		return false
-	}
-	g, gerr := client.GetGate(ctx, gateID)
-	if gerr != nil || !g.Archived() {
+	return gateArchivedWrite.add(ctx, diags, gateID, write, op, err, func() bool {
+		g, gerr := client.GetGate(ctx, gateID)
+		return gerr == nil && g.Archived()
+	})
+}
+
+var gateArchivedWrite = archivedWrite{
+	kind: "Gate", noun: "gate", ownType: "featureconsole_gate", rulesType: "featureconsole_gate_rules", idAttr: "gate_id",
+	refused: "The service refuses changes of an archived gate's rules (an archived gate fails every check).",
+	leftInPlace: "The gate is archived, and the service refuses changes of an archived gate's rules. An archived gate fails " +
+		"every check, so its rules have no effect; they are deleted with the gate, or kept with its history while " +
+		"it stays archived. Terraform no longer manages them.",
+}
+
+// archivedWrite says, for gates and configs alike, that the service refused a write because its
+// object is archived, and what to do. Destroy of the rules is done with a warning: they go with the
+// object when it is deleted, or stay with it while it stays archived.
+type archivedWrite struct {
+	kind, noun, ownType, rulesType, idAttr string
+	refused, leftInPlace                   string
+	before                                 string // the other writes the unarchive comes before, "" for the rules only
+}
+
+// add reports err when it is a refusal (400) of an object that archived (read after the refusal)
+// says is archived, and reports whether it did.
+func (a archivedWrite) add(ctx context.Context, diags *diag.Diagnostics, id string, write framework.APIFailure, op *framework.Operation, err error, archived func() bool) bool {
+	if !console.Refused(err) || !archived() {
 		return false
 	}
 	if op.Name == "delete" {
-		diags.AddWarning(fmt.Sprintf("Rules of archived gate %q left in place", gateID),
-			"The gate is archived, and the service refuses changes of an archived gate's rules. An archived gate fails "+
-				"every check, so its rules have no effect; they are deleted with the gate, or kept with its history while "+
-				"it stays archived. Terraform no longer manages them.")
+		diags.AddWarning(fmt.Sprintf("Rules of archived %s %q left in place", a.noun, id), a.leftInPlace)
 		return true
 	}
-	diags.AddError(fmt.Sprintf("Gate %q is archived", gateID),
-		fmt.Sprintf("The service refuses changes of an archived gate's rules (an archived gate fails every check). Nothing "+
-			"was changed. Set `archived = false` on the gate's featureconsole_gate (the default) to unarchive it: apply does "+
-			"that before it writes the rules of a featureconsole_gate_rules that refers to it "+
-			"(`gate_id = featureconsole_gate.<name>.gate_id`).\n\n%s", write.Detail(ctx, op, err)))
+	diags.AddError(fmt.Sprintf("%s %q is archived", a.kind, id),
+		fmt.Sprintf("%s Nothing was changed. Set `archived = false` on the %s's %s (the default) to unarchive it: apply does "+
+			"that before %sit writes the rules of a %s that refers to it (`%s = %s.<name>.%s`).\n\n%s", a.refused, a.noun, a.ownType,
+			a.before, a.rulesType, a.idAttr, a.ownType, a.idAttr, write.Detail(ctx, op, err)))
 	return true
 }

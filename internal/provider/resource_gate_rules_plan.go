@@ -58,8 +58,8 @@ func (r *gateRulesResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("rules"), rules)...)
 }
 
-// ValidateConfig checks what single-attribute validators cannot: rule names unique within the gate,
-// and a return value that is not JSON said with how to write it (framework.NotJSONHint).
+// ValidateConfig checks what single-attribute validators cannot: rule names unique within the gate
+// (a return value that is not JSON is the JSON type's to say, with how to write it).
 func (r *gateRulesResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var rules types.List
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("rules"), &rules)...)
@@ -69,5 +69,4 @@ func (r *gateRulesResource) ValidateConfig(ctx context.Context, req resource.Val
 	framework.UniqueNames(rules, path.Root("rules"), &resp.Diagnostics, func(first, i int, name string) (string, string) {
 		return "Duplicate rule name", fmt.Sprintf("Rule names must be unique within a gate: rules[%d] and rules[%d] are both named %q.", first, i, name)
 	})
-	framework.NotJSONHint(ctx, rules, path.Root("rules"), &resp.Diagnostics)
 }

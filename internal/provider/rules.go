@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -268,7 +269,8 @@ func gateRuleAttributes() map[string]schema.Attribute {
 			CustomType: framework.JSONValueType{},
 			MarkdownDescription: "Value returned to units that pass, as a JSON object (use `jsonencode`). " +
 				"Omit for `{}`. Formatting and key order do not matter.",
-			Validators: []validator.String{framework.JSONObject()},
+			Validators:    []validator.String{framework.JSONObject()},
+			PlanModifiers: []planmodifier.String{framework.PlanPriorJSON()},
 		},
 	}
 }
