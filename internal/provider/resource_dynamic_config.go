@@ -103,7 +103,8 @@ func dynamicConfigAttributes(ctx context.Context) map[string]schema.Attribute {
 		"schema": schema.StringAttribute{
 			Optional: true, CustomType: framework.JSONValueType{},
 			MarkdownDescription: "JSON Schema (Draft 2020-12) that the default value and every rule's return value must " +
-				"match, written with `jsonencode({...})`; none when omitted. The schema itself, the default value and the " +
+				"match, written with `jsonencode({...})`; none when omitted. Compared as JSON: key order, spacing and " +
+				"`1` against `1.0` plan nothing. The schema itself, the default value and the " +
 				"return values the service holds are checked at plan time, so a value that breaks it fails the plan with " +
 				"the value, the JSON path and what the schema wants. References to other documents (`$ref` to a URL) are " +
 				"not supported; keep definitions in `$defs`. Updated in place.",
