@@ -65,3 +65,23 @@ func TestDynamicConfigArchive(t *testing.T) {
 		t.Errorf("delete of an archived config: %d", st)
 	}
 }
+
+// The wire habits of configs: one target app as a bare string, JSON5 copies beside the JSON fields,
+// the schema re-serialised; the JSON fields still say the same.
+func TestConfigWireHabits(t *testing.T) {
+	s, ts := NewTestServer(t, Config{NoSeed: true})
+	s.SetHabits(Habits{BareTargetApps: true, JSON5Copies: true, SchemaReserialised: true})
+	s.PutDynamicConfig(DynamicConfig{ID: "cfg1", TargetApps: []string{"web"}, DefaultValue: []byte(`{"text":"Hi"}`),
+		Schema: []byte(`{"type":"object","minProperties":1}`), Rules: []GateRule{{Name: "r", PassPercentage: 5, ReturnValue: map[string]any{"text": "Yo"}}}})
+	st, b := do(t, ts.URL, http.MethodGet, "/dynamic_configs/cfg1", "")
+	d := b["data"].(map[string]any)
+	rule := d["rules"].([]any)[0].(map[string]any)
+	if st != 200 || d["targetApps"] != "web" || d["schema"] != `{"type":"object","minProperties":1.0}` ||
+		!strings.Contains(d["schemaJson5"].(string), "type: 'object',") || !strings.Contains(d["defaultValueJson5"].(string), "text: 'Hi',") ||
+		!strings.Contains(rule["returnValueJson5"].(string), "text: 'Yo',") {
+		t.Errorf("answered %d %v", st, d)
+	}
+	if HabitNames()[0] == "" || !strings.Contains(strings.Join(HabitNames(), ","), "JSON5Copies") {
+		t.Errorf("habit names %v", HabitNames())
+	}
+}
