@@ -63,7 +63,7 @@ func (r *configRulesResource) Schema(ctx context.Context, _ resource.SchemaReque
 					"written with `jsonencode({...})`, compared as JSON); `[]` leaves the config with no rules. Changes are " +
 					"made in place.",
 				Validators:   []validator.List{listvalidator.NoNullValues()},
-				NestedObject: schema.NestedAttributeObject{Attributes: gateRuleAttributes()},
+				NestedObject: schema.NestedAttributeObject{Attributes: configRuleAttributes()},
 			},
 			"on_active_run": schema.StringAttribute{
 				Optional: true, Computed: true,
@@ -119,7 +119,7 @@ func (r *configRulesResource) Read(ctx context.Context, req resource.ReadRequest
 			return diags
 		}
 		// A change held for review comes first: once approved, its rules are what the config holds.
-		hints = append(pendingRules(ctx, req.Private), hints...)
+		hints = append(pendingRulesOf(ctx, req.Private, configRulesListType), hints...)
 		warnPendingReview(&diags, fmt.Sprintf("Dynamic config %q", id), c.ActiveReview)
 		diags.Append(flattenConfigRules(ctx, c.Rules, &state, hints)...)
 		return diags
@@ -263,7 +263,8 @@ func (r *configRulesResource) ImportState(ctx context.Context, req resource.Impo
 	importState(ctx, req, resp, "featureconsole_dynamic_config_rules", configIdentityAttr, "checkout_copy")
 }
 
-// ValidateConfig: rule names unique within the config (percentages are checked by the rule schema).
+// ValidateConfig: rule names unique within the config, and each rule's variants (names unique,
+// percentages summing to 100); each percentage is checked by the rule schema.
 func (r *configRulesResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var rules types.List
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("rules"), &rules)...)
@@ -273,4 +274,5 @@ func (r *configRulesResource) ValidateConfig(ctx context.Context, req resource.V
 	framework.UniqueNames(rules, path.Root("rules"), &resp.Diagnostics, func(first, i int, name string) (string, string) {
 		return "Duplicate rule name", fmt.Sprintf("Rule names must be unique within a dynamic config: rules[%d] and rules[%d] are both named %q.", first, i, name)
 	})
+	validateVariants(ctx, rules, &resp.Diagnostics)
 }
