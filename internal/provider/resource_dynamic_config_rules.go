@@ -44,6 +44,8 @@ func (r *configRulesResource) Schema(ctx context.Context, _ resource.SchemaReque
 			"the config's release pipeline rolls out an earlier one. Every `return_value` is checked at plan time against " +
 			"the config's schema (the one this plan gives `featureconsole_dynamic_config`, else the one the service holds), " +
 			"with an error per value naming the rule, the JSON path and what the schema wants, before anything is sent. " +
+			"A rule may split the units it passes between `variants`, each with its own `return_value` (checked the same " +
+			"way, their percentages summing to 100); a variant that keeps its `name` keeps its `id`. " +
 			"Destroy leaves the config in place with no rules. See the guide \"Serve values with dynamic configs\".",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
