@@ -318,3 +318,93 @@ data "featureconsole_dynamic_config" "copy" { config_id = "tfacc_copy" }
 		},
 	})
 }
+
+// The runs work for rules with variants as for any: with on_active_run = "abort" a change of the
+// variants supersedes the run the previous write started (no id promised, no inconsistent result).
+func TestAccDynamicConfigRules_variantsRuns(t *testing.T) {
+	m, url := startMock(t, mockconsole.Config{})
+	m.SetRunSpeed(0) // runs stay where they are
+	attached := `release_pipeline_id = "pl_web"`
+	first := providerBlock(url) + configWithRules(splitRuleHCL(variantControl, variantUrgent), attached, `on_active_run = "abort"`)
+	second := providerBlock(url) + configWithRules(splitRuleHCL(variantHCL("control", "60", `{ title = "Buy now", max_items = 5 }`),
+		variantHCL("urgent", "40", `{ title = "Buy today", max_items = 5 }`)), attached, `on_active_run = "abort"`)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             expectNoMockConfig(m, "tfacc_copy"),
+		Steps: []resource.TestStep{
+			{Config: first},
+			{
+				Config: second,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectUnknownValue(configRulesAddr, tfjsonpath.New("rules").AtSliceIndex(0).AtMapKey("variants").AtSliceIndex(0).AtMapKey("id")),
+				}},
+				Check: func(*terraform.State) error {
+					runs := m.ConfigRuns("tfacc_copy")
+					if r, _ := m.Run(runs[len(runs)-1]); len(runs) != 2 || r.Status != mockconsole.RunAborted {
+						return fmt.Errorf("runs %v: want two, the first aborted", runs)
+					}
+					if v := mockVariants(m, "tfacc_copy", "us_test"); v["control"].PassPercentage != 60 || v["urgent"].PassPercentage != 40 {
+						return fmt.Errorf("variants %+v", v)
+					}
+					return nil
+				},
+			},
+		},
+	})
+}
+
+// A change of the rules with variants held for review is applied once approved; the next apply
+// finds it in place, sends nothing, and plans clean: the held rules are the read's hints, so
+// `variants = []` stays [] where the service answers none.
+func TestAccDynamicConfigRules_variantsReview(t *testing.T) {
+	m, url := startMock(t, mockconsole.Config{})
+	setReviews := func(on bool) {
+		h := m.Habits()
+		h.Reviews, h.ReviewCommits = on, false
+		m.SetHabits(h)
+	}
+	m.PutDynamicConfig(mockconsole.DynamicConfig{ID: "tfacc_reviewed"})
+	cfg := func(rules string) string {
+		return providerBlock(url, "respect_review_settings = true") + fmt.Sprintf(`
+resource "featureconsole_dynamic_config_rules" "r" {
+  config_id = "tfacc_reviewed"
+  rules     = [%s]
+}
+`, rules)
+	}
+	before := cfg(`{ name = "plain", pass_percentage = 10 }`)
+	after := cfg(splitRuleHCL(variantControl, variantUrgent) + `, { name = "plain", pass_percentage = 10, variants = [] }`)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{PreConfig: func() { setReviews(false) }, Config: before},
+			{
+				PreConfig:   func() { setReviews(true) },
+				Config:      after,
+				ExpectError: regexp.MustCompile(`(?s)Change to the rules of dynamic config "tfacc_reviewed" awaits review`),
+			},
+			{
+				PreConfig: func() {
+					if v := mockVariants(m, "tfacc_reviewed", "us_test"); len(v) != 0 {
+						t.Fatalf("a held change was applied: %+v", v)
+					}
+					if err := m.ApproveAllReviews(); err != nil {
+						t.Fatal(err)
+					}
+					setReviews(false)
+					m.ResetRequests()
+				},
+				Config: after,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				Check: func(*terraform.State) error {
+					if v := mockVariants(m, "tfacc_reviewed", "us_test"); len(v) != 2 {
+						return fmt.Errorf("variants after the approved review %+v", v)
+					}
+					return noStoredWrite(m)
+				},
+			},
+		},
+	})
+}
