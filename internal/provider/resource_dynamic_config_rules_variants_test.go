@@ -396,7 +396,7 @@ resource "featureconsole_dynamic_config_rules" "r" {
 					setReviews(false)
 					m.ResetRequests()
 				},
-				Config: after,
+				Config:           after,
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 				Check: func(*terraform.State) error {
 					if v := mockVariants(m, "tfacc_reviewed", "us_test"); len(v) != 2 {
