@@ -31,6 +31,8 @@ type GateRule struct {
 	Conditions     []Condition     `json:"conditions"`
 	ReturnValue    json.RawMessage `json:"returnValue,omitempty"`
 	Environments   []string        `json:"environments"`
+	// Variants split the users a config rule passes (rule_variants.go); gate rules have none.
+	Variants []RuleVariant `json:"variants,omitempty"`
 	// The rule's schedule (read-only): at each step's time the service sets passPercentage.
 	PendingAutomatedRollouts   []AutomatedRollout `json:"pendingAutomatedRollouts,omitempty"`
 	CompletedAutomatedRollouts []AutomatedRollout `json:"completedAutomatedRollouts,omitempty"`
@@ -128,7 +130,7 @@ func (c *Client) EachGatesPage(ctx context.Context, opts ListOptions, fn func([]
 // UpdateGateRules replaces the gate's complete rule list (PATCH /gates/{id}/rules) and returns the
 // gate. An id or baseID not known yet is left out, never sent as "" (which the service refuses).
 func (c *Client) UpdateGateRules(ctx context.Context, id string, rules []GateRule) (*Gate, error) {
-	body := gateRulesBody(rules)
+	body := gateRulesBody(withoutVariants(rules))
 	r := request{method: http.MethodPatch, path: "/gates/" + pathEscape(id) + "/rules", body: body, op: "update rules of gate", object: strconv.Quote(id)}
 	// An answer that leaves out the rules it was sent is completed by a read.
 	return writeReviewed(ctx, c, r, func() (*Gate, error) { return c.GetGate(ctx, id) },

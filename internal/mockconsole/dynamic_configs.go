@@ -82,6 +82,7 @@ func (st *configState) clone() DynamicConfig {
 		c.DefaultValue = reorderedJSON(c.DefaultValue)
 		for i := range c.Rules {
 			c.Rules[i].ReturnValue = json.RawMessage(reorderedJSON(marshal(c.Rules[i].ReturnValue)))
+			reorderVariants(&c.Rules[i])
 		}
 	}
 	return c
@@ -191,6 +192,7 @@ func (s *Server) PutDynamicConfig(c DynamicConfig) {
 				st.counter++
 				r.ID = ruleID(r.BaseID, r.PassPercentage, st.counter)
 			}
+			s.storeVariants(r, func(v Variant) bool { return v.ID != "" })
 		}
 		c.Rules = rules
 		st.cfg = c
@@ -387,6 +389,9 @@ func valuesRefused(schema, defaultValue []byte, rules []GateRule) *response {
 		if err := validateValue(sch, marshal(r.ReturnValue)); err != nil {
 			return ref(errResp(http.StatusBadRequest, "rules[%d].returnValue (rule %q) does not match the schema: %v", i, r.Name, err))
 		}
+		if bad := variantValuesRefused(sch, i, r); bad != nil {
+			return bad
+		}
 	}
 	return nil
 }
@@ -543,10 +548,14 @@ func (s *Server) updateConfigRules(id string, body []byte) response {
 	if bad := rulesRefused(in); bad != nil {
 		return *bad
 	}
+	if bad := variantsRefused(in); bad != nil {
+		return *bad
+	}
 	if bad := valuesRefused(st.cfg.Schema, nil, in); bad != nil {
 		return *bad
 	}
 	out := s.withRuleIDs(in, append(slices.Clone(st.retired), st.cfg.Rules...), &st.counter)
+	s.withVariantIDs(out, append(slices.Clone(st.retired), st.cfg.Rules...))
 	prev := st.cfg.Rules
 	st.cfg.Rules = out
 	s.stamp(st)

@@ -28,6 +28,8 @@ type GateRule struct {
 	ReturnValue      any         `json:"returnValue"`
 	ReturnValueJSON5 any         `json:"returnValueJson5"`
 	Environments     []string    `json:"environments"`
+	// Variants split the users a config rule passes (config_variants.go); gate rules have none.
+	Variants []Variant `json:"variants,omitempty"`
 	// The steps of a schedule that raises passPercentage at set times (ScheduledRollouts);
 	// read-only: a write that carries them is refused.
 	PendingAutomatedRollouts   []AutomatedRollout `json:"pendingAutomatedRollouts,omitempty"`
@@ -175,6 +177,8 @@ type ruleContent struct {
 	Conditions     []Condition `json:"conditions"`
 	Environments   []string    `json:"environments"`
 	ReturnValue    any         `json:"returnValue"`
+	// Variants are a config rule's: a change of them alone is a change of the rule.
+	Variants []variantContent `json:"variants,omitempty"`
 }
 
 // contentOf is what decides whether a rule changed; like the stored form, it does not tell an
@@ -187,7 +191,7 @@ func contentOf(r GateRule) []byte {
 		}
 		conds[i] = c
 	}
-	b, _ := json.Marshal(ruleContent{r.Name, r.PassPercentage, conds, r.Environments, r.ReturnValue})
+	b, _ := json.Marshal(ruleContent{r.Name, r.PassPercentage, conds, r.Environments, r.ReturnValue, variantContents(r.Variants)})
 	return b
 }
 
@@ -212,6 +216,9 @@ func (s *Server) updateGateRules(id string, body []byte) response {
 	}
 	in := *req.Rules
 	if bad := rulesRefused(in); bad != nil {
+		return *bad
+	}
+	if bad := gateVariantsRefused(in); bad != nil {
 		return *bad
 	}
 	// Only the rules the gate holds keep a baseID sent back: those an aborted run took away get
@@ -335,6 +342,7 @@ func (g Gate) clone() Gate {
 		r.ReturnValue = copyJSON(r.ReturnValue)
 		r.ReturnValueJSON5 = copyJSON(r.ReturnValueJSON5)
 		r.Environments = copyStrings(r.Environments)
+		r.Variants = cloneVariants(r.Variants)
 		r.PendingAutomatedRollouts = slices.Clone(r.PendingAutomatedRollouts)
 		r.CompletedAutomatedRollouts = slices.Clone(r.CompletedAutomatedRollouts)
 		rules[i] = r

@@ -97,8 +97,17 @@ type ruledObjectSpec[T any] struct {
 	rulesDescription string
 	get              func(client *console.Client, ctx context.Context, id string) (*T, error)
 	rules            func(*T) []console.GateRule
+	// ruleType is the rules' object type as the rules resource holds them; the gate rule's when unset.
+	ruleType types.ObjectType
 	// model is the data source's model (a pointer to its tfsdk struct) of obj and its rules.
 	model func(obj *T, rules types.List) any
+}
+
+func (s ruledObjectSpec[T]) rulesType() types.ObjectType {
+	if s.ruleType.AttrTypes == nil {
+		return gateRuleObjectType
+	}
+	return s.ruleType
 }
 
 type ruledObjectDataSource[T any] struct {
@@ -120,7 +129,7 @@ func (d *ruledObjectDataSource[T]) Schema(_ context.Context, _ datasource.Schema
 			Validators:          []validator.String{stringvalidator.LengthBetween(3, 100), framework.NotBlank()},
 		},
 		"rules": schema.ListAttribute{
-			Computed: true, ElementType: gateRuleObjectType, MarkdownDescription: d.spec.rulesDescription,
+			Computed: true, ElementType: d.spec.rulesType(), MarkdownDescription: d.spec.rulesDescription,
 		},
 	}
 	maps.Copy(attrs, d.spec.fields)
@@ -146,7 +155,7 @@ func (d *ruledObjectDataSource[T]) Read(ctx context.Context, req datasource.Read
 		read.Add(ctx, &resp.Diagnostics, nil, err)
 		return
 	}
-	rules, diags := flattenRules(ctx, d.spec.rules(obj), nil)
+	rules, diags := flattenRulesAs(ctx, d.spec.rulesType(), d.spec.rules(obj), nil)
 	if resp.Diagnostics.Append(diags...); diags.HasError() {
 		return
 	}

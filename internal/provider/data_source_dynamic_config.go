@@ -14,7 +14,7 @@ import (
 
 // The featureconsole_dynamic_config data source: one config with its own fields as
 // featureconsole_dynamic_config holds them (flattenConfigFields) and its rules as
-// featureconsole_dynamic_config_rules holds them (flattenRules, gateRuleObjectType).
+// featureconsole_dynamic_config_rules holds them (flattenRulesAs, configRuleObjectType: with variants).
 
 func NewDynamicConfigDataSource() datasource.DataSource {
 	json := func(desc string) schema.StringAttribute {
@@ -49,10 +49,11 @@ func NewDynamicConfigDataSource() datasource.DataSource {
 			"archived": schema.BoolAttribute{Computed: true,
 				MarkdownDescription: "Whether the config is archived: it refuses changes until it is unarchived."},
 		},
-		rulesDescription: "The config's rules in evaluation order, each with its `return_value`, as a rule of " +
+		rulesDescription: "The config's rules in evaluation order, each with its `return_value` and `variants`, as a rule of " +
 			"`featureconsole_dynamic_config_rules` holds it (see that resource for what each attribute means).",
-		get:   (*console.Client).GetDynamicConfig,
-		rules: func(c *console.DynamicConfig) []console.GateRule { return c.Rules },
+		get:      (*console.Client).GetDynamicConfig,
+		rules:    func(c *console.DynamicConfig) []console.GateRule { return c.Rules },
+		ruleType: configRuleObjectType,
 		model: func(c *console.DynamicConfig, rules types.List) any {
 			m := &configDataModel{Rules: rules}
 			flattenConfigFields(c, &m.dynamicConfigFields)

@@ -39,6 +39,12 @@ func seedConfigs(m *mockconsole.Server, n int) {
 				ReturnValue: map[string]any{"title": "Jetzt kaufen", "nested": map[string]any{"b": json.Number("1.50"), "a": []any{"x"}}},
 			}}
 		}
+		if i%3 == 2 { // a rule split between variants
+			c.Rules[0].Variants = []mockconsole.Variant{
+				{Name: "control", PassPercentage: 50, ReturnValue: map[string]any{"title": "Jetzt kaufen"}},
+				{Name: "urgent", PassPercentage: 50, ReturnValue: map[string]any{"title": "Heute kaufen", "n": json.Number("5.0")}},
+			}
+		}
 		m.PutDynamicConfig(c)
 	}
 }
@@ -182,6 +188,9 @@ list "featureconsole_dynamic_config_rules" "all" {
 		if got := len(regexp.MustCompile(`(?m)^resource "`+typ+`" `).FindAllString(gen, -1)); got != want {
 			t.Errorf("generated.tf holds %d %s resources, want %d", got, typ, want)
 		}
+	}
+	if got := strings.Count(gen, "variants = ["); got != 2 {
+		t.Errorf("generated.tf holds %d rules with variants, want 2", got)
 	}
 	if got := m.CountRequests(http.MethodGet, "/dynamic_configs"); got != 2 {
 		t.Errorf("query sent %d GET /dynamic_configs requests, want 2 (one list page per list block)", got)

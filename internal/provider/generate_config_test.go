@@ -54,6 +54,14 @@ func TestAccGenerateConfig(t *testing.T) {
 			}
 			m.PutGate(g)
 		}},
+		{name: "dynamic_config_rules_variants", typ: "featureconsole_dynamic_config_rules", id: "homepage_banner", seed: func(m *mockconsole.Server) {
+			c, _ := m.DynamicConfig("homepage_banner")
+			c.Rules[0].Variants = []mockconsole.Variant{
+				{Name: "control", PassPercentage: 66.67, ReturnValue: map[string]any{"text": "Willkommen", "color": "red"}},
+				{Name: "green", PassPercentage: 33.33, ReturnValue: map[string]any{"text": "Hallo", "color": "green"}},
+			}
+			m.PutDynamicConfig(c)
+		}},
 		{name: "release_pipeline_seeded", typ: "featureconsole_release_pipeline", id: "pl_web"},
 		{name: "release_pipeline_no_phases", typ: "featureconsole_release_pipeline", id: "pl_api"},
 		{name: "metric_source_console_created", typ: "featureconsole_metric_source", id: "orders", seed: func(m *mockconsole.Server) {

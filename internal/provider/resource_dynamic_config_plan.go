@@ -94,6 +94,7 @@ func (r *dynamicConfigResource) checkHeldValues(ctx context.Context, plan dynami
 		}
 		checkValue(s, value, path.Root("schema"), fmt.Sprintf("Return value of rule %q", rule.Name),
 			fmt.Sprintf("rules[%d] as dynamic config %q holds it", i, id), "the planned schema", &resp.Diagnostics)
+		checkHeldVariantValues(s, rule, i, id, &resp.Diagnostics)
 	}
 	if resp.Diagnostics.HasError() {
 		resp.Diagnostics.AddAttributeError(path.Root("schema"), "Schema change breaks values the config holds",

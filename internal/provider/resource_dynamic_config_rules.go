@@ -44,6 +44,8 @@ func (r *configRulesResource) Schema(ctx context.Context, _ resource.SchemaReque
 			"the config's release pipeline rolls out an earlier one. Every `return_value` is checked at plan time against " +
 			"the config's schema (the one this plan gives `featureconsole_dynamic_config`, else the one the service holds), " +
 			"with an error per value naming the rule, the JSON path and what the schema wants, before anything is sent. " +
+			"A rule may split the units it passes between `variants`, each with its own `return_value` (checked the same " +
+			"way, their percentages summing to 100); a variant that keeps its `name` keeps its `id`. " +
 			"Destroy leaves the config in place with no rules, or with the rules as they are with `keep_on_destroy = true` " +
 			"(for a config that destroy archives). See the guide \"Serve values with dynamic configs\".",
 		Attributes: map[string]schema.Attribute{
@@ -64,7 +66,7 @@ func (r *configRulesResource) Schema(ctx context.Context, _ resource.SchemaReque
 					"written with `jsonencode({...})`, compared as JSON); `[]` leaves the config with no rules. Changes are " +
 					"made in place.",
 				Validators:   []validator.List{listvalidator.NoNullValues()},
-				NestedObject: schema.NestedAttributeObject{Attributes: gateRuleAttributes()},
+				NestedObject: schema.NestedAttributeObject{Attributes: configRuleAttributes()},
 			},
 			"on_active_run": schema.StringAttribute{
 				Optional: true, Computed: true,
@@ -129,7 +131,7 @@ func (r *configRulesResource) Read(ctx context.Context, req resource.ReadRequest
 			return diags
 		}
 		// A change held for review comes first: once approved, its rules are what the config holds.
-		hints = append(pendingRules(ctx, req.Private), hints...)
+		hints = append(pendingRulesOf(ctx, req.Private, configRulesListType), hints...)
 		warnPendingReview(&diags, fmt.Sprintf("Dynamic config %q", id), c.ActiveReview)
 		diags.Append(flattenConfigRules(ctx, c.Rules, &state, hints)...)
 		return diags
@@ -291,7 +293,8 @@ func (r *configRulesResource) ImportState(ctx context.Context, req resource.Impo
 	importState(ctx, req, resp, "featureconsole_dynamic_config_rules", configIdentityAttr, "checkout_copy")
 }
 
-// ValidateConfig: rule names unique within the config (percentages are checked by the rule schema).
+// ValidateConfig: rule names unique within the config, and each rule's variants (names unique,
+// percentages summing to 100); each percentage is checked by the rule schema.
 func (r *configRulesResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var rules types.List
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("rules"), &rules)...)
@@ -301,4 +304,5 @@ func (r *configRulesResource) ValidateConfig(ctx context.Context, req resource.V
 	framework.UniqueNames(rules, path.Root("rules"), &resp.Diagnostics, func(first, i int, name string) (string, string) {
 		return "Duplicate rule name", fmt.Sprintf("Rule names must be unique within a dynamic config: rules[%d] and rules[%d] are both named %q.", first, i, name)
 	})
+	validateVariants(ctx, rules, &resp.Diagnostics)
 }

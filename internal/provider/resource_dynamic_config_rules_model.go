@@ -34,13 +34,14 @@ type configRulesModel struct {
 
 func (m *configRulesModel) identity() (string, types.String) { return configIdentityAttr, m.ConfigID }
 
-// flattenConfigRules stores the service's rules in m, matched by name to hints (flattenRules).
+// flattenConfigRules stores the service's rules in m with their variants, matched by name to hints
+// (flattenRulesAs).
 func flattenConfigRules(ctx context.Context, service []console.GateRule, m *configRulesModel, hints []gateRuleModel) diag.Diagnostics {
 	m.ID = types.StringValue(m.ConfigID.ValueString())
 	if m.OnActiveRun.IsNull() || m.OnActiveRun.IsUnknown() { // imported, or listed: the default
 		m.OnActiveRun = types.StringValue(onActiveRunFail)
 	}
-	rules, diags := flattenRules(ctx, service, hints)
+	rules, diags := flattenRulesAs(ctx, configRuleObjectType, service, hints)
 	if !diags.HasError() {
 		m.Rules = rules
 	}

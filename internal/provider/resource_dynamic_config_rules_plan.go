@@ -96,11 +96,11 @@ func (r *configRulesResource) checkReturnValues(ctx context.Context, plan config
 	rules, d := ruleModels(ctx, plan.Rules)
 	diags.Append(d...)
 	for i, m := range rules {
-		if m.ReturnValue.IsUnknown() {
-			continue
+		if !m.ReturnValue.IsUnknown() {
+			value, _ := knownJSON(m.ReturnValue)
+			checkValue(s, value, path.Root("rules").AtListIndex(i).AtName("return_value"),
+				fmt.Sprintf("Return value of rule %q", m.Name.ValueString()), fmt.Sprintf("rules[%d].return_value", i), from, diags)
 		}
-		value, _ := knownJSON(m.ReturnValue)
-		checkValue(s, value, path.Root("rules").AtListIndex(i).AtName("return_value"),
-			fmt.Sprintf("Return value of rule %q", m.Name.ValueString()), fmt.Sprintf("rules[%d].return_value", i), from, diags)
+		checkVariantValues(ctx, s, m, i, from, diags)
 	}
 }

@@ -50,6 +50,7 @@ func expandForWrite(ctx context.Context, planned, prior []gateRuleModel, holds [
 			rules[i].BaseID = baseIDs[rules[i].Name]
 		}
 	}
+	fillVariantIDs(rules, prior, holds)
 	return rules, diags
 }
 

@@ -86,7 +86,7 @@ func savePendingRules(ctx context.Context, p privateState, rules types.List) dia
 	if err != nil {
 		return nil // a hint only: without it the next refresh reads the service's forms
 	}
-	dv, err := tfprotov6.NewDynamicValue(gateRulesListType.TerraformType(ctx), tv)
+	dv, err := tfprotov6.NewDynamicValue(rules.Type(ctx).TerraformType(ctx), tv)
 	if err != nil {
 		return nil
 	}
@@ -94,9 +94,14 @@ func savePendingRules(ctx context.Context, p privateState, rules types.List) dia
 	return p.SetKey(ctx, pendingRulesKey, b)
 }
 
-// pendingRules reads what savePendingRules stored; nothing (and no error) when there is none or it
-// cannot be read.
+// pendingRules reads what savePendingRules stored of a gate's rules; nothing (and no error) when
+// there is none or it cannot be read.
 func pendingRules(ctx context.Context, p privateState) []gateRuleModel {
+	return pendingRulesOf(ctx, p, gateRulesListType)
+}
+
+// pendingRulesOf is pendingRules of rules of listType (a config's: configRulesListType).
+func pendingRulesOf(ctx context.Context, p privateState, listType types.ListType) []gateRuleModel {
 	if p == nil {
 		return nil
 	}
@@ -112,11 +117,11 @@ func pendingRules(ctx context.Context, p privateState) []gateRuleModel {
 	if err != nil {
 		return nil
 	}
-	tv, err := (&tfprotov6.DynamicValue{MsgPack: raw}).Unmarshal(gateRulesListType.TerraformType(ctx))
+	tv, err := (&tfprotov6.DynamicValue{MsgPack: raw}).Unmarshal(listType.TerraformType(ctx))
 	if err != nil {
 		return nil
 	}
-	v, err := gateRulesListType.ValueFromTerraform(ctx, tv)
+	v, err := listType.ValueFromTerraform(ctx, tv)
 	if err != nil {
 		return nil
 	}

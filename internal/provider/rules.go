@@ -36,6 +36,9 @@ type gateRuleModel struct {
 	ReturnValue    framework.JSONValue `tfsdk:"return_value"`
 	// ScheduledRollouts is the service's, read-only: never sent back.
 	ScheduledRollouts types.List `tfsdk:"scheduled_rollouts"`
+	// Variants are a config rule's (rule_variants.go: ruleModels and ruleList carry them between the
+	// rule and its object); null for every other rule.
+	Variants types.List `tfsdk:"-"`
 }
 
 var (
@@ -43,8 +46,34 @@ var (
 	scheduledRolloutType = nestedObjectType(gateRuleObjectType, "scheduled_rollouts")
 )
 
+// ruleModels reads a list of rules, a config's with their variants.
 func ruleModels(ctx context.Context, l types.List) ([]gateRuleModel, diag.Diagnostics) {
+	if hasVariants(l.ElementType(ctx)) {
+		return configRuleModels(ctx, l)
+	}
 	return framework.ListModels[gateRuleModel](ctx, l)
+}
+
+// nameIndex is the one way rules (and a rule's variants) are matched by name to earlier ones (the
+// prior state's, the hints of a read): the first of a name wins, and each is taken once.
+type nameIndex map[string]int
+
+// indexByName indexes n items by the names name gives (false: an item without a known name).
+func indexByName(n int, name func(i int) (string, bool)) nameIndex {
+	idx := nameIndex{}
+	for i := n - 1; i >= 0; i-- {
+		if s, ok := name(i); ok {
+			idx[s] = i
+		}
+	}
+	return idx
+}
+
+// take is the index of the item named name, which is then forgotten.
+func (x nameIndex) take(name string) (int, bool) {
+	i, ok := x[name]
+	delete(x, name)
+	return i, ok
 }
 
 // expandRules builds the request body. baseID goes back for every rule whose base_id is known,
@@ -88,6 +117,9 @@ func expandRules(ctx context.Context, rules []gateRuleModel) ([]console.GateRule
 		if !m.ReturnValue.IsNull() && !m.ReturnValue.IsUnknown() {
 			r.ReturnValue = json.RawMessage(framework.CompactJSON(json.RawMessage(m.ReturnValue.ValueString())))
 		}
+		variants, d := expandVariants(ctx, m.Variants)
+		diags.Append(d...)
+		r.Variants = variants
 		out = append(out, r)
 	}
 	return out, diags
@@ -96,27 +128,33 @@ func expandRules(ctx context.Context, rules []gateRuleModel) ([]console.GateRule
 // flattenRules is the service's rules (of a gate or a segment) as the gate rule object type, each
 // matched by name to its hint.
 func flattenRules(ctx context.Context, service []console.GateRule, hints []gateRuleModel) (types.List, diag.Diagnostics) {
+	return flattenRulesAs(ctx, gateRuleObjectType, service, hints)
+}
+
+// flattenRulesAs is flattenRules as ruleType, the gate rule's or the config rule's (with variants).
+func flattenRulesAs(ctx context.Context, ruleType types.ObjectType, service []console.GateRule, hints []gateRuleModel) (types.List, diag.Diagnostics) {
 	var diags diag.Diagnostics
-	byName := map[string]*gateRuleModel{}
-	for i := range hints {
-		if h := &hints[i]; !h.Name.IsUnknown() && !h.Name.IsNull() {
-			if _, dup := byName[h.Name.ValueString()]; !dup {
-				byName[h.Name.ValueString()] = h
-			}
-		}
-	}
+	byName := indexByName(len(hints), func(i int) (string, bool) {
+		return hints[i].Name.ValueString(), !hints[i].Name.IsUnknown() && !hints[i].Name.IsNull()
+	})
 	rules := make([]attr.Value, 0, len(service))
 	for _, r := range service {
-		hint := byName[r.Name]
-		delete(byName, r.Name) // a name the service holds twice takes its hint once
+		var hint *gateRuleModel
+		if i, ok := byName.take(r.Name); ok { // a name the service holds twice takes its hint once
+			hint = &hints[i]
+		}
 		obj, d := flattenRule(ctx, r, hint)
 		diags.Append(d...)
+		if hasVariants(ruleType) && !d.HasError() {
+			obj, d = withVariantsOf(ctx, obj, r.Variants, hint)
+			diags.Append(d...)
+		}
 		rules = append(rules, obj)
 	}
 	if diags.HasError() {
-		return types.ListNull(gateRuleObjectType), diags
+		return types.ListNull(ruleType), diags
 	}
-	return types.ListValueMust(gateRuleObjectType, rules), diags
+	return types.ListValueMust(ruleType, rules), diags
 }
 
 func flattenRule(ctx context.Context, r console.GateRule, hint *gateRuleModel) (attr.Value, diag.Diagnostics) {
@@ -125,13 +163,7 @@ func flattenRule(ctx context.Context, r console.GateRule, hint *gateRuleModel) (
 		hint = &gateRuleModel{}
 	}
 
-	// Percentages compare by value at their two decimals: 33.330000000000005 is 33.33.
-	pct := framework.PercentFromFloat(r.PassPercentage)
-	if hb := hint.PassPercentage.ValueBigFloat(); hb != nil && !hint.PassPercentage.IsUnknown() {
-		if f, _ := hb.Float64(); framework.RoundPercentage(f) == framework.RoundPercentage(r.PassPercentage) {
-			pct = hint.PassPercentage
-		}
-	}
+	pct := heldPercent(r.PassPercentage, hint.PassPercentage)
 
 	envs := types.ListNull(types.StringType)
 	if len(r.Environments) > 0 {
@@ -164,16 +196,10 @@ func flattenRule(ctx context.Context, r console.GateRule, hint *gateRuleModel) (
 	}
 
 	rv := framework.NewJSONNull()
-	hintRV := !hint.ReturnValue.IsNull() && !hint.ReturnValue.IsUnknown()
 	switch {
 	case !framework.IsEmptyJSONObject(r.ReturnValue):
-		rv = framework.NewJSONValue(framework.CanonicalJSON(r.ReturnValue))
-		if hintRV {
-			if eq, _ := hint.ReturnValue.StringSemanticEquals(ctx, rv); eq {
-				rv = hint.ReturnValue // the configuration's formatting and key order
-			}
-		}
-	case hintRV && framework.IsEmptyJSONObject(json.RawMessage(hint.ReturnValue.ValueString())):
+		rv = heldJSON(ctx, r.ReturnValue, hint.ReturnValue)
+	case !hint.ReturnValue.IsNull() && !hint.ReturnValue.IsUnknown() && framework.IsEmptyJSONObject(json.RawMessage(hint.ReturnValue.ValueString())):
 		rv = hint.ReturnValue
 	}
 
@@ -189,6 +215,29 @@ func flattenRule(ctx context.Context, r console.GateRule, hint *gateRuleModel) (
 	})
 	diags.Append(d...)
 	return obj, diags
+}
+
+// heldPercent is a percentage the service holds, as the hint writes it when it is the same: they
+// compare by value at their two decimals (33.330000000000005 is 33.33).
+func heldPercent(held float64, hint types.Number) types.Number {
+	if hb := hint.ValueBigFloat(); hb != nil && !hint.IsUnknown() {
+		if f, _ := hb.Float64(); framework.RoundPercentage(f) == framework.RoundPercentage(held) {
+			return hint
+		}
+	}
+	return framework.PercentFromFloat(held)
+}
+
+// heldJSON is a JSON value the service holds, as the hint writes it (the configuration's formatting
+// and key order) when it means the same.
+func heldJSON(ctx context.Context, held json.RawMessage, hint framework.JSONValue) framework.JSONValue {
+	v := framework.NewJSONValue(framework.CanonicalJSON(held))
+	if !hint.IsNull() && !hint.IsUnknown() {
+		if eq, _ := hint.StringSemanticEquals(ctx, v); eq {
+			return hint
+		}
+	}
+	return v
 }
 
 // flattenSchedule is a rule's schedule: the steps made, then the steps to come; [] when it has none.
@@ -290,7 +339,11 @@ func sameRuleContent(ctx context.Context, a, b gateRuleModel) bool {
 }
 
 func ruleFullyKnown(ctx context.Context, m gateRuleModel) bool {
-	for _, v := range []attr.Value{m.Name, m.PassPercentage, m.Environments, m.Conditions, m.ReturnValue} {
+	return fullyKnown(ctx, m.Name, m.PassPercentage, m.Environments, m.Conditions, m.ReturnValue) && variantsKnown(ctx, m.Variants)
+}
+
+func fullyKnown(ctx context.Context, values ...attr.Value) bool {
+	for _, v := range values {
 		tv, err := v.ToTerraformValue(ctx)
 		if err != nil || !tv.IsFullyKnown() {
 			return false
@@ -308,20 +361,33 @@ func canonicalRule(ctx context.Context, m gateRuleModel) (string, bool) {
 	}
 	r := rules[0]
 	r.ID, r.BaseID = "", ""
-	dec := json.NewDecoder(bytes.NewReader(r.ReturnValue))
-	dec.UseNumber()
-	var rv any
-	if dec.Decode(&rv) != nil {
-		return "", false
-	}
-	rvb, err := json.Marshal(rv)
-	if err != nil {
+	rvb, ok := sortedJSON(r.ReturnValue)
+	if !ok {
 		return "", false
 	}
 	r.ReturnValue = rvb
+	for k := range r.Variants {
+		v := &r.Variants[k]
+		v.ID = ""
+		if v.ReturnValue, ok = sortedJSON(v.ReturnValue); !ok {
+			return "", false
+		}
+	}
 	b, err := json.Marshal(r)
 	if err != nil {
 		return "", false
 	}
 	return string(b), true
+}
+
+// sortedJSON is a JSON value with its objects' keys sorted, numbers as written.
+func sortedJSON(raw json.RawMessage) (json.RawMessage, bool) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if dec.Decode(&v) != nil {
+		return nil, false
+	}
+	b, err := json.Marshal(v)
+	return b, err == nil
 }

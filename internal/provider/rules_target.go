@@ -303,37 +303,38 @@ func plannedRules(ctx context.Context, plan, state types.List, sp supersedePlan)
 	if !matchPriorRules(ctx, planned, prior) && sp.mayRestore(ctx) {
 		for i := range planned {
 			planned[i].BaseID = types.StringUnknown()
+			planned[i].Variants = plannedVariantIDs(planned[i].Variants, types.List{})
 		}
 	}
-	rules, d := types.ListValueFrom(ctx, gateRuleObjectType, planned)
+	rules, d := ruleList(ctx, plan.ElementType(ctx), planned)
 	diags.Append(d...)
 	return rules, diags
 }
 
-// matchPriorRules fills base_id of planned rules from the prior rule of the same name, and says
-// whether the list is unchanged. Ids are kept only when the whole list is what the prior state
-// holds, rule for rule: no write is sent.
+// matchPriorRules fills base_id of planned rules from the prior rule of the same name (and the ids
+// of its variants from the prior rule's variants of the same name), and says whether the list is
+// unchanged. Ids are kept only when the whole list is what the prior state holds, rule for rule: no
+// write is sent.
 func matchPriorRules(ctx context.Context, planned, prior []gateRuleModel) (unchanged bool) {
-	byName := map[string]int{}
-	for j := len(prior) - 1; j >= 0; j-- { // first occurrence wins
-		byName[prior[j].Name.ValueString()] = j
-	}
+	byName := indexByName(len(prior), func(j int) (string, bool) { return prior[j].Name.ValueString(), true })
 	unchanged = len(planned) == len(prior)
 	for i := range planned {
 		p := &planned[i]
 		p.ID, p.BaseID = types.StringUnknown(), types.StringUnknown()
 		p.ScheduledRollouts = types.ListUnknown(scheduledRolloutType)
 		if p.Name.IsUnknown() {
+			p.Variants = plannedVariantIDs(p.Variants, types.List{})
 			unchanged = false
 			continue
 		}
-		j, ok := byName[p.Name.ValueString()]
+		j, ok := byName.take(p.Name.ValueString())
 		if !ok {
+			p.Variants = plannedVariantIDs(p.Variants, types.List{})
 			unchanged = false
 			continue
 		}
-		delete(byName, p.Name.ValueString())
 		p.BaseID = prior[j].BaseID
+		p.Variants = plannedVariantIDs(p.Variants, prior[j].Variants)
 		if j != i || !sameRuleContent(ctx, *p, prior[j]) {
 			unchanged = false
 		}

@@ -38,10 +38,15 @@ func sameGateRules(g *console.Gate, want []console.GateRule) bool {
 	return true
 }
 
-// canonicalWireRule renders a rule's content as the service sees it, ids left out: empty lists,
-// null and {} take one form, numbers and strings of numbers compare by value, JSON by meaning.
+// canonicalWireRule renders a rule's content as the service sees it, ids left out (its variants'
+// too): empty lists, null and {} take one form, numbers and strings of numbers compare by value, JSON
+// by meaning.
 func canonicalWireRule(r console.GateRule) (string, bool) {
 	conds, ok := canonicalConditions(r.Conditions)
+	if !ok {
+		return "", false
+	}
+	variants, ok := canonicalVariants(r.Variants)
 	if !ok {
 		return "", false
 	}
@@ -51,7 +56,8 @@ func canonicalWireRule(r console.GateRule) (string, bool) {
 		Envs        []string
 		Conds       []canonicalCondition
 		ReturnValue any
-	}{Name: r.Name, Percentage: framework.RoundPercentage(r.PassPercentage), Envs: r.Environments, Conds: conds}
+		Variants    []canonicalVariant `json:",omitempty"`
+	}{Name: r.Name, Percentage: framework.RoundPercentage(r.PassPercentage), Envs: r.Environments, Conds: conds, Variants: variants}
 	if len(out.Envs) == 0 {
 		out.Envs = nil
 	}

@@ -23,6 +23,11 @@ resource "featureconsole_dynamic_config_rules" "banner" {
       name            = "half_of_everyone"
       pass_percentage = 50
       return_value    = jsonencode({ text = "Welcome back", color = "green" })
+      # The users this rule passes, split between variants (summing to 100), each served its own value.
+      variants = [
+        { name = "green", pass_percentage = 50, return_value = jsonencode({ text = "Welcome back", color = "green" }) },
+        { name = "blue", pass_percentage = 50, return_value = jsonencode({ text = "Good to see you", color = "blue" }) },
+      ]
     },
   ]
   on_active_run = "fail" # or "abort" or "wait", as for gate rules
