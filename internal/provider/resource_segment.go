@@ -6,7 +6,6 @@ package provider
 import (
 	"context"
 	"fmt"
-	"regexp"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
@@ -37,11 +36,6 @@ func NewSegmentResource() resource.Resource {
 	return &segmentResource{resourceData{typeName: "segment"}}
 }
 
-var (
-	segmentIDPattern   = regexp.MustCompile(`^[A-Za-z0-9_-]{3,100}$`)
-	segmentNamePattern = regexp.MustCompile(`^[A-Za-z0-9 _-]{3,100}$`)
-)
-
 func (r *segmentResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	replace := []planmodifier.String{stringplanmodifier.RequiresReplace()}
 	resp.Schema = schema.Schema{
@@ -58,16 +52,15 @@ func (r *segmentResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 				Required: true,
 				MarkdownDescription: "Identifier of the segment, 3 to 100 letters, digits, `_` and `-`. " +
 					"Changing it forces replacement.",
-				Validators: []validator.String{stringvalidator.RegexMatches(segmentIDPattern,
-					"must be 3 to 100 characters of letters, digits, _ and -")},
+				Validators:    []validator.String{framework.SegmentID()},
 				PlanModifiers: replace,
 			},
 			"name": schema.StringAttribute{
 				Optional: true, Computed: true,
-				MarkdownDescription: "Display name, 3 to 100 letters, digits, spaces, `_` and `-`; the service uses the " +
-					"`segment_id` when omitted. Changing it forces replacement.",
-				Validators: []validator.String{stringvalidator.RegexMatches(segmentNamePattern,
-					"must be 3 to 100 characters of letters, digits, space, _ and -")},
+				MarkdownDescription: "Display name, 3 to 100 letters A-Z and a-z, digits, spaces, `_` and `-` (no other letters, " +
+					"such as `ö`). When omitted, the segment is created with its `segment_id` as name (the service requires " +
+					"one), and this attribute shows the name the service holds. Changing it forces replacement.",
+				Validators:    []validator.String{framework.SegmentName()},
 				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown(), stringplanmodifier.RequiresReplace()},
 			},
 			"description": schema.StringAttribute{

@@ -101,6 +101,10 @@ func expandSegment(ctx context.Context, m segmentModel) (console.NewSegment, []c
 		Type:        m.Type.ValueString(),
 		IDType:      m.IDType.ValueString(),
 	}
+	if seg.Name == "" {
+		// POST /segments requires a name (round five); the console shows the id where none was chosen.
+		seg.Name = seg.ID
+	}
 	diags.Append(m.Tags.ElementsAs(ctx, &seg.Tags, false)...)
 	slices.Sort(seg.Tags)
 	var rules []console.SegmentRule

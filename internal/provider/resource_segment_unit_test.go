@@ -89,7 +89,8 @@ func TestExpandAndFlattenSegment(t *testing.T) {
 	if diags.HasError() {
 		t.Fatal(diags)
 	}
-	if seg.Name != "" || seg.IDType != "" || !slices.Equal(seg.Tags, []string{"a", "z"}) || ids != nil {
+	// A name left out is sent as the id: the service requires one.
+	if seg.Name != "staff" || seg.IDType != "" || !slices.Equal(seg.Tags, []string{"a", "z"}) || ids != nil {
 		t.Errorf("create %+v, ids %v", seg, ids)
 	}
 	if len(rules) != 1 || rules[0].ReturnValue != nil || rules[0].BaseID != "" || rules[0].PassPercentage != 12.5 {
