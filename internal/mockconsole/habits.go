@@ -107,6 +107,10 @@ type Habits struct {
 	// already holds (matched by id), ignores added ones, keeps omitted ones, and answers 200 with
 	// what it holds.
 	PartialPipelineWrites bool
+
+	// SegmentsWithoutCount: segments come without count, as the 2025-12 document has them (the id
+	// list's own page, GET /segments/{id}/id_list, keeps its count).
+	SegmentsWithoutCount bool
 }
 
 // AllHabits is every habit at once (errors in the NestJS form). A 409 is no habit but the answer to
@@ -133,6 +137,7 @@ func (h *Habits) switches() map[string]*bool {
 		"NoRetryAfter": &h.NoRetryAfter, "ReadOnlyKey": &h.ReadOnlyKey, "RoleNames": &h.RoleNames,
 		"OwnerLater": &h.OwnerLater, "Placeholders": &h.Placeholders,
 		"ConsolePipelineRules": &h.ConsolePipelineRules, "PartialPipelineWrites": &h.PartialPipelineWrites,
+		"SegmentsWithoutCount": &h.SegmentsWithoutCount,
 	}
 }
 
@@ -296,6 +301,9 @@ func (s *Server) reshapeBody(r *http.Request, body []byte) []byte {
 		s.withActiveReview(r, data)
 		if h.ConsolePipelineRules && strings.HasPrefix(strings.TrimPrefix(r.URL.Path, basePath), "/release_pipelines") {
 			consolePipelineRules(data)
+		}
+		if h.SegmentsWithoutCount && segmentObjects(r) {
+			withoutCount(data)
 		}
 		env["data"] = h.reshape(data, "")
 		if h.Placeholders && r.Method == http.MethodGet && strings.HasPrefix(strings.TrimPrefix(r.URL.Path, basePath), "/metrics/metric_source/") {

@@ -87,7 +87,8 @@ func (r *segmentResource) refreshSegment(ctx context.Context, id string, held []
 	switch {
 	case held != nil && priv.inFlight(time.Now()) && (!known || updating):
 		out.ids = withoutIDs(held, priv.Refused)
-		out.Count = console.WholeNumber(len(out.ids))
+		n := console.WholeNumber(len(out.ids)) // the service counts the list as it was before the write
+		out.Count = &n
 		priv.Refused = nil
 		return out, nil
 	case held != nil && known && !updating && version != "" && version == priv.Version && len(priv.Refused) == 0:

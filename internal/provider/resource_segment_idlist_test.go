@@ -49,7 +49,7 @@ func TestRefreshSegment_metadataUnreadable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(got.ids, []string{"a", "b"}) || got.Count != 2 || pages != 0 || priv.Refused != nil {
+	if !slices.Equal(got.ids, []string{"a", "b"}) || got.Count == nil || *got.Count != 2 || pages != 0 || priv.Refused != nil {
 		t.Errorf("a minute after the write: ids %v count %d, %d pages, refused %v; want what was written, taken as held", got.ids, got.Count, pages, priv.Refused)
 	}
 

@@ -96,7 +96,7 @@ func TestExpandAndFlattenSegment(t *testing.T) {
 	if len(rules) != 1 || rules[0].ReturnValue != nil || rules[0].BaseID != "" || rules[0].PassPercentage != 12.5 {
 		t.Errorf("rules %+v", rules)
 	}
-	got := &console.Segment{ID: "staff", Name: "staff", Type: "rule_based", IDType: "userID", Count: 1, Tags: []string{"a", "z"},
+	got := &console.Segment{ID: "staff", Name: "staff", Type: "rule_based", IDType: "userID", Count: new(console.WholeNumber(1)), Tags: []string{"a", "z"},
 		Rules: []console.SegmentRule{{ID: "r1", BaseID: "b1", Name: "a", PassPercentage: 12.500000000000002, ReturnValue: json.RawMessage(`{}`)}}}
 	if d := flattenSegment(ctx, got, nil, &m); d.HasError() {
 		t.Fatal(d)
