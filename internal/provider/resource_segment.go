@@ -107,7 +107,8 @@ func (r *segmentResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 				PlanModifiers: []planmodifier.List{sameIDsKeepState{}},
 			},
 			"entry_count": schema.Int64Attribute{
-				Computed: true, MarkdownDescription: "Number of ids (or rules) the service reports: its `count` (a name Terraform reserves).",
+				Computed: true, MarkdownDescription: "Number of ids (or rules): the service's `count` where it sends one (a name " +
+					"Terraform reserves), else the number of ids Terraform read or wrote (or of the rules read). Never 0 for a number not known.",
 				// Kept while the ids and rules stay as they are (ModifyPlan).
 				PlanModifiers: []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
 			},
@@ -161,6 +162,7 @@ func (r *segmentResource) Create(ctx context.Context, req resource.CreateRequest
 	held := len(ids)
 	if len(ids) > 0 && !resp.Diagnostics.HasError() {
 		var refused []string
+		base, baseKnown := r.idListBase(ctx, id, idListPrivate{})
 		switch err := r.data.client.AddSegmentIDs(ctx, id, ids); {
 		case console.IsIDListCap(err):
 			// Terraform marks a resource whose create fails as tainted, to be deleted and created
@@ -176,7 +178,7 @@ func (r *segmentResource) Create(ctx context.Context, req resource.CreateRequest
 		case err != nil:
 			segmentWriteFailure(ctx, &resp.Diagnostics, op, id, "add ids to", err)
 		}
-		priv, onItsWay = r.afterIDWrite(ctx, id, refused)
+		priv, onItsWay = r.afterIDWrite(ctx, id, refused, expectedVersion(base, baseKnown, idListWrites(held)))
 	}
 	r.finish(ctx, op, &plan, created, written, &resp.Diagnostics)
 	if onItsWay || held < len(ids) {
@@ -228,9 +230,16 @@ func (r *segmentResource) Update(ctx context.Context, req resource.UpdateRequest
 	}
 	added, removed := setDifference(oldIDs, ids), setDifference(ids, oldIDs)
 	have, wroteIDs, capped := oldIDs, false, false // the ids the service takes as the writes go
+	var base int64
+	var baseKnown bool
+	var writes int64 // the writes the service took, each a step of the list's version
+	if (len(added) > 0 || len(removed) > 0) && !resp.Diagnostics.HasError() {
+		base, baseKnown = r.idListBase(ctx, id, loadIDListPrivate(ctx, req.Private))
+	}
 	if len(added) > 0 && !resp.Diagnostics.HasError() {
 		wroteIDs = true
 		err := r.data.client.AddSegmentIDs(ctx, id, added)
+		writes += idListWrites(idsTaken(err, len(added)))
 		have = unionIDs(have, added[:idsTaken(err, len(added))])
 		switch {
 		case console.IsIDListCap(err):
@@ -245,6 +254,7 @@ func (r *segmentResource) Update(ctx context.Context, req resource.UpdateRequest
 	if len(removed) > 0 && !resp.Diagnostics.HasError() {
 		wroteIDs = true
 		err := r.data.client.RemoveSegmentIDs(ctx, id, removed)
+		writes += idListWrites(idsTaken(err, len(removed)))
 		have = withoutIDs(have, removed[:idsTaken(err, len(removed))])
 		if err != nil {
 			segmentWriteFailure(ctx, &resp.Diagnostics, op, id, "remove ids from", err)
@@ -253,11 +263,11 @@ func (r *segmentResource) Update(ctx context.Context, req resource.UpdateRequest
 	var priv idListPrivate
 	var onItsWay bool
 	if wroteIDs {
-		priv, onItsWay = r.afterIDWrite(ctx, id, nil)
+		priv, onItsWay = r.afterIDWrite(ctx, id, nil, expectedVersion(base, baseKnown, writes))
 		if resp.Diagnostics.HasError() && !capped {
 			// A write whose fate is unknown (an answer lost, a timeout) may have been applied: the
 			// next refresh reads the pages rather than trust the ids counted here.
-			priv.Version = ""
+			priv.Version, priv.Expected = "", ""
 		}
 		resp.Diagnostics.Append(priv.save(ctx, resp.Private)...)
 	}
