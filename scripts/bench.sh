@@ -20,6 +20,7 @@ cd "$(dirname "$0")/.."
 : "${BENCH_WRITE_DOC:=1}"
 : "${BENCH_SHARED:=1}"               # 0 skips the shared-limit runs (scripts/bench_shared.sh)
 : "${BENCH_SEGMENT:=1}"              # 0 skips the 100,000-id segment runs (scripts/bench_segment.sh)
+: "${BENCH_SEGMENT_LATE:=1}"         # 0 skips the 20,000-id plans after late writes (scripts/bench_segment_late.sh)
 : "${BENCH_REFRESH:=1}"              # 0 skips the refresh runs at 100 ms latency (scripts/bench_refresh.sh)
 doc=BENCHMARKS.md
 
@@ -330,6 +331,11 @@ fi
 # A 100,000-id segment under the id endpoints' own limit: its own table.
 if [ "${BENCH_SEGMENT:-1}" = 1 ]; then
 	TERRAFORM=$TERRAFORM PROVIDER_BIN=$PROVIDER_BIN BENCH_WRITE_DOC=$BENCH_WRITE_DOC ./scripts/bench_segment.sh
+fi
+
+# Plans of a 20,000-id segment after its late writes took effect: its own table.
+if [ "${BENCH_SEGMENT_LATE:-1}" = 1 ]; then
+	TERRAFORM=$TERRAFORM PROVIDER_BIN=$PROVIDER_BIN BENCH_WRITE_DOC=$BENCH_WRITE_DOC ./scripts/bench_segment_late.sh
 fi
 
 # Refresh of 100, 150 and 500 gates with their rules at 100 ms per request, against Terraform's own

@@ -47,3 +47,20 @@ replace_doc_section() {
 	mv "$gen.doc" "$doc"
 	rm -f "$gen"
 }
+
+# provider_hcl URL KEY: the terraform and provider blocks of a workspace of the provider under
+# dev_overrides against the mock at URL.
+provider_hcl() {
+	cat <<HCL
+terraform {
+  required_providers {
+    featureconsole = { source = "featureconsole/featureconsole" }
+  }
+}
+
+provider "featureconsole" {
+  base_url = "$1"
+  api_key  = "$2"
+}
+HCL
+}

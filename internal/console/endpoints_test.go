@@ -161,10 +161,10 @@ func TestEndpointsWire(t *testing.T) {
 				`"conditions":[{"type":"public","targetValue":7}],"returnValue":{"a":1}}},` +
 				`{"id":"s2","type":"id_list","count":10,"tags":[],"rules":null}]`),
 			want: []Segment{
-				{ID: "s1", IsEnabled: true, Description: "d", LastModifierName: "n", LastModifierID: "i", Type: "rule_based", Count: 3,
+				{ID: "s1", IsEnabled: true, Description: "d", LastModifierName: "n", LastModifierID: "i", Type: "rule_based", Count: new(WholeNumber(3)),
 					Tags: []string{"t"}, Rules: []SegmentRule{{Name: "r", PassPercentage: 50,
 						Conditions: []Condition{{Type: "public", TargetValue: json.RawMessage(`7`)}}, ReturnValue: json.RawMessage(`{"a":1}`)}}},
-				{ID: "s2", Type: "id_list", Count: 10, Tags: []string{}},
+				{ID: "s2", Type: "id_list", Count: new(WholeNumber(10)), Tags: []string{}},
 			},
 		},
 		{

@@ -90,7 +90,7 @@ func TestSegmentRulesForms(t *testing.T) {
 			names = append(names, r.Name)
 		}
 		got := strings.Join(names, ",")
-		if got != tc.want || s.ID != "s" || s.Count != 3 {
+		if got != tc.want || s.ID != "s" || s.Count == nil || *s.Count != 3 {
 			t.Errorf("%s: rules %q, segment %+v", tc.name, got, s)
 		}
 	}

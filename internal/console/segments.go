@@ -18,18 +18,36 @@ import (
 
 // Segment is an id-list or rule-based segment.
 type Segment struct {
-	ID               string      `json:"id"`
-	Name             string      `json:"name,omitempty"`
-	IsEnabled        bool        `json:"isEnabled"`
-	Description      string      `json:"description"`
-	LastModifierName string      `json:"lastModifierName"`
-	LastModifierID   string      `json:"lastModifierID"`
-	Type             string      `json:"type"`
-	IDType           string      `json:"idType,omitempty"`
-	Count            WholeNumber `json:"count"`
-	Tags             []string    `json:"tags"`
+	ID               string `json:"id"`
+	Name             string `json:"name,omitempty"`
+	IsEnabled        bool   `json:"isEnabled"`
+	Description      string `json:"description"`
+	LastModifierName string `json:"lastModifierName"`
+	LastModifierID   string `json:"lastModifierID"`
+	Type             string `json:"type"`
+	IDType           string `json:"idType,omitempty"`
+	// Count is the service's number of ids (or rules); nil where it sends none: the 2025-12 document
+	// dropped it from segments, and a count not sent is no count of 0 (KnownCount).
+	Count *WholeNumber `json:"count"`
+	Tags  []string     `json:"tags"`
 	// Rules are every rule of a rule-based segment, in order; nil for an id-list segment.
 	Rules []SegmentRule `json:"rules"`
+	// rulesListed tells that rules came as an array, which holds every rule (the seed's object form
+	// shows one).
+	rulesListed bool
+}
+
+// KnownCount is the number of ids or rules the segment's own read tells: its count where the
+// service sends one, else for a rule-based segment the number of its rules when they came as an
+// array. known is false where the read cannot tell (an id list without count: only its pages can).
+func (s *Segment) KnownCount() (n int64, known bool) {
+	switch {
+	case s.Count != nil:
+		return int64(*s.Count), true
+	case s.Type == SegmentRuleBased && s.rulesListed:
+		return int64(len(s.Rules)), true
+	}
+	return 0, false
 }
 
 // SegmentRule has the gate rule's shape (the service documents it as such, without returnValue,
@@ -327,6 +345,7 @@ func (s *Segment) UnmarshalJSON(b []byte) error {
 		if err := json.Unmarshal(raw, &s.Rules); err != nil {
 			return fmt.Errorf("segment %q: rules: %w", s.ID, err)
 		}
+		s.rulesListed = true
 		if len(s.Rules) == 0 {
 			s.Rules = []SegmentRule{}
 		}

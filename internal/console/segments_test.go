@@ -178,3 +178,32 @@ func TestCreateSegmentIsNotSentTwice(t *testing.T) {
 		t.Errorf("the create was sent %d times", f.count())
 	}
 }
+
+// A segment's count where the service sends none (the 2025-12 document) is not 0: only a
+// rule-based segment whose rules came as an array tells its number without it.
+func TestSegmentKnownCount(t *testing.T) {
+	for _, tc := range []struct {
+		body  string
+		n     int64
+		known bool
+	}{
+		{`{"id":"s","type":"id_list","count":50}`, 50, true},
+		{`{"id":"s","type":"id_list","count":0}`, 0, true},
+		{`{"id":"s","type":"id_list","count":"12.0"}`, 12, true},
+		{`{"id":"s","type":"id_list"}`, 0, false},
+		{`{"id":"s","type":"id_list","count":null,"rules":[]}`, 0, false},
+		{`{"id":"s","type":"rule_based","rules":[{"name":"a"},{"name":"b"}]}`, 2, true},
+		{`{"id":"s","type":"rule_based","rules":[]}`, 0, true},
+		{`{"id":"s","type":"rule_based","rules":{"name":"a"}}`, 0, false}, // the seed's form shows one rule of any number
+		{`{"id":"s","type":"rule_based","count":3,"rules":{"name":"a"}}`, 3, true},
+		{`{"id":"s","type":"analysis_list"}`, 0, false},
+	} {
+		var s Segment
+		if err := json.Unmarshal([]byte(tc.body), &s); err != nil {
+			t.Fatalf("%s: %v", tc.body, err)
+		}
+		if n, known := s.KnownCount(); n != tc.n || known != tc.known {
+			t.Errorf("%s: %d, %v; want %d, %v", tc.body, n, known, tc.n, tc.known)
+		}
+	}
+}

@@ -305,3 +305,54 @@ func (v conflictsWithSibling) ValidateList(ctx context.Context, req validator.Li
 	resp.Diagnostics.Append(validatordiag.InvalidAttributeCombinationDiagnostic(req.Path,
 		fmt.Sprintf("Attribute %q cannot be specified when %q is specified", other, req.Path)))
 }
+
+// The service's own checks of ids and names (DESIGN.md §2, round five), made at plan time so that
+// a value it would refuse fails the plan at its attribute, before any request. Each is 3 to 100
+// characters of ASCII letters, digits and the few more characters the service names: a letter
+// such as `ö` passes a Unicode letter class but not the service.
+
+// ObjectID is a gate or dynamic config id: letters, digits, `_`, `-` and `.` (`checkout.copy`).
+func ObjectID() validator.String {
+	return serviceChars("letters A-Z and a-z, digits, '_', '-' and '.'", "_-.")
+}
+
+// SegmentID is a segment id: letters, digits, `_` and `-` (no dots).
+func SegmentID() validator.String {
+	return serviceChars("letters A-Z and a-z, digits, '_' and '-'", "_-")
+}
+
+// ObjectName is a gate or dynamic config display name: letters, digits, spaces, `_`, `-` and `.`.
+func ObjectName() validator.String {
+	return serviceChars("letters A-Z and a-z, digits, spaces, '_', '-' and '.'", "_-. ")
+}
+
+// SegmentName is a segment display name: letters, digits, spaces, `_` and `-`.
+func SegmentName() validator.String {
+	return serviceChars("letters A-Z and a-z, digits, spaces, '_' and '-'", "_- ")
+}
+
+const minServiceChars, maxServiceChars = 3, 100
+
+// serviceChars checks a value's length and characters: ASCII letters and digits, and extra.
+func serviceChars(allowed, extra string) validator.String {
+	desc := fmt.Sprintf("%d to %d characters of %s", minServiceChars, maxServiceChars, allowed)
+	return StringCheck{"value must be " + desc, func(req validator.StringRequest, resp *validator.StringResponse) {
+		s := req.ConfigValue.ValueString()
+		if n := utf8.RuneCountInString(s); n < minServiceChars || n > maxServiceChars {
+			resp.Diagnostics.AddAttributeError(req.Path, "Invalid length",
+				fmt.Sprintf("%s must be %s; %q has a length of %d.", req.Path, desc, Truncate(s, 120), n))
+			return
+		}
+		var bad []string
+		for _, r := range s {
+			ok := r < utf8.RuneSelf && ('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || strings.ContainsRune(extra, r))
+			if q := strconv.QuoteRune(r); !ok && !slices.Contains(bad, q) {
+				bad = append(bad, q)
+			}
+		}
+		if len(bad) > 0 {
+			resp.Diagnostics.AddAttributeError(req.Path, "Character the service does not accept",
+				fmt.Sprintf("%s must be %s; %q holds %s, which the service refuses.", req.Path, desc, Truncate(s, 120), strings.Join(bad, ", ")))
+		}
+	}}
+}

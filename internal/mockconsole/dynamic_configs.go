@@ -68,7 +68,7 @@ const (
 )
 
 // configIDPattern is the service's pattern for a config id.
-var configIDPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{3,100}$`)
+var configIDPattern = regexp.MustCompile(`^[A-Za-z0-9_.-]{3,100}$`)
 
 // clone is the config as the service answers it.
 func (st *configState) clone() DynamicConfig {
@@ -477,7 +477,7 @@ func (s *Server) createConfig(body []byte) response {
 		id = strings.ToLower(strings.Join(strings.Fields(*req.Name), "_"))
 	}
 	if !configIDPattern.MatchString(id) {
-		return errResp(http.StatusBadRequest, "id must be 3 to 100 of the characters A-Z, a-z, 0-9, '_' and '-'")
+		return errResp(http.StatusBadRequest, "id must be 3 to 100 of the characters A-Z, a-z, 0-9, '_', '-' and '.'")
 	}
 	if _, exists := s.configs[id]; exists {
 		return errResp(http.StatusBadRequest, "Dynamic config with id %q already exists", id)

@@ -357,7 +357,7 @@ func (g Gate) clone() Gate {
 // names 3-100 of letters, digits, space, _ - and ., descriptions at most 1,000 characters.
 var (
 	gateIDPattern   = regexp.MustCompile(`^[A-Za-z0-9_.-]{3,100}$`)
-	gateNamePattern = regexp.MustCompile(`^[\p{L}\p{N} _.-]{3,100}$`)
+	gateNamePattern = regexp.MustCompile(`^[A-Za-z0-9 _.-]{3,100}$`)
 )
 
 const (

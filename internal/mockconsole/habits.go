@@ -118,6 +118,9 @@ type Habits struct {
 	// SchemaReserialised: a config's schema text comes back with its keys in another order and whole
 	// numbers as 1.0.
 	SchemaReserialised bool
+	// SegmentsWithoutCount: segments come without count, as the 2025-12 document has them (the id
+	// list's own page, GET /segments/{id}/id_list, keeps its count).
+	SegmentsWithoutCount bool
 }
 
 // AllHabits is every habit at once (errors in the NestJS form). A 409 is no habit but the answer to
@@ -144,6 +147,7 @@ func (h *Habits) switches() map[string]*bool {
 		"NoRetryAfter": &h.NoRetryAfter, "ReadOnlyKey": &h.ReadOnlyKey, "RoleNames": &h.RoleNames,
 		"OwnerLater": &h.OwnerLater, "Placeholders": &h.Placeholders,
 		"ConsolePipelineRules": &h.ConsolePipelineRules, "PartialPipelineWrites": &h.PartialPipelineWrites,
+		"SegmentsWithoutCount": &h.SegmentsWithoutCount,
 	}
 	maps.Copy(m, h.configHabits())
 	return m
@@ -311,6 +315,9 @@ func (s *Server) reshapeBody(r *http.Request, body []byte) []byte {
 			consolePipelineRules(data)
 		}
 		h.reshapeConfigs(r, data)
+		if h.SegmentsWithoutCount && segmentObjects(r) {
+			withoutCount(data)
+		}
 		env["data"] = h.reshape(data, "")
 		if h.Placeholders && r.Method == http.MethodGet && strings.HasPrefix(strings.TrimPrefix(r.URL.Path, basePath), "/metrics/metric_source/") {
 			sourcePlaceholders(env["data"])

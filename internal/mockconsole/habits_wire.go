@@ -106,3 +106,23 @@ func sourcePlaceholders(data any) {
 		}
 	}
 }
+
+// segmentObjects tells whether an answer's data are segments (a list, one, or the answer of a
+// write): not the pages of an id list or its version.
+func segmentObjects(r *http.Request) bool {
+	p := strings.TrimPrefix(r.URL.Path, basePath)
+	return (p == "/segments" || strings.HasPrefix(p, "/segments/")) &&
+		!strings.HasSuffix(p, "/id_list") && !strings.HasSuffix(p, "/idlist_metadata")
+}
+
+// withoutCount drops count from a segment or a list of them (Habits.SegmentsWithoutCount).
+func withoutCount(data any) {
+	switch t := data.(type) {
+	case map[string]any:
+		delete(t, "count")
+	case []any:
+		for _, x := range t {
+			withoutCount(x)
+		}
+	}
+}

@@ -160,3 +160,34 @@ func TestHabitOwnerLaterGate(t *testing.T) {
 		t.Errorf("without the habit a gate has no owner: %s", body)
 	}
 }
+
+// Segments without count (the 2025-12 document): every segment object the service answers, read
+// or written, lacks it; the page of an id list keeps its own.
+func TestHabitSegmentsWithoutCount(t *testing.T) {
+	s, c := newClient(t, Config{NoSeed: true})
+	s.SetHabits(Habits{SegmentsWithoutCount: true})
+	for _, step := range []struct{ method, path, body string }{
+		{"POST", "/segments", `{"id":"beta","name":"beta","type":"id_list"}`},
+		{"PATCH", "/segments/beta/id_list", `{"ids":["u_1","u_2"]}`},
+		{"GET", "/segments/beta", ""},
+		{"GET", "/segments", ""},
+		{"POST", "/segments", `{"id":"staff","name":"staff","type":"rule_based"}`},
+		{"POST", "/segments/staff/conditional", `[{"name":"a","passPercentage":10,"conditions":[{"type":"email","operator":"any","targetValue":["x"]}]}]`},
+		{"PUT", "/segments/staff/archive", ""},
+	} {
+		st, _, body := raw(t, c, step.method, step.path, step.body)
+		if st/100 != 2 {
+			t.Fatalf("%s %s: %d %s", step.method, step.path, st, body)
+		}
+		if step.method != "PATCH" && strings.Contains(body, `"count"`) {
+			t.Errorf("%s %s carries a count: %s", step.method, step.path, body)
+		}
+	}
+	if _, _, body := raw(t, c, "GET", "/segments/beta/id_list?page=1&limit=100", ""); !strings.Contains(body, `"count":2`) {
+		t.Errorf("the id list's page lost its count: %s", body)
+	}
+	s.SetHabits(Habits{})
+	if _, _, body := raw(t, c, "GET", "/segments/beta", ""); !strings.Contains(body, `"count":2`) {
+		t.Errorf("without the habit: %s", body)
+	}
+}

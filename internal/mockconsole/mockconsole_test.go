@@ -490,11 +490,11 @@ func TestSegmentConditionTypes(t *testing.T) {
 	for _, typ := range SegmentConditionTypes {
 		every = append(every, rule(typ))
 	}
-	expect(t, c.do("POST", "/segments", map[string]any{"id": "every_type", "type": "rule_based", "rules": every}), 201)
+	expect(t, c.do("POST", "/segments", map[string]any{"id": "every_type", "name": "every_type", "type": "rule_based", "rules": every}), 201)
 	expect(t, c.do("POST", "/segments/every_type/conditional", every), 200)
 	for _, typ := range []string{"locale", "url", "public", "time", "passes_gate", "fails_gate", "target_app", "Email"} {
 		for _, r := range []result{
-			c.do("POST", "/segments", map[string]any{"id": "with_" + strings.ToLower(typ), "type": "rule_based", "rules": []any{rule("email"), rule(typ)}}),
+			c.do("POST", "/segments", map[string]any{"id": "with_" + strings.ToLower(typ), "name": "with_" + strings.ToLower(typ), "type": "rule_based", "rules": []any{rule("email"), rule(typ)}}),
 			c.do("POST", "/segments/every_type/conditional", []any{rule("email"), rule(typ)}),
 		} {
 			expect(t, r, 400)

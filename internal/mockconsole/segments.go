@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // SegmentRule is one rule of a rule_based segment: a gate rule's shape.
@@ -227,7 +228,10 @@ func (s *Server) createSegment(body []byte) response {
 	switch {
 	case !segmentIDPattern.MatchString(req.ID):
 		return errResp(http.StatusBadRequest, "id must be 3 to 100 characters of letters, digits, _ and -")
-	case req.Name != "" && !segmentNamePattern.MatchString(req.Name):
+	case utf8.RuneCountInString(req.Name) < 3:
+		// The 2025 documents require a name: one left out is as short as "".
+		return errResp(http.StatusBadRequest, "name must be longer than or equal to 3 characters")
+	case !segmentNamePattern.MatchString(req.Name):
 		return errResp(http.StatusBadRequest, "name must be 3 to 100 characters of letters, digits, space, _ and -")
 	case len(req.Description) > 1000:
 		return errResp(http.StatusBadRequest, "description must be at most 1000 characters")
@@ -242,9 +246,6 @@ func (s *Server) createSegment(body []byte) response {
 	st := &segmentState{seg: Segment{ID: req.ID, Name: req.Name, IsEnabled: true, Description: req.Description,
 		LastModifierName: modifierName, LastModifierID: modifierID, Type: req.Type, IDType: req.IDType,
 		Tags: nonNilStrings(req.Tags)}, idSet: map[string]struct{}{}}
-	if st.seg.Name == "" {
-		st.seg.Name = req.ID
-	}
 	if st.seg.IDType == "" {
 		st.seg.IDType = "userID"
 	}

@@ -24,7 +24,7 @@ func idsBody(from, to int) map[string]any {
 func TestSegmentIDListCap(t *testing.T) {
 	s, c := newClient(t, Config{NoSeed: true, NoIDListLimits: true})
 	s.SetIDListCap(1500)
-	expect(t, c.do("POST", "/segments", map[string]any{"id": "big", "type": "id_list"}), 201)
+	expect(t, c.do("POST", "/segments", map[string]any{"id": "big", "name": "big", "type": "id_list"}), 201)
 	expect(t, c.do("PATCH", "/segments/big/id_list", idsBody(0, 1000)), 200)
 	r := c.do("PATCH", "/segments/big/id_list", idsBody(1000, 2000))
 	expect(t, r, 400)
@@ -53,7 +53,7 @@ func TestSegmentIDListLag(t *testing.T) {
 		return fmt.Sprint(d["currentVersion"]), d["isUpdating"] == true
 	}
 	count := func() json.Number { return c.do("GET", "/segments/big", nil).data()["count"].(json.Number) }
-	expect(t, c.do("POST", "/segments", map[string]any{"id": "big", "type": "id_list"}), 201)
+	expect(t, c.do("POST", "/segments", map[string]any{"id": "big", "name": "big", "type": "id_list"}), 201)
 	expect(t, c.do("PATCH", "/segments/big/id_list", idsBody(0, 1000)), 200) // 1,000: at once
 	if v, up := meta(); v != "1" || up || count() != "1000" {
 		t.Fatalf("after 1,000 ids: version %s updating %v count %s", v, up, count())

@@ -56,8 +56,10 @@ func segmentAttributes() map[string]schema.Attribute {
 		"last_modifier_name": framework.ComputedText("Name of the last modifier."),
 		"last_modifier_id":   framework.ComputedText("Identifier of the last modifier."),
 		"type":               framework.ComputedText("`id_list` or `rule_based`."),
-		"count":              schema.Int64Attribute{Computed: true, MarkdownDescription: "Number of members (id lists) as reported by the service."},
-		"tags":               schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Tags."},
+		"count": schema.Int64Attribute{Computed: true, MarkdownDescription: "Number of ids (id lists) or rules (rule-based segments) as the " +
+			"service reports it; for a rule-based segment without it, the number of its rules. Null where the service sends no count " +
+			"for a list of ids (its ids are not read here): never 0 for a number not known."},
+		"tags": schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Tags."},
 		"rules": schema.ListNestedAttribute{
 			Computed:            true,
 			MarkdownDescription: "Every rule of a `rule_based` segment, in the service's order; empty for `id_list` segments.",
@@ -88,12 +90,21 @@ func flattenSegments(segs []console.Segment, typ string) types.List {
 			"last_modifier_name": types.StringValue(s.LastModifierName),
 			"last_modifier_id":   types.StringValue(s.LastModifierID),
 			"type":               types.StringValue(s.Type),
-			"count":              types.Int64Value(int64(s.Count)),
+			"count":              knownCount(&s),
 			"tags":               framework.StringList(s.Tags),
 			"rules":              flattenSegmentRules(s.Rules),
 		}))
 	}
 	return types.ListValueMust(segmentObjectType, vals)
+}
+
+// knownCount is what the segment's read tells of its number of entries: null, never 0, where it
+// tells nothing (an id list read without its pages, from a service that sends no count).
+func knownCount(s *console.Segment) types.Int64 {
+	if n, ok := s.KnownCount(); ok {
+		return types.Int64Value(n)
+	}
+	return types.Int64Null()
 }
 
 func flattenSegmentRules(rules []console.SegmentRule) types.List {

@@ -94,7 +94,7 @@ func NewSegmentList() list.ListResource {
 			case s.Type == console.SegmentIDList:
 				// The list page has every field but the ids: read those alone.
 				full.ids, err = s.ids(ctx)
-			case int(s.Count) > len(s.Rules) && s.Type == console.SegmentRuleBased:
+			case s.Type == console.SegmentRuleBased && !wholeRules(&s.Segment):
 				full, err = s.read(ctx)
 			}
 			if err != nil {
@@ -112,4 +112,11 @@ func NewSegmentList() list.ListResource {
 
 type segmentListModel struct {
 	Type types.String `tfsdk:"type"`
+}
+
+// wholeRules tells whether a rule-based segment on a list page shows every rule it has: its count
+// says so, or its rules came as an array (the seed's form shows one rule).
+func wholeRules(s *console.Segment) bool {
+	n, ok := s.KnownCount()
+	return ok && int(n) <= len(s.Rules)
 }

@@ -7,7 +7,6 @@ import (
 	"context"
 	"fmt"
 	"maps"
-	"regexp"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
@@ -33,9 +32,6 @@ var _ managedResource = &dynamicConfigResource{}
 func NewDynamicConfigResource() resource.Resource {
 	return &dynamicConfigResource{resourceData{typeName: "dynamic_config"}}
 }
-
-// configIDPattern is the service's pattern for a config id (DESIGN.md §4), checked at plan time.
-var configIDPattern = regexp.MustCompile(`^[A-Za-z0-9_-]*$`)
 
 // configCreation names configs in the errors of a create that meets an existing one.
 var configCreation = creation{typeName: "featureconsole_dynamic_config", kind: "Dynamic config", noun: "A dynamic config with id",
@@ -70,17 +66,14 @@ func dynamicConfigAttributes(ctx context.Context) map[string]schema.Attribute {
 		},
 		"config_id": schema.StringAttribute{
 			Required: true,
-			MarkdownDescription: "Identifier of the config, such as `checkout_copy`: 3 to 100 letters, digits, `_` and `-`. " +
-				"Changing it forces replacement.",
-			Validators: []validator.String{
-				stringvalidator.LengthBetween(3, 100),
-				stringvalidator.RegexMatches(configIDPattern, "must contain only letters A-Z and a-z, digits, '_' and '-'"),
-			},
+			MarkdownDescription: "Identifier of the config, such as `checkout_copy` or `checkout.copy`: 3 to 100 letters, digits, " +
+				"`_`, `-` and `.`. Changing it forces replacement.",
+			Validators:    []validator.String{framework.ObjectID()},
 			PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 		},
-		"name": chosenString("Display name: 3 to 100 letters, digits, spaces, `_`, `-` and `.`; the `config_id` when omitted. Updated in place.",
-			stringvalidator.UTF8LengthBetween(3, 100),
-			stringvalidator.RegexMatches(gateNamePattern, "must contain only letters, digits, spaces, '_', '-' and '.'")),
+		"name": chosenString("Display name: 3 to 100 letters A-Z and a-z, digits, spaces, `_`, `-` and `.` (no other letters, such "+
+			"as `ö`); the `config_id` when omitted. Updated in place.",
+			framework.ObjectName()),
 		"description": chosenString("Description, at most 1,000 characters. Empty when omitted at creation. Updated in place.",
 			stringvalidator.UTF8LengthAtMost(maxDescription)),
 		"is_enabled": schema.BoolAttribute{

@@ -203,7 +203,7 @@ func TestAccDynamicConfig_badInput(t *testing.T) {
 			}},
 		})
 	}
-	bad := map[string]string{"ab": "length", "a b c": "must contain only", strings.Repeat("x", 101): "length"}
+	bad := map[string]string{"ab": "length", "a b c": "holds ' '", "chéckout": "holds 'é'", strings.Repeat("x", 101): "length"}
 	for id, want := range bad {
 		resource.Test(t, resource.TestCase{
 			PreCheck:                 func() { testAccPreCheck(t) },

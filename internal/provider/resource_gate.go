@@ -6,7 +6,6 @@ package provider
 import (
 	"context"
 	"fmt"
-	"regexp"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
@@ -32,13 +31,6 @@ var _ managedResource = &gateResource{}
 func NewGateResource() resource.Resource {
 	return &gateResource{resourceData{typeName: "gate"}}
 }
-
-// The service's patterns for a gate (DESIGN.md §2), checked at plan time so that a bad value never
-// reaches it.
-var (
-	gateIDPattern   = regexp.MustCompile(`^[A-Za-z0-9_.-]*$`)
-	gateNamePattern = regexp.MustCompile(`^[\p{L}\p{N} _.-]*$`)
-)
 
 const (
 	gateTypePermanent = "PERMANENT"
@@ -71,16 +63,12 @@ func (r *gateResource) Schema(ctx context.Context, _ resource.SchemaRequest, res
 				Required: true,
 				MarkdownDescription: "Identifier of the gate, such as `new_checkout`: 3 to 100 letters, digits, `_`, `-` " +
 					"and `.`. Changing it forces replacement (the service cannot rename a gate's id).",
-				Validators: []validator.String{
-					stringvalidator.LengthBetween(3, 100),
-					stringvalidator.RegexMatches(gateIDPattern, "must contain only letters A-Z and a-z, digits, '_', '-' and '.'"),
-				},
+				Validators:    []validator.String{framework.ObjectID()},
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
-			"name": chosenString("Display name: 3 to 100 letters, digits, spaces, `_`, `-` and `.`. The service uses the "+
-				"gate id when it is omitted. Updated in place.",
-				stringvalidator.UTF8LengthBetween(3, 100),
-				stringvalidator.RegexMatches(gateNamePattern, "must contain only letters, digits, spaces, '_', '-' and '.'")),
+			"name": chosenString("Display name: 3 to 100 letters A-Z and a-z, digits, spaces, `_`, `-` and `.` (no other letters, "+
+				"such as `ö`). The service uses the gate id when it is omitted. Updated in place.",
+				framework.ObjectName()),
 			"description": chosenString("Description, at most 1,000 characters. Empty when omitted at creation. Updated in place.",
 				stringvalidator.UTF8LengthAtMost(maxDescription)),
 			"is_enabled": schema.BoolAttribute{

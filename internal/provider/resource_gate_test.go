@@ -218,9 +218,10 @@ func TestAccGate_validation(t *testing.T) {
 		lines []string
 		want  *regexp.Regexp
 	}{
-		{[]string{`name = "ab"`}, wrapped(`Attribute name UTF-8 character count must be between 3 and 100, got: 2`)},
-		{[]string{`name = "` + long + `"`}, wrapped(`Attribute name UTF-8 character count must be between 3 and 100, got: 101`)},
-		{[]string{`name = "New checkout!"`}, wrapped(`Attribute name must contain only letters, digits, spaces, '_', '-' and '.'`)},
+		{[]string{`name = "ab"`}, wrapped(`name must be 3 to 100 characters of letters A-Z and a-z, digits, spaces, '_', '-' and '.'`, `"ab" has a length of 2`)},
+		{[]string{`name = "` + long + `"`}, wrapped(`name must be 3 to 100 characters`, `has a length of 101`)},
+		{[]string{`name = "New checkout!"`}, wrapped(`name must be 3 to 100 characters`, `"New checkout!" holds '!', which the service refuses`)},
+		{[]string{`name = "Größe"`}, wrapped(`Character the service does not accept`, `"Größe" holds 'ö', 'ß', which the service refuses`)},
 		{[]string{`description = "` + strings.Repeat("é", 1001) + `"`}, wrapped(`Attribute description UTF-8 character count must be at most 1000, got: 1001`)},
 		{[]string{`type = "permanent"`}, wrapped(`Attribute type value must be one of: ["PERMANENT" "TEMPORARY"]`)},
 		{[]string{`id_type = " "`}, wrapped(`Attribute id_type must not be empty`)},
@@ -233,10 +234,10 @@ func TestAccGate_validation(t *testing.T) {
 		steps = append(steps, resource.TestStep{Config: providerBlock(url) + gateConfig(c.lines...), ExpectError: c.want})
 	}
 	for _, id := range []struct{ id, want string }{
-		{"ab", `Attribute gate_id string length must be between 3 and 100, got: 2`},
-		{long, `Attribute gate_id string length must be between 3 and 100, got: 101`},
-		{"new checkout", `Attribute gate_id must contain only letters A-Z and a-z, digits, '_', '-' and '.'`},
-		{"checkout/v2", `Attribute gate_id must contain only letters A-Z and a-z, digits, '_', '-' and '.'`},
+		{"ab", `gate_id must be 3 to 100 characters of letters A-Z and a-z, digits, '_', '-' and '.'; "ab" has a length of 2`},
+		{long, `gate_id must be 3 to 100 characters of letters A-Z and a-z, digits, '_', '-' and '.'; "` + long + `" has a length of 101`},
+		{"new checkout", `"new checkout" holds ' ', which the service refuses`},
+		{"checkout/v2", `"checkout/v2" holds '/', which the service refuses`},
 	} {
 		steps = append(steps, resource.TestStep{
 			Config:      providerBlock(url) + `resource "featureconsole_gate" "x" { gate_id = "` + id.id + `" }`,

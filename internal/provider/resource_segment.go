@@ -6,7 +6,6 @@ package provider
 import (
 	"context"
 	"fmt"
-	"regexp"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
@@ -37,11 +36,6 @@ func NewSegmentResource() resource.Resource {
 	return &segmentResource{resourceData{typeName: "segment"}}
 }
 
-var (
-	segmentIDPattern   = regexp.MustCompile(`^[A-Za-z0-9_-]{3,100}$`)
-	segmentNamePattern = regexp.MustCompile(`^[A-Za-z0-9 _-]{3,100}$`)
-)
-
 func (r *segmentResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	replace := []planmodifier.String{stringplanmodifier.RequiresReplace()}
 	resp.Schema = schema.Schema{
@@ -58,16 +52,15 @@ func (r *segmentResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 				Required: true,
 				MarkdownDescription: "Identifier of the segment, 3 to 100 letters, digits, `_` and `-`. " +
 					"Changing it forces replacement.",
-				Validators: []validator.String{stringvalidator.RegexMatches(segmentIDPattern,
-					"must be 3 to 100 characters of letters, digits, _ and -")},
+				Validators:    []validator.String{framework.SegmentID()},
 				PlanModifiers: replace,
 			},
 			"name": schema.StringAttribute{
 				Optional: true, Computed: true,
-				MarkdownDescription: "Display name, 3 to 100 letters, digits, spaces, `_` and `-`; the service uses the " +
-					"`segment_id` when omitted. Changing it forces replacement.",
-				Validators: []validator.String{stringvalidator.RegexMatches(segmentNamePattern,
-					"must be 3 to 100 characters of letters, digits, space, _ and -")},
+				MarkdownDescription: "Display name, 3 to 100 letters A-Z and a-z, digits, spaces, `_` and `-` (no other letters, " +
+					"such as `ö`). When omitted, the segment is created with its `segment_id` as name (the service requires " +
+					"one), and this attribute shows the name the service holds. Changing it forces replacement.",
+				Validators:    []validator.String{framework.SegmentName()},
 				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown(), stringplanmodifier.RequiresReplace()},
 			},
 			"description": schema.StringAttribute{
@@ -114,7 +107,8 @@ func (r *segmentResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 				PlanModifiers: []planmodifier.List{sameIDsKeepState{}},
 			},
 			"entry_count": schema.Int64Attribute{
-				Computed: true, MarkdownDescription: "Number of ids (or rules) the service reports: its `count` (a name Terraform reserves).",
+				Computed: true, MarkdownDescription: "Number of ids (or rules): the service's `count` where it sends one (a name " +
+					"Terraform reserves), else the number of ids Terraform read or wrote (or of the rules read). Never 0 for a number not known.",
 				// Kept while the ids and rules stay as they are (ModifyPlan).
 				PlanModifiers: []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
 			},
@@ -168,6 +162,7 @@ func (r *segmentResource) Create(ctx context.Context, req resource.CreateRequest
 	held := len(ids)
 	if len(ids) > 0 && !resp.Diagnostics.HasError() {
 		var refused []string
+		base, baseKnown := r.idListBase(ctx, id, idListPrivate{})
 		switch err := r.data.client.AddSegmentIDs(ctx, id, ids); {
 		case console.IsIDListCap(err):
 			// Terraform marks a resource whose create fails as tainted, to be deleted and created
@@ -183,7 +178,7 @@ func (r *segmentResource) Create(ctx context.Context, req resource.CreateRequest
 		case err != nil:
 			segmentWriteFailure(ctx, &resp.Diagnostics, op, id, "add ids to", err)
 		}
-		priv, onItsWay = r.afterIDWrite(ctx, id, refused)
+		priv, onItsWay = r.afterIDWrite(ctx, id, refused, expectedVersion(base, baseKnown, idListWrites(held)))
 	}
 	r.finish(ctx, op, &plan, created, written, &resp.Diagnostics)
 	if onItsWay || held < len(ids) {
@@ -235,9 +230,16 @@ func (r *segmentResource) Update(ctx context.Context, req resource.UpdateRequest
 	}
 	added, removed := setDifference(oldIDs, ids), setDifference(ids, oldIDs)
 	have, wroteIDs, capped := oldIDs, false, false // the ids the service takes as the writes go
+	var base int64
+	var baseKnown bool
+	var writes int64 // the writes the service took, each a step of the list's version
+	if (len(added) > 0 || len(removed) > 0) && !resp.Diagnostics.HasError() {
+		base, baseKnown = r.idListBase(ctx, id, loadIDListPrivate(ctx, req.Private))
+	}
 	if len(added) > 0 && !resp.Diagnostics.HasError() {
 		wroteIDs = true
 		err := r.data.client.AddSegmentIDs(ctx, id, added)
+		writes += idListWrites(idsTaken(err, len(added)))
 		have = unionIDs(have, added[:idsTaken(err, len(added))])
 		switch {
 		case console.IsIDListCap(err):
@@ -252,6 +254,7 @@ func (r *segmentResource) Update(ctx context.Context, req resource.UpdateRequest
 	if len(removed) > 0 && !resp.Diagnostics.HasError() {
 		wroteIDs = true
 		err := r.data.client.RemoveSegmentIDs(ctx, id, removed)
+		writes += idListWrites(idsTaken(err, len(removed)))
 		have = withoutIDs(have, removed[:idsTaken(err, len(removed))])
 		if err != nil {
 			segmentWriteFailure(ctx, &resp.Diagnostics, op, id, "remove ids from", err)
@@ -260,11 +263,11 @@ func (r *segmentResource) Update(ctx context.Context, req resource.UpdateRequest
 	var priv idListPrivate
 	var onItsWay bool
 	if wroteIDs {
-		priv, onItsWay = r.afterIDWrite(ctx, id, nil)
+		priv, onItsWay = r.afterIDWrite(ctx, id, nil, expectedVersion(base, baseKnown, writes))
 		if resp.Diagnostics.HasError() && !capped {
 			// A write whose fate is unknown (an answer lost, a timeout) may have been applied: the
 			// next refresh reads the pages rather than trust the ids counted here.
-			priv.Version = ""
+			priv.Version, priv.Expected = "", ""
 		}
 		resp.Diagnostics.Append(priv.save(ctx, resp.Private)...)
 	}

@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -36,6 +37,10 @@ type idListPrivate struct {
 	// Refused are ids the state holds that the service refused (a create past the id-list cap):
 	// never taken as held.
 	Refused []string `json:"refused,omitempty"`
+	// Expected is the version the list reaches once this provider's writes on their way have taken
+	// effect (each raises it by one): the state's ids are what the list then holds, so a plan after
+	// they took effect reads no page, while a version past it (a change in the console) is read.
+	Expected string `json:"expected,omitempty"`
 }
 
 func loadIDListPrivate(ctx context.Context, p privateState) idListPrivate {
@@ -50,7 +55,7 @@ func loadIDListPrivate(ctx context.Context, p privateState) idListPrivate {
 }
 
 func (p idListPrivate) save(ctx context.Context, to privateState) diag.Diagnostics {
-	if p.Version == "" && p.WrittenAt == 0 && len(p.Refused) == 0 {
+	if p.Version == "" && p.WrittenAt == 0 && len(p.Refused) == 0 && p.Expected == "" {
 		return to.SetKey(ctx, idListPrivateKey, nil)
 	}
 	b, _ := json.Marshal(p)
@@ -87,12 +92,13 @@ func (r *segmentResource) refreshSegment(ctx context.Context, id string, held []
 	switch {
 	case held != nil && priv.inFlight(time.Now()) && (!known || updating):
 		out.ids = withoutIDs(held, priv.Refused)
-		out.Count = console.WholeNumber(len(out.ids))
+		n := console.WholeNumber(len(out.ids)) // the service counts the list as it was before the write
+		out.Count = &n
 		priv.Refused = nil
 		return out, nil
-	case held != nil && known && !updating && version != "" && version == priv.Version && len(priv.Refused) == 0:
+	case held != nil && known && !updating && version != "" && (version == priv.Version || version == priv.Expected) && len(priv.Refused) == 0:
 		out.ids = held
-		priv.WrittenAt = 0
+		*priv = idListPrivate{Version: version}
 		return out, nil
 	}
 	if out.ids, err = r.data.client.SegmentIDs(ctx, id); err != nil {
@@ -120,16 +126,47 @@ func (r *segmentResource) idListVersion(ctx context.Context, id string) (known, 
 	return false, false, "", nil
 }
 
+// idListBase is the version an id list stands at before this provider writes to it, from which
+// its writes count (prior: what the private state held). A list with writes on its way stands
+// where those lead: known only when they are this provider's own (prior.Expected); otherwise, or
+// when the version cannot be read or is no whole number, nothing is expected of the writes.
+func (r *segmentResource) idListBase(ctx context.Context, id string, prior idListPrivate) (int64, bool) {
+	known, updating, version, err := r.idListVersion(ctx, id)
+	if err != nil || !known {
+		return 0, false
+	}
+	if updating {
+		version = prior.Expected
+	}
+	base, perr := strconv.ParseInt(version, 10, 64)
+	return base, perr == nil
+}
+
+// idListWrites is how many writes of the service's id endpoints n ids take (one per chunk), each
+// of which raises the list's version once it takes effect.
+func idListWrites(n int) int64 {
+	return int64((n + console.MaxIDsPerWrite - 1) / console.MaxIDsPerWrite)
+}
+
 // afterIDWrite is what the private state holds after this provider wrote ids (refused: ids the
-// state holds that the service did not take): the version, if the write is in effect already;
-// else the time of the write, so that the next refreshes take it as held while it is on its way.
-// It returns whether the write is still on its way.
-func (r *segmentResource) afterIDWrite(ctx context.Context, id string, refused []string) (idListPrivate, bool) {
+// state holds that the service did not take; expected: the version the writes lead to, "" when
+// not known): the version, if the write is in effect already; else the time of the write, so that
+// the next refreshes take it as held while it is on its way, and the version that shows it in
+// effect. It returns whether the write is still on its way.
+func (r *segmentResource) afterIDWrite(ctx context.Context, id string, refused []string, expected string) (idListPrivate, bool) {
 	meta, err := r.data.client.SegmentIDListMetadata(ctx, id)
 	if err == nil && !meta.IsUpdating && len(refused) == 0 {
 		return idListPrivate{Version: meta.Version()}, false
 	}
-	return idListPrivate{WrittenAt: time.Now().Unix(), Refused: refused}, err == nil && meta.IsUpdating
+	return idListPrivate{WrittenAt: time.Now().Unix(), Refused: refused, Expected: expected}, err == nil && meta.IsUpdating
+}
+
+// expectedVersion is the version base (ok: known) reaches after writes.
+func expectedVersion(base int64, ok bool, writes int64) string {
+	if !ok {
+		return ""
+	}
+	return strconv.FormatInt(base+writes, 10)
 }
 
 // withoutIDs is ids less those of gone, in ids' order.

@@ -101,6 +101,10 @@ func expandSegment(ctx context.Context, m segmentModel) (console.NewSegment, []c
 		Type:        m.Type.ValueString(),
 		IDType:      m.IDType.ValueString(),
 	}
+	if seg.Name == "" {
+		// POST /segments requires a name (round five); the console shows the id where none was chosen.
+		seg.Name = seg.ID
+	}
 	diags.Append(m.Tags.ElementsAs(ctx, &seg.Tags, false)...)
 	slices.Sort(seg.Tags)
 	var rules []console.SegmentRule
@@ -137,7 +141,7 @@ func flattenSegment(ctx context.Context, s *console.Segment, ids []string, m *se
 	if s.IDType != "" || m.IDType.IsUnknown() {
 		m.IDType = framework.StringOrNull(s.IDType)
 	}
-	m.Count = types.Int64Value(int64(s.Count))
+	m.Count = entryCount(s, ids, m.IDs)
 	m.IsEnabled = types.BoolValue(s.IsEnabled)
 	m.LastModifierName = types.StringValue(s.LastModifierName)
 	m.LastModifierID = types.StringValue(s.LastModifierID)
@@ -155,6 +159,25 @@ func flattenSegment(ctx context.Context, s *console.Segment, ids []string, m *se
 		m.IDs = heldIDs(m.IDs, ids)
 	}
 	return diags
+}
+
+// entryCount is the number of ids or rules: the service's count where it sends one, else the ids
+// read (ids) or written (held: the ids a write has just sent), or the rules read; null, never 0,
+// where none of these is known (round five).
+func entryCount(s *console.Segment, ids []string, held segmentIDs) types.Int64 {
+	if n, ok := s.KnownCount(); ok {
+		return types.Int64Value(n)
+	}
+	switch {
+	case s.Type != console.SegmentIDList:
+	case ids != nil:
+		return types.Int64Value(int64(len(ids)))
+	case held.IsNull():
+		return types.Int64Value(0) // none written to a list just created
+	case !held.IsUnknown():
+		return types.Int64Value(int64(len(held.Elements())))
+	}
+	return types.Int64Null()
 }
 
 // heldIDs is the service's ids as a value; none held where the state holds none stays null. A

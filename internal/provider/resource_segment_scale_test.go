@@ -159,6 +159,62 @@ func TestAccSegment_idListLate(t *testing.T) {
 	})
 }
 
+// Big lists stay cheap after late writes: the provider knows the version its own writes lead to
+// (one step per write taking effect). Once a create of 1,500 ids (two writes) has taken effect, two
+// plans read none of its pages; so too after an update that removes 300 (one more write); a change
+// in the console since (a further version) still shows.
+func TestAccSegment_idListLateThenCheap(t *testing.T) {
+	m, url := mockWithoutSegments(t, mockconsole.Config{NoIDListLimits: true})
+	m.SetIDListLag(time.Hour)
+	noPages := func() {
+		t.Helper()
+		if n := requestsTo(m, http.MethodGet, "/segments/beta_testers/id_list"); n > 0 {
+			t.Errorf("a plan of an unchanged list after its writes took effect read %d pages, want none", n)
+		}
+		m.ResetRequests()
+	}
+	settled := func() { m.SettleIDLists(); m.ResetRequests() }
+	created, updated := providerBlock(url)+idsConfig(0, 1500), providerBlock(url)+idsConfig(300, 1500)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             expectNoSegments(m),
+		Steps: []resource.TestStep{
+			{Config: created},
+			{PreConfig: settled, Config: created, PlanOnly: true},
+			{PreConfig: noPages, Config: created, PlanOnly: true},
+			{PreConfig: noPages, Config: updated},
+			{PreConfig: settled, Config: updated, PlanOnly: true},
+			{PreConfig: noPages, Config: updated, PlanOnly: true},
+			{
+				PreConfig: func() {
+					noPages()
+					if sg, _ := m.Segment("beta_testers"); len(sg.IDs) == 1200 {
+						m.PutSegment(sg) // a change in the console: the version rises past the one expected
+					} else {
+						t.Errorf("the mock holds %d ids, want 1200", len(sg.IDs))
+					}
+				},
+				Config:   updated,
+				PlanOnly: true,
+			},
+			{
+				PreConfig: func() {
+					if n := requestsTo(m, http.MethodGet, "/segments/beta_testers/id_list"); n == 0 {
+						t.Error("a version past the one expected (a change in the console) did not read the pages")
+					}
+					sg, _ := m.Segment("beta_testers")
+					sg.IDs = append(sg.IDs, "intruder")
+					m.PutSegment(sg)
+				},
+				Config:             updated,
+				PlanOnly:           true,
+				ExpectNonEmptyPlan: true,
+			},
+		},
+	})
+}
+
 // Refresh by version: two refreshes of an unchanged 2,000-id segment read none of its pages (two
 // requests each: the segment and its version); a change in the console still shows.
 func TestAccSegment_idListRefreshByVersion(t *testing.T) {

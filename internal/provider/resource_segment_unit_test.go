@@ -89,13 +89,14 @@ func TestExpandAndFlattenSegment(t *testing.T) {
 	if diags.HasError() {
 		t.Fatal(diags)
 	}
-	if seg.Name != "" || seg.IDType != "" || !slices.Equal(seg.Tags, []string{"a", "z"}) || ids != nil {
+	// A name left out is sent as the id: the service requires one.
+	if seg.Name != "staff" || seg.IDType != "" || !slices.Equal(seg.Tags, []string{"a", "z"}) || ids != nil {
 		t.Errorf("create %+v, ids %v", seg, ids)
 	}
 	if len(rules) != 1 || rules[0].ReturnValue != nil || rules[0].BaseID != "" || rules[0].PassPercentage != 12.5 {
 		t.Errorf("rules %+v", rules)
 	}
-	got := &console.Segment{ID: "staff", Name: "staff", Type: "rule_based", IDType: "userID", Count: 1, Tags: []string{"a", "z"},
+	got := &console.Segment{ID: "staff", Name: "staff", Type: "rule_based", IDType: "userID", Count: new(console.WholeNumber(1)), Tags: []string{"a", "z"},
 		Rules: []console.SegmentRule{{ID: "r1", BaseID: "b1", Name: "a", PassPercentage: 12.500000000000002, ReturnValue: json.RawMessage(`{}`)}}}
 	if d := flattenSegment(ctx, got, nil, &m); d.HasError() {
 		t.Fatal(d)

@@ -329,7 +329,6 @@ func validateVariants(ctx context.Context, rules types.List, diags *diag.Diagnos
 			return "Duplicate variant name", fmt.Sprintf("Variant names must be unique within a rule: rules[%d].variants[%d] and "+
 				"rules[%d].variants[%d] of rule %q are both named %q.", i, first, i, k, rule, name)
 		})
-		framework.NotJSONHint(ctx, variants, at, diags)
 		if sum, known := variantPercentSum(variants); known && len(variants.Elements()) > 0 && sum != 10000 {
 			diags.AddAttributeError(at, "Variant percentages do not sum to 100",
 				fmt.Sprintf("The pass_percentage values of the variants of rule %q (rules[%d].variants) sum to %s: the variants "+

@@ -34,6 +34,9 @@ const controlPrefix = "/_mock/"
 //	                                         run (control_gates.go)
 //	POST /_mock/seed-gates?n=1000            replaces every gate with n gates (onboard_0001..), each with
 //	                                         one or two rules, as a project made in the console
+//	POST /_mock/id-list-lag?d=1h             writes of id lists over 1,000 ids take effect d after they are
+//	                                         answered (0: at once)
+//	POST /_mock/settle-id-lists              every id-list write on its way takes effect now
 func withControl(srv *mockconsole.Server) http.Handler {
 	var tl timeline
 	mux := http.NewServeMux()
@@ -80,6 +83,11 @@ func withControl(srv *mockconsole.Server) http.Handler {
 		fmt.Fprintln(w, len(b))
 	})
 	setting(mux, "/_mock/seed-gates", "n", "a non-negative number", strconv.Atoi, func(n int) { seedGates(srv, n) })
+	setting(mux, "/_mock/id-list-lag", "d", "a non-negative Go duration such as 1h", time.ParseDuration, srv.SetIDListLag)
+	mux.HandleFunc("POST /_mock/settle-id-lists", func(w http.ResponseWriter, _ *http.Request) {
+		srv.SettleIDLists()
+		w.WriteHeader(http.StatusNoContent)
+	})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasPrefix(r.URL.Path, controlPrefix) {
 			mux.ServeHTTP(w, r)

@@ -138,3 +138,35 @@ func TestLimitsNotice(t *testing.T) {
 		}
 	}
 }
+
+// The id-list lag of the benchmark: writes of a large list stay on their way until settled.
+func TestControlIDListLag(t *testing.T) {
+	srv := mockconsole.New(mockconsole.Config{NoSeed: true, NoIDListLimits: true})
+	ts := httptest.NewServer(withControl(srv))
+	defer ts.Close()
+	ids := make([]string, 1000)
+	for i := range ids {
+		ids[i] = "u_" + strconv.Itoa(i)
+	}
+	srv.PutSegment(mockconsole.Segment{ID: "big", Name: "big", Type: "id_list", IDs: append(ids, "u_extra")})
+	if st, _ := call(t, "POST", ts.URL+"/_mock/id-list-lag?d=soon", ""); st != http.StatusBadRequest {
+		t.Fatalf("bad lag: %d", st)
+	}
+	if st, _ := call(t, "POST", ts.URL+"/_mock/id-list-lag?d=1h", ""); st != http.StatusNoContent {
+		t.Fatalf("lag: %d", st)
+	}
+	req, _ := http.NewRequest(http.MethodDelete, ts.URL+"/console/v1/segments/big/id_list", strings.NewReader(`{"ids":["u_extra"]}`))
+	req.Header.Set("SERVICE-API-KEY", mockconsole.DefaultAPIKey)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("write: %v %v", resp, err)
+	}
+	resp.Body.Close()
+	if !srv.IDListUpdating("big") {
+		t.Fatal("the write of a list over 1,000 ids took effect at once under a lag of an hour")
+	}
+	if st, _ := call(t, "POST", ts.URL+"/_mock/settle-id-lists", ""); st != http.StatusNoContent || srv.IDListUpdating("big") {
+		t.Fatalf("settle: %d, still on its way: %v", st, srv.IDListUpdating("big"))
+	}
+}
