@@ -269,7 +269,7 @@ func (r *gateResource) Delete(ctx context.Context, req resource.DeleteRequest, r
 		return
 	}
 	if state.ArchiveOnDestroy.ValueBool() { // kept, archived, with its history; a gate gone is gone
-		r.archiveOnDestroy(ctx, op, gateID, state.Archived.ValueBool(), &resp.Diagnostics)
+		r.archiveOnDestroy(ctx, op, gateID, state.ReleasePipelineID.ValueString(), state.Archived.ValueBool(), &resp.Diagnostics)
 		return
 	}
 	// The service deletes the gate's rules with it; a gate already gone is what destroy wants.

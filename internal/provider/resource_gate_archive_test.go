@@ -138,3 +138,38 @@ func TestAccGate_archiveWithoutKeepWritesRulesBack(t *testing.T) {
 		t.Errorf("the archived gate holds %q", got)
 	}
 }
+
+// A gate attached to a release pipeline, archived on destroy with its rules kept, destroyed with the
+// pipeline in one go: the gate is detached before it is archived (the service refuses to change an
+// archived gate, and deletes no pipeline a gate is attached to), so the destroy completes, the gate
+// stays archived with its rules, and the pipeline is gone.
+func TestAccGate_archiveOnDestroyAttachedToPipeline(t *testing.T) {
+	m, url := startMock(t, mockconsole.Config{NoSeed: true})
+	config := archivedGateConfig(url, true, `archive_on_destroy = true`,
+		`release_pipeline_id = featureconsole_release_pipeline.web.pipeline_id`) + `
+resource "featureconsole_release_pipeline" "web" {
+  name   = "Web rollout"
+  phases = [{ name = "Everyone", time_interval_ms = 0, rules = [{ name = "internal", conditions = [{ type = "user_id", operator = "any", target_value = ["42"] }] }] }]
+}
+`
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy: func(s *terraform.State) error {
+			if err := expectMockGateArchived(m, "tfacc_checkout", true)(s); err != nil {
+				return err
+			}
+			if got := mockRuleNames(m, "tfacc_checkout"); got != "staff,everyone" {
+				return fmt.Errorf("the archived gate holds rules %q, want staff,everyone", got)
+			}
+			if g, _ := m.Gate("tfacc_checkout"); g.ReleasePipelineID != "" {
+				return fmt.Errorf("the archived gate is still attached to %q", g.ReleasePipelineID)
+			}
+			if ids := m.PipelineIDs(); len(ids) != 0 {
+				return fmt.Errorf("destroy left release pipelines %v", ids)
+			}
+			return nil
+		},
+		Steps: []resource.TestStep{{Config: config}},
+	})
+}
