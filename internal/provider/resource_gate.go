@@ -156,14 +156,12 @@ func (r *gateResource) Create(ctx context.Context, req resource.CreateRequest, r
 	}
 	ctx, op, cancel := framework.StartOperation(ctx, plan.Timeouts, "create", &resp.Diagnostics)
 	defer cancel()
-	g, err := r.data.client.CreateGate(ctx, fields)
-	if err != nil {
-		var archived bool
-		g, err = recoverCreate(ctx, gateCreation, fields.ID, err, r.readNotingArchived(&archived),
-			func(got *console.Gate) bool { return gateHolds(got, fields) })
-		if archived {
-			existsArchived(err)
-		}
+	var archived bool
+	g, err := createRecovering(ctx, gateCreation, fields.ID,
+		func(ctx context.Context) (*console.Gate, error) { return r.data.client.CreateGate(ctx, fields) },
+		r.readNotingArchived(&archived), func(got *console.Gate) bool { return gateHolds(got, fields) })
+	if err != nil && archived {
+		existsArchived(err)
 	}
 	if err != nil {
 		addCreateFailure(ctx, &resp.Diagnostics, path.Root("gate_id"), framework.APIFailure{Op: "create", Object: fmt.Sprintf("gate %q", fields.ID)}, op, err)
