@@ -333,6 +333,37 @@ type supersedePlan struct {
 	policy types.String
 	// activeRuns lists the object's active runs (nil without a configured client).
 	activeRuns func(context.Context) ([]console.ReleasePipelineTrigger, error)
+	// target and id name the object in the plan's warning of a run that will fail the apply.
+	target rulesTarget
+	id     string
+}
+
+// warnLocked warns, in the plan of a change of the rules under on_active_run = "fail", of an active
+// run that locks them: the apply will fail on it, writing nothing, and the reviewer of the plan
+// learns that before approving it, with what to do instead. Under abort or wait the plan's unknown
+// base_ids already say a run may be met; a run that cannot be listed is left to the apply.
+func (sp supersedePlan) warnLocked(ctx context.Context, diags *diag.Diagnostics) {
+	if sp.activeRuns == nil || sp.policy.IsUnknown() || !sp.policy.IsNull() && sp.policy.ValueString() != onActiveRunFail {
+		return
+	}
+	runs, err := sp.activeRuns(ctx)
+	if err != nil {
+		tflog.Warn(ctx, "could not list the active runs at plan time", map[string]any{"error": err.Error()})
+		return
+	}
+	run := newestRun(runs)
+	if run == nil {
+		return
+	}
+	t := sp.target
+	diags.AddAttributeWarning(path.Root("rules"), fmt.Sprintf("Rules of %s are locked by release pipeline run %q", t.what(sp.id), run.ID),
+		fmt.Sprintf("Release pipeline %q is rolling out an earlier change of the rules of %s: run %q, %s. With on_active_run "+
+			"= \"fail\" (the default), applying this plan will fail on this change of the rules, writing nothing, unless the "+
+			"run has ended by then.\n\nTo go ahead instead: set on_active_run = \"wait\" (apply waits for the run to end, "+
+			"within timeouts.update) or on_active_run = \"abort\" (apply aborts the run, which puts back the rules held "+
+			"before it, and rolls out this change instead) and plan again; or end the run first, in the console or with "+
+			"the action featureconsole_release_pipeline_trigger (%s = %q, operation = \"rollout\" or \"abort\") with "+
+			"Terraform 1.14 or later.", run.ReleasePipelineID, t.what(sp.id), run.ID, describeRun(run), t.runFilterAttr(), sp.id))
 }
 
 // mayRestore says whether the write may meet an active run that brings older rules back: a run is
@@ -364,10 +395,13 @@ func plannedRules(ctx context.Context, plan, state types.List, sp supersedePlan)
 	if diags.HasError() {
 		return plan, diags
 	}
-	if !matchPriorRules(ctx, planned, prior) && sp.mayRestore(ctx) {
-		for i := range planned {
-			planned[i].BaseID = types.StringUnknown()
+	if !matchPriorRules(ctx, planned, prior) {
+		if sp.mayRestore(ctx) {
+			for i := range planned {
+				planned[i].BaseID = types.StringUnknown()
+			}
 		}
+		sp.warnLocked(ctx, &diags)
 	}
 	rules, d := types.ListValueFrom(ctx, gateRuleObjectType, planned)
 	diags.Append(d...)
