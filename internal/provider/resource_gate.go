@@ -114,8 +114,9 @@ func (r *gateResource) Schema(ctx context.Context, _ resource.SchemaRequest, res
 			"archive_on_destroy": schema.BoolAttribute{
 				Optional: true, Computed: true, Default: booldefault.StaticBool(false),
 				MarkdownDescription: "What destroy does with the gate: `false` (the default) deletes it with its rules and " +
-					"history; `true` archives it instead and leaves it in the console with its history. A gate already " +
-					"archived is left as it is. Terraform destroys a `featureconsole_gate_rules` of the gate before the gate: " +
+					"history; `true` archives it instead and leaves it in the console with its history, detached from its " +
+					"release pipeline first (the service deletes no pipeline an archived gate is attached to, and refuses to " +
+					"detach an archived gate). A gate already archived is left as it is. Terraform destroys a `featureconsole_gate_rules` of the gate before the gate: " +
 					"which removes them, so destroy writes them back before it archives the gate; to leave them untouched, with " +
 					"their ids and history, set that resource's `keep_on_destroy` to this value " +
 					"(`keep_on_destroy = featureconsole_gate.<name>.archive_on_destroy`). A run still rolling out a change of " +
