@@ -45,6 +45,11 @@ func (t *pacedTransport) roundTripFresh(ctx context.Context, r *http.Request) (*
 	if ci, ok := t.next.(interface{ CloseIdleConnections() }); ok {
 		ci.CloseIdleConnections() // idle as long as the one that failed: closed too, most likely
 	}
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		// Closed under the request as a rule before the service read it, but not surely: an answer
+		// that then says "exists" may be the first attempt's work, which the caller reads back.
+		markAmbiguous(ctx)
+	}
 	tflog.Debug(ctx, "a pooled connection was closed by the service; sending the request again on a new one",
 		map[string]any{"method": r.Method, "path": r.URL.Path, "error": err.Error()})
 	return t.next.RoundTrip(r.WithContext(ctx))

@@ -5,6 +5,7 @@ package console
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -47,7 +48,8 @@ func TestPagerReusesConnections(t *testing.T) {
 // staleConnsServer answers on new connections and, once stale is set, closes every connection
 // that served a request before as soon as a request arrives on it, unanswered: as a load
 // balancer that dropped the idle connections the client still keeps in its pool.
-func staleConnsServer(t *testing.T) (srv *httptest.Server, stale *atomic.Bool, writes *atomic.Int32) {
+// Writes are answered writeStatus (with the service's error body when it is not 200).
+func staleConnsServer(t *testing.T, writeStatus int) (srv *httptest.Server, stale *atomic.Bool, writes *atomic.Int32) {
 	t.Helper()
 	stale, writes = &atomic.Bool{}, &atomic.Int32{}
 	var mu sync.Mutex
@@ -69,6 +71,11 @@ func staleConnsServer(t *testing.T) (srv *httptest.Server, stale *atomic.Bool, w
 		}
 		time.Sleep(20 * time.Millisecond) // keeps the warm-up's reads in flight together
 		w.Header().Set("Content-Type", "application/json")
+		if r.Method != http.MethodGet && writeStatus != http.StatusOK {
+			w.WriteHeader(writeStatus)
+			_, _ = fmt.Fprintf(w, `{"status":%d,"message":"Gate with id g already exists"}`, writeStatus)
+			return
+		}
 		_, _ = io.WriteString(w, `{"message":"ok","data":{"id":"g","rules":[]}}`)
 	}))
 	t.Cleanup(srv.Close)
@@ -79,7 +86,7 @@ func staleConnsServer(t *testing.T) (srv *httptest.Server, stale *atomic.Bool, w
 // reused connection is sent again on a fresh one instead of trying the next dead connection until
 // max_retries runs out (issue 31: TestAccHabits_longWindow's destroy failed on seven EOFs).
 func TestStalePooledConnectionsAreNotRetriedOneByOne(t *testing.T) {
-	srv, stale, writes := staleConnsServer(t)
+	srv, stale, writes := staleConnsServer(t, http.StatusOK)
 	c, err := New(Config{BaseURL: srv.URL, APIKey: testKey, MaxRetries: 4, RetryWaitMin: time.Millisecond, RetryWaitMax: 2 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
@@ -101,5 +108,26 @@ func TestStalePooledConnectionsAreNotRetriedOneByOne(t *testing.T) {
 	}
 	if n := writes.Load(); n != 1 {
 		t.Errorf("the service received %d writes, want 1", n)
+	}
+}
+
+// A write sent again on a new connection after a pooled one was closed under it may meet its own
+// first attempt ("already exists"): the error says the write may have been committed, so that a
+// create reads the object back instead of calling it someone else's.
+func TestWriteSentAgainOnNewConnectionMayHaveBeenCommitted(t *testing.T) {
+	srv, stale, _ := staleConnsServer(t, http.StatusBadRequest)
+	c, err := New(Config{BaseURL: srv.URL, APIKey: testKey, MaxRetries: 4, RetryWaitMin: time.Millisecond, RetryWaitMax: 2 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := c.GetGate(uncachedReads(ctx), "g"); err != nil {
+		t.Fatalf("warm-up read: %v", err)
+	}
+	stale.Store(true)
+	_, err = c.CreateGate(ctx, GateFields{ID: "g"})
+	var ae *APIError
+	if !errors.As(err, &ae) || ae.StatusCode != http.StatusBadRequest || !ae.MaybeCommitted || !MaybeApplied(err) {
+		t.Fatalf("got %#v, want a 400 that may have been committed", err)
 	}
 }

@@ -33,24 +33,54 @@ func (s *Server) SetFaults(f Faults) {
 // "/gates") that the service takes: it is committed, then answered as lostWrite answers, once.
 // A write refused before or by the service (a fault, the write limit, a 4xx) is answered as usual
 // and leaves the switch set, so that the test's write is the one lost, whatever came before it.
-func (s *Server) LoseNextWrite(method, path string) {
+func (s *Server) LoseNextWrite(method, path string) { s.LoseNextWriteAs(method, path, LostAs502) }
+
+// Loss is how LoseNextWriteAs loses a committed write's answer.
+type Loss int
+
+const (
+	// LostAs502 answers with a proxy's 502 page.
+	LostAs502 Loss = iota
+	// LostAsEOF closes the connection without any answer, as a reset or a proxy's timeout does.
+	LostAsEOF
+	// LostAsGarbled answers with the write's own 2xx status and a body cut short: a success that
+	// cannot be decoded.
+	LostAsGarbled
+)
+
+// LoseNextWriteAs is LoseNextWrite with the answer lost as how says.
+func (s *Server) LoseNextWriteAs(method, path string, how Loss) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.loseNext = append(s.loseNext, method+" "+basePath+path)
+	s.loseNext = append(s.loseNext, lostAnswer{key: method + " " + basePath + path, how: how})
 }
 
-// lostNextWrite answers a write LoseNextWrite waits for, committed with status, as lost and
-// clears its switch; s.mu is held.
-func (s *Server) lostNextWrite(r *http.Request, status int) (response, bool) {
-	if status >= 300 {
+// lostAnswer is a write LoseNextWriteAs waits for.
+type lostAnswer struct {
+	key string
+	how Loss
+}
+
+// lostNextWrite answers a write LoseNextWrite waits for, committed as resp, as lost and clears its
+// switch; s.mu is held.
+func (s *Server) lostNextWrite(r *http.Request, resp response) (response, bool) {
+	if resp.status >= 300 {
 		return response{}, false
 	}
 	key := r.Method + " " + r.URL.Path
-	for i, k := range s.loseNext {
-		if k == key {
-			s.loseNext = append(s.loseNext[:i], s.loseNext[i+1:]...)
-			return badGateway(), true
+	for i, l := range s.loseNext {
+		if l.key != key {
+			continue
 		}
+		s.loseNext = append(s.loseNext[:i], s.loseNext[i+1:]...)
+		switch l.how {
+		case LostAsEOF:
+			return response{status: resp.status, hangUp: true}, true
+		case LostAsGarbled:
+			resp.body = resp.body[:len(resp.body)/2]
+			return resp, true
+		}
+		return badGateway(), true
 	}
 	return response{}, false
 }

@@ -4,6 +4,8 @@
 package mockconsole
 
 import (
+	"encoding/json"
+	"net/http"
 	"strings"
 	"sync"
 	"testing"
@@ -60,5 +62,30 @@ func TestLoseNextWriteConcurrent(t *testing.T) {
 	wg.Wait()
 	if statuses[502] != 1 || statuses[200] != 7 {
 		t.Fatalf("statuses %v: want one lost answer among 8 writes", statuses)
+	}
+}
+
+// LoseNextWriteAs loses a committed write's answer as a closed connection, or as a 2xx whose body
+// is cut short.
+func TestLoseNextWriteAs(t *testing.T) {
+	s, c := newClient(t, Config{})
+	s.LoseNextWriteAs("POST", "/gates", LostAsEOF)
+	req, _ := http.NewRequest("POST", c.url+"/gates", strings.NewReader(`{"id":"lost_eof"}`))
+	req.Header.Set("SERVICE-API-KEY", c.key)
+	if resp, err := (&http.Transport{}).RoundTrip(req); err == nil {
+		resp.Body.Close()
+		t.Fatalf("the lost write was answered %d", resp.StatusCode)
+	}
+	if _, ok := s.Gate("lost_eof"); !ok {
+		t.Fatal("the write lost as EOF was not committed")
+	}
+
+	s.LoseNextWriteAs("POST", "/gates", LostAsGarbled)
+	st, _, body := raw(t, c, "POST", "/gates", `{"id":"lost_garbled"}`)
+	if st/100 != 2 || json.Valid([]byte(body)) {
+		t.Fatalf("the garbled answer is %d %s", st, body)
+	}
+	if _, ok := s.Gate("lost_garbled"); !ok {
+		t.Fatal("the write lost as garbled was not committed")
 	}
 }

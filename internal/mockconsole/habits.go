@@ -50,8 +50,9 @@ type Habits struct {
 	// EmptyWrites: successful writes of gates, pipelines, metric sources and segments are answered 200 with
 	// an empty body (writes carrying dryRun keep theirs).
 	EmptyWrites bool
-	// DropIdle: every third request has its connection closed under it, unanswered and unprocessed,
-	// as a server closing an idle keep-alive connection does.
+	// DropIdle: every third request that comes on a connection used before (a pooled keep-alive
+	// connection) has it closed under it, unanswered and unprocessed, as a server closing an idle
+	// keep-alive connection does; a new connection's first request is never dropped.
 	DropIdle bool
 	// ErrorForm is the form of error bodies: "" (the contract's {"status","message"}), "nestjs"
 	// ({"statusCode","message": [strings],"error"}) or "text" (the message as plain text).
@@ -231,19 +232,30 @@ func (s *Server) Habits() Habits {
 	return s.habits
 }
 
-// dropConnection closes the connection under every third request when DropIdle is on, before the
-// request is processed; it reports whether it did.
-func (s *Server) dropConnection(w http.ResponseWriter) bool {
+// dropConnection closes, when DropIdle is on, the connection under every third request that comes
+// on a connection that served one before (a pooled, idle keep-alive connection, which a server
+// closes when it has waited long enough), before the request is processed; it reports whether it
+// did. A new connection is never closed under its first request: the service does not do that.
+func (s *Server) dropConnection(w http.ResponseWriter, r *http.Request) bool {
 	s.mu.Lock()
 	drop := false
 	if s.habits.DropIdle {
-		s.dropCounter++
-		drop = s.dropCounter%3 == 0
+		if s.servedConns == nil {
+			s.servedConns = map[string]bool{}
+		}
+		if s.servedConns[r.RemoteAddr] {
+			s.dropCounter++
+			drop = s.dropCounter%3 == 0
+		}
+		// A dropped connection is gone: the address may come back as a new one.
+		s.servedConns[r.RemoteAddr] = !drop
 	}
 	s.mu.Unlock()
-	if !drop {
-		return false
-	}
+	return drop && hangUp(w)
+}
+
+// hangUp closes the connection of w without an answer; it reports whether it could.
+func hangUp(w http.ResponseWriter) bool {
 	hj, ok := w.(http.Hijacker)
 	if !ok {
 		return false

@@ -6,6 +6,7 @@ package mockconsole
 import (
 	"bytes"
 	"compress/gzip"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -156,25 +157,43 @@ func TestHabitConsoleRules(t *testing.T) {
 	}
 }
 
+// DropIdle closes every third request that comes on a pooled connection, never a new connection's
+// first: ten requests over one keep-alive client lose the 4th and the 8th (each after a new
+// connection and two reuses); ten over new connections lose none.
 func TestHabitDropIdle(t *testing.T) {
 	s, c := newClient(t, Config{})
 	s.SetHabits(Habits{DropIdle: true})
-	failed := 0
-	for i := 0; i < 6; i++ {
-		req, _ := http.NewRequest("GET", c.url+"/users", nil)
+	send := func(tr http.RoundTripper) error {
+		// A write: net/http would send a read again by itself on a new connection.
+		req, _ := http.NewRequest("POST", c.url+"/segments", strings.NewReader(`{}`))
 		req.Header.Set("SERVICE-API-KEY", c.key)
-		resp, err := http.DefaultTransport.RoundTrip(req)
+		resp, err := tr.RoundTrip(req)
 		if err != nil {
-			failed++
-			continue
+			return err
 		}
-		resp.Body.Close()
+		_, _ = io.Copy(io.Discard, resp.Body) // read whole, so that the connection goes back to the pool
+		return resp.Body.Close()
 	}
-	if failed != 2 {
-		t.Errorf("%d of 6 requests dropped, want 2", failed)
+	fresh := &http.Transport{DisableKeepAlives: true}
+	for i := 0; i < 10; i++ {
+		if err := send(fresh); err != nil {
+			t.Errorf("request %d on a new connection dropped: %v", i+1, err)
+		}
 	}
-	if n := len(s.Requests()); n != 4 {
-		t.Errorf("%d requests served, want 4", n)
+	s.ResetRequests()
+	pooled := &http.Transport{MaxIdleConnsPerHost: 1}
+	defer pooled.CloseIdleConnections()
+	var dropped []int
+	for i := 1; i <= 10; i++ {
+		if send(pooled) != nil {
+			dropped = append(dropped, i)
+		}
+	}
+	if fmt.Sprint(dropped) != "[4 8]" {
+		t.Errorf("requests %v dropped, want [4 8]", dropped)
+	}
+	if n := len(s.Requests()); n != 8 {
+		t.Errorf("%d requests served, want 8", n)
 	}
 }
 

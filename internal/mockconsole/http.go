@@ -24,6 +24,8 @@ type response struct {
 	body        []byte
 	contentType string
 	header      http.Header
+	// hangUp closes the connection instead of answering (the request was served).
+	hangUp bool
 }
 
 type errorBody struct {
@@ -71,7 +73,7 @@ func isMutating(method string) bool {
 // ServeHTTP implements http.Handler.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(io.LimitReader(r.Body, maxBodyBytes))
-	if s.dropConnection(w) {
+	if s.dropConnection(w, r) {
 		return
 	}
 
@@ -104,6 +106,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	s.appendLog(r, body, resp.status)
 	s.mu.Unlock()
+	if resp.hangUp {
+		hangUp(w)
+		return
+	}
 
 	h := w.Header()
 	for k, v := range resp.header {
@@ -147,7 +153,7 @@ func (s *Server) process(r *http.Request, body []byte) response {
 		resp.header[k] = v
 	}
 	if mut {
-		if lost, isLost := s.lostNextWrite(r, resp.status); isLost {
+		if lost, isLost := s.lostNextWrite(r, resp); isLost {
 			return lost
 		}
 		if lost, isLost := s.lostWrite(); isLost {

@@ -59,7 +59,7 @@ type Server struct {
 	faults       Faults
 	reqCounter   int
 	writeCount   int
-	loseNext     []string     // faults.go: LoseNextWrite, "METHOD /console/v1/path" once each
+	loseNext     []lostAnswer // faults.go: LoseNextWriteAs, "METHOD /console/v1/path" once each
 	writeTiers   []*writeTier // ratelimit.go
 	seedGates    int
 	rlHeaders    bool // RateLimit-* headers on every answer of a write
@@ -87,6 +87,7 @@ type Server struct {
 
 	habits      Habits                    // habits.go
 	dropCounter int                       // habits.go: DropIdle
+	servedConns map[string]bool           // habits.go: DropIdle, the connections (by client address) that served a request
 	conflicts   int                       // habits.go: ConflictOnNextWrites
 	reviews     map[string]*pendingReview // reviews.go
 	reviewSeq   int

@@ -29,32 +29,58 @@ type creation struct {
 	idWord   string // "gate id", what the user may change instead
 }
 
-// recoverCreate handles a failed create of the object id. When an earlier attempt may have been
-// committed (its answer was lost, and the retry may have met "already exists"), the stored object is
-// read back: if it holds what was sent (asSent), the create succeeded. An object that exists
-// otherwise is an objectExistsError; any other failure is err as it was.
-func recoverCreate[T any](ctx context.Context, c creation, id string, err error,
+// maxCreateResends bounds how often a create lost on the way (read back: nothing there) is sent again.
+const maxCreateResends = 3
+
+// createResending sends create and, while it fails, hands the failure to recover: a create recover
+// finds never arrived (again) is sent once more, at most maxCreateResends times, since sending it
+// cannot duplicate anything.
+func createResending[T any](ctx context.Context, create func(context.Context) (*T, error),
+	recover func(context.Context, error) (_ *T, again bool, _ error)) (*T, error) {
+	got, err := create(ctx)
+	for attempt := 1; err != nil; attempt++ {
+		var again bool
+		if got, again, err = recover(ctx, err); !again || attempt > maxCreateResends {
+			break
+		}
+		got, err = create(ctx)
+	}
+	return got, err
+}
+
+// createRecovering creates the object id with create, recovering a failed create (recoverCreate).
+func createRecovering[T any](ctx context.Context, c creation, id string, create func(context.Context) (*T, error),
 	read func(context.Context, string) (*T, error), asSent func(*T) bool) (*T, error) {
-	var ae *console.APIError
-	var te *console.TransportError
-	isAPI := errors.As(err, &ae)
-	ambiguous := isAPI && ae.MaybeCommitted || errors.As(err, &te)
+	return createResending(ctx, create, func(ctx context.Context, err error) (*T, bool, error) {
+		return recoverCreate(ctx, c, id, err, read, asSent)
+	})
+}
+
+// recoverCreate handles a failed create of the object id. When the create may have been applied
+// though its answer was lost (no answer, a 5xx, a retry that met "already exists", a 2xx that could
+// not be decoded), the stored object is read back: if it holds what was sent (asSent), the create
+// succeeded; if there is none, the create never arrived and may be sent again (again). An object
+// that exists otherwise is an objectExistsError; any other failure is err as it was.
+func recoverCreate[T any](ctx context.Context, c creation, id string, err error,
+	read func(context.Context, string) (*T, error), asSent func(*T) bool) (_ *T, again bool, _ error) {
+	ambiguous := console.MaybeApplied(err)
 	refused := console.Refused(err) // perhaps "already exists"
 	if !ambiguous && !refused {
-		return nil, err
+		return nil, false, err
 	}
 	got, gerr := read(ctx, id)
 	if gerr != nil {
 		if !console.NotFound(gerr) {
 			tflog.Warn(ctx, "could not read back after a failed create", map[string]any{"type": c.typeName, "id": id, "error": gerr.Error()})
 		}
-		return nil, err
+		return nil, ambiguous && console.NotFound(gerr), err
 	}
 	if ambiguous && asSent(got) {
 		tflog.Info(ctx, "create answer was lost but the object was stored as sent: carrying on as created", map[string]any{"type": c.typeName, "id": id})
-		return got, nil
+		return got, false, nil
 	}
-	return nil, &objectExistsError{creation: c, id: id, cause: err, differs: ambiguous}
+	var undecoded *console.DecodeError
+	return nil, false, &objectExistsError{creation: c, id: id, cause: err, differs: ambiguous, answered: errors.As(err, &undecoded)}
 }
 
 // objectExistsError is a create that met an object of the same id that is not in the state.
@@ -63,6 +89,8 @@ type objectExistsError struct {
 	id      string
 	cause   error
 	differs bool
+	// answered: the service said it created the object (a 2xx), but its answer could not be decoded.
+	answered bool
 	// state ("archived") and advice, when set, say what else the object is and what to do after the
 	// import.
 	state, advice string
@@ -79,6 +107,10 @@ func (e *objectExistsError) Error() string {
 	}
 	if e.differs {
 		what = "already exists in the console and differs from this configuration, so it was not created by this apply"
+	}
+	if e.answered {
+		what = "was created by this apply (the service answered that it was), but the answer could not be read, and " +
+			"what the console holds differs from this configuration"
 	}
 	return fmt.Sprintf("%[4]s %[1]q %[2]s. Terraform does not take over existing %[5]s silently.\n\n"+
 		"To manage it with Terraform, import it with:\n\n"+

@@ -140,11 +140,11 @@ func (r *dynamicConfigResource) Create(ctx context.Context, req resource.CreateR
 	}
 	ctx, op, cancel := framework.StartOperation(ctx, plan.Timeouts, "create", &resp.Diagnostics)
 	defer cancel()
-	c, err := r.data.client.CreateDynamicConfig(ctx, fields)
-	if err != nil {
-		c, err = recoverCreate(ctx, configCreation, fields.ID, err, r.data.client.GetDynamicConfig,
-			func(got *console.DynamicConfig) bool { return configHolds(got, fields) })
-	}
+	c, err := createRecovering(ctx, configCreation, fields.ID,
+		func(ctx context.Context) (*console.DynamicConfig, error) {
+			return r.data.client.CreateDynamicConfig(ctx, fields)
+		},
+		r.data.client.GetDynamicConfig, func(got *console.DynamicConfig) bool { return configHolds(got, fields) })
 	if err != nil {
 		addCreateFailure(ctx, &resp.Diagnostics, path.Root("config_id"), framework.APIFailure{Op: "create", Object: fmt.Sprintf("dynamic config %q", fields.ID)}, op, err)
 		return

@@ -51,7 +51,8 @@ func (r *configRulesResource) ModifyPlan(ctx context.Context, req resource.Modif
 			return activeRunsOfConfig(ctx, r.data.client, configID)
 		}
 	}
-	rules, d := plannedRules(ctx, plan.Rules, state.Rules, supersedePlan{policy: plan.OnActiveRun, activeRuns: activeRuns})
+	rules, d := plannedRules(ctx, plan.Rules, state.Rules, supersedePlan{policy: plan.OnActiveRun, activeRuns: activeRuns,
+		target: configRulesTarget, id: plan.ConfigID.ValueString()})
 	resp.Diagnostics.Append(d...)
 	if resp.Diagnostics.HasError() {
 		return

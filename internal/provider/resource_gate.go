@@ -102,8 +102,9 @@ func (r *gateResource) Schema(ctx context.Context, _ resource.SchemaRequest, res
 			"archive_on_destroy": schema.BoolAttribute{
 				Optional: true, Computed: true, Default: booldefault.StaticBool(false),
 				MarkdownDescription: "What destroy does with the gate: `false` (the default) deletes it with its rules and " +
-					"history; `true` archives it instead and leaves it in the console with its history. A gate already " +
-					"archived is left as it is. Terraform destroys a `featureconsole_gate_rules` of the gate before the gate: " +
+					"history; `true` archives it instead and leaves it in the console with its history, detached from its " +
+					"release pipeline first (the service deletes no pipeline an archived gate is attached to, and refuses to " +
+					"detach an archived gate). A gate already archived is left as it is. Terraform destroys a `featureconsole_gate_rules` of the gate before the gate: " +
 					"which removes them, so destroy writes them back before it archives the gate; to leave them untouched, with " +
 					"their ids and history, set that resource's `keep_on_destroy` to this value " +
 					"(`keep_on_destroy = featureconsole_gate.<name>.archive_on_destroy`). A run still rolling out a change of " +
@@ -144,14 +145,12 @@ func (r *gateResource) Create(ctx context.Context, req resource.CreateRequest, r
 	}
 	ctx, op, cancel := framework.StartOperation(ctx, plan.Timeouts, "create", &resp.Diagnostics)
 	defer cancel()
-	g, err := r.data.client.CreateGate(ctx, fields)
-	if err != nil {
-		var archived bool
-		g, err = recoverCreate(ctx, gateCreation, fields.ID, err, r.readNotingArchived(&archived),
-			func(got *console.Gate) bool { return gateHolds(got, fields) })
-		if archived {
-			existsArchived(err)
-		}
+	var archived bool
+	g, err := createRecovering(ctx, gateCreation, fields.ID,
+		func(ctx context.Context) (*console.Gate, error) { return r.data.client.CreateGate(ctx, fields) },
+		r.readNotingArchived(&archived), func(got *console.Gate) bool { return gateHolds(got, fields) })
+	if err != nil && archived {
+		existsArchived(err)
 	}
 	if err != nil {
 		addCreateFailure(ctx, &resp.Diagnostics, path.Root("gate_id"), framework.APIFailure{Op: "create", Object: fmt.Sprintf("gate %q", fields.ID)}, op, err)
@@ -257,7 +256,7 @@ func (r *gateResource) Delete(ctx context.Context, req resource.DeleteRequest, r
 		return
 	}
 	if state.ArchiveOnDestroy.ValueBool() { // kept, archived, with its history; a gate gone is gone
-		r.archiveOnDestroy(ctx, op, gateID, state.Archived.ValueBool(), &resp.Diagnostics)
+		r.archiveOnDestroy(ctx, op, gateID, state.ReleasePipelineID.ValueString(), state.Archived.ValueBool(), &resp.Diagnostics)
 		return
 	}
 	// The service deletes the gate's rules with it; a gate already gone is what destroy wants.

@@ -27,16 +27,30 @@ func (r *gateResource) setArchived(ctx context.Context, gateID string, archive b
 	return r.data.client.UnarchiveGate(ctx, gateID, "")
 }
 
-// archiveOnDestroy archives the gate that destroy keeps (archive_on_destroy). A gate already
-// archived (archived, as the refresh found it) is done: the service refuses a second archive with
-// a 400 ("already archived"), which would fail every destroy of it. The same 400 for a gate
-// archived since the refresh is taken as done too, once a read shows it archived.
-func (r *gateResource) archiveOnDestroy(ctx context.Context, op *framework.Operation, gateID string, archived bool, diags *diag.Diagnostics) {
+// archiveOnDestroy archives the gate that destroy keeps (archive_on_destroy). A gate attached to a
+// release pipeline is detached first, while the service still takes changes of it: an archived gate
+// takes no changes at all, detaching included, and the service deletes no pipeline a gate is
+// attached to, so an archived gate left attached would keep its pipeline from ever being deleted (in
+// this destroy, or any later one). An archived gate fails every check, so the pipeline has nothing
+// left to roll out for it; the archive reason names the pipeline it was attached to. A gate already
+// archived (archived, as the refresh found it) is done: the service refuses a second archive with a
+// 400 ("already archived"), which would fail every destroy of it. The same 400 for a gate archived
+// since the refresh is taken as done too, once a read shows it archived.
+func (r *gateResource) archiveOnDestroy(ctx context.Context, op *framework.Operation, gateID, pipelineID string, archived bool, diags *diag.Diagnostics) {
 	if archived {
+		if pipelineID != "" {
+			diags.AddWarning(fmt.Sprintf("Archived gate %q stays attached to release pipeline %q", gateID, pipelineID),
+				fmt.Sprintf("Gate %[1]q was archived already, so destroy left it as it is (archive_on_destroy = true). The service "+
+					"refuses every change of an archived gate, detaching it included, and deletes no release pipeline a gate is "+
+					"attached to: release pipeline %[2]q cannot be deleted until the gate is unarchived, detached and archived "+
+					"again in the console. Next time, detach a gate (release_pipeline_id = null) before archiving it with "+
+					"archived = true.", gateID, pipelineID))
+		}
 		return
 	}
+	reason := r.detachBeforeArchive(ctx, gateID, diags)
 	r.restoreRemovedRules(ctx, gateID, diags)
-	_, err := r.setArchived(ctx, gateID, true)
+	_, err := r.data.client.ArchiveGate(ctx, gateID, reason)
 	if err == nil {
 		return
 	}
@@ -49,6 +63,27 @@ func (r *gateResource) archiveOnDestroy(ctx context.Context, op *framework.Opera
 		}
 	}
 	archiveFailure(gateID, true).Add(ctx, diags, op, err)
+}
+
+// detachBeforeArchive detaches the gate destroy archives from its release pipeline (see
+// archiveOnDestroy) and returns the archive reason that says so. A detach that fails (held for
+// review, refused) leaves the gate attached with a warning: the archive goes ahead, as destroy asked.
+func (r *gateResource) detachBeforeArchive(ctx context.Context, gateID string, diags *diag.Diagnostics) string {
+	g, err := r.data.client.GetGate(ctx, gateID)
+	if err != nil || g.ReleasePipelineID == "" || g.Archived() {
+		return ""
+	}
+	pipelineID := g.ReleasePipelineID
+	none := ""
+	if _, err := r.data.client.UpdateGate(ctx, gateID, console.GateFields{ReleasePipelineID: &none}); err != nil {
+		diags.AddWarning(fmt.Sprintf("Gate %q archived while attached to release pipeline %q", gateID, pipelineID),
+			fmt.Sprintf("Destroy detaches a gate it archives from its release pipeline first, because the service refuses "+
+				"every change of an archived gate and deletes no pipeline a gate is attached to. Detaching gate %q failed "+
+				"(%s), so release pipeline %q cannot be deleted until the gate is unarchived, detached and archived again in "+
+				"the console.", gateID, err.Error(), pipelineID))
+		return ""
+	}
+	return fmt.Sprintf("Archived by terraform destroy (archive_on_destroy); detached from release pipeline %q first.", pipelineID)
 }
 
 // restoreRemovedRules writes back, before destroy archives the gate, the rules a

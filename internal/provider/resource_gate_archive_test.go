@@ -138,3 +138,68 @@ func TestAccGate_archiveWithoutKeepWritesRulesBack(t *testing.T) {
 		t.Errorf("the archived gate holds %q", got)
 	}
 }
+
+// A gate attached to a release pipeline, archived on destroy with its rules kept, destroyed with the
+// pipeline in one go: the gate is detached before it is archived (the service refuses to change an
+// archived gate, and deletes no pipeline a gate is attached to), so the destroy completes, the gate
+// stays archived with its rules, and the pipeline is gone.
+func TestAccGate_archiveOnDestroyAttachedToPipeline(t *testing.T) {
+	m, url := startMock(t, mockconsole.Config{NoSeed: true})
+	config := attachedArchivedGateConfig(url, `archive_on_destroy = true`)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy: func(s *terraform.State) error {
+			if err := expectMockGateArchived(m, "tfacc_checkout", true)(s); err != nil {
+				return err
+			}
+			if got := mockRuleNames(m, "tfacc_checkout"); got != "staff,everyone" {
+				return fmt.Errorf("the archived gate holds rules %q, want staff,everyone", got)
+			}
+			if g, _ := m.Gate("tfacc_checkout"); g.ReleasePipelineID != "" {
+				return fmt.Errorf("the archived gate is still attached to %q", g.ReleasePipelineID)
+			}
+			if ids := m.PipelineIDs(); len(ids) != 0 {
+				return fmt.Errorf("destroy left release pipelines %v", ids)
+			}
+			return nil
+		},
+		Steps: []resource.TestStep{{Config: config}},
+	})
+}
+
+// attachedArchivedGateConfig is archivedGateConfig (rules kept) with the gate attached to a pipeline
+// the configuration creates.
+func attachedArchivedGateConfig(url string, lines ...string) string {
+	return archivedGateConfig(url, true, append(lines, `release_pipeline_id = featureconsole_release_pipeline.web.pipeline_id`)...) + `
+resource "featureconsole_release_pipeline" "web" {
+  name   = "Web rollout"
+  phases = [{ name = "Everyone", time_interval_ms = 0, rules = [{ name = "internal", conditions = [{ type = "user_id", operator = "any", target_value = ["42"] }] }] }]
+}
+`
+}
+
+// A gate archived already (archived = true) while attached to a pipeline the same destroy deletes:
+// the service refuses every change of an archived gate, so neither the gate's destroy nor the
+// pipeline's can detach it without unarchiving it (its rules would take effect again meanwhile). The
+// gate's destroy warns, and the pipeline's delete names the archived gate and the console's steps.
+func TestAccGate_destroyArchivedGateAttachedToPipeline(t *testing.T) {
+	cli := newTFCLI(t)
+	m, url := startMock(t, mockconsole.Config{NoSeed: true})
+	cli.write("main.tf", attachedArchivedGateConfig(url, `archive_on_destroy = true`))
+	cli.must("init", "-input=false", "-no-color")
+	cli.must("apply", "-auto-approve", "-input=false", "-no-color")
+	cli.write("main.tf", attachedArchivedGateConfig(url, `archive_on_destroy = true`, `archived = true`))
+	cli.must("apply", "-auto-approve", "-input=false", "-no-color")
+	_, out := cli.run([]int{1}, "destroy", "-auto-approve", "-input=false", "-no-color")
+	wantsOutput(t, out, `Warning: Archived gate "tfacc_checkout" stays attached to release pipeline "pl_1"`,
+		`Error: Unable to delete release pipeline "pl_1"`,
+		`Archived gate\(s\) "tfacc_checkout" are attached to release pipeline "pl_1"\. The service refuses every change of an archived gate`,
+		`unarchive each, detach it from the pipeline and archive it again`)
+	if err := expectMockGateArchived(m, "tfacc_checkout", true)(nil); err != nil {
+		t.Error(err)
+	}
+	if got := mockRuleNames(m, "tfacc_checkout"); got != "staff,everyone" {
+		t.Errorf("the archived gate holds %q, want staff,everyone", got)
+	}
+}

@@ -50,7 +50,8 @@ func (r *gateRulesResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 			return activeRunsOfGate(ctx, r.data.client, gateID)
 		}
 	}
-	rules, d := plannedRules(ctx, plan.Rules, state.Rules, supersedePlan{policy: plan.OnActiveRun, activeRuns: activeRuns})
+	rules, d := plannedRules(ctx, plan.Rules, state.Rules, supersedePlan{policy: plan.OnActiveRun, activeRuns: activeRuns,
+		target: gateRulesTarget, id: plan.GateID.ValueString()})
 	resp.Diagnostics.Append(d...)
 	if resp.Diagnostics.HasError() {
 		return

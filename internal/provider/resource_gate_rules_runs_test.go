@@ -4,12 +4,14 @@
 package provider
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"net/http"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -18,6 +20,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/mockconsole"
 )
 
@@ -229,7 +233,10 @@ func TestAccGateRules_onActiveRunWait(t *testing.T) {
 	_, out := cli.run([]int{1}, apply...)
 	wantsOutput(t, out, `Error: Stopped waiting for release pipeline run "rpt_1" of gate "new_checkout"`,
 		`The update timeout \(2s\) ran out while waiting for run "rpt_1" to end \(on_active_run = "wait"\); nothing was written`,
-		`Last state seen: IN_PROGRESS at phase "Canary"`, `timeouts = \{ update = "4s" \}`, `on_active_run = "abort"`,
+		`Last state seen: IN_PROGRESS at phase "Canary"`,
+		// What is left: an hour of Canary and four of Everyone, and a timeout that covers it, never "allow 4s".
+		`run "rpt_1" has about 5 hours of bake time left \(phase "Canary" until \S+, and the phases after it\)\. Allow that much \(timeouts = \{ update = "(4h5[89]m|5h[0-2]m)" \}\)`,
+		`on_active_run = "abort"`,
 		`States seen in \d+ seconds?: IN_PROGRESS at phase "Canary"\.`)
 	checkMockPercentage(t, m, 10)
 
@@ -352,4 +359,56 @@ resource "featureconsole_gate_rules" "rollout" {
 			},
 		}},
 	})
+}
+
+// The advice of a wait that stopped is one that can work: a timeout only where bake time alone ends
+// the run, covering what is left of it; a paused run or a review ahead needs an act, not time.
+func TestWaitAdviceCanWork(t *testing.T) {
+	m, url := startMock(t, mockconsole.Config{})
+	m.PutPipeline(mockconsole.Pipeline{ID: "pl_review_later", Name: "Review later", Phases: []mockconsole.Phase{
+		{ID: "ph_canary", Name: "Canary", TimeIntervalMs: 3600000},
+		{ID: "ph_prod", Name: "Production", TimeIntervalMs: 3600000, RequiredReview: true},
+	}})
+	m.PutPipeline(mockconsole.Pipeline{ID: "pl_bakes", Name: "Bakes", Phases: []mockconsole.Phase{
+		{ID: "ph_canary", Name: "Canary", TimeIntervalMs: 3600000},
+		{ID: "ph_all", Name: "Everyone", TimeIntervalMs: 2 * 3600000},
+	}})
+	c, err := console.New(console.Config{BaseURL: url, APIKey: mockconsole.DefaultAPIKey})
+	if err != nil {
+		t.Fatal(err)
+	}
+	op := &framework.Operation{Name: "update", Timeout: 80 * time.Second}
+	inAnHour := console.Millis{Value: time.Now().Add(time.Hour).UnixMilli(), Set: true}
+	run := func(pipeline, status string, end console.Millis) *console.ReleasePipelineTrigger {
+		return &console.ReleasePipelineTrigger{ID: "rpt_9", ReleasePipelineID: pipeline, GateID: "new_checkout", Status: status,
+			CurrentPhase: "Canary", CurrentPhaseID: "ph_canary", CurrentPhaseEndTime: end}
+	}
+	for name, tc := range map[string]struct {
+		run        *console.ReleasePipelineTrigger
+		want, lack []string
+	}{
+		"bakes": {run: run("pl_bakes", console.TriggerInProgress, inAnHour),
+			want: []string{`about 3 hours of bake time left (phase "Canary" until`, `timeouts = { update = "3h2m" }`, `on_active_run = "abort"`}},
+		"review ahead": {run: run("pl_review_later", console.TriggerInProgress, inAnHour),
+			want: []string{`after about 60 minutes of bake time, phase "Production" of the pipeline waits for a review`, `on_active_run = "abort"`},
+			lack: []string{"timeouts ="}},
+		"paused": {run: run("pl_bakes", console.TriggerPaused, inAnHour),
+			want: []string{`run "rpt_9" is paused, and more time will not move it on`, `operation = "unpause"`}, lack: []string{"timeouts ="}},
+		"end unknown": {run: run("pl_bakes", console.TriggerInProgress, console.Millis{}),
+			want: []string{`cannot be told`, `on_active_run = "abort"`}, lack: []string{"timeouts ="}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			got := gateRulesTarget.waitAdvice(context.Background(), c, "new_checkout", op, tc.run)
+			for _, w := range tc.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("advice lacks %q:\n%s", w, got)
+				}
+			}
+			for _, l := range tc.lack {
+				if strings.Contains(got, l) {
+					t.Errorf("advice says %q:\n%s", l, got)
+				}
+			}
+		})
+	}
 }

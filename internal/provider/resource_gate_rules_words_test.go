@@ -4,6 +4,7 @@
 package provider
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/mockconsole"
@@ -65,4 +66,39 @@ func TestAccGateRules_waitStopsAtReview(t *testing.T) {
 		`or in the console with any Terraform version`)
 	lacksOutput(t, out, `allow more time`, `timeouts = \{ update =`)
 	checkMockPercentage(t, m, 10)
+}
+
+// A plan of a change of the rules while a run rolls out an earlier one, under on_active_run =
+// "fail" (the default), warns that the apply will fail, naming the run, its phase and what to do,
+// so that whoever approves the plan knows; a plan with on_active_run = "wait", or of no change,
+// says nothing of it. The same for a dynamic config's rules.
+func TestAccGateRules_planSaysActiveRun(t *testing.T) {
+	cli, m, url := startRollout(t, true, "")
+	cli.write("main.tf", onActiveRunConfig(url, "20", ""))
+	_, out := cli.run([]int{2}, "plan", "-detailed-exitcode", "-input=false", "-no-color")
+	wantsOutput(t, out, `Warning: Rules of gate "new_checkout" are locked by release pipeline run "rpt_1"`,
+		`run "rpt_1", IN_PROGRESS at phase "Canary" \(bakes until \S+\)\. With on_active_run = "fail" \(the default\), applying this plan will fail on this change of the rules, writing nothing`,
+		`set on_active_run = "wait"`, `on_active_run = "abort"`, `gate_id = "new_checkout", operation = "rollout" or "abort"`,
+		`1 to change`)
+	cli.write("main.tf", onActiveRunConfig(url, "20", "wait"))
+	_, out = cli.run([]int{2}, "plan", "-detailed-exitcode", "-input=false", "-no-color")
+	lacksOutput(t, out, `locked by`)
+	cli.write("main.tf", onActiveRunConfig(url, "10", ""))
+	lacksOutput(t, cli.must("plan", "-detailed-exitcode", "-input=false", "-no-color"), `locked by`)
+	checkMockPercentage(t, m, 10)
+
+	// A config's rules, in a working directory of their own, on a run that waits for review.
+	cfg := newTFCLI(t)
+	attached := `release_pipeline_id = "pl_web"`
+	cfg.write("main.tf", providerBlock(url)+configWithRules(ruleDE, attached, ""))
+	cfg.must("init", "-input=false", "-no-color")
+	cfg.must("apply", "-auto-approve", "-input=false", "-no-color")
+	run := m.ConfigRuns("tfacc_copy")
+	if len(run) != 1 {
+		t.Fatalf("config runs %v, want one", run)
+	}
+	cfg.write("main.tf", providerBlock(url)+configWithRules(ruleDE+", "+ruleFR, attached, ""))
+	_, out = cfg.run([]int{2}, "plan", "-detailed-exitcode", "-input=false", "-no-color")
+	wantsOutput(t, out, fmt.Sprintf(`Warning: Rules of dynamic config "tfacc_copy" are locked by release pipeline run %q`, run[0]),
+		`WAITING_FOR_REVIEW at phase "Canary"`, `dynamic_config_id = "tfacc_copy"`)
 }

@@ -177,11 +177,11 @@ func (r *metricSourceResource) Create(ctx context.Context, req resource.CreateRe
 	name := src.Name
 	ctx, op, cancel := framework.StartOperation(ctx, plan.Timeouts, "create", &resp.Diagnostics)
 	defer cancel()
-	created, err := r.data.client.CreateMetricSource(ctx, src)
-	if err != nil {
-		created, err = recoverCreate(ctx, metricSourceCreation, name, err, r.data.client.GetMetricSource,
-			func(got *console.MetricSource) bool { return sameMetricSource(src, *got) })
-	}
+	created, err := createRecovering(ctx, metricSourceCreation, name,
+		func(ctx context.Context) (*console.MetricSource, error) {
+			return r.data.client.CreateMetricSource(ctx, src)
+		},
+		r.data.client.GetMetricSource, func(got *console.MetricSource) bool { return sameMetricSource(src, *got) })
 	if err != nil {
 		addCreateFailure(ctx, &resp.Diagnostics, path.Root("name"), framework.APIFailure{Op: "create", Object: fmt.Sprintf("metric source %q", name)}, op, err)
 		return

@@ -730,8 +730,9 @@ func (l *loseFirstCreate) RoundTrip(r *http.Request) (*http.Response, error) {
 
 // recoverMetricSource is what Create does with a failed create of sent.
 func recoverMetricSource(r *metricSourceResource, sent console.MetricSource, err error) (*console.MetricSource, error) {
-	return recoverCreate(context.Background(), metricSourceCreation, sent.Name, err, r.data.client.GetMetricSource,
+	got, _, err := recoverCreate(context.Background(), metricSourceCreation, sent.Name, err, r.data.client.GetMetricSource,
 		func(got *console.MetricSource) bool { return sameMetricSource(sent, *got) })
+	return got, err
 }
 
 func TestMetricSourceRecoverCreate(t *testing.T) {

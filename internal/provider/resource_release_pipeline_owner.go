@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -129,10 +130,31 @@ func (r *releasePipelineResource) lockAdvice(ctx context.Context, id string, err
 			"previous rules back), then apply again.", id, what, strings.Join(desc, ", "))
 	}
 	if what == "deleted" {
+		if archived := r.archivedGatesAttached(ctx, id); len(archived) > 0 {
+			return fmt.Sprintf("\n\nArchived gate(s) %s are attached to release pipeline %q. The service refuses every change "+
+				"of an archived gate, detaching it included, so Terraform cannot detach them: in the console, unarchive each, "+
+				"detach it from the pipeline and archive it again, then destroy again. Release pipeline %q stays in the "+
+				"Terraform state until then.", strings.Join(archived, ", "), id, id)
+		}
 		return fmt.Sprintf("\n\nThe service does not delete a pipeline while a gate is attached to it or a run of it is "+
 			"active. If a gate is attached, attach it to another pipeline (or none) or delete the gate first, then "+
 			"destroy again; featureconsole_gate's release_pipeline_id attaches gates. Release pipeline %q stays in the "+
 			"Terraform state until then.", id)
 	}
 	return ""
+}
+
+// archivedGatesAttached names the archived gates attached to the pipeline: what holds a pipeline
+// that a destroy cannot free (none when the gates cannot be listed).
+func (r *releasePipelineResource) archivedGatesAttached(ctx context.Context, id string) []string {
+	var names []string
+	_ = r.data.client.EachGatesPage(ctx, console.ListOptions{IncludeArchived: true}, func(page []console.Gate) error {
+		for _, g := range page {
+			if g.ReleasePipelineID == id && g.Archived() {
+				names = append(names, strconv.Quote(g.ID))
+			}
+		}
+		return nil
+	})
+	return names
 }

@@ -138,15 +138,11 @@ func (r *segmentResource) Create(ctx context.Context, req resource.CreateRequest
 	}
 	ctx, op, cancel := framework.StartOperation(ctx, plan.Timeouts, "create", &resp.Diagnostics)
 	defer cancel()
-	created, err := r.data.client.CreateSegment(ctx, seg)
-	for attempt := 1; err != nil; attempt++ {
-		var again bool
-		if created, again, err = r.recoverCreate(ctx, seg, err); !again || attempt > maxCreateResends {
-			break
-		}
-		// The read back found no segment: the lost create never arrived, and sending it again cannot duplicate it.
-		created, err = r.data.client.CreateSegment(ctx, seg)
-	}
+	created, err := createResending(ctx,
+		func(ctx context.Context) (*console.Segment, error) { return r.data.client.CreateSegment(ctx, seg) },
+		func(ctx context.Context, err error) (*console.Segment, bool, error) {
+			return r.recoverCreate(ctx, seg, err)
+		})
 	if err != nil {
 		addSegmentCreateError(ctx, &resp.Diagnostics, op, id, err)
 		return

@@ -217,9 +217,6 @@ func (r *segmentResource) finish(ctx context.Context, op *framework.Operation, m
 	diags.Append(flattenSegment(ctx, seg, nil, m)...)
 }
 
-// maxCreateResends bounds how often a create lost on the way (read back: no segment) is sent again.
-const maxCreateResends = 3
-
 // recoverCreate handles a failed create: a create whose answer was lost, or met "exists", reads
 // the segment back. One as was sent after a lost answer is this apply's own; none at all after a
 // lost answer means the create never arrived (again: it may be sent once more).

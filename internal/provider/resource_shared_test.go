@@ -211,7 +211,9 @@ type sharedCase struct {
 
 var sharedCases = []sharedCase{
 	{"existingID", sharedExistingID},
-	{"lostCreate", sharedLostCreate},
+	{"lostCreate", sharedLostCreateAs(mockconsole.LostAs502)},
+	{"lostCreateEOF", sharedLostCreateAs(mockconsole.LostAsEOF)},
+	{"lostCreateGarbled", sharedLostCreateAs(mockconsole.LostAsGarbled)},
 	{"gone", sharedGone},
 	{"importByID", sharedImportByID},
 	{"importByIdentity", sharedImportByIdentity},
@@ -325,41 +327,44 @@ func sharedExistingID(t *testing.T, s sharedSpec, m *mockconsole.Server, url str
 	}
 }
 
-// A create whose answer is lost on the way back (committed, answered 502) is read back and carried
-// on as created: the apply succeeds, the state holds the object, and the create was committed once
-// (a second attempt, if any, was refused as existing), never twice.
-func sharedLostCreate(t *testing.T, s sharedSpec, m *mockconsole.Server, url string) {
-	var id string
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             s.expectNone(m),
-		Steps: []resource.TestStep{{
-			PreConfig: func() { m.LoseNextWrite(http.MethodPost, s.createPath) },
-			Config:    providerBlock(url) + s.config(s.quietPlan),
-			Check: resource.ComposeAggregateTestCheckFunc(
-				s.expectStored(m, &id),
-				func(*terraform.State) error {
-					var committed, statuses []int
-					for _, r := range writes(m) {
-						if r.Method != http.MethodPost || r.Path != "/console/v1"+s.createPath {
-							continue
+// A create whose answer is lost on the way back (committed, then answered as how says: a proxy's
+// 502, a connection closed without an answer, a 2xx whose body is cut short) is read back and
+// carried on as created in the same apply: the apply succeeds, the state holds the object, and the
+// create was committed once (a second attempt, if any, was refused as existing), never twice.
+func sharedLostCreateAs(how mockconsole.Loss) func(t *testing.T, s sharedSpec, m *mockconsole.Server, url string) {
+	return func(t *testing.T, s sharedSpec, m *mockconsole.Server, url string) {
+		var id string
+		resource.ParallelTest(t, resource.TestCase{
+			PreCheck:                 func() { testAccPreCheck(t) },
+			ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+			CheckDestroy:             s.expectNone(m),
+			Steps: []resource.TestStep{{
+				PreConfig: func() { m.LoseNextWriteAs(http.MethodPost, s.createPath, how) },
+				Config:    providerBlock(url) + s.config(s.quietPlan),
+				Check: resource.ComposeAggregateTestCheckFunc(
+					s.expectStored(m, &id),
+					func(*terraform.State) error {
+						var committed, statuses []int
+						for _, r := range writes(m) {
+							if r.Method != http.MethodPost || r.Path != "/console/v1"+s.createPath {
+								continue
+							}
+							statuses = append(statuses, r.Status)
+							if r.Status < 300 || r.Status == http.StatusBadGateway {
+								committed = append(committed, r.Status)
+							} else if r.Status != http.StatusBadRequest {
+								return fmt.Errorf("a create answered %d", r.Status)
+							}
 						}
-						statuses = append(statuses, r.Status)
-						if r.Status < 300 || r.Status == http.StatusBadGateway {
-							committed = append(committed, r.Status)
-						} else if r.Status != http.StatusBadRequest {
-							return fmt.Errorf("a create answered %d", r.Status)
+						if len(committed) != 1 {
+							return fmt.Errorf("want one committed create, its answer lost; the creates were answered %v", statuses)
 						}
-					}
-					if len(committed) != 1 || committed[0] != http.StatusBadGateway {
-						return fmt.Errorf("want one committed create, its answer lost; the creates were answered %v", statuses)
-					}
-					return nil
-				},
-			),
-		}},
-	})
+						return nil
+					},
+				),
+			}},
+		})
+	}
 }
 
 // An object deleted in the console leaves the state on refresh and the next plan creates it again;

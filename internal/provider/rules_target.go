@@ -119,7 +119,7 @@ func (t rulesTarget) waitForRun(ctx context.Context, op *framework.Operation, da
 		diags.AddError(fmt.Sprintf("Stopped waiting for release pipeline run %q of %s", last.ID, t.what(id)),
 			fmt.Sprintf("%s while waiting for run %q to end (on_active_run = \"wait\"); nothing was written. Last state "+
 				"seen: %s.\n\n%s\n\nStates seen in %s: %s.",
-				why, last.ID, describeRun(last), t.waitAdvice(id, op, last), framework.HumanDuration(time.Since(start)), strings.Join(seen, " -> ")))
+				why, last.ID, describeRun(last), t.waitAdvice(ctx, data.client, id, op, last), framework.HumanDuration(time.Since(start)), strings.Join(seen, " -> ")))
 		return false
 	}
 	for !last.Final() {
@@ -152,19 +152,83 @@ func (t rulesTarget) waitForRun(ctx context.Context, op *framework.Operation, da
 	return true
 }
 
-// waitAdvice is what to do about a run a wait stopped at. A phase waiting for review moves on only
-// when someone approves it: more time does not help, so the advice is the approval, by the action
-// with Terraform 1.14 or later and in the console with any Terraform.
-func (t rulesTarget) waitAdvice(id string, op *framework.Operation, last *console.ReleasePipelineTrigger) string {
-	if last.Status == console.TriggerWaitingForReview {
+// waitAdvice is what to do about a run a wait stopped at, and only what can work. A phase waiting
+// for review, or a paused run, moves on only when someone acts: more time does not help, so the
+// advice is that act, by the action with Terraform 1.14 or later and in the console with any
+// Terraform. A run that bakes is over when its bake times are: the advice names what is left (the
+// current phase's end, the later phases' bakes, from the pipeline) and a timeout that covers it, or,
+// where a later phase waits for review or what is left cannot be told, no timeout at all.
+func (t rulesTarget) waitAdvice(ctx context.Context, c *console.Client, id string, op *framework.Operation, last *console.ReleasePipelineTrigger) string {
+	abort := "set on_active_run = \"abort\" to supersede the run"
+	drive := fmt.Sprintf("the action featureconsole_release_pipeline_trigger (%s = %q)", t.runFilterAttr(), id)
+	switch last.Status {
+	case console.TriggerWaitingForReview:
 		return fmt.Sprintf("What to do: phase %q of run %q needs approving before the run moves on, and more time will "+
 			"not do that. Approve it with Terraform 1.14 or later through the action featureconsole_release_pipeline_trigger "+
 			"(%s = %q, operation = \"approve\", phase = %q), or in the console with any Terraform version, and apply "+
-			"again; or set on_active_run = \"abort\" to supersede the run.", last.CurrentPhase, last.ID, t.runFilterAttr(), id, last.CurrentPhase)
+			"again; or %s.", last.CurrentPhase, last.ID, t.runFilterAttr(), id, last.CurrentPhase, abort)
+	case console.TriggerPaused:
+		return fmt.Sprintf("What to do: run %q is paused, and more time will not move it on. Unpause it (in the console, or "+
+			"with %s, operation = \"unpause\", with Terraform 1.14 or later) and apply again; or %s.", last.ID, drive, abort)
 	}
-	return fmt.Sprintf("What to do: allow more time (timeouts = { %s = %q }), set on_active_run = \"abort\" to "+
-		"supersede the run, or approve, skip or roll out its phases (in the console, or with the action "+
-		"featureconsole_release_pipeline_trigger with Terraform 1.14 or later), and apply again.", op.Name, framework.FormatTimeout(2*op.Timeout))
+	left, review, known := runTimeLeft(ctx, c, last)
+	shortcut := fmt.Sprintf("%s, or skip or roll out its phases (in the console, or with %s with Terraform 1.14 or "+
+		"later), and apply again", abort, drive)
+	switch {
+	case !known:
+		return fmt.Sprintf("What to do: how long run %q has left cannot be told from what the service says of it, so no "+
+			"timeout is sure to cover it: %s.", last.ID, shortcut)
+	case review != "":
+		return fmt.Sprintf("What to do: after %s of bake time, phase %q of the pipeline waits for a review, and more time "+
+			"alone will not get the run past it: %s.", roughly(left), review, shortcut)
+	}
+	cover := (left + 2*time.Minute).Round(time.Minute)
+	return fmt.Sprintf("What to do: run %q has %s of bake time left (phase %q until %s, and the phases after it). "+
+		"Allow that much (timeouts = { %s = %q }), or %s.", last.ID, roughly(left), last.CurrentPhase,
+		time.UnixMilli(last.CurrentPhaseEndTime.Value).UTC().Format(time.RFC3339), op.Name,
+		framework.FormatTimeout(max(cover, op.Timeout)), shortcut)
+}
+
+// roughly says a bake time as a reader plans with it: hours once it is hours.
+func roughly(d time.Duration) string {
+	if d >= 2*time.Hour {
+		return fmt.Sprintf("about %d hours", int((d+30*time.Minute)/time.Hour))
+	}
+	return "about " + framework.HumanDuration(d)
+}
+
+// runTimeLeft is the bake time a run in progress has left: what is left of its current phase and
+// the bake times of the phases after it (read from its pipeline). review names the first later
+// phase that waits for a review (the run stops there until approved); known is false when the
+// current phase's end or the pipeline's phases cannot be had. The wait's own context may have run
+// out: the pipeline is read within a few seconds of its own.
+func runTimeLeft(ctx context.Context, c *console.Client, run *console.ReleasePipelineTrigger) (left time.Duration, review string, known bool) {
+	if !run.CurrentPhaseEndTime.Set {
+		return 0, "", false
+	}
+	left = max(time.Until(time.UnixMilli(run.CurrentPhaseEndTime.Value)), 0)
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	p, err := c.GetReleasePipeline(rctx, run.ReleasePipelineID)
+	if err != nil {
+		return 0, "", false
+	}
+	current := -1
+	for i, ph := range p.Phases {
+		if ph.ID == run.CurrentPhaseID || current < 0 && run.CurrentPhaseID == "" && ph.Name == run.CurrentPhase {
+			current = i
+		}
+	}
+	if current < 0 {
+		return 0, "", false
+	}
+	for _, ph := range p.Phases[current+1:] {
+		if ph.RequiredReview {
+			return left, ph.Name, true
+		}
+		left += time.Duration(ph.TimeIntervalMs) * time.Millisecond
+	}
+	return left, "", true
 }
 
 // followAndDrive says how to follow and drive a run of the target.
@@ -269,6 +333,37 @@ type supersedePlan struct {
 	policy types.String
 	// activeRuns lists the object's active runs (nil without a configured client).
 	activeRuns func(context.Context) ([]console.ReleasePipelineTrigger, error)
+	// target and id name the object in the plan's warning of a run that will fail the apply.
+	target rulesTarget
+	id     string
+}
+
+// warnLocked warns, in the plan of a change of the rules under on_active_run = "fail", of an active
+// run that locks them: the apply will fail on it, writing nothing, and the reviewer of the plan
+// learns that before approving it, with what to do instead. Under abort or wait the plan's unknown
+// base_ids already say a run may be met; a run that cannot be listed is left to the apply.
+func (sp supersedePlan) warnLocked(ctx context.Context, diags *diag.Diagnostics) {
+	if sp.activeRuns == nil || sp.policy.IsUnknown() || !sp.policy.IsNull() && sp.policy.ValueString() != onActiveRunFail {
+		return
+	}
+	runs, err := sp.activeRuns(ctx)
+	if err != nil {
+		tflog.Warn(ctx, "could not list the active runs at plan time", map[string]any{"error": err.Error()})
+		return
+	}
+	run := newestRun(runs)
+	if run == nil {
+		return
+	}
+	t := sp.target
+	diags.AddAttributeWarning(path.Root("rules"), fmt.Sprintf("Rules of %s are locked by release pipeline run %q", t.what(sp.id), run.ID),
+		fmt.Sprintf("Release pipeline %q is rolling out an earlier change of the rules of %s: run %q, %s. With on_active_run "+
+			"= \"fail\" (the default), applying this plan will fail on this change of the rules, writing nothing, unless the "+
+			"run has ended by then.\n\nTo go ahead instead: set on_active_run = \"wait\" (apply waits for the run to end, "+
+			"within timeouts.update) or on_active_run = \"abort\" (apply aborts the run, which puts back the rules held "+
+			"before it, and rolls out this change instead) and plan again; or end the run first, in the console or with "+
+			"the action featureconsole_release_pipeline_trigger (%s = %q, operation = \"rollout\" or \"abort\") with "+
+			"Terraform 1.14 or later.", run.ReleasePipelineID, t.what(sp.id), run.ID, describeRun(run), t.runFilterAttr(), sp.id))
 }
 
 // mayRestore says whether the write may meet an active run that brings older rules back: a run is
@@ -300,11 +395,14 @@ func plannedRules(ctx context.Context, plan, state types.List, sp supersedePlan)
 	if diags.HasError() {
 		return plan, diags
 	}
-	if !matchPriorRules(ctx, planned, prior) && sp.mayRestore(ctx) {
-		for i := range planned {
-			planned[i].BaseID = types.StringUnknown()
-			planned[i].Variants = plannedVariantIDs(planned[i].Variants, types.List{})
+	if !matchPriorRules(ctx, planned, prior) {
+		if sp.mayRestore(ctx) {
+			for i := range planned {
+				planned[i].BaseID = types.StringUnknown()
+				planned[i].Variants = plannedVariantIDs(planned[i].Variants, types.List{})
+			}
 		}
+		sp.warnLocked(ctx, &diags)
 	}
 	rules, d := ruleList(ctx, plan.ElementType(ctx), planned)
 	diags.Append(d...)
