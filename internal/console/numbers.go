@@ -19,18 +19,10 @@ import (
 type WholeNumber int64
 
 func (n *WholeNumber) UnmarshalJSON(b []byte) error {
-	b = bytes.TrimSpace(b)
-	if string(b) == "null" {
+	text, set, err := numberText(b)
+	if err != nil || !set {
 		*n = 0
-		return nil
-	}
-	text := string(b)
-	if len(b) > 0 && b[0] == '"' {
-		if err := json.Unmarshal(b, &text); err != nil {
-			return err
-		}
-	} else if !json.Valid(b) {
-		return fmt.Errorf("invalid JSON number %q", truncate(text, 40))
+		return err
 	}
 	v, err := parseWhole(text)
 	if err != nil {
@@ -102,4 +94,42 @@ func (m Millis) MarshalJSON() ([]byte, error) {
 		return []byte("null"), nil
 	}
 	return []byte(strconv.FormatInt(m.Value, 10)), nil
+}
+
+// Decimal is a fractional number of the service (a percentage, a mean, a p-value): any JSON number
+// form, or a string holding one, read by value; null is 0. Callers compare it at the precision of
+// the field, never by its float bits.
+type Decimal float64
+
+func (d *Decimal) UnmarshalJSON(b []byte) error {
+	text, set, err := numberText(b)
+	text = strings.TrimSpace(text)
+	if err != nil || !set || text == "" {
+		*d = 0
+		return err
+	}
+	f, err := strconv.ParseFloat(text, 64)
+	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+		return fmt.Errorf("invalid number %q", truncate(text, 40))
+	}
+	*d = Decimal(f)
+	return nil
+}
+
+// numberText is the text of a number the service wrote as a JSON number or as a string holding
+// one; set is false for null.
+func numberText(b []byte) (text string, set bool, err error) {
+	b = bytes.TrimSpace(b)
+	if string(b) == "null" {
+		return "", false, nil
+	}
+	text = string(b)
+	if len(b) > 0 && b[0] == '"' {
+		if err := json.Unmarshal(b, &text); err != nil {
+			return "", false, err
+		}
+	} else if !json.Valid(b) {
+		return "", false, fmt.Errorf("invalid JSON number %q", truncate(text, 40))
+	}
+	return text, true, nil
 }

@@ -199,19 +199,35 @@ func (v PassPercentageValidator) MarkdownDescription(ctx context.Context) string
 	return v.Description(ctx)
 }
 
-func (PassPercentageValidator) ValidateNumber(_ context.Context, req validator.NumberRequest, resp *validator.NumberResponse) {
+func (PassPercentageValidator) ValidateNumber(ctx context.Context, req validator.NumberRequest, resp *validator.NumberResponse) {
+	PercentageValidator{Noun: "Pass percentage"}.ValidateNumber(ctx, req, resp)
+}
+
+// PercentageValidator is PassPercentageValidator for any percentage, its errors naming it (Noun, as
+// a sentence starts: "Allocation").
+type PercentageValidator struct{ Noun string }
+
+func (PercentageValidator) Description(ctx context.Context) string {
+	return PassPercentageValidator{}.Description(ctx)
+}
+
+func (v PercentageValidator) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
+
+func (v PercentageValidator) ValidateNumber(_ context.Context, req validator.NumberRequest, resp *validator.NumberResponse) {
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
 		return
 	}
 	bf := req.ConfigValue.ValueBigFloat()
 	text := bf.Text('f', -1)
 	if bf.Sign() < 0 || bf.Cmp(big.NewFloat(100)) > 0 {
-		resp.Diagnostics.AddAttributeError(req.Path, "Pass percentage out of range",
+		resp.Diagnostics.AddAttributeError(req.Path, v.Noun+" out of range",
 			fmt.Sprintf("%s must be between 0 and 100, got %s.", req.Path, text))
 		return
 	}
 	if dot := strings.IndexByte(text, '.'); dot >= 0 && len(text)-dot-1 > 2 {
-		resp.Diagnostics.AddAttributeError(req.Path, "Too many decimals in pass percentage",
+		resp.Diagnostics.AddAttributeError(req.Path, "Too many decimals in "+strings.ToLower(v.Noun),
 			fmt.Sprintf("%s may have at most two decimals (such as 12.5 or 33.33), got %s.", req.Path, text))
 	}
 }

@@ -65,7 +65,8 @@ type Server struct {
 	rlHeaders    bool // RateLimit-* headers on every answer of a write
 	log          []Request
 	gates        map[string]*gateState
-	configs      map[string]*configState // dynamic_configs.go
+	configs      map[string]*configState     // dynamic_configs.go
+	experiments  map[string]*experimentState // experiments.go
 	pipelines    map[string]*pipelineState
 	sources      map[string]MetricSource
 	users        []User
@@ -103,6 +104,7 @@ func New(cfg Config) *Server {
 		latency:     cfg.Latency,
 		gates:       map[string]*gateState{},
 		configs:     map[string]*configState{},
+		experiments: map[string]*experimentState{},
 		pipelines:   map[string]*pipelineState{},
 		sources:     map[string]MetricSource{},
 		segments:    map[string]*segmentState{},

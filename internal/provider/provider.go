@@ -258,6 +258,7 @@ func (p *featureConsoleProvider) Resources(_ context.Context) []func() resource.
 		NewGateRulesResource,
 		NewDynamicConfigResource,
 		NewDynamicConfigRulesResource,
+		NewExperimentResource,
 		NewMetricSourceResource,
 		NewSegmentResource,
 		NewReleasePipelineResource,

@@ -1,0 +1,268 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
+package console
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"strconv"
+)
+
+// Experiments (rows 47-53): groups of users, each served its own parameter values, measured on
+// metrics until a decision ships one group. Where an experiment stands (status) moves only through
+// its own endpoints (start, make_decision, abandon, archive, unarchive), never through a PATCH.
+
+// The statuses of an experiment (row 48). The last three are the service's own and only read.
+const (
+	ExperimentSetup        = "setup"
+	ExperimentActive       = "active"
+	ExperimentDecisionMade = "decision_made"
+	ExperimentAbandoned    = "abandoned"
+	ExperimentArchived     = "archived"
+	// ExperimentStopped and AssignmentStopped are an experiment the service stopped: read, never sent.
+	ExperimentStopped = "experiment_stopped"
+	AssignmentStopped = "assignment_stopped"
+)
+
+// Experiment is an experiment as the service answers it (rows 47-48).
+type Experiment struct {
+	ID          string   `json:"id"`
+	Name        string   `json:"name"`
+	Description string   `json:"description"`
+	Hypothesis  string   `json:"hypothesis"`
+	IDType      string   `json:"idType"`
+	Tags        []string `json:"tags"`
+	// TargetApps is a list of strings or one bare string on the wire.
+	TargetApps     StringList        `json:"targetApps"`
+	Groups         []ExperimentGroup `json:"groups"`
+	ControlGroupID string            `json:"controlGroupID"`
+	// Allocation is the percentage of users in the experiment (0.01 steps).
+	Allocation                Decimal            `json:"allocation"`
+	PrimaryMetrics            []ExperimentMetric `json:"primaryMetrics"`
+	SecondaryMetrics          []ExperimentMetric `json:"secondaryMetrics"`
+	TargetingGateID           string             `json:"targetingGateID"`
+	LayerID                   string             `json:"layerID"`
+	Duration                  WholeNumber        `json:"duration"`
+	SequentialTesting         bool               `json:"sequentialTesting"`
+	BonferroniCorrection      bool               `json:"bonferroniCorrection"`
+	DefaultConfidenceInterval FlexString         `json:"defaultConfidenceInterval"`
+	AnalyticsType             string             `json:"analyticsType"`
+	Status                    string             `json:"status"`
+	LaunchedGroupID           string             `json:"launchedGroupID"`
+	DecisionReason            string             `json:"decisionReason"`
+	StartTime                 Millis             `json:"startTime"`
+	EndTime                   Millis             `json:"endTime"`
+	DecisionTime              Millis             `json:"decisionTime"`
+	CreatorName               string             `json:"creatorName"`
+	CreatedTime               WholeNumber        `json:"createdTime"`
+	LastModifierName          string             `json:"lastModifierName"`
+	LastModifierID            string             `json:"lastModifierID"`
+}
+
+// Group returns the group of the experiment with the id, or nil.
+func (e *Experiment) Group(id string) *ExperimentGroup {
+	for i := range e.Groups {
+		if e.Groups[i].ID == id {
+			return &e.Groups[i]
+		}
+	}
+	return nil
+}
+
+// GroupNamed returns the group of the experiment with the name, or nil.
+func (e *Experiment) GroupNamed(name string) *ExperimentGroup {
+	for i := range e.Groups {
+		if e.Groups[i].Name == name {
+			return &e.Groups[i]
+		}
+	}
+	return nil
+}
+
+// ExperimentGroup is one group of an experiment: its share of the allocated users (Size, percent)
+// and the parameter values (a JSON object) they are served. ID is the service's.
+type ExperimentGroup struct {
+	ID              string     `json:"id,omitempty"`
+	Name            string     `json:"name"`
+	Size            Decimal    `json:"size"`
+	ParameterValues JSONObject `json:"parameterValues"`
+	Description     string     `json:"description,omitempty"`
+	Disabled        bool       `json:"disabled,omitempty"`
+}
+
+// ExperimentMetric is a metric the experiment measures; Direction is "increase" or "decrease" (the
+// direction that counts as better), "" when the service holds none.
+type ExperimentMetric struct {
+	Name      string `json:"name"`
+	Type      string `json:"type"`
+	Direction string `json:"direction,omitempty"`
+}
+
+// ExperimentFields are an experiment's own fields as POST /experiments and PATCH /experiments/{id}
+// take them; a nil field is left out. Status is sent only by a create (setup or active there).
+type ExperimentFields struct {
+	ID                        string              `json:"id,omitempty"`
+	Name                      *string             `json:"name,omitempty"`
+	Description               *string             `json:"description,omitempty"`
+	Hypothesis                *string             `json:"hypothesis,omitempty"`
+	IDType                    *string             `json:"idType,omitempty"`
+	Tags                      *[]string           `json:"tags,omitempty"`
+	TargetApps                *[]string           `json:"targetApps,omitempty"`
+	Groups                    *[]ExperimentGroup  `json:"groups,omitempty"`
+	ControlGroupID            *string             `json:"controlGroupID,omitempty"`
+	Allocation                *float64            `json:"allocation,omitempty"`
+	PrimaryMetrics            *[]ExperimentMetric `json:"primaryMetrics,omitempty"`
+	SecondaryMetrics          *[]ExperimentMetric `json:"secondaryMetrics,omitempty"`
+	TargetingGateID           *string             `json:"targetingGateID,omitempty"`
+	LayerID                   *string             `json:"layerID,omitempty"`
+	Duration                  *int64              `json:"duration,omitempty"`
+	SequentialTesting         *bool               `json:"sequentialTesting,omitempty"`
+	BonferroniCorrection      *bool               `json:"bonferroniCorrection,omitempty"`
+	DefaultConfidenceInterval *string             `json:"defaultConfidenceInterval,omitempty"`
+	AnalyticsType             *string             `json:"analyticsType,omitempty"`
+}
+
+// experiments is GET /experiments and /experiments/{id}.
+var experiments = collection[Experiment]{path: "/experiments", one: "experiment", many: "experiments"}
+
+func experimentPath(id string) string { return experiments.path + "/" + pathEscape(id) }
+
+// GetExperiment reads GET /experiments/{id}.
+func (c *Client) GetExperiment(ctx context.Context, id string) (*Experiment, error) {
+	return experiments.get(ctx, c, id)
+}
+
+// EachExperimentsPage reads GET /experiments page by page, handing each page to fn in order; status,
+// when not "", is sent as the service's filter.
+func (c *Client) EachExperimentsPage(ctx context.Context, status string, opts ListOptions, fn func([]Experiment) error) error {
+	return eachPage(ctx, c, experimentsList(status), opts, fn)
+}
+
+// ListExperiments reads every page of GET /experiments (status as in EachExperimentsPage).
+func (c *Client) ListExperiments(ctx context.Context, status string, opts ListOptions) ([]Experiment, error) {
+	return listAll[Experiment](ctx, c, experimentsList(status), opts)
+}
+
+func experimentsList(status string) request {
+	r := experiments.listRequest()
+	if status != "" {
+		r.query = url.Values{"status": {status}}
+	}
+	return r
+}
+
+// CreateExperiment sends POST /experiments with the id. An answer without a body is completed by
+// reading the experiment.
+func (c *Client) CreateExperiment(ctx context.Context, f ExperimentFields) (*Experiment, error) {
+	r := request{method: http.MethodPost, path: experiments.path, body: f, op: "create experiment", object: strconv.Quote(f.ID)}
+	return c.writeExperiment(ctx, r, f.ID)
+}
+
+// UpdateExperiment changes the experiment's own fields (PATCH /experiments/{id}); its status is
+// never part of them.
+func (c *Client) UpdateExperiment(ctx context.Context, id string, f ExperimentFields) (*Experiment, error) {
+	f.ID = ""
+	r := request{method: http.MethodPatch, path: experimentPath(id), body: f, op: "update experiment", object: strconv.Quote(id)}
+	return c.writeExperiment(ctx, r, id)
+}
+
+// StartExperiment moves an experiment from setup to active (PUT /experiments/{id}/start).
+func (c *Client) StartExperiment(ctx context.Context, id string) (*Experiment, error) {
+	return c.moveExperiment(ctx, id, "start", "start", nil)
+}
+
+// MakeExperimentDecision moves an active experiment to decision_made, shipping the group groupID
+// (PUT /experiments/{id}/make_decision).
+func (c *Client) MakeExperimentDecision(ctx context.Context, id, groupID, reason string) (*Experiment, error) {
+	body := struct {
+		ID             string `json:"id"`
+		DecisionReason string `json:"decisionReason"`
+	}{groupID, reason}
+	return c.moveExperiment(ctx, id, "make_decision", "make a decision on", body)
+}
+
+// AbandonExperiment moves an experiment in setup or active to abandoned (PUT .../abandon).
+func (c *Client) AbandonExperiment(ctx context.Context, id, reason string) (*Experiment, error) {
+	body := struct {
+		DecisionReason string `json:"decisionReason"`
+	}{reason}
+	return c.moveExperiment(ctx, id, "abandon", "abandon", body)
+}
+
+// ArchiveExperiment archives an experiment, its results kept (PUT .../archive).
+func (c *Client) ArchiveExperiment(ctx context.Context, id, reason string) (*Experiment, error) {
+	body := struct {
+		ArchiveReason string `json:"archiveReason,omitempty"`
+	}{reason}
+	return c.moveExperiment(ctx, id, "archive", "archive", body)
+}
+
+// UnarchiveExperiment puts an archived experiment back in the status it had (PUT .../unarchive).
+func (c *Client) UnarchiveExperiment(ctx context.Context, id string) (*Experiment, error) {
+	return c.moveExperiment(ctx, id, "unarchive", "unarchive", nil)
+}
+
+// DeleteExperiment sends DELETE /experiments/{id}.
+func (c *Client) DeleteExperiment(ctx context.Context, id string) error {
+	return c.do(ctx, request{method: http.MethodDelete, path: experimentPath(id), op: "delete experiment", object: strconv.Quote(id)}, nil)
+}
+
+// moveExperiment sends PUT /experiments/{id}/{verb} with body (nil: none); op is the verb as an
+// error names it ("Unable to make a decision on experiment ...").
+func (c *Client) moveExperiment(ctx context.Context, id, verb, op string, body any) (*Experiment, error) {
+	r := request{method: http.MethodPut, path: experimentPath(id) + "/" + verb, body: body, op: op + " experiment", object: strconv.Quote(id)}
+	return c.writeExperiment(ctx, r, id)
+}
+
+// writeExperiment sends a write answered with the experiment; an answer without a body, or without
+// the experiment, is completed by reading it back.
+func (c *Client) writeExperiment(ctx context.Context, r request, id string) (*Experiment, error) {
+	var out Experiment
+	err := c.do(ctx, r, &out)
+	if emptyAnswer(err) || err == nil && out.ID == "" {
+		return c.GetExperiment(ctx, id)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// PulseResults are the results of one test group against the control group (row 53).
+type PulseResults struct {
+	// DS is the day the results were computed for, as the service writes it.
+	DS               FlexString     `json:"ds"`
+	PrimaryMetrics   []MetricResult `json:"primaryMetrics"`
+	SecondaryMetrics []MetricResult `json:"secondaryMetrics"`
+}
+
+// MetricResult is one metric's result: PercentChange ± PercentConfidenceIntervalDelta is the
+// confidence interval of the change, in percent.
+type MetricResult struct {
+	MetricID                       string      `json:"metricID"`
+	MetricName                     string      `json:"metricName"`
+	Directionality                 string      `json:"directionality"`
+	ControlMean                    Decimal     `json:"controlMean"`
+	TestMean                       Decimal     `json:"testMean"`
+	AbsoluteChange                 Decimal     `json:"absoluteChange"`
+	PercentChange                  Decimal     `json:"percentChange"`
+	PercentConfidenceIntervalDelta Decimal     `json:"percentConfidenceIntervalDelta"`
+	PValue                         Decimal     `json:"pValue"`
+	ControlUnits                   WholeNumber `json:"controlUnits"`
+	TestUnits                      WholeNumber `json:"testUnits"`
+}
+
+// GetPulseResults reads GET /experiments/{id}/pulse_results for the test group against the control
+// group (group ids); confidence (80..99) is sent when not 0. The service refuses (400) an
+// experiment that has not started.
+func (c *Client) GetPulseResults(ctx context.Context, id, controlGroupID, testGroupID string, confidence int) (*PulseResults, error) {
+	q := url.Values{"control": {controlGroupID}, "test": {testGroupID}}
+	if confidence != 0 {
+		q.Set("confidence", strconv.Itoa(confidence))
+	}
+	return getObject[PulseResults](ctx, c, request{method: http.MethodGet, path: experimentPath(id) + "/pulse_results", query: q,
+		op: "read results of experiment", object: strconv.Quote(id)})
+}
+

@@ -1,0 +1,305 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
+package provider
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/listplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/numberplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/setplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
+)
+
+var _ managedResource = &experimentResource{}
+
+func NewExperimentResource() resource.Resource {
+	return &experimentResource{resourceData{typeName: "experiment"}}
+}
+
+// experimentIDPattern is the service's pattern for an experiment id (DESIGN.md §4).
+var experimentIDPattern = regexp.MustCompile(`^[A-Za-z0-9_-]*$`)
+
+var experimentCreation = creation{typeName: "featureconsole_experiment", kind: "Experiment", noun: "An experiment with id",
+	plural: "experiments", idWord: "experiment id"}
+
+// The statuses a configuration may ask for (the service has more, which it sets itself).
+var experimentStatuses = []string{console.ExperimentSetup, console.ExperimentActive, console.ExperimentDecisionMade, console.ExperimentAbandoned}
+
+func (r *experimentResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "An experiment: the users it allocates are split between groups, each served its own " +
+			"parameter values, and metrics are measured between them until a decision ships one group. `status` says " +
+			"where the experiment should stand and is moved the service's way: `active` starts it, `decision_made` ships " +
+			"`launched_group`, `abandoned` abandons it; a move the service cannot make fails the plan. While the " +
+			"experiment runs, its groups, `id_type` and `analytics_type` cannot change: changing who sees what mid-run " +
+			"means restarting the experiment (a new `experiment_id`). Destroy deletes the experiment, or archives it " +
+			"with `archive_on_destroy`. Import by experiment id.",
+		Attributes: experimentAttributes(ctx),
+	}
+}
+
+func experimentAttributes(ctx context.Context) map[string]schema.Attribute {
+	kept := func(desc string) schema.StringAttribute {
+		return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
+	}
+	time := func(desc string) schema.Int64Attribute {
+		return schema.Int64Attribute{Computed: true, MarkdownDescription: desc + ", in milliseconds since the Unix epoch; null until then."}
+	}
+	metrics := func(desc string) schema.ListNestedAttribute {
+		return schema.ListNestedAttribute{
+			Optional: true, Computed: true, MarkdownDescription: desc,
+			PlanModifiers: []planmodifier.List{listplanmodifier.UseStateForUnknown()},
+			NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+				"name": schema.StringAttribute{Required: true, MarkdownDescription: "Name of the metric, such as `purchase`.",
+					Validators: []validator.String{framework.NotBlank()}},
+				"type": schema.StringAttribute{Required: true, MarkdownDescription: "Type of the metric, such as `event_count`.",
+					Validators: []validator.String{framework.NotBlank()}},
+				"direction": schema.StringAttribute{Optional: true,
+					MarkdownDescription: "Direction that counts as better: `increase` or `decrease`.",
+					Validators:          []validator.String{stringvalidator.OneOf("increase", "decrease")}},
+			}},
+		}
+	}
+	return map[string]schema.Attribute{
+		"id": schema.StringAttribute{
+			Computed: true, MarkdownDescription: "Identifier of the experiment: its `experiment_id`.",
+			PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+		},
+		"experiment_id": schema.StringAttribute{
+			Required: true,
+			MarkdownDescription: "Identifier of the experiment, such as `checkout_cta`: 3 to 100 letters, digits, `_` and `-`. " +
+				"Changing it forces replacement (a new experiment).",
+			Validators: []validator.String{
+				stringvalidator.LengthBetween(3, 100),
+				stringvalidator.RegexMatches(experimentIDPattern, "must contain only letters A-Z and a-z, digits, '_' and '-'"),
+			},
+			PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+		},
+		"name": chosenString("Display name, at most 100 characters; the `experiment_id` when omitted. Updated in place.",
+			stringvalidator.UTF8LengthBetween(1, 100), framework.NotBlank()),
+		"description": chosenString("Description, at most 1,000 characters. Empty when omitted at creation. Updated in place.",
+			stringvalidator.UTF8LengthAtMost(maxDescription)),
+		"hypothesis": chosenString("What the experiment expects to find. Empty when omitted at creation. Updated in place."),
+		"id_type": chosenString("Unit ID type users are split by, such as `userID` or `stableID`; the service chooses `userID` "+
+			"when it is omitted. Cannot change once the experiment has started.", framework.NotBlank()),
+		"tags": schema.SetAttribute{
+			Optional: true, Computed: true, ElementType: types.StringType,
+			MarkdownDescription: "Tags of the experiment. None when omitted at creation. Updated in place.",
+			Validators:          []validator.Set{setvalidator.ValueStringsAre(framework.NotBlank())},
+			PlanModifiers:       []planmodifier.Set{setplanmodifier.UseStateForUnknown()},
+		},
+		"allocation": schema.NumberAttribute{
+			Optional: true, Computed: true,
+			MarkdownDescription: "Percentage of users in the experiment, from `0` to `100` with at most two decimals; the " +
+				"service chooses `100` when it is omitted. May change while the experiment runs.",
+			Validators:    []validator.Number{framework.PercentageValidator{Noun: "Allocation"}},
+			PlanModifiers: []planmodifier.Number{numberplanmodifier.UseStateForUnknown()},
+		},
+		"targeting_gate_id": schema.StringAttribute{
+			Optional: true,
+			MarkdownDescription: "Gate whose passing users alone take part (for example `featureconsole_gate.checkout.gate_id`). " +
+				"Omit for every user; removing it removes the targeting. Updated in place.",
+			Validators: []validator.String{framework.NotBlank()},
+		},
+		"duration": schema.Int64Attribute{
+			Optional: true, Computed: true,
+			MarkdownDescription: "Planned length of the experiment in days, more than 1; the service chooses when it is " +
+				"omitted. May change while the experiment runs.",
+			Validators:    []validator.Int64{int64validator.AtLeast(2)},
+			PlanModifiers: []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
+		},
+		"analytics_type": chosenString("How results are computed: `frequentist`, `bayesian` or `sprt`; the service chooses "+
+			"`frequentist` when it is omitted. Cannot change once the experiment has started.",
+			stringvalidator.OneOf("frequentist", "bayesian", "sprt")),
+		"groups": schema.ListNestedAttribute{
+			Required: true,
+			MarkdownDescription: "The groups users are split between: at least two, names unique, sizes summing to 100. " +
+				"Groups are matched by name, so a group that keeps its name keeps its `id`. While the experiment is " +
+				"`active` the groups (names, sizes, values) cannot change: that means restarting the experiment.",
+			Validators: []validator.List{listvalidator.SizeAtLeast(2)},
+			NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+				"id": schema.StringAttribute{Computed: true,
+					MarkdownDescription: "Identifier the service gave the group; kept as long as the group keeps its name."},
+				"name": schema.StringAttribute{Required: true, MarkdownDescription: "Name of the group, unique in the experiment.",
+					Validators: []validator.String{framework.NotBlank()}},
+				"size": schema.NumberAttribute{Required: true,
+					MarkdownDescription: "Percentage of the experiment's users in this group, from `0` to `100` with at most two decimals.",
+					Validators:          []validator.Number{framework.PercentageValidator{Noun: "Group size"}}},
+				"parameter_values": schema.StringAttribute{Required: true, CustomType: framework.JSONValueType{},
+					MarkdownDescription: "Values the group's users are served, as a JSON object written with `jsonencode({...})`. " +
+						"Compared as JSON: key order, spacing and `1` against `1.0` plan nothing."},
+				"description": schema.StringAttribute{Optional: true, MarkdownDescription: "Description of the group.",
+					Validators: []validator.String{framework.NotBlank()}},
+			}},
+		},
+		"control_group": schema.StringAttribute{
+			Optional: true, Computed: true,
+			MarkdownDescription: "Name of the group the others are measured against; the first group when omitted.",
+			Validators:          []validator.String{framework.NotBlank()},
+		},
+		"primary_metrics":   metrics("Metrics the decision rests on. The service's when omitted. May change while the experiment runs."),
+		"secondary_metrics": metrics("Further metrics measured. The service's when omitted. May change while the experiment runs."),
+		"status": schema.StringAttribute{
+			Optional: true, Computed: true,
+			MarkdownDescription: "Where the experiment should stand: " + framework.CodeList(experimentStatuses) + "; `setup` " +
+				"at creation when omitted, after which an omitted status follows the service's. Moved the service's way " +
+				"within one apply: `setup` to `active` starts it, `active` to `decision_made` ships `launched_group`, " +
+				"`setup` or `active` to `abandoned` abandons it. Any other move (back to `setup`, `active` after a decision, " +
+				"a decision from `setup`, anything from `abandoned`) fails the plan: start a new experiment with a new " +
+				"`experiment_id` instead. A status moved in the console shows in the plan as what it is.",
+			Validators: []validator.String{stringvalidator.OneOf(experimentStatuses...)},
+		},
+		"launched_group": schema.StringAttribute{
+			Optional: true, Computed: true,
+			MarkdownDescription: "With `status = \"decision_made\"`: the name of the group to ship (its values are served to " +
+				"everyone). Read from the service once a decision is made.",
+			Validators: []validator.String{framework.NotBlank()},
+		},
+		"decision_reason": schema.StringAttribute{
+			Optional: true, Computed: true,
+			MarkdownDescription: "Why the decision was made, or the experiment abandoned: required with `decision_made` " +
+				"and `abandoned`.",
+			Validators: []validator.String{framework.NotBlank()},
+		},
+		"archive_on_destroy": schema.BoolAttribute{
+			Optional: true, Computed: true, Default: booldefault.StaticBool(false),
+			MarkdownDescription: "What destroy does with the experiment: `false` (the default) deletes it; `true` archives it " +
+				"instead, keeping it and its results in the console. Changing it sends no request.",
+		},
+		"launched_group_id": kept("Identifier of the group shipped by the decision; null until one is made."),
+		"start_time":        time("When the experiment started"),
+		"end_time":          time("When the experiment ended (decided or abandoned after it started)"),
+		"decision_time":     time("When the decision was made"),
+		"creator_name":      keptString("Name of whoever created the experiment."),
+		"created_time": schema.Int64Attribute{
+			Computed: true, MarkdownDescription: "When the experiment was created, in milliseconds since the Unix epoch.",
+			PlanModifiers: []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
+		},
+		"last_modifier_id":   schema.StringAttribute{Computed: true, MarkdownDescription: "Identifier of whoever last changed the experiment."},
+		"last_modifier_name": schema.StringAttribute{Computed: true, MarkdownDescription: "Name of whoever last changed the experiment."},
+		"timeouts":           framework.TimeoutsAttribute(ctx, "the experiment", timeouts.Opts{Create: true, Read: true, Update: true, Delete: true}, nil),
+	}
+}
+
+func (r *experimentResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan experimentModel
+	if !r.begin(ctx, &resp.Diagnostics, resp.Identity, req.Plan, &plan) {
+		return
+	}
+	fields, diags := experimentFieldsFrom(ctx, plan)
+	if resp.Diagnostics.Append(diags...); diags.HasError() {
+		return
+	}
+	ctx, op, cancel := framework.StartOperation(ctx, plan.Timeouts, "create", &resp.Diagnostics)
+	defer cancel()
+	object := fmt.Sprintf("experiment %q", fields.ID)
+	e, err := createRecovering(ctx, experimentCreation, fields.ID,
+		func(ctx context.Context) (*console.Experiment, error) { return r.data.client.CreateExperiment(ctx, fields) },
+		r.data.client.GetExperiment, func(got *console.Experiment) bool { return experimentHolds(got, fields) })
+	if err != nil {
+		addCreateFailure(ctx, &resp.Diagnostics, path.Root("experiment_id"), framework.APIFailure{Op: "create", Object: object}, op, err)
+		return
+	}
+	// The experiment exists from here: whatever fails next, the state holds it as the service does.
+	e = r.settle(ctx, op, e, plan, &resp.Diagnostics)
+	plan.ID = types.StringValue(e.ID)
+	resp.Diagnostics.Append(flattenExperiment(ctx, e, &plan.experimentFields)...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *experimentResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state experimentModel
+	if !r.begin(ctx, &resp.Diagnostics, resp.Identity, req.State, &state) {
+		return
+	}
+	if state.ArchiveOnDestroy.IsNull() { // imported
+		state.ArchiveOnDestroy = types.BoolValue(false)
+	}
+	readObject(ctx, resp, state.Timeouts, "Experiment", state.ExperimentID.ValueString(), r.data.client.GetExperiment,
+		func(e *console.Experiment) diag.Diagnostics {
+			state.ID = types.StringValue(e.ID)
+			prior := state.experimentFields
+			diags := flattenExperiment(ctx, e, &state.experimentFields)
+			keepDecisionReason(prior, &state.experimentFields)
+			return diags
+		}, &state)
+}
+
+func (r *experimentResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, state experimentModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if !r.begin(ctx, &resp.Diagnostics, resp.Identity, req.Plan, &plan) {
+		return
+	}
+	id := plan.ExperimentID.ValueString()
+	changes, diags := experimentChanges(ctx, plan, state)
+	if resp.Diagnostics.Append(diags...); diags.HasError() {
+		return
+	}
+	ctx, op, cancel := framework.StartOperation(ctx, plan.Timeouts, "update", &resp.Diagnostics)
+	defer cancel()
+	var e *console.Experiment
+	var err error
+	if emptyExperimentFields(changes) {
+		e, err = r.data.client.GetExperiment(ctx, id)
+	} else {
+		e, err = r.data.client.UpdateExperiment(ctx, id, changes)
+	}
+	if err != nil {
+		framework.APIFailure{Op: "update", Object: fmt.Sprintf("experiment %q", id)}.Add(ctx, &resp.Diagnostics, op, err)
+		return
+	}
+	e = r.settle(ctx, op, e, plan, &resp.Diagnostics)
+	plan.ID = types.StringValue(e.ID)
+	planned := plan.experimentFields
+	planned.Status = state.Status // the reason the configuration gives for a move made before is kept as it
+	resp.Diagnostics.Append(flattenExperiment(ctx, e, &plan.experimentFields)...)
+	keepDecisionReason(planned, &plan.experimentFields)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *experimentResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state experimentModel
+	if !r.begin(ctx, &resp.Diagnostics, nil, req.State, &state) {
+		return
+	}
+	id := state.ExperimentID.ValueString()
+	ctx, op, cancel := framework.StartOperation(ctx, state.Timeouts, "delete", &resp.Diagnostics)
+	defer cancel()
+	if state.ArchiveOnDestroy.ValueBool() {
+		archiveExperiment(ctx, op, r.data.client, id, &resp.Diagnostics)
+		return
+	}
+	if err := r.data.client.DeleteExperiment(ctx, id); err != nil && !console.NotFound(err) {
+		framework.APIFailure{Op: "delete", Object: fmt.Sprintf("experiment %q", id)}.Add(ctx, &resp.Diagnostics, op, err)
+	}
+}
+
+func (r *experimentResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	importState(ctx, req, resp, "featureconsole_experiment", experimentIdentityAttr, "checkout_cta")
+}
+
+func (r *experimentResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = identitySchema(experimentIdentityAttr, "Identifier of the experiment, such as checkout_cta.")
+}

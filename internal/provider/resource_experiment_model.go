@@ -1,0 +1,342 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
+package provider
+
+import (
+	"context"
+	"encoding/json"
+	"math"
+
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
+)
+
+// The model of featureconsole_experiment and its conversion to and from the service's experiment.
+// Groups, the control group and the launched group are named in HCL; the service takes and answers
+// group ids, which the model keeps beside the names.
+
+const experimentIdentityAttr = "experiment_id"
+
+type experimentModel struct {
+	ID types.String `tfsdk:"id"`
+	experimentFields
+	ArchiveOnDestroy types.Bool     `tfsdk:"archive_on_destroy"`
+	Timeouts         timeouts.Value `tfsdk:"timeouts"`
+}
+
+// experimentFields are what the service holds of an experiment, shared with its data source.
+type experimentFields struct {
+	ExperimentID     types.String `tfsdk:"experiment_id"`
+	Name             types.String `tfsdk:"name"`
+	Description      types.String `tfsdk:"description"`
+	Hypothesis       types.String `tfsdk:"hypothesis"`
+	IDType           types.String `tfsdk:"id_type"`
+	Tags             types.Set    `tfsdk:"tags"`
+	Allocation       types.Number `tfsdk:"allocation"`
+	TargetingGateID  types.String `tfsdk:"targeting_gate_id"`
+	Duration         types.Int64  `tfsdk:"duration"`
+	AnalyticsType    types.String `tfsdk:"analytics_type"`
+	Groups           types.List   `tfsdk:"groups"`
+	ControlGroup     types.String `tfsdk:"control_group"`
+	PrimaryMetrics   types.List   `tfsdk:"primary_metrics"`
+	SecondaryMetrics types.List   `tfsdk:"secondary_metrics"`
+	Status           types.String `tfsdk:"status"`
+	LaunchedGroup    types.String `tfsdk:"launched_group"`
+	LaunchedGroupID  types.String `tfsdk:"launched_group_id"`
+	DecisionReason   types.String `tfsdk:"decision_reason"`
+	StartTime        types.Int64  `tfsdk:"start_time"`
+	EndTime          types.Int64  `tfsdk:"end_time"`
+	DecisionTime     types.Int64  `tfsdk:"decision_time"`
+	CreatorName      types.String `tfsdk:"creator_name"`
+	CreatedTime      types.Int64  `tfsdk:"created_time"`
+	LastModifierID   types.String `tfsdk:"last_modifier_id"`
+	LastModifierName types.String `tfsdk:"last_modifier_name"`
+}
+
+func (m *experimentModel) identity() (string, types.String) {
+	return experimentIdentityAttr, m.ExperimentID
+}
+
+// experimentGroupModel is one group: its id is the service's, kept for as long as the group keeps
+// its name.
+type experimentGroupModel struct {
+	ID              types.String        `tfsdk:"id"`
+	Name            types.String        `tfsdk:"name"`
+	Size            types.Number        `tfsdk:"size"`
+	ParameterValues framework.JSONValue `tfsdk:"parameter_values"`
+	Description     types.String        `tfsdk:"description"`
+}
+
+type experimentMetricModel struct {
+	Name      types.String `tfsdk:"name"`
+	Type      types.String `tfsdk:"type"`
+	Direction types.String `tfsdk:"direction"`
+}
+
+var (
+	experimentGroupType = types.ObjectType{AttrTypes: map[string]attr.Type{
+		"id": types.StringType, "name": types.StringType, "size": types.NumberType,
+		"parameter_values": framework.JSONValueType{}, "description": types.StringType,
+	}}
+	experimentMetricType = types.ObjectType{AttrTypes: map[string]attr.Type{
+		"name": types.StringType, "type": types.StringType, "direction": types.StringType,
+	}}
+)
+
+// percentOf is a percentage attribute as a float; ok is false while it is null or unknown.
+func percentOf(n types.Number) (float64, bool) {
+	if n.IsNull() || n.IsUnknown() {
+		return 0, false
+	}
+	f, _ := n.ValueBigFloat().Float64()
+	return f, true
+}
+
+// expandGroups is the groups a write sends, in the configuration's order.
+func expandGroups(groups []experimentGroupModel) []console.ExperimentGroup {
+	out := make([]console.ExperimentGroup, len(groups))
+	for i, g := range groups {
+		size, _ := percentOf(g.Size)
+		values, ok := knownJSON(g.ParameterValues)
+		if !ok {
+			values = []byte("{}")
+		}
+		out[i] = console.ExperimentGroup{Name: g.Name.ValueString(), Size: console.Decimal(size),
+			ParameterValues: console.JSONObject(framework.CompactJSON(values)), Description: g.Description.ValueString()}
+	}
+	return out
+}
+
+func expandMetrics(ctx context.Context, l types.List, diags *diag.Diagnostics) *[]console.ExperimentMetric {
+	if l.IsNull() || l.IsUnknown() {
+		return nil
+	}
+	ms, d := framework.ListModels[experimentMetricModel](ctx, l)
+	diags.Append(d...)
+	out := make([]console.ExperimentMetric, len(ms))
+	for i, m := range ms {
+		out[i] = console.ExperimentMetric{Name: m.Name.ValueString(), Type: m.Type.ValueString(), Direction: m.Direction.ValueString()}
+	}
+	return &out
+}
+
+// experimentFieldsFrom is every field of the plan a write can send (known ones), the control group
+// left out: the service takes it by id, known once the groups are.
+func experimentFieldsFrom(ctx context.Context, m experimentModel) (console.ExperimentFields, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	f := console.ExperimentFields{
+		ID:              m.ExperimentID.ValueString(),
+		Name:            knownPointer(m.Name),
+		Description:     knownPointer(m.Description),
+		Hypothesis:      knownPointer(m.Hypothesis),
+		IDType:          knownPointer(m.IDType),
+		AnalyticsType:   knownPointer(m.AnalyticsType),
+		TargetingGateID: knownPointer(m.TargetingGateID),
+	}
+	if f.Name == nil {
+		f.Name = m.ExperimentID.ValueStringPointer()
+	}
+	if a, ok := percentOf(m.Allocation); ok {
+		f.Allocation = &a
+	}
+	if !m.Duration.IsNull() && !m.Duration.IsUnknown() {
+		f.Duration = m.Duration.ValueInt64Pointer()
+	}
+	tags, d := knownTags(ctx, m.Tags)
+	diags.Append(d...)
+	f.Tags = tags
+	if groups, d := framework.ListModels[experimentGroupModel](ctx, m.Groups); !d.HasError() && framework.IsKnownList(m.Groups) {
+		g := expandGroups(groups)
+		f.Groups = &g
+	} else {
+		diags.Append(d...)
+	}
+	f.PrimaryMetrics = expandMetrics(ctx, m.PrimaryMetrics, &diags)
+	f.SecondaryMetrics = expandMetrics(ctx, m.SecondaryMetrics, &diags)
+	return f, diags
+}
+
+// experimentChanges is the body of an update: the fields whose planned value differs from the
+// state, groups compared by their content (ids are the service's). A targeting gate the plan no
+// longer names is removed ("").
+func experimentChanges(ctx context.Context, plan, state experimentModel) (console.ExperimentFields, diag.Diagnostics) {
+	all, diags := experimentFieldsFrom(ctx, plan)
+	var f console.ExperimentFields
+	ifChanged(plan.Name, state.Name, func() { f.Name = all.Name })
+	ifChanged(plan.Description, state.Description, func() { f.Description = all.Description })
+	ifChanged(plan.Hypothesis, state.Hypothesis, func() { f.Hypothesis = all.Hypothesis })
+	ifChanged(plan.IDType, state.IDType, func() { f.IDType = all.IDType })
+	ifChanged(plan.AnalyticsType, state.AnalyticsType, func() { f.AnalyticsType = all.AnalyticsType })
+	ifChanged(plan.Tags, state.Tags, func() { f.Tags = all.Tags })
+	ifChanged(plan.Allocation, state.Allocation, func() { f.Allocation = all.Allocation })
+	ifChanged(plan.Duration, state.Duration, func() { f.Duration = all.Duration })
+	ifChanged(plan.PrimaryMetrics, state.PrimaryMetrics, func() { f.PrimaryMetrics = all.PrimaryMetrics })
+	ifChanged(plan.SecondaryMetrics, state.SecondaryMetrics, func() { f.SecondaryMetrics = all.SecondaryMetrics })
+	ifChanged(plan.TargetingGateID, state.TargetingGateID, func() { f.TargetingGateID = pipelineOrDetach(all.TargetingGateID) })
+	if !sameGroupContent(ctx, plan.Groups, state.Groups) {
+		f.Groups = all.Groups
+	}
+	return f, diags
+}
+
+func emptyExperimentFields(f console.ExperimentFields) bool {
+	return f == (console.ExperimentFields{})
+}
+
+// sameGroupContent reports whether two group lists hold the same names, sizes, values and
+// descriptions in the same order (ids aside); unknown is never the same.
+func sameGroupContent(ctx context.Context, a, b types.List) bool {
+	if !framework.ElementsKnown(a) || !framework.ElementsKnown(b) {
+		return false
+	}
+	ga, d1 := framework.ListModels[experimentGroupModel](ctx, a)
+	gb, d2 := framework.ListModels[experimentGroupModel](ctx, b)
+	if d1.HasError() || d2.HasError() || len(ga) != len(gb) {
+		return false
+	}
+	for i := range ga {
+		x, y := ga[i], gb[i]
+		if !x.Name.Equal(y.Name) || !samePercent(x.Size, y.Size) || !x.Description.Equal(y.Description) ||
+			!sameJSON(ctx, x.ParameterValues, y.ParameterValues) {
+			return false
+		}
+	}
+	return true
+}
+
+// samePercent compares two percentages at the two decimals the service keeps.
+func samePercent(a, b types.Number) bool {
+	x, okA := percentOf(a)
+	y, okB := percentOf(b)
+	return okA && okB && math.Round(x*100) == math.Round(y*100)
+}
+
+// groupNames maps group names to the service's ids.
+func groupIDs(e *console.Experiment) map[string]string {
+	ids := make(map[string]string, len(e.Groups))
+	for _, g := range e.Groups {
+		ids[g.Name] = g.ID
+	}
+	return ids
+}
+
+// groupName is the name of the experiment's group with the id ("" for none).
+func groupName(e *console.Experiment, id string) string {
+	if g := e.Group(id); g != nil {
+		return g.Name
+	}
+	return ""
+}
+
+// flattenGroups is the service's groups as the state holds them; a group's parameter values keep
+// the text the prior (plan or state) group of its name holds where they mean the same.
+func flattenGroups(ctx context.Context, e *console.Experiment, prior types.List, diags *diag.Diagnostics) types.List {
+	hints := map[string]experimentGroupModel{}
+	if framework.ElementsKnown(prior) {
+		ps, _ := framework.ListModels[experimentGroupModel](ctx, prior)
+		for _, p := range ps {
+			hints[p.Name.ValueString()] = p
+		}
+	}
+	return framework.ModelList(experimentGroupType, e.Groups, func(g console.ExperimentGroup) experimentGroupModel {
+		values := framework.NewJSONValue(framework.CanonicalJSON(json.RawMessage(orEmptyObject(g.ParameterValues))))
+		if h, ok := hints[g.Name]; ok && sameJSON(ctx, h.ParameterValues, values) {
+			values = h.ParameterValues
+		}
+		return experimentGroupModel{
+			ID: types.StringValue(g.ID), Name: types.StringValue(g.Name), Size: framework.PercentFromFloat(float64(g.Size)),
+			ParameterValues: values, Description: framework.StringOrNull(g.Description),
+		}
+	})
+}
+
+func orEmptyObject(o console.JSONObject) console.JSONObject {
+	if len(o) == 0 {
+		return console.JSONObject("{}")
+	}
+	return o
+}
+
+func flattenMetrics(ms []console.ExperimentMetric) types.List {
+	return framework.ModelList(experimentMetricType, ms, func(m console.ExperimentMetric) experimentMetricModel {
+		return experimentMetricModel{Name: types.StringValue(m.Name), Type: types.StringValue(m.Type), Direction: framework.StringOrNull(m.Direction)}
+	})
+}
+
+// millisOrNull is a time of the service, null until it is set.
+func millisOrNull(m console.Millis) types.Int64 {
+	if !m.Set || m.Value == 0 {
+		return types.Int64Null()
+	}
+	return types.Int64Value(m.Value)
+}
+
+// flattenExperiment puts what the service holds into the model.
+func flattenExperiment(ctx context.Context, e *console.Experiment, m *experimentFields) diag.Diagnostics {
+	var diags diag.Diagnostics
+	m.ExperimentID = types.StringValue(e.ID)
+	m.Name = types.StringValue(e.Name)
+	m.Description = types.StringValue(e.Description)
+	m.Hypothesis = types.StringValue(e.Hypothesis)
+	m.IDType = types.StringValue(e.IDType)
+	m.Tags = framework.StringSet(e.Tags)
+	m.Allocation = framework.PercentFromFloat(float64(e.Allocation))
+	m.TargetingGateID = framework.StringOrNull(e.TargetingGateID)
+	m.Duration = types.Int64Value(int64(e.Duration))
+	m.AnalyticsType = types.StringValue(e.AnalyticsType)
+	m.Groups = flattenGroups(ctx, e, m.Groups, &diags)
+	m.ControlGroup = framework.StringOrNull(groupName(e, e.ControlGroupID))
+	m.PrimaryMetrics = flattenMetrics(e.PrimaryMetrics)
+	m.SecondaryMetrics = flattenMetrics(e.SecondaryMetrics)
+	m.Status = types.StringValue(e.Status)
+	m.LaunchedGroupID = framework.StringOrNull(e.LaunchedGroupID)
+	m.LaunchedGroup = framework.StringOrNull(groupName(e, e.LaunchedGroupID))
+	m.DecisionReason = framework.StringOrNull(e.DecisionReason)
+	m.StartTime = millisOrNull(e.StartTime)
+	m.EndTime = millisOrNull(e.EndTime)
+	m.DecisionTime = millisOrNull(e.DecisionTime)
+	m.CreatorName = types.StringValue(e.CreatorName)
+	m.CreatedTime = types.Int64Value(int64(e.CreatedTime))
+	m.LastModifierID = types.StringValue(e.LastModifierID)
+	m.LastModifierName = types.StringValue(e.LastModifierName)
+	return diags
+}
+
+// keepDecisionReason keeps the reason prior holds where the experiment has not moved since: the
+// reason is sent with a move and no write changes it after, so the words the configuration (or the
+// state) gives for a move made before plan nothing, whatever the service recorded.
+func keepDecisionReason(prior experimentFields, m *experimentFields) {
+	if !prior.DecisionReason.IsNull() && !prior.DecisionReason.IsUnknown() && prior.Status.Equal(m.Status) {
+		m.DecisionReason = prior.DecisionReason
+	}
+}
+
+// experimentHolds reports whether the experiment holds what a create sent: how a create whose
+// answer was lost is recognised as this apply's own.
+func experimentHolds(e *console.Experiment, f console.ExperimentFields) bool {
+	if e.ID != f.ID || (f.Name != nil && *f.Name != e.Name) || (f.Description != nil && *f.Description != e.Description) {
+		return false
+	}
+	if f.Groups == nil {
+		return true
+	}
+	if len(*f.Groups) != len(e.Groups) {
+		return false
+	}
+	for i, g := range *f.Groups {
+		h := e.Groups[i]
+		if g.Name != h.Name || math.Round(float64(g.Size)*100) != math.Round(float64(h.Size)*100) ||
+			!framework.SameJSONMeaning(g.ParameterValues, orEmptyObject(h.ParameterValues)) {
+			return false
+		}
+	}
+	return true
+}
+
+type experimentResource struct{ resourceData }

@@ -1,0 +1,131 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
+package provider
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
+)
+
+// Where an experiment stands is moved the service's way (rows 50-52), never by writing status:
+// after its fields are written, the control group is set by id (known once the groups are) and the
+// moves from the service's status to the planned one are made, in one apply.
+
+// experimentMove is one move of the service's from one status to another.
+type experimentMove struct {
+	from, to string
+}
+
+// experimentMoves are the moves a configuration may ask for, and what each does; setup →
+// decision_made is none of them: a decision rests on an experiment that has run.
+var experimentMoves = map[experimentMove]string{
+	{console.ExperimentSetup, console.ExperimentActive}:        "start",
+	{console.ExperimentSetup, console.ExperimentAbandoned}:     "abandon",
+	{console.ExperimentActive, console.ExperimentDecisionMade}: "make a decision on",
+	{console.ExperimentActive, console.ExperimentAbandoned}:    "abandon",
+}
+
+// settle sets the planned control group and makes the planned move of e, the experiment as the
+// write before answered it; it returns the experiment as the service last answered, also when a
+// step fails (the error is in diags), so that the state holds what the service holds.
+func (r *experimentResource) settle(ctx context.Context, op *framework.Operation, e *console.Experiment, plan experimentModel, diags *diag.Diagnostics) *console.Experiment {
+	c := r.data.client
+	id := e.ID
+	fail := func(what string, err error) *console.Experiment {
+		framework.APIFailure{Op: what, Object: fmt.Sprintf("experiment %q", id)}.Add(ctx, diags, op, err)
+		return e
+	}
+	if name, ok := framework.KnownString(plan.ControlGroup); ok {
+		if want := groupIDs(e)[name]; want != "" && want != e.ControlGroupID {
+			got, err := c.UpdateExperiment(ctx, id, console.ExperimentFields{ControlGroupID: &want})
+			if err != nil {
+				return fail("set the control group of", err)
+			}
+			e = got
+		}
+	}
+	to, ok := framework.KnownString(plan.Status)
+	if !ok || to == e.Status {
+		return e
+	}
+	what, allowed := experimentMoves[experimentMove{e.Status, to}]
+	if !allowed { // the plan checked the state's status; the service's moved since
+		diags.AddAttributeError(statusPath, "Experiment cannot move to "+to, experimentMoveRefusal(id, e.Status, to))
+		return e
+	}
+	reason := plan.DecisionReason.ValueString()
+	var got *console.Experiment
+	var err error
+	switch to {
+	case console.ExperimentActive:
+		got, err = c.StartExperiment(ctx, id)
+	case console.ExperimentAbandoned:
+		got, err = c.AbandonExperiment(ctx, id, reason)
+	case console.ExperimentDecisionMade:
+		name := plan.LaunchedGroup.ValueString()
+		group := groupIDs(e)[name]
+		if group == "" {
+			diags.AddAttributeError(launchedGroupPath, "Launched group not in the experiment",
+				fmt.Sprintf("Experiment %q has no group named %q to ship: it holds %s.", id, name, framework.QuoteList(groupNamesOf(e))))
+			return e
+		}
+		got, err = c.MakeExperimentDecision(ctx, id, group, reason)
+	}
+	if err != nil {
+		return fail(what, err)
+	}
+	return got
+}
+
+func groupNamesOf(e *console.Experiment) []string {
+	names := make([]string, len(e.Groups))
+	for i, g := range e.Groups {
+		names[i] = g.Name
+	}
+	return names
+}
+
+// experimentMoveRefusal says why the service cannot move an experiment from one status to another,
+// and what to do instead.
+func experimentMoveRefusal(id, from, to string) string {
+	var why string
+	switch {
+	case from == console.ExperimentAbandoned:
+		why = "an abandoned experiment stays abandoned"
+	case from == console.ExperimentArchived:
+		why = "it is archived (in the console); unarchive it there first, and the next plan shows the status it returns to"
+	case from == console.ExperimentStopped || from == console.AssignmentStopped:
+		why = "the service stopped it (" + from + ")"
+	case to == console.ExperimentSetup:
+		why = "an experiment that has started cannot go back to setup"
+	case from == console.ExperimentDecisionMade:
+		why = "a decision has been made: an experiment does not run again after one"
+	case from == console.ExperimentSetup && to == console.ExperimentDecisionMade:
+		why = "a decision is made on an experiment that has run: start it first (status = \"active\") and decide once it has results"
+	default:
+		why = "the service has no such move"
+	}
+	return fmt.Sprintf("Experiment %q is %s and cannot move to %s: %s. To run it again, start a new experiment with a new "+
+		"experiment_id (the results of this one stay in the console); to keep it as it is, set status = %q.", id, from, to, why, from)
+}
+
+// archiveExperiment archives the experiment on destroy; one already archived, or gone, is left.
+func archiveExperiment(ctx context.Context, op *framework.Operation, c *console.Client, id string, diags *diag.Diagnostics) {
+	_, err := c.ArchiveExperiment(ctx, id, "Archived by Terraform on destroy")
+	if err == nil || console.NotFound(err) {
+		return
+	}
+	if console.Refused(err) {
+		if e, rerr := c.GetExperiment(ctx, id); rerr == nil && strings.EqualFold(e.Status, console.ExperimentArchived) {
+			return
+		}
+	}
+	framework.APIFailure{Op: "archive", Object: fmt.Sprintf("experiment %q", id)}.Add(ctx, diags, op, err)
+}

@@ -1,0 +1,337 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
+package provider
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
+
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
+)
+
+var (
+	statusPath         = path.Root("status")
+	launchedGroupPath  = path.Root("launched_group")
+	controlGroupPath   = path.Root("control_group")
+	decisionReasonPath = path.Root("decision_reason")
+	groupsPath         = path.Root("groups")
+)
+
+// ValidateConfig checks what the service would refuse and single-attribute validators cannot see:
+// groups named uniquely with sizes summing to 100 and parameter values JSON objects, control and
+// launched groups naming groups, and the reason a decision or an abandonment needs.
+func (r *experimentResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	var m experimentModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	framework.UniqueNames(m.Groups, groupsPath, &resp.Diagnostics, func(first, i int, name string) (string, string) {
+		return "Duplicate group name", fmt.Sprintf("Group names must be unique within an experiment (groups are matched by "+
+			"name): groups[%d] and groups[%d] are both named %q.", first, i, name)
+	})
+	// The groups are read attribute by attribute: a model would not take parameter values that are
+	// not JSON, which are the ones to explain.
+	groups := framework.KnownElements(m.Groups)
+	names, sizesKnown, hundredths := map[string]bool{}, framework.ElementsKnown(m.Groups), int64(0)
+	for i, el := range groups {
+		g, _ := el.(types.Object)
+		attrs := g.Attributes()
+		if pv, ok := attrs["parameter_values"].(basetypes.StringValuable); ok {
+			if sv, d := pv.ToStringValue(ctx); !d.HasError() {
+				checkParameterValues(sv, groupsPath.AtListIndex(i).AtName("parameter_values"), &resp.Diagnostics)
+			}
+		}
+		if n, ok := attrs["name"].(types.String); ok && !n.IsUnknown() && !n.IsNull() {
+			names[n.ValueString()] = true
+		} else {
+			sizesKnown = false
+		}
+		if size, ok := attrs["size"].(types.Number); ok && !size.IsUnknown() && !size.IsNull() {
+			f, _ := percentOf(size)
+			hundredths += int64(math.Round(f * 100))
+		} else {
+			sizesKnown = false
+		}
+	}
+	if sizesKnown && len(groups) > 0 && hundredths != 100*100 {
+		resp.Diagnostics.AddAttributeError(groupsPath, "Group sizes do not sum to 100",
+			fmt.Sprintf("The sizes of an experiment's groups are the shares of its users and must sum to 100; these sum to %s.",
+				framework.PercentFromFloat(float64(hundredths)/100).ValueBigFloat().Text('f', -1)))
+	}
+	known := sizesKnown || (framework.ElementsKnown(m.Groups) && len(names) == len(groups))
+	for _, ref := range []struct {
+		v    types.String
+		at   path.Path
+		what string
+	}{{m.ControlGroup, controlGroupPath, "control_group"}, {m.LaunchedGroup, launchedGroupPath, "launched_group"}} {
+		if name, ok := framework.KnownString(ref.v); ok && known && !names[name] {
+			resp.Diagnostics.AddAttributeError(ref.at, "No such group",
+				fmt.Sprintf("%s = %q names no group of the experiment; its groups are %s.", ref.what, name, framework.QuoteList(sortedNames(names))))
+		}
+	}
+	status, ok := framework.KnownString(m.Status)
+	if !ok && !m.Status.IsNull() {
+		return
+	}
+	if !m.LaunchedGroup.IsNull() && !m.LaunchedGroup.IsUnknown() && status != console.ExperimentDecisionMade {
+		resp.Diagnostics.AddAttributeError(launchedGroupPath, "Launched group without a decision",
+			`launched_group names the group a decision ships: set it together with status = "decision_made".`)
+	}
+	if status == console.ExperimentDecisionMade && m.LaunchedGroup.IsNull() {
+		resp.Diagnostics.AddAttributeError(launchedGroupPath, "Decision without a launched group",
+			`status = "decision_made" ships one group to everyone: name it with launched_group (such as launched_group = "Green").`)
+	}
+	if (status == console.ExperimentDecisionMade || status == console.ExperimentAbandoned) && m.DecisionReason.IsNull() {
+		resp.Diagnostics.AddAttributeError(decisionReasonPath, "Decision without a reason",
+			fmt.Sprintf("status = %q needs decision_reason: the service records why (such as decision_reason = \"Green: +3.1%% purchases\").", status))
+	}
+}
+
+func sortedNames(names map[string]bool) []string {
+	out := make([]string, 0, len(names))
+	for n := range names {
+		out = append(out, n)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// checkParameterValues requires a JSON object, and says how to write one: the JSON type's own
+// error for text that is not JSON says only that.
+func checkParameterValues(v types.String, at path.Path, diags *diag.Diagnostics) {
+	if v.IsNull() || v.IsUnknown() {
+		return
+	}
+	raw := []byte(v.ValueString())
+	what := "is not JSON"
+	switch {
+	case !json.Valid(raw):
+	case framework.JSONKind(raw) != '{':
+		what = "is JSON but not an object"
+	default:
+		return
+	}
+	diags.AddAttributeError(at, "Parameter values are not a JSON object",
+		fmt.Sprintf("%s must be a JSON object, written with jsonencode({...}), such as parameter_values = "+
+			"jsonencode({ color = \"green\" }); got %s, which %s.", at, framework.Truncate(string(raw), 80), what))
+}
+
+// ModifyPlan plans what the configuration omits as what the service holds, each kept group's id,
+// and the times a move sets; and refuses, before anything is sent, a move the service cannot make
+// and a change of what a running experiment freezes.
+func (r *experimentResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	defer r.checkAccess(ctx, req, resp)
+	if req.Plan.Raw.IsNull() {
+		return // destroy
+	}
+	var plan, config experimentModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(framework.PlanIDAs(ctx, &resp.Plan, "experiment_id")...)
+	id := plan.ExperimentID.ValueString()
+	if req.State.Raw.IsNull() {
+		if config.Status.IsNull() {
+			plan.Status = types.StringValue(console.ExperimentSetup)
+		}
+		if config.LaunchedGroup.IsNull() {
+			plan.LaunchedGroup = types.StringNull()
+		}
+		if config.DecisionReason.IsNull() {
+			plan.DecisionReason = types.StringNull()
+		}
+		if to, ok := framework.KnownString(plan.Status); ok && to == console.ExperimentDecisionMade {
+			resp.Diagnostics.AddAttributeError(statusPath, "Experiment cannot move to "+to, experimentMoveRefusal(id, console.ExperimentSetup, to))
+		}
+		r.planControlGroup(ctx, config, &plan, types.StringNull())
+		resp.Diagnostics.Append(setPlanned(ctx, resp, plan)...)
+		return
+	}
+	var state experimentModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() || !plan.ExperimentID.Equal(state.ExperimentID) {
+		return
+	}
+	from := state.Status.ValueString()
+	for _, keep := range []struct {
+		cfg types.String
+		dst *types.String
+		src types.String
+	}{{config.Status, &plan.Status, state.Status}, {config.LaunchedGroup, &plan.LaunchedGroup, state.LaunchedGroup},
+		{config.DecisionReason, &plan.DecisionReason, state.DecisionReason}} {
+		if keep.cfg.IsNull() {
+			*keep.dst = keep.src
+		}
+	}
+	r.planControlGroup(ctx, config, &plan, state.ControlGroup)
+	to, known := framework.KnownString(plan.Status)
+	if known && to != from {
+		if _, ok := experimentMoves[experimentMove{from, to}]; !ok {
+			resp.Diagnostics.AddAttributeError(statusPath, "Experiment cannot move to "+to, experimentMoveRefusal(id, from, to))
+		}
+	}
+	if known && to == from && from == console.ExperimentDecisionMade && !plan.LaunchedGroup.IsUnknown() && !plan.LaunchedGroup.Equal(state.LaunchedGroup) {
+		resp.Diagnostics.AddAttributeError(launchedGroupPath, "A decision cannot change",
+			fmt.Sprintf("Experiment %q shipped group %s; a decision, once made, cannot be changed. To ship another group, "+
+				"run a new experiment with a new experiment_id, or set launched_group = %s.", id, state.LaunchedGroup, state.LaunchedGroup))
+	}
+	frozenChanges(ctx, id, plan, state, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	moving := known && to != from
+	held, _ := framework.ListModels[experimentGroupModel](ctx, state.Groups)
+	if framework.IsKnownList(plan.Groups) {
+		plan.Groups = framework.MapObjects(ctx, plan.Groups, experimentGroupType, func(g *experimentGroupModel) {
+			g.ID = types.StringUnknown()
+			for _, s := range held {
+				if s.Name.Equal(g.Name) {
+					g.ID = s.ID
+				}
+			}
+		}, &resp.Diagnostics)
+	}
+	plan.LaunchedGroupID, plan.StartTime, plan.EndTime, plan.DecisionTime = state.LaunchedGroupID, state.StartTime, state.EndTime, state.DecisionTime
+	if moving {
+		plan.EndTime = types.Int64Unknown()
+		switch to {
+		case console.ExperimentActive:
+			plan.StartTime = types.Int64Unknown()
+		case console.ExperimentDecisionMade:
+			plan.LaunchedGroupID, plan.DecisionTime = types.StringUnknown(), types.Int64Unknown()
+		}
+	}
+	resp.Diagnostics.Append(setPlanned(ctx, resp, plan)...)
+	if !moving && experimentWritesNothing(ctx, plan, state) {
+		resp.Diagnostics.Append(framework.KeepUnwritten(ctx, req.State, &resp.Plan, "last_modifier_id", "last_modifier_name")...)
+	}
+}
+
+func setPlanned(ctx context.Context, resp *resource.ModifyPlanResponse, plan experimentModel) diag.Diagnostics {
+	return resp.Plan.Set(ctx, &plan)
+}
+
+// planControlGroup plans an omitted control group as the one held (prior) while it stays a group,
+// else the first group, as the service makes it.
+func (r *experimentResource) planControlGroup(ctx context.Context, config experimentModel, plan *experimentModel, prior types.String) {
+	if !config.ControlGroup.IsNull() {
+		return
+	}
+	plan.ControlGroup = types.StringUnknown()
+	if !framework.ElementsKnown(plan.Groups) {
+		return
+	}
+	groups, d := framework.ListModels[experimentGroupModel](ctx, plan.Groups)
+	if d.HasError() || len(groups) == 0 {
+		return
+	}
+	for _, g := range groups {
+		if g.Name.IsUnknown() {
+			return
+		}
+		if g.Name.Equal(prior) {
+			plan.ControlGroup = prior
+			return
+		}
+	}
+	plan.ControlGroup = groups[0].Name
+}
+
+// frozenChanges refuses what a started experiment freezes: while it is active its groups, and once
+// started its id_type and analytics_type.
+func frozenChanges(ctx context.Context, id string, plan, state experimentModel, diags *diag.Diagnostics) {
+	from := state.Status.ValueString()
+	started := !state.StartTime.IsNull() && !state.StartTime.IsUnknown()
+	var fields []string
+	if from == console.ExperimentActive && framework.ElementsKnown(plan.Groups) && !sameGroupContent(ctx, plan.Groups, state.Groups) {
+		fields = append(fields, groupChanges(ctx, plan.Groups, state.Groups)...)
+	}
+	if started {
+		for _, f := range []struct {
+			name        string
+			plan, state types.String
+		}{{"id_type", plan.IDType, state.IDType}, {"analytics_type", plan.AnalyticsType, state.AnalyticsType}} {
+			if !f.plan.IsUnknown() && !f.plan.Equal(f.state) {
+				fields = append(fields, fmt.Sprintf("%s (%s → %s)", f.name, f.state, f.plan))
+			}
+		}
+	}
+	if len(fields) == 0 {
+		return
+	}
+	diags.AddError("Cannot change a running experiment",
+		fmt.Sprintf("Experiment %q is %s: it cannot change %s. You can't edit the groups without restarting the "+
+			"experiment: changing who sees what mid-run spoils its results, and the service refuses it. Allocation, "+
+			"description, hypothesis, tags, metrics and duration may change. To test other groups, start a new "+
+			"experiment with a new experiment_id. Nothing was sent.", id, from, strings.Join(fields, ", ")))
+}
+
+// groupChanges names what differs between the planned groups and the state's.
+func groupChanges(ctx context.Context, planned, held types.List) []string {
+	ps, _ := framework.ListModels[experimentGroupModel](ctx, planned)
+	hs, _ := framework.ListModels[experimentGroupModel](ctx, held)
+	byName := map[string]experimentGroupModel{}
+	for _, h := range hs {
+		byName[h.Name.ValueString()] = h
+	}
+	var out []string
+	for i, p := range ps {
+		name := p.Name.ValueString()
+		h, ok := byName[name]
+		switch {
+		case !ok:
+			out = append(out, fmt.Sprintf("groups (adds group %q)", name))
+			continue
+		case !samePercent(p.Size, h.Size):
+			out = append(out, fmt.Sprintf("groups[%d].size of %q (%s → %s)", i, name, h.Size, p.Size))
+		}
+		if !sameJSON(ctx, p.ParameterValues, h.ParameterValues) {
+			out = append(out, fmt.Sprintf("groups[%d].parameter_values of %q", i, name))
+		}
+		if !p.Description.Equal(h.Description) {
+			out = append(out, fmt.Sprintf("groups[%d].description of %q", i, name))
+		}
+		delete(byName, name)
+	}
+	for _, h := range hs {
+		if _, left := byName[h.Name.ValueString()]; left {
+			out = append(out, fmt.Sprintf("groups (removes group %q)", h.Name.ValueString()))
+		}
+	}
+	if len(out) == 0 {
+		out = append(out, "the order of its groups")
+	}
+	return out
+}
+
+// experimentWritesNothing reports whether an update of state to plan sends nothing to the service.
+func experimentWritesNothing(ctx context.Context, plan, state experimentModel) bool {
+	for _, pair := range [][2]attr.Value{
+		{plan.Name, state.Name}, {plan.Description, state.Description}, {plan.Hypothesis, state.Hypothesis},
+		{plan.IDType, state.IDType}, {plan.Tags, state.Tags}, {plan.Allocation, state.Allocation},
+		{plan.TargetingGateID, state.TargetingGateID}, {plan.Duration, state.Duration}, {plan.AnalyticsType, state.AnalyticsType},
+		{plan.ControlGroup, state.ControlGroup}, {plan.PrimaryMetrics, state.PrimaryMetrics},
+		{plan.SecondaryMetrics, state.SecondaryMetrics}, {plan.Status, state.Status},
+	} {
+		if pair[0].IsUnknown() || !pair[0].Equal(pair[1]) {
+			return false
+		}
+	}
+	return sameGroupContent(ctx, plan.Groups, state.Groups)
+}
