@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
@@ -42,17 +43,26 @@ func (r *experimentResource) ValidateConfig(ctx context.Context, req resource.Va
 		return "Duplicate group name", fmt.Sprintf("Group names must be unique within an experiment (groups are matched by "+
 			"name): groups[%d] and groups[%d] are both named %q.", first, i, name)
 	})
-	groups, _ := framework.ListModels[experimentGroupModel](ctx, m.Groups)
+	// The groups are read attribute by attribute: a model would not take parameter values that are
+	// not JSON, which are the ones to explain.
+	groups := framework.KnownElements(m.Groups)
 	names, sizesKnown, hundredths := map[string]bool{}, framework.ElementsKnown(m.Groups), int64(0)
-	for i, g := range groups {
-		checkParameterValues(ctx, g.ParameterValues, groupsPath.AtListIndex(i).AtName("parameter_values"), &resp.Diagnostics)
-		if n, ok := framework.KnownString(g.Name); ok {
-			names[n] = true
+	for i, el := range groups {
+		g, _ := el.(types.Object)
+		attrs := g.Attributes()
+		if pv, ok := attrs["parameter_values"].(basetypes.StringValuable); ok {
+			if sv, d := pv.ToStringValue(ctx); !d.HasError() {
+				checkParameterValues(sv, groupsPath.AtListIndex(i).AtName("parameter_values"), &resp.Diagnostics)
+			}
+		}
+		if n, ok := attrs["name"].(types.String); ok && !n.IsUnknown() && !n.IsNull() {
+			names[n.ValueString()] = true
 		} else {
 			sizesKnown = false
 		}
-		if size, ok := percentOf(g.Size); ok {
-			hundredths += int64(math.Round(size * 100))
+		if size, ok := attrs["size"].(types.Number); ok && !size.IsUnknown() && !size.IsNull() {
+			f, _ := percentOf(size)
+			hundredths += int64(math.Round(f * 100))
 		} else {
 			sizesKnown = false
 		}
@@ -102,7 +112,7 @@ func sortedNames(names map[string]bool) []string {
 
 // checkParameterValues requires a JSON object, and says how to write one: the JSON type's own
 // error for text that is not JSON says only that.
-func checkParameterValues(ctx context.Context, v framework.JSONValue, at path.Path, diags *diag.Diagnostics) {
+func checkParameterValues(v types.String, at path.Path, diags *diag.Diagnostics) {
 	if v.IsNull() || v.IsUnknown() {
 		return
 	}

@@ -108,6 +108,31 @@ resource "featureconsole_dynamic_config" "test" {
 		drop:     func(m *mockconsole.Server, id string) { m.DeleteDynamicConfig(id) },
 		change:   [2]string{`"Shared behaviour"`, `"Changed behaviour"`},
 	},
+	{
+		typeName: "featureconsole_experiment", kind: "Experiment", idAttr: "experiment_id",
+		config: func(extra string) string {
+			return fmt.Sprintf(`
+resource "featureconsole_experiment" "test" {
+  experiment_id = "tfacc_shared"
+  description   = "Shared behaviour"
+  groups = [
+    { name = "Control", size = 50, parameter_values = jsonencode({ color = "grey" }) },
+    { name = "Green",   size = 50, parameter_values = jsonencode({ color = "green" }) },
+  ]
+  %s
+}
+`, extra)
+		},
+		find: fixedID("tfacc_shared", func(m *mockconsole.Server, id string) bool { _, ok := m.Experiment(id); return ok }),
+		path: func(id string) string { return "/experiments/" + id }, createPath: "/experiments",
+		seed: func(m *mockconsole.Server) {
+			m.PutExperiment(mockconsole.Experiment{ID: "tfacc_shared", Description: "Made in the console", Groups: []mockconsole.ExperimentGroup{
+				{Name: "A", Size: 50}, {Name: "B", Size: 50}}, LastModifierName: "Console User", LastModifierID: "user_1"})
+		},
+		snapshot: func(m *mockconsole.Server, id string) any { e, _ := m.Experiment(id); return e },
+		drop:     func(m *mockconsole.Server, id string) { m.DeleteExperiment(id) },
+		change:   [2]string{`"Shared behaviour"`, `"Changed behaviour"`},
+	},
 	segmentSpec("rule_based", "rules = ["+ruleEmail+"]", [2]string{"pass_percentage = 100", "pass_percentage = 50"}, mockconsole.Segment{Rules: []mockconsole.SegmentRule{{Name: "console",
 		PassPercentage: 100, Conditions: []mockconsole.Condition{{Type: "country", Operator: "any", TargetValue: []any{"US"}}}}}}),
 	segmentSpec("id_list", `ids = ["u_1", "u_2", "u_3"]`, [2]string{`"u_3"`, `"u_4"`}, mockconsole.Segment{IDs: []string{"someone_else"}}),
@@ -192,6 +217,7 @@ resource "featureconsole_segment" "test" {
 var sharedSuites = map[string]func(*testing.T){
 	"featureconsole_gate":             TestAccGate_shared,
 	"featureconsole_dynamic_config":   TestAccDynamicConfig_shared,
+	"featureconsole_experiment":       TestAccExperiment_shared,
 	"featureconsole_segment":          TestAccSegment_shared,
 	"featureconsole_metric_source":    TestAccMetricSource_shared,
 	"featureconsole_release_pipeline": TestAccReleasePipeline_shared,
@@ -199,6 +225,7 @@ var sharedSuites = map[string]func(*testing.T){
 
 func TestAccGate_shared(t *testing.T)            { testAccShared(t, "featureconsole_gate") }
 func TestAccDynamicConfig_shared(t *testing.T)   { testAccShared(t, "featureconsole_dynamic_config") }
+func TestAccExperiment_shared(t *testing.T)      { testAccShared(t, "featureconsole_experiment") }
 func TestAccSegment_shared(t *testing.T)         { testAccShared(t, "featureconsole_segment") }
 func TestAccMetricSource_shared(t *testing.T)    { testAccShared(t, "featureconsole_metric_source") }
 func TestAccReleasePipeline_shared(t *testing.T) { testAccShared(t, "featureconsole_release_pipeline") }

@@ -1,0 +1,4 @@
+import {
+  to = featureconsole_experiment.checkout_cta
+  id = "checkout_cta"
+}

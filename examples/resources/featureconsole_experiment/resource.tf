@@ -1,0 +1,27 @@
+# An experiment: its users split between two groups, each served its own parameter values, measured
+# on purchases. status moves it the service's way: "active" starts it, "decision_made" ships a group.
+resource "featureconsole_experiment" "checkout_cta" {
+  experiment_id = "checkout_cta"
+  name          = "Checkout CTA"
+  description   = "Which button sells"
+  hypothesis    = "A green button sells more"
+  tags          = ["checkout"]
+  allocation    = 20 # percent of users in the experiment; may change while it runs
+  duration      = 14 # days
+
+  # Groups are matched by name; while the experiment is active they cannot change.
+  groups = [
+    { name = "Control", size = 50, parameter_values = jsonencode({ color = "grey" }) },
+    { name = "Green", size = 50, parameter_values = jsonencode({ color = "green" }) },
+  ]
+  control_group = "Control"
+
+  primary_metrics   = [{ name = "purchase", type = "event_count", direction = "increase" }]
+  secondary_metrics = [{ name = "refund", type = "event_count", direction = "decrease" }]
+
+  status = "active"
+  # Later, to ship the winner:
+  # status          = "decision_made"
+  # launched_group  = "Green"
+  # decision_reason = "Green: +3.1 % purchases"
+}

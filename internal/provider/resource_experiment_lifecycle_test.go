@@ -1,0 +1,182 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
+package provider
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/mockconsole"
+)
+
+// A status moved in the console shows in the plan as what it is: with status omitted the plan
+// follows it and writes nothing; a configuration asking for a move the service cannot make from
+// there fails at plan, saying why, with nothing sent.
+func TestAccExperiment_consoleMoves(t *testing.T) {
+	m, url := startMock(t, mockconsole.Config{})
+	cfg := func(lines ...string) string { return providerBlock(url) + experimentHCL(ctaGroupsHCL, lines...) }
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             expectNoMockExperiment(m, "tfacc_cta"),
+		Steps: []resource.TestStep{
+			{Config: cfg()},
+			{
+				PreConfig: func() {
+					if err := m.StartExperiment("tfacc_cta"); err != nil {
+						t.Fatal(err)
+					}
+					m.ResetRequests()
+				},
+				Config: cfg(),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectEmptyPlan(),
+					plancheck.ExpectKnownValue(experimentAddr, tfjsonpath.New("status"), knownvalue.StringExact("active")),
+					plancheck.ExpectKnownValue(experimentAddr, tfjsonpath.New("start_time"), knownvalue.NotNull()),
+				}},
+			},
+			{
+				PreConfig: nothingWritten(t, m),
+				Config:    cfg(`status = "setup"`),
+				ExpectError: wrapped(`Experiment "tfacc_cta" is active and cannot move to setup: an experiment that has started cannot go back to setup`,
+					`set status = "active"`),
+			},
+			{
+				PreConfig: func() {
+					nothingWritten(t, m)()
+					if err := m.DecideExperiment("tfacc_cta", "Control", "Decided in the console"); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config:      cfg(`status = "active"`),
+				ExpectError: wrapped(`Experiment "tfacc_cta" is decision_made and cannot move to active`),
+			},
+			{
+				PreConfig:   nothingWritten(t, m),
+				Config:      cfg(`status = "decision_made"`, `launched_group = "Green"`, `decision_reason = "Green wins"`),
+				ExpectError: wrapped("A decision cannot change", `shipped group "Control"`),
+			},
+			{
+				// The console's decision, declared with other words for it, plans nothing.
+				PreConfig: nothingWritten(t, m),
+				Config:    cfg(`status = "decision_made"`, `launched_group = "Control"`, `decision_reason = "Control holds"`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(experimentAddr, plancheck.ResourceActionUpdate),
+				}},
+			},
+			{
+				PreConfig: func() {
+					if err := m.AbandonExperiment("tfacc_cta", "x"); err == nil {
+						t.Error("the mock abandoned a decided experiment")
+					}
+					if w := writes(m); len(w) != 0 {
+						t.Errorf("a change of decision_reason alone sent %s %s", w[0].Method, w[0].Path)
+					}
+				},
+				Config:   cfg(`status = "decision_made"`, `launched_group = "Control"`, `decision_reason = "Control holds"`),
+				PlanOnly: true,
+			},
+		},
+	})
+}
+
+// Created active and abandoned in one apply each; import plans clean (ImportStateVerify); destroy
+// with archive_on_destroy archives instead of deleting.
+func TestAccExperiment_importAndArchive(t *testing.T) {
+	m, url := startMock(t, mockconsole.Config{})
+	cfg := func(lines ...string) string {
+		return providerBlock(url) + experimentHCL(ctaGroupsHCL, append([]string{`tags = ["checkout"]`, "duration = 21",
+			`secondary_metrics = [{ name = "refund", type = "event_count", direction = "decrease" }]`}, lines...)...)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy: expectMockExperiment(m, "tfacc_cta", func(e mockconsole.Experiment) error {
+			if e.Status != mockconsole.ExperimentArchived {
+				return fmt.Errorf("destroy left the experiment %s, want archived", e.Status)
+			}
+			return nil
+		}),
+		Steps: []resource.TestStep{
+			{
+				Config: cfg(`status = "active"`),
+				Check: expectMockExperiment(m, "tfacc_cta", func(e mockconsole.Experiment) error {
+					if e.Status != "active" || e.Duration != 21 || len(e.SecondaryMetrics) != 1 || len(e.Tags) != 1 {
+						return fmt.Errorf("mock holds %+v", e)
+					}
+					return nil
+				}),
+			},
+			{Config: cfg(`status = "active"`), ResourceName: experimentAddr, ImportState: true, ImportStateKind: resource.ImportCommandWithID,
+				ImportStateVerify: true, ImportStateVerifyIdentifierAttribute: "experiment_id", ImportStateVerifyIgnore: []string{"timeouts", "archive_on_destroy"}},
+			{Config: cfg(`status = "active"`), ResourceName: experimentAddr, ImportState: true, ImportStateKind: resource.ImportBlockWithID},
+			{
+				Config: cfg(`status = "abandoned"`, `decision_reason = "No traffic"`, "archive_on_destroy = true"),
+				Check: expectMockExperiment(m, "tfacc_cta", func(e mockconsole.Experiment) error {
+					if e.Status != "abandoned" || e.DecisionReason != "No traffic" || e.EndTime == 0 {
+						return fmt.Errorf("mock holds %+v", e)
+					}
+					return nil
+				}),
+			},
+		},
+	})
+}
+
+// A kept group keeps its id when groups are added and reordered in setup; an omitted control group
+// is the first; removing the targeting gate clears it.
+func TestAccExperiment_groupsInSetup(t *testing.T) {
+	m, url := startMock(t, mockconsole.Config{})
+	gate := `
+resource "featureconsole_gate" "checkout" {
+  gate_id = "tfacc_cta_gate"
+}
+`
+	hcl := func(groups string, lines ...string) string {
+		return providerBlock(url) + gate + experimentHCL(groups, lines...)
+	}
+	var greenID string
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             expectNoMockExperiment(m, "tfacc_cta"),
+		Steps: []resource.TestStep{
+			{
+				Config: hcl(ctaGroupsHCL, "targeting_gate_id = featureconsole_gate.checkout.gate_id"),
+				Check: func(s *terraform.State) error {
+					e, _ := m.Experiment("tfacc_cta")
+					greenID = mockGroupID(e, "Green")
+					if e.TargetingGateID != "tfacc_cta_gate" {
+						return fmt.Errorf("mock holds %+v", e)
+					}
+					return nil
+				},
+			},
+			{
+				Config: hcl(`
+    { name = "Control", size = 40, parameter_values = jsonencode({ color = "grey", size = 2 }) },
+    { name = "Blue",    size = 20, parameter_values = jsonencode({ color = "blue" }) },
+    { name = "Green",   size = 40, parameter_values = jsonencode({ size = 2.0, color = "green" }) },
+  `),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectUnknownValue(experimentAddr, tfjsonpath.New("groups").AtSliceIndex(1).AtMapKey("id")),
+					plancheck.ExpectKnownValue(experimentAddr, tfjsonpath.New("groups").AtSliceIndex(2).AtMapKey("id"), knownvalue.NotNull()),
+				}},
+				Check: expectMockExperiment(m, "tfacc_cta", func(e mockconsole.Experiment) error {
+					if e.TargetingGateID != "" || mockGroupID(e, "Green") != greenID || len(e.Groups) != 3 || e.Groups[1].Name != "Blue" ||
+						e.ControlGroupID != mockGroupID(e, "Control") {
+						return fmt.Errorf("mock holds %+v", e)
+					}
+					return nil
+				}),
+			},
+		},
+	})
+}
