@@ -148,6 +148,7 @@ func TestAccExamples_dataSources(t *testing.T) {
 				t.Fatalf("examples/data-sources/%s/data-source.tf does not read %s", typ, typ)
 			}
 			m, url := startMock(t, mockconsole.Config{})
+			seedExampleExperiment(t, m)
 			if typ == "featureconsole_release_pipeline_triggers" {
 				// Runs are started in the console, never through the API: the example reads one.
 				if _, err := m.StartRun("pl_web", "new_checkout"); err != nil {

@@ -97,3 +97,18 @@ list "featureconsole_experiment" "all" {
 	}
 	cli.importsOnlyThenEmpty(m, gen, 3)
 }
+
+// seedExampleExperiment puts the examples' experiment checkout_cta, running, into the mock, as the
+// examples that read or list experiments expect to find it.
+func seedExampleExperiment(t *testing.T, m *mockconsole.Server) {
+	t.Helper()
+	m.PutExperiment(mockconsole.Experiment{ID: "checkout_cta", Name: "Checkout CTA", Tags: []string{"checkout"},
+		Groups: []mockconsole.ExperimentGroup{
+			{Name: "Control", Size: 50, ParameterValues: []byte(`{"color":"grey"}`)},
+			{Name: "Green", Size: 50, ParameterValues: []byte(`{"color":"green"}`)},
+		},
+		PrimaryMetrics: []mockconsole.ExperimentMetric{{Name: "purchase", Type: "event_count", Direction: "increase"}}})
+	if err := m.StartExperiment("checkout_cta"); err != nil {
+		t.Fatal(err)
+	}
+}
