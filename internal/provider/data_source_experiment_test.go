@@ -106,6 +106,17 @@ func TestAccExperimentResults_started(t *testing.T) {
 			}
 		}
 	}
+	decide := providerBlock(url) + `
+data "featureconsole_experiment_results" "by_id" {
+  experiment_id = "tfacc_cta"
+}
+` + experimentHCL(ctaGroupsHCL, `status = "decision_made"`, `launched_group = "Green"`, `decision_reason = "Green sold more"`,
+		`secondary_metrics = [{ name = "latency", type = "event_count", direction = "decrease" }]`, `lifecycle {
+    precondition {
+      condition     = data.featureconsole_experiment_results.by_id.groups["Green"].metrics["purchase"].improved
+      error_message = "The results do not support shipping Green."
+    }
+  }`)
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
@@ -138,6 +149,22 @@ data "featureconsole_experiment_results" "cta" {
 				PreConfig:   arrange(-0.5, 1, -2, 0.5),
 				Config:      cfg + resultsHCL,
 				ExpectError: errRe("Green has not improved purchases"),
+			},
+			{
+				// The guide's decision: held by a precondition to the results, read by id.
+				PreConfig:   m.ResetRequests,
+				Config:      decide,
+				ExpectError: errRe("The results do not support shipping Green"),
+			},
+			{
+				PreConfig: func() { nothingWritten(t, m)(); arrange(3.1, 1.2, -2, 0.5)() },
+				Config:    decide,
+				Check: expectMockExperiment(m, "tfacc_cta", func(e mockconsole.Experiment) error {
+					if e.Status != "decision_made" || e.LaunchedGroupID != mockGroupID(e, "Green") {
+						return fmt.Errorf("mock holds %+v", e)
+					}
+					return nil
+				}),
 			},
 		},
 	})
