@@ -254,6 +254,9 @@ func TestAccExamples_demo(t *testing.T) {
 			if _, ok := m.DynamicConfig("demo_checkout_copy"); ok {
 				return fmt.Errorf("dynamic config demo_checkout_copy left after destroy")
 			}
+			if _, ok := m.Experiment("demo_checkout_cta"); ok {
+				return fmt.Errorf("experiment demo_checkout_cta left after destroy")
+			}
 			for _, id := range []string{"demo_beta", "demo_vip"} {
 				if _, ok := m.Segment(id); ok {
 					return fmt.Errorf("segment %s left after destroy", id)
