@@ -149,7 +149,8 @@ func experimentAttributes(ctx context.Context) map[string]schema.Attribute {
 				"parameter_values": schema.StringAttribute{Required: true, CustomType: framework.JSONValueType{},
 					MarkdownDescription: "Values the group's users are served, as a JSON object written with `jsonencode({...})`. " +
 						"Compared as JSON: key order, spacing and `1` against `1.0` plan nothing."},
-				"description": schema.StringAttribute{Optional: true, MarkdownDescription: "Description of the group."},
+				"description": schema.StringAttribute{Optional: true, MarkdownDescription: "Description of the group.",
+					Validators: []validator.String{framework.NotBlank()}},
 			}},
 		},
 		"control_group": schema.StringAttribute{

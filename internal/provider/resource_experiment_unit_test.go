@@ -1,0 +1,139 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
+package provider
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
+)
+
+func groupList(t *testing.T, groups ...experimentGroupModel) types.List {
+	t.Helper()
+	l, d := types.ListValueFrom(context.Background(), experimentGroupType, groups)
+	if d.HasError() {
+		t.Fatal(d)
+	}
+	return l
+}
+
+func group(name string, size float64, values string) experimentGroupModel {
+	return experimentGroupModel{ID: types.StringUnknown(), Name: types.StringValue(name), Size: framework.NumberFromFloat(size),
+		ParameterValues: framework.NewJSONValue(values), Description: types.StringNull()}
+}
+
+// The service's experiment, in the live forms (float noise, values in another key order and
+// spacing), reads as the configuration wrote it: sizes at two decimals, a group's values keeping
+// the prior text that means the same, groups and their control and launched group by name, times
+// null until set.
+func TestFlattenExperiment(t *testing.T) {
+	ctx := context.Background()
+	e := &console.Experiment{
+		ID: "cta", Name: "CTA", Status: console.ExperimentDecisionMade, Allocation: 33.330000000000005, Duration: 14,
+		Groups: []console.ExperimentGroup{
+			{ID: "g1", Name: "Green", Size: 66.67, ParameterValues: console.JSONObject(`{ "size": 2.0, "color": "green" }`)},
+			{ID: "g2", Name: "Control", Size: 33.330000000000005, ParameterValues: nil},
+		},
+		ControlGroupID: "g2", LaunchedGroupID: "g1", DecisionReason: "Green wins",
+		StartTime: console.Millis{Value: 1700000000000, Set: true}, DecisionTime: console.Millis{Value: 1700000100000, Set: true},
+		PrimaryMetrics: []console.ExperimentMetric{{Name: "purchase", Type: "event_count"}},
+	}
+	m := experimentFields{Groups: groupList(t, group("Green", 66.67, `{"color":"green","size":2}`))}
+	if d := flattenExperiment(ctx, e, &m); d.HasError() {
+		t.Fatal(d)
+	}
+	groups, _ := framework.ListModels[experimentGroupModel](ctx, m.Groups)
+	if len(groups) != 2 || groups[0].ID.ValueString() != "g1" || groups[0].ParameterValues.ValueString() != `{"color":"green","size":2}` ||
+		groups[1].ParameterValues.ValueString() != `{}` || groups[1].Size.ValueBigFloat().Text('f', -1) != "33.33" {
+		t.Errorf("groups %+v", groups)
+	}
+	if m.Allocation.ValueBigFloat().Text('f', -1) != "33.33" || m.ControlGroup.ValueString() != "Control" || m.LaunchedGroup.ValueString() != "Green" ||
+		m.LaunchedGroupID.ValueString() != "g1" || !m.EndTime.IsNull() || m.StartTime.ValueInt64() != 1700000000000 || !m.TargetingGateID.IsNull() {
+		t.Errorf("flattened %+v", m)
+	}
+	metrics, _ := framework.ListModels[experimentMetricModel](ctx, m.PrimaryMetrics)
+	if len(metrics) != 1 || !metrics[0].Direction.IsNull() {
+		t.Errorf("metrics %+v", metrics)
+	}
+
+	// What a write sends is what the service holds, read back: experimentHolds recognises it.
+	f := console.ExperimentFields{ID: "cta", Name: new("CTA"), Groups: &[]console.ExperimentGroup{
+		{Name: "Green", Size: 66.67, ParameterValues: console.JSONObject(`{"color":"green","size":2}`)}, {Name: "Control", Size: 33.33, ParameterValues: console.JSONObject(`{}`)}}}
+	if !experimentHolds(e, f) {
+		t.Error("the experiment as sent is not recognised")
+	}
+	(*f.Groups)[1].Size = 33
+	if experimentHolds(e, f) {
+		t.Error("another size is recognised")
+	}
+}
+
+// Groups go out in the configuration's order with their values compacted; an update sends the
+// groups only when their content changed, by meaning.
+func TestExpandAndChangeGroups(t *testing.T) {
+	ctx := context.Background()
+	a := groupList(t, group("Control", 50, `{ "color": "grey" }`), group("Green", 50, `{"color":"green"}`))
+	models, _ := framework.ListModels[experimentGroupModel](ctx, a)
+	out := expandGroups(models)
+	if len(out) != 2 || out[0].Name != "Control" || string(out[0].ParameterValues) != `{"color":"grey"}` || out[1].Size != 50 {
+		t.Fatalf("expanded %+v", out)
+	}
+	same := groupList(t, group("Control", 50.0, `{"color":"grey"}`), group("Green", 50, `{"color": "green"}`))
+	if !sameGroupContent(ctx, a, same) {
+		t.Error("the same groups written differently differ")
+	}
+	for name, other := range map[string]types.List{
+		"size":  groupList(t, group("Control", 40, `{"color":"grey"}`), group("Green", 60, `{"color":"green"}`)),
+		"value": groupList(t, group("Control", 50, `{"color":"grey"}`), group("Green", 50, `{"color":"lime"}`)),
+		"order": groupList(t, group("Green", 50, `{"color":"green"}`), group("Control", 50, `{"color":"grey"}`)),
+	} {
+		if sameGroupContent(ctx, a, other) {
+			t.Errorf("a change of %s is the same", name)
+		}
+	}
+	changes := groupChanges(ctx, groupList(t, group("Control", 40, `{"color":"grey"}`), group("Blue", 60, `{}`)), a)
+	want := []string{`groups[0].size of "Control" (50 → 40)`, `groups (adds group "Blue")`, `groups (removes group "Green")`}
+	if strings.Join(changes, "; ") != strings.Join(want, "; ") {
+		t.Errorf("changes %q", changes)
+	}
+}
+
+// Each move the service cannot make says why and what to do instead.
+func TestExperimentMoveRefusal(t *testing.T) {
+	for _, c := range []struct{ from, to, why string }{
+		{"active", "setup", "cannot go back to setup"},
+		{"decision_made", "active", "a decision has been made"},
+		{"setup", "decision_made", `start it first (status = "active")`},
+		{"abandoned", "active", "an abandoned experiment stays abandoned"},
+		{"archived", "active", "unarchive it there first"},
+		{"experiment_stopped", "decision_made", "the service stopped it"},
+	} {
+		got := experimentMoveRefusal("cta", c.from, c.to)
+		if !strings.Contains(got, c.why) || !strings.Contains(got, "new experiment_id") || !strings.Contains(got, `set status = "`+c.from+`"`) {
+			t.Errorf("%s → %s: %s", c.from, c.to, got)
+		}
+		if _, ok := experimentMoves[experimentMove{c.from, c.to}]; ok {
+			t.Errorf("%s → %s is a move", c.from, c.to)
+		}
+	}
+}
+
+// checkParameterValues: text that is not JSON and JSON that is not an object are both refused with
+// how to write the values; an object passes.
+func TestCheckParameterValues(t *testing.T) {
+	for value, want := range map[string]string{`green`: "which is not JSON", `["a"]`: "which is JSON but not an object", `{"a":1}`: ""} {
+		var diags diag.Diagnostics
+		checkParameterValues(types.StringValue(value), groupsPath.AtListIndex(0).AtName("parameter_values"), &diags)
+		text := diagText(diags)
+		if want == "" && diags.HasError() || want != "" && (!strings.Contains(text, want) || !strings.Contains(text, "jsonencode({...})")) {
+			t.Errorf("%s: %s", value, text)
+		}
+	}
+}
