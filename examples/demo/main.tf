@@ -157,3 +157,31 @@ output "checkout_copy_values" {
 output "web_phase_ids" {
   value = [for p in featureconsole_release_pipeline.web.phases : p.id]
 }
+
+# An experiment, created and started in one apply: half the users allocated see the green button.
+resource "featureconsole_experiment" "checkout_cta" {
+  experiment_id = "demo_checkout_cta"
+  name          = "Checkout CTA"
+  hypothesis    = "A green button sells more"
+  allocation    = 20
+  groups = [
+    { name = "Control", size = 50, parameter_values = jsonencode({ color = "grey" }) },
+    { name = "Green", size = 50, parameter_values = jsonencode({ color = "green" }) },
+  ]
+  control_group     = "Control"
+  primary_metrics   = [{ name = "purchase", type = "event_count", direction = "increase" }]
+  secondary_metrics = [{ name = "refund", type = "event_count", direction = "decrease" }]
+  status            = "active"
+}
+
+# Its results, read once the apply has started it: Green against Control on each metric.
+data "featureconsole_experiment_results" "checkout_cta" {
+  experiment_id = featureconsole_experiment.checkout_cta.experiment_id
+}
+
+output "checkout_cta_green" {
+  value = {
+    for name, m in data.featureconsole_experiment_results.checkout_cta.groups["Green"].metrics :
+    name => "${m.percent_change} % ± ${m.confidence_interval} %${m.improved ? " (improved)" : ""}"
+  }
+}

@@ -144,15 +144,8 @@ func (d *ruledObjectDataSource[T]) Read(ctx context.Context, req datasource.Read
 	if resp.Diagnostics.HasError() || !requireClient(d.data, &resp.Diagnostics) {
 		return
 	}
-	obj, err := d.spec.get(d.data.client, ctx, id.ValueString())
-	object := fmt.Sprintf("%s %q", d.spec.kind, id.ValueString())
-	read := framework.APIFailure{Op: "read", Object: object}
-	if console.NotFound(err) {
-		read.AddAt(ctx, &resp.Diagnostics, path.Root(d.spec.idAttr), framework.Capitalize(object)+" not found", nil, err, d.spec.notFound)
-		return
-	}
-	if err != nil {
-		read.Add(ctx, &resp.Diagnostics, nil, err)
+	obj, ok := readOne(ctx, d.data.client, d.spec.get, d.spec.kind, d.spec.idAttr, id.ValueString(), d.spec.notFound, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	rules, diags := flattenRulesAs(ctx, d.spec.rulesType(), d.spec.rules(obj), nil)
@@ -160,4 +153,23 @@ func (d *ruledObjectDataSource[T]) Read(ctx context.Context, req datasource.Read
 		return
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, d.spec.model(obj, rules))...)
+}
+
+// readOne is the one object a data source reads by its id (the idAttr attribute); false when it
+// cannot be read, with the diagnostic: an id the service does not know is an error at idAttr whose
+// advice is notFound.
+func readOne[T any](ctx context.Context, client *console.Client, get func(*console.Client, context.Context, string) (*T, error),
+	kind, idAttr, id, notFound string, diags *diag.Diagnostics) (*T, bool) {
+	obj, err := get(client, ctx, id)
+	object := fmt.Sprintf("%s %q", kind, id)
+	read := framework.APIFailure{Op: "read", Object: object}
+	if console.NotFound(err) {
+		read.AddAt(ctx, diags, path.Root(idAttr), framework.Capitalize(object)+" not found", nil, err, notFound)
+		return nil, false
+	}
+	if err != nil {
+		read.Add(ctx, diags, nil, err)
+		return nil, false
+	}
+	return obj, true
 }

@@ -148,6 +148,7 @@ func TestAccExamples_dataSources(t *testing.T) {
 				t.Fatalf("examples/data-sources/%s/data-source.tf does not read %s", typ, typ)
 			}
 			m, url := startMock(t, mockconsole.Config{})
+			seedExampleExperiment(t, m)
 			if typ == "featureconsole_release_pipeline_triggers" {
 				// Runs are started in the console, never through the API: the example reads one.
 				if _, err := m.StartRun("pl_web", "new_checkout"); err != nil {
@@ -252,6 +253,9 @@ func TestAccExamples_demo(t *testing.T) {
 			}
 			if _, ok := m.DynamicConfig("demo_checkout_copy"); ok {
 				return fmt.Errorf("dynamic config demo_checkout_copy left after destroy")
+			}
+			if _, ok := m.Experiment("demo_checkout_cta"); ok {
+				return fmt.Errorf("experiment demo_checkout_cta left after destroy")
 			}
 			for _, id := range []string{"demo_beta", "demo_vip"} {
 				if _, ok := m.Segment(id); ok {

@@ -319,6 +319,7 @@ func TestAccExamples_listResources(t *testing.T) {
 				Name: "orders", SQL: "SELECT 1", TimestampColumn: "ts",
 				IDTypeMapping: []mockconsole.IDTypeMapping{{ServiceUnitID: "userID", Column: "user_id"}},
 			})
+			seedExampleExperiment(t, mock)
 			resource.Test(t, queryTestCase(t, providerBlock(url), resource.TestStep{
 				Query:             true,
 				Config:            query,

@@ -275,6 +275,7 @@ func (p *featureConsoleProvider) ListResources(_ context.Context) []func() list.
 		NewMetricSourceList,
 		NewReleasePipelineList,
 		NewSegmentList,
+		NewExperimentList,
 	}
 }
 
@@ -286,6 +287,8 @@ func (p *featureConsoleProvider) DataSources(_ context.Context) []func() datasou
 		NewReleasePipelineTriggersDataSource,
 		NewGateDataSource,
 		NewDynamicConfigDataSource,
+		NewExperimentDataSource,
+		NewExperimentResultsDataSource,
 	}
 }
 

@@ -1,0 +1,292 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
+package provider
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
+)
+
+// The featureconsole_experiment_results data source (row 53): each test group of a started
+// experiment against its control group. Groups and metrics are maps by name so that a check block or
+// a precondition reads as the question it asks:
+// groups["Green"].metrics["purchase"].improved.
+
+type experimentResultsDataSource struct{ dataSourceData }
+
+var _ datasource.DataSourceWithConfigure = &experimentResultsDataSource{}
+
+func NewExperimentResultsDataSource() datasource.DataSource {
+	return &experimentResultsDataSource{dataSourceData{typeName: "experiment_results"}}
+}
+
+type experimentResultsModel struct {
+	ExperimentID   types.String `tfsdk:"experiment_id"`
+	Confidence     types.Int64  `tfsdk:"confidence"`
+	Status         types.String `tfsdk:"status"`
+	ControlGroup   types.String `tfsdk:"control_group"`
+	ControlGroupID types.String `tfsdk:"control_group_id"`
+	ResultsDate    types.String `tfsdk:"results_date"`
+	Groups         types.Map    `tfsdk:"groups"`
+}
+
+type groupResultsModel struct {
+	ID      types.String `tfsdk:"id"`
+	Name    types.String `tfsdk:"name"`
+	Metrics types.Map    `tfsdk:"metrics"`
+}
+
+type metricResultModel struct {
+	Name               types.String  `tfsdk:"name"`
+	MetricID           types.String  `tfsdk:"metric_id"`
+	Primary            types.Bool    `tfsdk:"primary"`
+	Direction          types.String  `tfsdk:"direction"`
+	PercentChange      types.Float64 `tfsdk:"percent_change"`
+	ConfidenceInterval types.Float64 `tfsdk:"confidence_interval"`
+	PValue             types.Float64 `tfsdk:"p_value"`
+	ControlMean        types.Float64 `tfsdk:"control_mean"`
+	TestMean           types.Float64 `tfsdk:"test_mean"`
+	AbsoluteChange     types.Float64 `tfsdk:"absolute_change"`
+	ControlUnits       types.Int64   `tfsdk:"control_units"`
+	TestUnits          types.Int64   `tfsdk:"test_units"`
+	Significant        types.Bool    `tfsdk:"significant"`
+	Improved           types.Bool    `tfsdk:"improved"`
+}
+
+var (
+	metricResultType = types.ObjectType{AttrTypes: map[string]attr.Type{
+		"name": types.StringType, "metric_id": types.StringType, "primary": types.BoolType, "direction": types.StringType,
+		"percent_change": types.Float64Type, "confidence_interval": types.Float64Type, "p_value": types.Float64Type,
+		"control_mean": types.Float64Type, "test_mean": types.Float64Type, "absolute_change": types.Float64Type,
+		"control_units": types.Int64Type, "test_units": types.Int64Type, "significant": types.BoolType, "improved": types.BoolType,
+	}}
+	groupResultsType = types.ObjectType{AttrTypes: map[string]attr.Type{
+		"id": types.StringType, "name": types.StringType, "metrics": types.MapType{ElemType: metricResultType},
+	}}
+)
+
+func (d *experimentResultsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	number := func(desc string) schema.Float64Attribute {
+		return schema.Float64Attribute{Computed: true, MarkdownDescription: desc}
+	}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Reads the results of a started experiment (`GET /experiments/{id}/pulse_results`): each test " +
+			"group measured against the control group on each primary and secondary metric. `groups` and each group's " +
+			"`metrics` are maps by name, so a `check` block or a precondition reads as the question it asks, such as " +
+			"`groups[\"Green\"].metrics[\"purchase\"].improved`. An experiment that has not started (`setup`) has no " +
+			"results: reading it is an error that says so.",
+		Attributes: map[string]schema.Attribute{
+			"experiment_id": experimentIDArgument("Identifier of the experiment, such as `checkout_cta`. Referring to " +
+				"`featureconsole_experiment.<name>.experiment_id` reads the results after the apply that starts it."),
+			"confidence": schema.Int64Attribute{
+				Optional: true, Computed: true,
+				MarkdownDescription: "Confidence level of the intervals, in percent from `80` to `99`; the experiment's own " +
+					"default confidence level when omitted.",
+				Validators: []validator.Int64{int64validator.Between(80, 99)},
+			},
+			"status":           framework.ComputedText("Status of the experiment, such as `active` or `decision_made`."),
+			"control_group":    framework.ComputedText("Name of the control group every test group is measured against."),
+			"control_group_id": framework.ComputedText("Identifier of the control group."),
+			"results_date":     framework.ComputedText("Day the service computed the results for, as it writes it (such as `2026-11-27`)."),
+			"groups": schema.MapNestedAttribute{
+				Computed:            true,
+				MarkdownDescription: "The test groups (every group but the control group), by name.",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"id":   framework.ComputedText("Identifier of the group."),
+					"name": framework.ComputedText("Name of the group."),
+					"metrics": schema.MapNestedAttribute{
+						Computed: true,
+						MarkdownDescription: "The group's result on each metric of the experiment, by metric name, the primary " +
+							"metrics first should a name repeat.",
+						NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+							"name":      framework.ComputedText("Name of the metric."),
+							"metric_id": framework.ComputedText("The service's identifier of the metric."),
+							"primary": schema.BoolAttribute{Computed: true,
+								MarkdownDescription: "Whether the metric is a primary metric (one the decision rests on)."},
+							"direction": framework.ComputedText("Direction that counts as better: `increase` or `decrease` " +
+								"(`increase` when the service holds none)."),
+							"percent_change":      number("Change of the test group's mean against the control group's, in percent."),
+							"confidence_interval": number("Half-width of the confidence interval of `percent_change`, in percent: the change is `percent_change` ± this."),
+							"p_value":             number("p-value of the change."),
+							"control_mean":        number("Mean of the metric in the control group."),
+							"test_mean":           number("Mean of the metric in the test group."),
+							"absolute_change":     number("`test_mean` minus `control_mean`."),
+							"control_units": schema.Int64Attribute{Computed: true,
+								MarkdownDescription: "Units (users, or whatever `id_type` counts) measured in the control group."},
+							"test_units": schema.Int64Attribute{Computed: true, MarkdownDescription: "Units measured in the test group."},
+							"significant": schema.BoolAttribute{Computed: true,
+								MarkdownDescription: "Whether the confidence interval excludes 0: `abs(percent_change) > confidence_interval`."},
+							"improved": schema.BoolAttribute{Computed: true,
+								MarkdownDescription: "Whether the change is significant in the metric's direction: up for `increase`, " +
+									"down for `decrease`."},
+						}},
+					},
+				}},
+			},
+		},
+	}
+}
+
+func (d *experimentResultsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var m experimentResultsModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() || !requireClient(d.data, &resp.Diagnostics) {
+		return
+	}
+	id := m.ExperimentID.ValueString()
+	e, ok := readExperimentForData(ctx, d.data.client, id, &resp.Diagnostics)
+	if !ok {
+		return
+	}
+	if !experimentStarted(e) {
+		resp.Diagnostics.AddAttributeError(path.Root("experiment_id"), fmt.Sprintf("Experiment %q has not started", id),
+			fmt.Sprintf("The experiment's status is %q and it has no results until it starts: start it (status = \"active\" "+
+				"on its featureconsole_experiment, or in the console) and read the results after that apply.", e.Status))
+		return
+	}
+	control := controlGroupOf(e)
+	if control == nil {
+		resp.Diagnostics.AddAttributeError(path.Root("experiment_id"), fmt.Sprintf("Experiment %q has no groups", id),
+			"The service holds no groups for this experiment, so there is nothing to compare.")
+		return
+	}
+	confidence := 0
+	if !m.Confidence.IsNull() && !m.Confidence.IsUnknown() {
+		confidence = int(m.Confidence.ValueInt64())
+	}
+	groups := map[string]groupResultsModel{}
+	for _, g := range e.Groups {
+		if g.ID == control.ID {
+			continue
+		}
+		res, err := d.data.client.GetPulseResults(ctx, id, control.ID, g.ID, confidence)
+		if err != nil {
+			framework.APIFailure{Op: "read results of", Object: fmt.Sprintf("experiment %q (group %q against %q)", id, g.Name, control.Name)}.
+				Add(ctx, &resp.Diagnostics, nil, err)
+			return
+		}
+		m.ResultsDate = types.StringValue(string(res.DS))
+		groups[g.Name] = groupResultsModel{ID: types.StringValue(g.ID), Name: types.StringValue(g.Name),
+			Metrics: metricResults(ctx, e, res, &resp.Diagnostics)}
+	}
+	if m.ResultsDate.IsUnknown() || m.ResultsDate.IsNull() {
+		m.ResultsDate = types.StringNull()
+	}
+	if confidence == 0 {
+		m.Confidence = confidenceOf(e)
+	}
+	m.Status = types.StringValue(e.Status)
+	m.ControlGroup = types.StringValue(control.Name)
+	m.ControlGroupID = types.StringValue(control.ID)
+	gm, diags := types.MapValueFrom(ctx, groupResultsType, groups)
+	resp.Diagnostics.Append(diags...)
+	m.Groups = gm
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+// readExperimentForData is the experiment a data source reads by its experiment_id.
+func readExperimentForData(ctx context.Context, client *console.Client, id string, diags *diag.Diagnostics) (*console.Experiment, bool) {
+	return readOne(ctx, client, (*console.Client).GetExperiment, "experiment", experimentIdentityAttr, id,
+		"No experiment with this id exists in the project: check experiment_id.", diags)
+}
+
+// experimentStarted reports whether the experiment ever ran: results exist from its start on, also
+// once it is decided or abandoned; an experiment abandoned in setup never started.
+func experimentStarted(e *console.Experiment) bool {
+	return e.Status != console.ExperimentSetup && e.StartTime.Set && e.StartTime.Value != 0
+}
+
+// controlGroupOf is the experiment's control group: the first group when the service names none.
+func controlGroupOf(e *console.Experiment) *console.ExperimentGroup {
+	if g := e.Group(e.ControlGroupID); g != nil {
+		return g
+	}
+	if len(e.Groups) == 0 {
+		return nil
+	}
+	return &e.Groups[0]
+}
+
+// confidenceOf is the experiment's default confidence level ("95"), null when it holds none the
+// provider can read.
+func confidenceOf(e *console.Experiment) types.Int64 {
+	n, err := strconv.Atoi(strings.TrimSpace(string(e.DefaultConfidenceInterval)))
+	if err != nil {
+		return types.Int64Null()
+	}
+	return types.Int64Value(int64(n))
+}
+
+// metricResults is one test group's results by metric name, the primary metrics first: a
+// secondary metric whose name a primary one already holds is left out.
+func metricResults(ctx context.Context, e *console.Experiment, res *console.PulseResults, diags *diag.Diagnostics) types.Map {
+	directions := map[string]string{}
+	for _, ms := range [][]console.ExperimentMetric{e.SecondaryMetrics, e.PrimaryMetrics} {
+		for _, m := range ms {
+			directions[m.Name] = m.Direction
+		}
+	}
+	out := map[string]attr.Value{}
+	add := func(rs []console.MetricResult, primary bool) {
+		for _, r := range rs {
+			if _, seen := out[r.MetricName]; seen {
+				continue
+			}
+			dir := r.Directionality
+			if dir == "" {
+				dir = directions[r.MetricName]
+			}
+			v, d := types.ObjectValueFrom(ctx, metricResultType.AttrTypes, metricResult(r, primary, dir))
+			diags.Append(d...)
+			out[r.MetricName] = v
+		}
+	}
+	add(res.PrimaryMetrics, true)
+	add(res.SecondaryMetrics, false)
+	v, d := types.MapValue(metricResultType, out)
+	diags.Append(d...)
+	return v
+}
+
+// metricResult is one metric's result with what it means: significant when the interval excludes 0,
+// improved when it does so on the side the direction calls better (up unless "decrease").
+func metricResult(r console.MetricResult, primary bool, dir string) metricResultModel {
+	direction := "increase"
+	if strings.EqualFold(dir, "decrease") {
+		direction = "decrease"
+	}
+	change, interval := float64(r.PercentChange), math.Abs(float64(r.PercentConfidenceIntervalDelta))
+	significant := math.Abs(change) > interval
+	better := change > 0
+	if direction == "decrease" {
+		better = change < 0
+	}
+	return metricResultModel{
+		Name: types.StringValue(r.MetricName), MetricID: types.StringValue(r.MetricID), Primary: types.BoolValue(primary),
+		Direction: types.StringValue(direction), PercentChange: types.Float64Value(change),
+		ConfidenceInterval: types.Float64Value(interval), PValue: types.Float64Value(float64(r.PValue)),
+		ControlMean: types.Float64Value(float64(r.ControlMean)), TestMean: types.Float64Value(float64(r.TestMean)),
+		AbsoluteChange: types.Float64Value(float64(r.AbsoluteChange)),
+		ControlUnits:   types.Int64Value(int64(r.ControlUnits)), TestUnits: types.Int64Value(int64(r.TestUnits)),
+		Significant: types.BoolValue(significant), Improved: types.BoolValue(significant && better),
+	}
+}
