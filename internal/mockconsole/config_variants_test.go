@@ -13,7 +13,7 @@ import (
 // writeVariantRules writes a config's rules as the provider does (one place for the route).
 func writeVariantRules(t *testing.T, url, id, rules string) (int, map[string]any) {
 	t.Helper()
-	return do(t, url, http.MethodPatch, "/dynamic_configs/"+id+"/rules", `{"rules":[`+rules+`]}`)
+	return do(t, url, http.MethodPatch, "/dynamic_configs/"+id, `{"rules":[`+rules+`]}`)
 }
 
 func variantRule(variants string) string {
@@ -69,7 +69,7 @@ func TestConfigRuleVariants(t *testing.T) {
 		}
 	}
 	// A schema change that a held variant value breaks is refused.
-	if st, b := do(t, ts.URL, http.MethodPatch, "/dynamic_configs/copy", `{"schema":{"type":"object","properties":{"title":{"maxLength":3}}}}`); st != 400 ||
+	if st, b := do(t, ts.URL, http.MethodPatch, "/dynamic_configs/copy", `{"schema":"{\"type\":\"object\",\"properties\":{\"title\":{\"maxLength\":3}}}"}`); st != 400 ||
 		!strings.Contains(b["message"].(string), `variant "urgent"`) {
 		t.Errorf("schema change breaking a variant value: %d %v", st, b)
 	}
