@@ -114,7 +114,7 @@ func ruleList(ctx context.Context, elem attr.Type, models []gateRuleModel) (type
 	}
 	vals := make([]attr.Value, 0, len(models))
 	for i, e := range l.Elements() {
-		obj, d := setVariants(e, models[i].Variants)
+		obj, d := setVariants(ctx, e, models[i].Variants)
 		diags.Append(d...)
 		vals = append(vals, obj)
 	}
@@ -125,12 +125,12 @@ func ruleList(ctx context.Context, elem attr.Type, models []gateRuleModel) (type
 }
 
 // setVariants is the gate rule object rule as a config rule's, with variants (null when unset).
-func setVariants(rule attr.Value, variants types.List) (attr.Value, diag.Diagnostics) {
+func setVariants(ctx context.Context, rule attr.Value, variants types.List) (attr.Value, diag.Diagnostics) {
 	obj, ok := rule.(types.Object)
 	if !ok {
 		return types.ObjectUnknown(configRuleObjectType.AttrTypes), nil
 	}
-	if variants.ElementType(context.Background()) == nil {
+	if variants.ElementType(ctx) == nil {
 		variants = types.ListNull(variantObjectType)
 	}
 	attrs := maps.Clone(obj.Attributes())
@@ -149,7 +149,7 @@ func withVariantsOf(ctx context.Context, rule attr.Value, service []console.Rule
 	if diags.HasError() {
 		return rule, diags
 	}
-	obj, d := setVariants(rule, variants)
+	obj, d := setVariants(ctx, rule, variants)
 	diags.Append(d...)
 	return obj, diags
 }
