@@ -144,9 +144,9 @@ func TestControlIDListLag(t *testing.T) {
 	srv := mockconsole.New(mockconsole.Config{NoSeed: true, NoIDListLimits: true})
 	ts := httptest.NewServer(withControl(srv))
 	defer ts.Close()
-	ids := make([]string, 1000)
-	for i := range ids {
-		ids[i] = "u_" + strconv.Itoa(i)
+	ids := make([]string, 0, 1001)
+	for i := range 1000 {
+		ids = append(ids, "u_"+strconv.Itoa(i))
 	}
 	srv.PutSegment(mockconsole.Segment{ID: "big", Name: "big", Type: "id_list", IDs: append(ids, "u_extra")})
 	if st, _ := call(t, "POST", ts.URL+"/_mock/id-list-lag?d=soon", ""); st != http.StatusBadRequest {
