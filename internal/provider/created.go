@@ -32,15 +32,15 @@ type creation struct {
 // maxCreateResends bounds how often a create lost on the way (read back: nothing there) is sent again.
 const maxCreateResends = 3
 
-// createResending sends create and, while it fails, hands the failure to recover: a create recover
+// createResending sends create and, while it fails, hands the failure to recoverFrom: a create it
 // finds never arrived (again) is sent once more, at most maxCreateResends times, since sending it
 // cannot duplicate anything.
 func createResending[T any](ctx context.Context, create func(context.Context) (*T, error),
-	recover func(context.Context, error) (_ *T, again bool, _ error)) (*T, error) {
+	recoverFrom func(context.Context, error) (_ *T, again bool, _ error)) (*T, error) {
 	got, err := create(ctx)
 	for attempt := 1; err != nil; attempt++ {
 		var again bool
-		if got, again, err = recover(ctx, err); !again || attempt > maxCreateResends {
+		if got, again, err = recoverFrom(ctx, err); !again || attempt > maxCreateResends {
 			break
 		}
 		got, err = create(ctx)
