@@ -224,7 +224,7 @@ func (r *experimentResource) Create(ctx context.Context, req resource.CreateRequ
 	// The experiment exists from here: whatever fails next, the state holds it as the service does.
 	e = r.settle(ctx, op, e, plan, &resp.Diagnostics)
 	plan.ID = types.StringValue(e.ID)
-	resp.Diagnostics.Append(flattenExperiment(ctx, e, &plan.experimentFields)...)
+	flattenExperiment(ctx, e, &plan.experimentFields)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
@@ -240,9 +240,9 @@ func (r *experimentResource) Read(ctx context.Context, req resource.ReadRequest,
 		func(e *console.Experiment) diag.Diagnostics {
 			state.ID = types.StringValue(e.ID)
 			prior := state.experimentFields
-			diags := flattenExperiment(ctx, e, &state.experimentFields)
+			flattenExperiment(ctx, e, &state.experimentFields)
 			keepDecisionReason(prior, &state.experimentFields)
-			return diags
+			return nil
 		}, &state)
 }
 
@@ -274,7 +274,7 @@ func (r *experimentResource) Update(ctx context.Context, req resource.UpdateRequ
 	plan.ID = types.StringValue(e.ID)
 	planned := plan.experimentFields
 	planned.Status = state.Status // the reason the configuration gives for a move made before is kept as it
-	resp.Diagnostics.Append(flattenExperiment(ctx, e, &plan.experimentFields)...)
+	flattenExperiment(ctx, e, &plan.experimentFields)
 	keepDecisionReason(planned, &plan.experimentFields)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }

@@ -236,7 +236,7 @@ func groupName(e *console.Experiment, id string) string {
 
 // flattenGroups is the service's groups as the state holds them; a group's parameter values keep
 // the text the prior (plan or state) group of its name holds where they mean the same.
-func flattenGroups(ctx context.Context, e *console.Experiment, prior types.List, diags *diag.Diagnostics) types.List {
+func flattenGroups(ctx context.Context, e *console.Experiment, prior types.List) types.List {
 	hints := map[string]experimentGroupModel{}
 	if framework.ElementsKnown(prior) {
 		ps, _ := framework.ListModels[experimentGroupModel](ctx, prior)
@@ -278,8 +278,7 @@ func millisOrNull(m console.Millis) types.Int64 {
 }
 
 // flattenExperiment puts what the service holds into the model.
-func flattenExperiment(ctx context.Context, e *console.Experiment, m *experimentFields) diag.Diagnostics {
-	var diags diag.Diagnostics
+func flattenExperiment(ctx context.Context, e *console.Experiment, m *experimentFields) {
 	m.ExperimentID = types.StringValue(e.ID)
 	m.Name = types.StringValue(e.Name)
 	m.Description = types.StringValue(e.Description)
@@ -290,7 +289,7 @@ func flattenExperiment(ctx context.Context, e *console.Experiment, m *experiment
 	m.TargetingGateID = framework.StringOrNull(e.TargetingGateID)
 	m.Duration = types.Int64Value(int64(e.Duration))
 	m.AnalyticsType = types.StringValue(e.AnalyticsType)
-	m.Groups = flattenGroups(ctx, e, m.Groups, &diags)
+	m.Groups = flattenGroups(ctx, e, m.Groups)
 	m.ControlGroup = framework.StringOrNull(groupName(e, e.ControlGroupID))
 	m.PrimaryMetrics = flattenMetrics(e.PrimaryMetrics)
 	m.SecondaryMetrics = flattenMetrics(e.SecondaryMetrics)
@@ -305,7 +304,6 @@ func flattenExperiment(ctx context.Context, e *console.Experiment, m *experiment
 	m.CreatedTime = types.Int64Value(int64(e.CreatedTime))
 	m.LastModifierID = types.StringValue(e.LastModifierID)
 	m.LastModifierName = types.StringValue(e.LastModifierName)
-	return diags
 }
 
 // keepDecisionReason keeps the reason prior holds where the experiment has not moved since: the
