@@ -103,9 +103,6 @@ func (d *experimentDataSource) Read(ctx context.Context, req datasource.ReadRequ
 	if !ok {
 		return
 	}
-	resp.Diagnostics.Append(flattenExperiment(ctx, e, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
+	flattenExperiment(ctx, e, &m)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }

@@ -47,8 +47,8 @@ func NewExperimentList() list.ListResource {
 		identify:     func(e *console.Experiment) (string, string) { return nameOrID(e.ID, e.Name) },
 		model: func(ctx context.Context, e *console.Experiment, nullTO timeouts.Value) (any, diag.Diagnostics) {
 			m := experimentModel{ID: types.StringValue(e.ID), ArchiveOnDestroy: types.BoolValue(false), Timeouts: nullTO}
-			diags := flattenExperiment(ctx, e, &m.experimentFields)
-			return &m, diags
+			flattenExperiment(ctx, e, &m.experimentFields)
+			return &m, nil
 		},
 	})
 }

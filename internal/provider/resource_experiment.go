@@ -102,7 +102,7 @@ func experimentAttributes(ctx context.Context) map[string]schema.Attribute {
 			stringvalidator.UTF8LengthAtMost(maxDescription)),
 		"hypothesis": chosenString("What the experiment expects to find. Empty when omitted at creation. Updated in place."),
 		"id_type": chosenString("Unit ID type users are split by, such as `userID` or `stableID`; the service chooses `userID` "+
-			"when it is omitted. Cannot change once the experiment has started.", framework.NotBlank()),
+			"when it is omitted. Updated in place while in `setup`; cannot change once the experiment has started.", framework.NotBlank()),
 		"tags": schema.SetAttribute{
 			Optional: true, Computed: true, ElementType: types.StringType,
 			MarkdownDescription: "Tags of the experiment. None when omitted at creation. Updated in place.",
@@ -112,7 +112,7 @@ func experimentAttributes(ctx context.Context) map[string]schema.Attribute {
 		"allocation": schema.NumberAttribute{
 			Optional: true, Computed: true,
 			MarkdownDescription: "Percentage of users in the experiment, from `0` to `100` with at most two decimals; the " +
-				"service chooses `100` when it is omitted. May change while the experiment runs.",
+				"service chooses `100` when it is omitted. May change while the experiment runs: updated in place.",
 			Validators:    []validator.Number{framework.PercentageValidator{Noun: "Allocation"}},
 			PlanModifiers: []planmodifier.Number{numberplanmodifier.UseStateForUnknown()},
 		},
@@ -125,18 +125,18 @@ func experimentAttributes(ctx context.Context) map[string]schema.Attribute {
 		"duration": schema.Int64Attribute{
 			Optional: true, Computed: true,
 			MarkdownDescription: "Planned length of the experiment in days, more than 1; the service chooses when it is " +
-				"omitted. May change while the experiment runs.",
+				"omitted. May change while the experiment runs: updated in place.",
 			Validators:    []validator.Int64{int64validator.AtLeast(2)},
 			PlanModifiers: []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
 		},
 		"analytics_type": chosenString("How results are computed: `frequentist`, `bayesian` or `sprt`; the service chooses "+
-			"`frequentist` when it is omitted. Cannot change once the experiment has started.",
+			"`frequentist` when it is omitted. Updated in place while in `setup`; cannot change once the experiment has started.",
 			stringvalidator.OneOf("frequentist", "bayesian", "sprt")),
 		"groups": schema.ListNestedAttribute{
 			Required: true,
 			MarkdownDescription: "The groups users are split between: at least two, names unique, sizes summing to 100. " +
 				"Groups are matched by name, so a group that keeps its name keeps its `id`. While the experiment is " +
-				"`active` the groups (names, sizes, values) cannot change: that means restarting the experiment.",
+				"`active` the groups (names, sizes, values) cannot change: that means restarting the experiment. Updated in place in `setup`.",
 			Validators: []validator.List{listvalidator.SizeAtLeast(2)},
 			NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 				"id": schema.StringAttribute{Computed: true,
@@ -155,11 +155,11 @@ func experimentAttributes(ctx context.Context) map[string]schema.Attribute {
 		},
 		"control_group": schema.StringAttribute{
 			Optional: true, Computed: true,
-			MarkdownDescription: "Name of the group the others are measured against; the first group when omitted.",
+			MarkdownDescription: "Name of the group the others are measured against; the first group when omitted. Updated in place.",
 			Validators:          []validator.String{framework.NotBlank()},
 		},
-		"primary_metrics":   metrics("Metrics the decision rests on. The service's when omitted. May change while the experiment runs."),
-		"secondary_metrics": metrics("Further metrics measured. The service's when omitted. May change while the experiment runs."),
+		"primary_metrics":   metrics("Metrics the decision rests on. The service's when omitted. May change while the experiment runs: updated in place."),
+		"secondary_metrics": metrics("Further metrics measured. The service's when omitted. May change while the experiment runs: updated in place."),
 		"status": schema.StringAttribute{
 			Optional: true, Computed: true,
 			MarkdownDescription: "Where the experiment should stand: " + framework.CodeList(experimentStatuses) + "; `setup` " +
@@ -167,19 +167,19 @@ func experimentAttributes(ctx context.Context) map[string]schema.Attribute {
 				"within one apply: `setup` to `active` starts it, `active` to `decision_made` ships `launched_group`, " +
 				"`setup` or `active` to `abandoned` abandons it. Any other move (back to `setup`, `active` after a decision, " +
 				"a decision from `setup`, anything from `abandoned`) fails the plan: start a new experiment with a new " +
-				"`experiment_id` instead. A status moved in the console shows in the plan as what it is.",
+				"`experiment_id` instead. A status moved in the console shows in the plan as what it is. Moved in place, never by replacement.",
 			Validators: []validator.String{stringvalidator.OneOf(experimentStatuses...)},
 		},
 		"launched_group": schema.StringAttribute{
 			Optional: true, Computed: true,
 			MarkdownDescription: "With `status = \"decision_made\"`: the name of the group to ship (its values are served to " +
-				"everyone). Read from the service once a decision is made.",
+				"everyone). Read from the service once a decision is made. Set in place, with the move to `decision_made`.",
 			Validators: []validator.String{framework.NotBlank()},
 		},
 		"decision_reason": schema.StringAttribute{
 			Optional: true, Computed: true,
 			MarkdownDescription: "Why the decision was made, or the experiment abandoned: required with `decision_made` " +
-				"and `abandoned`.",
+				"and `abandoned`. Sent with the move it explains; changing it alone sends no request.",
 			Validators: []validator.String{framework.NotBlank()},
 		},
 		"archive_on_destroy": schema.BoolAttribute{
