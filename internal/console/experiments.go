@@ -265,4 +265,3 @@ func (c *Client) GetPulseResults(ctx context.Context, id, controlGroupID, testGr
 	return getObject[PulseResults](ctx, c, request{method: http.MethodGet, path: experimentPath(id) + "/pulse_results", query: q,
 		op: "read results of experiment", object: strconv.Quote(id)})
 }
-

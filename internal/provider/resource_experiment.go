@@ -215,7 +215,9 @@ func (r *experimentResource) Create(ctx context.Context, req resource.CreateRequ
 	defer cancel()
 	object := fmt.Sprintf("experiment %q", fields.ID)
 	e, err := createRecovering(ctx, experimentCreation, fields.ID,
-		func(ctx context.Context) (*console.Experiment, error) { return r.data.client.CreateExperiment(ctx, fields) },
+		func(ctx context.Context) (*console.Experiment, error) {
+			return r.data.client.CreateExperiment(ctx, fields)
+		},
 		r.data.client.GetExperiment, func(got *console.Experiment) bool { return experimentHolds(got, fields) })
 	if err != nil {
 		addCreateFailure(ctx, &resp.Diagnostics, path.Root("experiment_id"), framework.APIFailure{Op: "create", Object: object}, op, err)
