@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -275,14 +276,19 @@ type IDListMetadata struct {
 	IsUpdating     bool            `json:"isUpdating"`
 }
 
-// Version is the list's version as text ("" when the service gave none): compared, never computed with.
+// Version is the list's version as text ("" when the service gave none). A whole number is written
+// as one in any JSON form it came in (`3`, `3.0`, `"3"`), so that versions compare by value and a
+// provider can count the steps its own writes add.
 func (m *IDListMetadata) Version() string {
 	v := strings.TrimSpace(string(m.CurrentVersion))
 	if v == "null" {
 		return ""
 	}
 	if u, err := strconv.Unquote(v); err == nil {
-		return u
+		v = u
+	}
+	if f, err := strconv.ParseFloat(v, 64); err == nil && f == math.Trunc(f) && math.Abs(f) < 1<<53 {
+		return strconv.FormatInt(int64(f), 10)
 	}
 	return v
 }

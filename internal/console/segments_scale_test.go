@@ -37,10 +37,13 @@ func TestAddSegmentIDs_capPartWay(t *testing.T) {
 	}
 }
 
-// Row 44: the version in whatever JSON form the service sends it, compared as text.
+// Row 44: the version in whatever JSON form the service sends it, a whole number written as one.
 func TestSegmentIDListMetadata(t *testing.T) {
 	for body, want := range map[string]string{
 		`{"currentVersion": 7, "isUpdating": true}`:      "7",
+		`{"currentVersion": 7.0, "isUpdating": false}`:   "7",
+		`{"currentVersion": "7", "isUpdating": false}`:   "7",
+		`{"currentVersion": 7.5, "isUpdating": false}`:   "7.5",
 		`{"currentVersion": "v12", "isUpdating": false}`: "v12",
 		`{"isUpdating": false}`:                          "",
 	} {
