@@ -116,9 +116,11 @@ data "featureconsole_events" "signup" { event_name = "signup" }
 						"POST /metrics/metric_source (dry run)": 1,
 					})},
 					PostApplyPreRefresh: []plancheck.PlanCheck{expectRequests(t, m, "update apply", map[string]int{
-						// exactly one write per resource and no read: state comes from the write's answer
+						// exactly one write per resource: state comes from the write's answer. The plan that
+						// apply makes again reads each changed gate (no refresh to share it here) to see
+						// whether a pipeline run may lock its rules, for the plan's warning.
 						"GET /users": 3, "GET /events": 1, "POST /metrics/metric_source (dry run)": 1,
-						"PATCH /gates": 2, "POST /release_pipelines": 1, "POST /metrics/metric_source": 1,
+						"GET /gates": 2, "PATCH /gates": 2, "POST /release_pipelines": 1, "POST /metrics/metric_source": 1,
 					})},
 					PostApplyPostRefresh: []plancheck.PlanCheck{expectRequests(t, m, "refresh after update", map[string]int{
 						"GET /gates": 2, "GET /release_pipelines": 1, "GET /metrics/metric_source": 1, "GET /users": 3, "GET /events": 1,

@@ -214,7 +214,7 @@ resource "featureconsole_dynamic_config_rules" "held" {
 		{held(variantHCL("a", "50", `{ color = "red" }`) + ", " + variantHCL("a", "50", `{ color = "blue" }`)),
 			`(?s)Duplicate variant name.*rules\[0\]\.variants\[0\]\s+and\s+rules\[0\]\.variants\[1\]\s+of\s+rule\s+"split"\s+are\s+both\s+named\s+"a"`},
 		{held(variantHCL("a", "100", `[1]`)), `(?s)not a JSON object.*jsonencode\(\{`},
-		{held(`{ name = "a", pass_percentage = 100, return_value = "blue" }`), `(?s)Return value is not JSON.*jsonencode`},
+		{held(`{ name = "a", pass_percentage = 100, return_value = "blue" }`), `(?s)Invalid JSON String Value.*rules\[0\]\.variants\[0\]\.return_value must be a JSON object.*jsonencode`},
 		{held(variantHCL("a", "100.5", `{ color = "red" }`)), `(?s)pass_percentage`},
 	}
 	for _, c := range cases {

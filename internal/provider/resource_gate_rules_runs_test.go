@@ -72,9 +72,10 @@ func TestAccGateRules_pipelineRun(t *testing.T) {
 		`set on_active_run = "wait"`, `on_active_run = "abort" to abort the run and roll out this change instead`,
 		`With Terraform 1.14 or later you may instead end the run with the action featureconsole_release_pipeline_trigger`,
 		`400 Bad Request`)
-	// What to do is said once.
+	// What to do is said once in the error (the plan's warning before it says it for the plan).
+	errText := out[strings.Index(out, "Error: Rules of gate"):]
 	for re, want := range map[string]int{`What to do`: 1, `featureconsole_release_pipeline_trigger\b`: 1, `on_active_run = "abort"`: 1} {
-		if n := len(regexp.MustCompile(re).FindAllString(strings.Join(strings.Fields(out), " "), -1)); n != want {
+		if n := len(regexp.MustCompile(re).FindAllString(strings.Join(strings.Fields(errText), " "), -1)); n != want {
 			t.Errorf("the lock error says %s %d times, want %d:\n%s", re, n, want, out)
 		}
 	}
