@@ -304,5 +304,5 @@ func (r *configRulesResource) ValidateConfig(ctx context.Context, req resource.V
 	framework.UniqueNames(rules, path.Root("rules"), &resp.Diagnostics, func(first, i int, name string) (string, string) {
 		return "Duplicate rule name", fmt.Sprintf("Rule names must be unique within a dynamic config: rules[%d] and rules[%d] are both named %q.", first, i, name)
 	})
-	validateVariants(ctx, rules, &resp.Diagnostics)
+	validateVariants(rules, &resp.Diagnostics)
 }

@@ -316,7 +316,7 @@ func canonicalVariants(vs []console.RuleVariant) ([]canonicalVariant, bool) {
 
 // validateVariants checks each rule's variants before anything is sent: names unique within the
 // rule, percentages summing to 100 at two decimals, return values that are JSON.
-func validateVariants(ctx context.Context, rules types.List, diags *diag.Diagnostics) {
+func validateVariants(rules types.List, diags *diag.Diagnostics) {
 	for i, e := range framework.KnownElements(rules) {
 		obj, ok := e.(types.Object)
 		if !ok || obj.IsNull() || obj.IsUnknown() {

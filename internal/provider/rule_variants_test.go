@@ -216,7 +216,7 @@ func TestConfigRuleVariantsValidate(t *testing.T) {
 	check := func(variants ...attr.Value) diag.Diagnostics {
 		l, _ := ruleList(ctx, configRuleObjectType, []gateRuleModel{testConfigRule(t, "split", variants...)})
 		var diags diag.Diagnostics
-		validateVariants(ctx, l, &diags)
+		validateVariants(l, &diags)
 		return diags
 	}
 	unknownPct := types.ObjectValueMust(variantObjectType.AttrTypes, map[string]attr.Value{
@@ -240,7 +240,7 @@ func TestConfigRuleVariantsValidate(t *testing.T) {
 	}
 	empty, _ := ruleList(ctx, configRuleObjectType, []gateRuleModel{testConfigRule(t, "split")})
 	var diags diag.Diagnostics
-	validateVariants(ctx, empty, &diags)
+	validateVariants(empty, &diags)
 	if diags.HasError() {
 		t.Errorf("no variants: %v", diags)
 	}
