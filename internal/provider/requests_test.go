@@ -112,15 +112,17 @@ data "featureconsole_events" "signup" { event_name = "signup" }
 				Config: config(20),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{expectRequests(t, m, "update plan", map[string]int{
+						// the active runs of each changed gate, for the warning that a run locks its rules
+						"GET /release_pipeline_triggers": 2,
 						"GET /gates": 2, "GET /release_pipelines": 1, "GET /metrics/metric_source": 1, "GET /users": 3, "GET /events": 1,
 						"POST /metrics/metric_source (dry run)": 1,
 					})},
 					PostApplyPreRefresh: []plancheck.PlanCheck{expectRequests(t, m, "update apply", map[string]int{
 						// exactly one write per resource: state comes from the write's answer. The plan that
-						// apply makes again reads each changed gate (no refresh to share it here) to see
-						// whether a pipeline run may lock its rules, for the plan's warning.
+						// apply makes again lists each changed gate's active runs, as the plan did, for the
+						// warning that a run locks its rules.
 						"GET /users": 3, "GET /events": 1, "POST /metrics/metric_source (dry run)": 1,
-						"GET /gates": 2, "PATCH /gates": 2, "POST /release_pipelines": 1, "POST /metrics/metric_source": 1,
+						"GET /release_pipeline_triggers": 2, "PATCH /gates": 2, "POST /release_pipelines": 1, "POST /metrics/metric_source": 1,
 					})},
 					PostApplyPostRefresh: []plancheck.PlanCheck{expectRequests(t, m, "refresh after update", map[string]int{
 						"GET /gates": 2, "GET /release_pipelines": 1, "GET /metrics/metric_source": 1, "GET /users": 3, "GET /events": 1,

@@ -47,10 +47,6 @@ func (r *gateRulesResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 	if r.data != nil && r.data.client != nil {
 		gateID := plan.GateID.ValueString()
 		activeRuns = func(ctx context.Context) ([]console.ReleasePipelineTrigger, error) {
-			// A gate attached to no pipeline has no run to look for; its read is the refresh's, shared.
-			if g, err := r.data.client.GetGate(ctx, gateID); err == nil && g.ReleasePipelineID == "" {
-				return nil, nil
-			}
 			return activeRunsOfGate(ctx, r.data.client, gateID)
 		}
 	}
