@@ -113,8 +113,7 @@ data "featureconsole_events" "signup" { event_name = "signup" }
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{expectRequests(t, m, "update plan", map[string]int{
 						// the active runs of each changed gate, for the warning that a run locks its rules
-						"GET /release_pipeline_triggers": 2,
-						"GET /gates":                     2, "GET /release_pipelines": 1, "GET /metrics/metric_source": 1, "GET /users": 3, "GET /events": 1,
+						"GET /release_pipeline_triggers": 2, "GET /gates": 2, "GET /release_pipelines": 1, "GET /metrics/metric_source": 1, "GET /users": 3, "GET /events": 1,
 						"POST /metrics/metric_source (dry run)": 1,
 					})},
 					PostApplyPreRefresh: []plancheck.PlanCheck{expectRequests(t, m, "update apply", map[string]int{
