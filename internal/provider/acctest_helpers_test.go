@@ -192,3 +192,24 @@ func envHabits(t *testing.T) mockconsole.Habits {
 
 // mergeHabits switches on every habit of either.
 func mergeHabits(a, b mockconsole.Habits) mockconsole.Habits { return a.With(b) }
+
+// planFailsSendingNothing plans each configuration (after the provider block of url), expects the
+// plan to fail with want, and then that the mock m received no request but reads: bad input is
+// refused at plan, before anything is sent.
+func planFailsSendingNothing(t *testing.T, m *mockconsole.Server, url string, cases []struct{ config, want string }) {
+	t.Helper()
+	for _, c := range cases {
+		resource.Test(t, resource.TestCase{
+			PreCheck:                 func() { testAccPreCheck(t) },
+			ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+			Steps: []resource.TestStep{{
+				Config: providerBlock(url) + c.config, PlanOnly: true, ExpectError: regexp.MustCompile(c.want),
+			}},
+		})
+	}
+	for _, r := range m.Requests() {
+		if r.Method != http.MethodGet {
+			t.Errorf("bad input sent %s %s", r.Method, r.Path)
+		}
+	}
+}

@@ -172,20 +172,7 @@ resource "featureconsole_dynamic_config_rules" "held" {
 		{held(`{ name = "a", pass_percentage = 100.5 }`), `(?s)pass_percentage`},
 		{held(`{ name = "a", pass_percentage = 12.345 }`), `(?s)pass_percentage`},
 	}
-	for _, c := range cases {
-		resource.Test(t, resource.TestCase{
-			PreCheck:                 func() { testAccPreCheck(t) },
-			ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-			Steps: []resource.TestStep{{
-				Config: providerBlock(url) + c.config, PlanOnly: true, ExpectError: regexp.MustCompile(c.want),
-			}},
-		})
-	}
-	for _, r := range m.Requests() {
-		if r.Method != http.MethodGet {
-			t.Errorf("bad input sent %s %s", r.Method, r.Path)
-		}
-	}
+	planFailsSendingNothing(t, m, url, cases)
 }
 
 // A rules write to a config attached to a pipeline starts a run (said in a warning); with

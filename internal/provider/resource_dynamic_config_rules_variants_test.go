@@ -217,20 +217,7 @@ resource "featureconsole_dynamic_config_rules" "held" {
 		{held(`{ name = "a", pass_percentage = 100, return_value = "blue" }`), `(?s)Invalid JSON String Value.*rules\[0\]\.variants\[0\]\.return_value must be a JSON object.*jsonencode`},
 		{held(variantHCL("a", "100.5", `{ color = "red" }`)), `(?s)pass_percentage`},
 	}
-	for _, c := range cases {
-		resource.Test(t, resource.TestCase{
-			PreCheck:                 func() { testAccPreCheck(t) },
-			ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-			Steps: []resource.TestStep{{
-				Config: providerBlock(url) + c.config, PlanOnly: true, ExpectError: regexp.MustCompile(c.want),
-			}},
-		})
-	}
-	for _, r := range m.Requests() {
-		if r.Method != http.MethodGet {
-			t.Errorf("bad input sent %s %s", r.Method, r.Path)
-		}
-	}
+	planFailsSendingNothing(t, m, url, cases)
 }
 
 // A config made in the console with a rule split between variants (its values answered with other
