@@ -225,3 +225,23 @@ func abs(f float64) float64 {
 	}
 	return f
 }
+
+// TestExperimentParameterValuesKeptUnderHabits: a group's parameter values are the user's JSON, which
+// the service returns as written even where it adds its own fields to its objects (ExtraFields).
+func TestExperimentParameterValuesKeptUnderHabits(t *testing.T) {
+	s, ts := newCTA(t)
+	s.SetHabits(Habits{ExtraFields: true, NumberForms: true})
+	_, b := do(t, ts.URL, http.MethodGet, "/experiments/checkout_cta", "")
+	data, _ := b["data"].(map[string]any)
+	groups, _ := data["groups"].([]any)
+	if len(groups) != 2 {
+		t.Fatalf("groups: %v", b)
+	}
+	g, _ := groups[0].(map[string]any)
+	if _, added := g["updatedTime"]; !added {
+		t.Errorf("the habit added nothing to the group: %v", g)
+	}
+	if pv := g["parameterValues"]; !reflect.DeepEqual(pv, map[string]any{"color": "grey"}) {
+		t.Errorf("parameterValues %v, want them as written", pv)
+	}
+}

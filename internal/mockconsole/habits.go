@@ -409,10 +409,10 @@ func numberText(n json.Number) string {
 	return strconv.FormatFloat(f, 'f', -1, 64)
 }
 
-// opaqueKeys hold JSON written by users (return values, event metadata, a change under review),
-// which the service keeps as it is.
+// opaqueKeys hold JSON written by users (return values, an experiment group's parameter values,
+// event metadata, a change under review), which the service keeps as it is.
 var opaqueKeys = map[string]bool{"returnValue": true, "returnValueJson5": true, "metadata": true, "change": true,
-	"defaultValue": true, "schema": true}
+	"defaultValue": true, "schema": true, "parameterValues": true}
 
 // numberForm writes a number as the live service may: percentages with float noise, integers with
 // ".0", fractions with a trailing zero.
