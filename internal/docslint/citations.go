@@ -77,8 +77,9 @@ func (d designDoc) problem(section, qualifiers string) string {
 	return ""
 }
 
-// citations checks the Go code's comments and the repository's Markdown: every section cited
-// exists in the document cited, and every file a comment names exists in the repository.
+// checkCitations checks the comments of the Go code and the shell scripts, and the repository's
+// Markdown: every section cited exists in the document cited, and every file a comment names
+// exists in the repository.
 func (c *checker) checkCitations() error {
 	design, err := os.ReadFile(filepath.Join(c.root, "DESIGN.md"))
 	if err != nil {
@@ -89,7 +90,7 @@ func (c *checker) checkCitations() error {
 		docs["contract"] = parseDesignDoc(string(contract))
 	}
 	files := map[string]bool{}
-	var goFiles, mdFiles []string
+	var goFiles, shFiles, mdFiles []string
 	err = filepath.WalkDir(c.root, func(p string, e fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -106,6 +107,8 @@ func (c *checker) checkCitations() error {
 		switch {
 		case strings.HasSuffix(rel, ".go"):
 			goFiles = append(goFiles, rel)
+		case strings.HasSuffix(rel, ".sh"):
+			shFiles = append(shFiles, rel)
 		case strings.HasSuffix(rel, ".md") && !strings.HasPrefix(rel, "docs/"):
 			mdFiles = append(mdFiles, rel)
 		}
@@ -120,6 +123,15 @@ func (c *checker) checkCitations() error {
 			return err
 		}
 		text := goComments(src)
+		c.checkSections(f, text, docs)
+		c.checkFileNames(f, text, files)
+	}
+	for _, f := range shFiles {
+		src, err := os.ReadFile(filepath.Join(c.root, f))
+		if err != nil {
+			return err
+		}
+		text := shellComments(string(src))
 		c.checkSections(f, text, docs)
 		c.checkFileNames(f, text, files)
 	}
@@ -195,6 +207,19 @@ func goComments(src []byte) string {
 			if line+i < len(lines) {
 				lines[line+i] += strings.TrimPrefix(strings.TrimPrefix(l, "//"), "/*")
 			}
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// shellComments is a shell script's whole-line comments at their lines, everything else blanked.
+func shellComments(src string) string {
+	lines := strings.Split(src, "\n")
+	for i, l := range lines {
+		if t := strings.TrimSpace(l); strings.HasPrefix(t, "#") && !strings.HasPrefix(t, "#!") {
+			lines[i] = strings.TrimPrefix(t, "#")
+		} else {
+			lines[i] = ""
 		}
 	}
 	return strings.Join(lines, "\n")

@@ -169,6 +169,10 @@ func TestRun_eachBadInputFails(t *testing.T) {
 			map[string]string{"internal/x/y.go": "package x\n\n// The values live in json_values.go.\nvar v int\n"}, "names json_values.go: no such file"},
 		"made-up file with its folder": {
 			map[string]string{"internal/x/y.go": "package x // run by (scripts/bench_gone.sh)\n"}, "names scripts/bench_gone.sh: no such file"},
+		"made-up section cited in a script": {
+			map[string]string{"scripts/run.sh": "#!/bin/sh\n# As DESIGN §2 says.\necho 'DESIGN §3 in a string is no citation'\n"}, `"DESIGN §2": DESIGN.md has no section 2`},
+		"made-up file named in a script": {
+			map[string]string{"scripts/run.sh": "#!/bin/sh\n  # then scripts/gone.sh runs\n"}, "names scripts/gone.sh: no such file"},
 		"internal word in a generated page": {
 			map[string]string{"docs/guides/g.md": "# G\n\nRun it against the mock.\n"}, `internal word "mock"`},
 	} {
