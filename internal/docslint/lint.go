@@ -46,7 +46,7 @@ type Result struct {
 // Which files each check reads, relative to the repository root.
 var (
 	// Contributors' and users' Markdown on GitHub: its relative links must resolve in the repository.
-	repoDocs = []string{"README.md", "CONTRIBUTING.md", "DESIGN.md", "CHANGELOG.md"}
+	repoDocs = []string{"README.md", "CONTRIBUTING.md", "DESIGN.md", "CHANGELOG.md", "BENCHMARKS.md", "internal/mockconsole/HABITS.md"}
 	// Files whose `make` commands must be targets of the GNUmakefile.
 	makeDocs = []string{"README.md", "CONTRIBUTING.md"}
 	// Registry text: published on the registry, where only absolute links work and internal words

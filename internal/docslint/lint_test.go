@@ -42,14 +42,16 @@ const goodMakefile = "build:\n\tgo build\n\ntest docs: build\n\tgo test\nX := 1\
 
 // A repository that passes, which each case below breaks in one file.
 var goodRepo = map[string]string{
-	"GNUmakefile":         goodMakefile,
-	"README.md":           "# P\n\n`make test`, then `make docs`. See [guide](CONTRIBUTING.md#adding-a-rule).\n\n```terraform\nresource \"featureconsole_gate_rules\" \"a\" {\n  gate_id = \"g\"\n  rules   = [{ name = \"r\", pass_percentage = 5 }]\n}\n```\n",
-	"CONTRIBUTING.md":     "# C\n\n## Adding a rule\n\n| target | what |\n|---|---|\n| `make build` | builds |\n| `make test` | tests |\n",
-	"DESIGN.md":           "# D\n\n## 1. Layout\n\nSee §1.\n",
-	"internal/x/x.go":     "// Package x: DESIGN §1 says why; x.go and scripts/run.sh,\n// contract §2 row 3 and contract\n// §2, rows 3-4, round four.\npackage x\n\nconst s = \"DESIGN §9 gone.go\" // a literal is no citation\n",
-	"scripts/run.sh":      "#!/bin/sh\n",
-	"../shared/DESIGN.md": "# Contract\n\n## 2. API\n\n| # | path |\n|---|---|\n| 3 | GET /a |\n| 4 | GET /b |\n\nRound four (docs):\n- x\n\n## 3. Next\n\nRound five\n",
-	"CHANGELOG.md":        "# Changes\n",
+	"GNUmakefile":                    goodMakefile,
+	"README.md":                      "# P\n\n`make test`, then `make docs`. See [guide](CONTRIBUTING.md#adding-a-rule).\n\n```terraform\nresource \"featureconsole_gate_rules\" \"a\" {\n  gate_id = \"g\"\n  rules   = [{ name = \"r\", pass_percentage = 5 }]\n}\n```\n",
+	"CONTRIBUTING.md":                "# C\n\n## Adding a rule\n\n| target | what |\n|---|---|\n| `make build` | builds |\n| `make test` | tests |\n",
+	"DESIGN.md":                      "# D\n\n## 1. Layout\n\nSee §1.\n",
+	"internal/x/x.go":                "// Package x: DESIGN §1 says why; x.go and scripts/run.sh,\n// contract §2 row 3 and contract\n// §2, rows 3-4, round four.\npackage x\n\nconst s = \"DESIGN §9 gone.go\" // a literal is no citation\n",
+	"scripts/run.sh":                 "#!/bin/sh\n",
+	"../shared/DESIGN.md":            "# Contract\n\n## 2. API\n\n| # | path |\n|---|---|\n| 3 | GET /a |\n| 4 | GET /b |\n\nRound four (docs):\n- x\n\n## 3. Next\n\nRound five\n",
+	"CHANGELOG.md":                   "# Changes\n",
+	"BENCHMARKS.md":                  "# Benchmarks\n",
+	"internal/mockconsole/HABITS.md": "# Habits\n\nSee [DESIGN](../../DESIGN.md#1-layout).\n",
 	"templates/index.md.tmpl": "# Provider\n\nSet `max_retries = 2`. See the [guide](https://registry.terraform.io/x) and [below](#settings).\n\n" +
 		"```terraform\nlist \"featureconsole_gate_rules\" \"all\" {\n  provider = featureconsole\n  config {\n    tags = [\"a\"]\n  }\n}\n" +
 		"action \"featureconsole_release_pipeline_trigger\" \"go\" {\n  config {\n    operation = \"approve\"\n  }\n}\n" +
@@ -116,6 +118,8 @@ func TestRun_eachBadInputFails(t *testing.T) {
 			map[string]string{"README.md": "[x](docs/guides/none.md)\n"}, "docs/guides/none.md does not exist"},
 		"broken fragment": {
 			map[string]string{"README.md": "[x](CONTRIBUTING.md#testing)\n"}, "has no heading for #testing"},
+		"broken link beside the mock": {
+			map[string]string{"internal/mockconsole/HABITS.md": "[x](../DESIGN.md)\n"}, "internal/DESIGN.md does not exist"},
 		"relative link in registry text": {
 			map[string]string{"docs/index.md": "[guide](guides/importing.md)\n"}, "is relative"},
 		"missing anchor in a generated page": {
