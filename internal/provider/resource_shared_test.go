@@ -486,7 +486,7 @@ func sharedCreateTimeout(t *testing.T, s sharedSpec, m *mockconsole.Server, url 
 			{
 				// An empty configuration: the failed step was quick and stored nothing.
 				Config: providerBlock(url),
-				Check: resource.ComposeTestCheckFunc(sw.within(20*time.Second), s.expectNone(m), func(*terraform.State) error {
+				Check: resource.ComposeTestCheckFunc(sw.withinBound(), s.expectNone(m), func(*terraform.State) error {
 					return noStoredWrite(m)
 				}),
 			},

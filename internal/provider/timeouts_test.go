@@ -54,7 +54,7 @@ resource "featureconsole_gate_rules" "checkout" {
 		}, {
 			// An empty configuration: checks that the failed step was quick and stored nothing.
 			Config: providerBlock(url),
-			Check: resource.ComposeTestCheckFunc(sw.within(20*time.Second), func(*terraform.State) error {
+			Check: resource.ComposeTestCheckFunc(sw.withinBound(), func(*terraform.State) error {
 				if g, _ := m.Gate("dark_mode"); len(g.Rules) != 0 {
 					return fmt.Errorf("dark_mode has %d rules, want 0", len(g.Rules))
 				}
@@ -85,7 +85,7 @@ resource "featureconsole_release_pipeline" "web" {
 			ExpectError: diagRe(`Unable to read release pipeline "pl_web"`, `Timed out after 500ms waiting for the service (raise timeouts.create)`),
 		}, {
 			Config: providerBlock(url),
-			Check: resource.ComposeTestCheckFunc(sw.within(20*time.Second), func(*terraform.State) error {
+			Check: resource.ComposeTestCheckFunc(sw.withinBound(), func(*terraform.State) error {
 				if after, _ := m.Pipeline("pl_web"); after.Name != before.Name || len(after.Phases) != len(before.Phases) {
 					return fmt.Errorf("pl_web changed: %+v", after)
 				}
