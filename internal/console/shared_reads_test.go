@@ -5,6 +5,7 @@ package console
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -265,6 +266,42 @@ func TestGetGateCancelledLeader(t *testing.T) {
 	}
 }
 
+// TestGetGateCancelledCallers: the caller whose read is in flight returns what its own read met
+// (the request it tried), and a caller waiting for another's read leaves as soon as its own context
+// ends, while that read goes on for the other.
+func TestGetGateCancelledCallers(t *testing.T) {
+	_, c := mockClient(t, mockconsole.Config{Latency: 300 * time.Millisecond})
+	leaderCtx, cancelLeader := context.WithCancel(context.Background())
+	defer cancelLeader()
+	leader := make(chan error, 1)
+	go func() {
+		_, err := c.GetGate(leaderCtx, "gate_001")
+		leader <- err
+	}()
+	time.Sleep(30 * time.Millisecond)
+	waiterCtx, cancelWaiter := context.WithCancel(context.Background())
+	waiter := make(chan error, 1)
+	go func() {
+		_, err := c.GetGate(waiterCtx, "gate_001")
+		waiter <- err
+	}()
+	time.Sleep(30 * time.Millisecond)
+	cancelWaiter()
+	select {
+	case err := <-waiter:
+		if ce := (*CancelledError)(nil); !errors.As(err, &ce) || ce.Tried() != "" {
+			t.Errorf("the waiter got %v (%T), want a CancelledError naming no request of its own", err, err)
+		}
+	case err := <-leader:
+		t.Fatalf("the read ended (%v) before the cancelled waiter left", err)
+	}
+	cancelLeader()
+	err := <-leader
+	if ce := (*CancelledError)(nil); !errors.As(err, &ce) || !strings.HasPrefix(ce.Tried(), "GET ") {
+		t.Errorf("the cancelled leader got %v (%T), want its own read's CancelledError naming the GET", err, err)
+	}
+}
+
 // TestGetGatePagesWhenMany: a refresh of 150 of 300 gates reads them from list pages, and every
 // gate is what a read of it says.
 func TestGetGatePagesWhenMany(t *testing.T) {
@@ -329,6 +366,38 @@ func TestGetGatePagesSwitchRule(t *testing.T) {
 	reads, pages := gateGETs(m)
 	if pages != 11 || reads > 25 {
 		t.Errorf("60 gates of 1,000: %d reads and %d list pages, want the 11 pages and few reads", reads, pages)
+	}
+}
+
+// TestGetGateJoinedReadIsNoMiss: a caller that joins a read in flight sends nothing, so it does not
+// count towards the single reads after which the remaining pages are read.
+func TestGetGateJoinedReadIsNoMiss(t *testing.T) {
+	m, ts := mockconsole.NewTestServer(t, mockconsole.Config{SeedGates: 999, Latency: 50 * time.Millisecond})
+	c := mockClientOf(t, ts)
+	// Page 1 is read at the fifth gate; it says ten pages follow, read after ten single reads.
+	for _, id := range append(benchIDs(1, 5), benchIDs(301, 308)...) {
+		if _, err := c.GetGate(context.Background(), id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, pages := gateGETs(m); pages != 1 {
+		t.Fatalf("%d list pages before the test, want page 1 alone", pages)
+	}
+	m.ResetRequests()
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, err := c.GetGate(context.Background(), "gate_309"); err != nil {
+				t.Error(err)
+			}
+		}()
+		time.Sleep(10 * time.Millisecond)
+	}
+	wg.Wait()
+	if reads, pages := gateGETs(m); reads != 1 || pages != 0 {
+		t.Errorf("two callers of one gate sent %d reads and %d list pages, want one read: the second joined it", reads, pages)
 	}
 }
 
