@@ -12,7 +12,8 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
-	"sync"
+
+	"golang.org/x/sync/errgroup"
 )
 
 // Pagination is the paging object of list responses.
@@ -200,47 +201,27 @@ func fetchPage[T any](ctx context.Context, c *Client, r request, page, limit int
 }
 
 // fetchPages fetches pages from..to with at most workers requests in flight and returns them in order,
-// each with its pagination object.
+// each with its pagination object. The first failure cancels the pages still being read and is the
+// error returned.
 func fetchPages[T any](ctx context.Context, c *Client, r request, from, to, limit, workers int) ([][]T, []*Pagination, []uint64, error) {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
 	n := to - from + 1
 	pages := make([][]T, n)
 	pgs := make([]*Pagination, n)
 	sums := make([]uint64, n)
-	var firstErr error
-	var mu sync.Mutex
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range min(workers, n) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				recs, pg, sum, err := fetchPage[T](ctx, c, r, from+i, limit)
-				mu.Lock()
-				if err != nil && firstErr == nil {
-					firstErr = err
-					cancel()
-				}
-				pages[i], pgs[i], sums[i] = recs, pg, sum
-				mu.Unlock()
-			}
-		}()
-	}
-	for i := 0; i < n; i++ {
-		select {
-		case next <- i:
-		case <-ctx.Done():
-		}
-		if ctx.Err() != nil {
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(max(workers, 1))
+	for i := range n {
+		if gctx.Err() != nil {
 			break
 		}
+		g.Go(func() error {
+			var err error
+			pages[i], pgs[i], sums[i], err = fetchPage[T](gctx, c, r, from+i, limit)
+			return err
+		})
 	}
-	close(next)
-	wg.Wait()
-	if firstErr != nil {
-		return nil, nil, nil, firstErr
+	if err := g.Wait(); err != nil {
+		return nil, nil, nil, err
 	}
 	if ctx.Err() != nil {
 		return nil, nil, nil, &RequestError{Op: r.op, Object: r.object, Err: ctx.Err()}

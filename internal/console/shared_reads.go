@@ -9,9 +9,11 @@ import (
 	"errors"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-log/tflog"
+	"golang.org/x/sync/singleflight"
 )
 
 // The reads of gates (and, for the pages, of segments and pipelines) are shared by every caller of
@@ -61,25 +63,21 @@ func readsUncached(ctx context.Context) bool {
 
 // sharedReads keeps the reads of one kind of object; the zero value is not usable (newSharedReads).
 type sharedReads struct {
-	mu       sync.Mutex
-	gen      uint64 // counts writes: an answer is kept only if no write began or ended during its read
-	wrote    bool   // pages are read only before the client's first write
-	kept     map[string]keptRead
-	inflight map[string]*readCall
-	asked    map[string]struct{} // distinct ids asked for before the first write
-	misses   int                 // ids read on their own after the first page was in
-	list     *listing
+	mu    sync.Mutex
+	gen   uint64 // counts writes: an answer is kept only if no write began or ended during its read
+	wrote bool   // pages are read only before the client's first write
+	kept  map[string]keptRead
+	// flight shares one read of an id among the callers asking for it meanwhile; a write replaces
+	// it, so that no caller takes the answer of a read that began before the write.
+	flight *singleflight.Group
+	asked  map[string]struct{} // distinct ids asked for before the first write
+	misses int                 // ids read on their own after the first page was in
+	list   *listing
 }
 
 type keptRead struct {
 	raw json.RawMessage // the object's JSON, decoded anew for every caller: nobody can change it
 	at  time.Time
-}
-
-type readCall struct {
-	done chan struct{}
-	raw  json.RawMessage
-	err  error
 }
 
 // listing is the reading of the pages of the collection for one generation.
@@ -92,7 +90,7 @@ type listing struct {
 }
 
 func newSharedReads() *sharedReads {
-	return &sharedReads{kept: map[string]keptRead{}, inflight: map[string]*readCall{}, asked: map[string]struct{}{}}
+	return &sharedReads{kept: map[string]keptRead{}, flight: &singleflight.Group{}, asked: map[string]struct{}{}}
 }
 
 // written forgets every answer; the client calls it when a write begins and when it ends.
@@ -102,7 +100,7 @@ func (s *sharedReads) written() {
 	s.gen++
 	s.wrote = true
 	s.kept = map[string]keptRead{}
-	s.inflight = map[string]*readCall{}
+	s.flight = &singleflight.Group{}
 	s.list = nil
 }
 
@@ -139,7 +137,8 @@ func sharedGet[T any](ctx context.Context, c *Client, s *sharedReads, k collecti
 	return &out, nil
 }
 
-// get reads the object id: a kept answer, the answer of a read in flight, a page, or its own read.
+// get reads the object id: a kept answer, or the answer of the one load of it in flight, which
+// callers asking meanwhile share.
 func (s *sharedReads) get(ctx context.Context, c *Client, k pagedObjects, id string) (json.RawMessage, error) {
 	if readsUncached(ctx) || !c.sharedReads {
 		return k.read(ctx, id)
@@ -148,14 +147,52 @@ func (s *sharedReads) get(ctx context.Context, c *Client, k pagedObjects, id str
 	if !s.wrote {
 		s.asked[id] = struct{}{}
 	}
+	if e, ok := s.kept[id]; ok && time.Since(e.at) < sharedReadMaxAge {
+		s.mu.Unlock()
+		return e.raw, nil
+	}
+	// DoChan is called with s.mu held, so that no caller joins a load that began before a write.
+	// The load is the first caller's, with its context. turn is taken by whichever comes first, that
+	// load starting or its caller giving up: a caller whose own load runs waits for it and returns
+	// what it met (a rate limit, say), while one that joined another's leaves at once.
+	var turn atomic.Bool
+	flight := s.flight
+	ch := flight.DoChan(id, func() (any, error) {
+		if !turn.CompareAndSwap(false, true) {
+			return nil, cancelledRead(ctx, k, id)
+		}
+		return s.load(ctx, c, k, id, flight)
+	})
+	s.mu.Unlock()
+
+	var res singleflight.Result
+	select {
+	case res = <-ch:
+	case <-ctx.Done():
+		if turn.CompareAndSwap(false, true) {
+			return nil, cancelledRead(ctx, k, id)
+		}
+		res = <-ch
+	}
+	// A load given up by the caller that began it is no answer for the others: they ask again.
+	var ce *CancelledError
+	if !turn.Load() && errors.As(res.Err, &ce) && ctx.Err() == nil {
+		return s.get(ctx, c, k, id)
+	}
+	raw, _ := res.Val.(json.RawMessage)
+	return raw, res.Err
+}
+
+// load finds the object id for the callers of get sharing it: kept meanwhile, on a page, or read on
+// its own. It leaves flight before returning, with s.mu held, so that a caller coming after finds
+// its answer kept or starts a load of its own, as one coming after a failed read must.
+func (s *sharedReads) load(ctx context.Context, c *Client, k pagedObjects, id string, flight *singleflight.Group) (json.RawMessage, error) {
+	s.mu.Lock()
 	for {
 		if e, ok := s.kept[id]; ok && time.Since(e.at) < sharedReadMaxAge {
+			flight.Forget(id)
 			s.mu.Unlock()
 			return e.raw, nil
-		}
-		if call := s.inflight[id]; call != nil {
-			s.mu.Unlock()
-			return call.wait(ctx, k, id)
 		}
 		wait := s.pageFor(ctx, c, k)
 		if wait == nil {
@@ -165,41 +202,29 @@ func (s *sharedReads) get(ctx context.Context, c *Client, k pagedObjects, id str
 		select {
 		case <-wait:
 		case <-ctx.Done():
-			return nil, &CancelledError{Op: k.op, Object: strconv.Quote(id), Err: ctx.Err()}
+			s.mu.Lock()
+			flight.Forget(id)
+			s.mu.Unlock()
+			return nil, cancelledRead(ctx, k, id)
 		}
 		s.mu.Lock()
 	}
-	call := &readCall{done: make(chan struct{})}
-	s.inflight[id] = call
 	gen := s.gen
 	s.mu.Unlock()
 
-	call.raw, call.err = k.read(ctx, id)
+	raw, err := k.read(ctx, id)
 
 	s.mu.Lock()
-	if s.inflight[id] == call {
-		delete(s.inflight, id)
+	defer s.mu.Unlock()
+	flight.Forget(id)
+	if err == nil && s.gen == gen {
+		s.kept[id] = keptRead{raw: raw, at: time.Now()}
 	}
-	if call.err == nil && s.gen == gen {
-		s.kept[id] = keptRead{raw: call.raw, at: time.Now()}
-	}
-	s.mu.Unlock()
-	close(call.done)
-	return call.raw, call.err
+	return raw, err
 }
 
-// wait takes the answer of a read another caller sent; if that caller gave up, it reads itself.
-func (r *readCall) wait(ctx context.Context, k pagedObjects, id string) (json.RawMessage, error) {
-	select {
-	case <-r.done:
-	case <-ctx.Done():
-		return nil, &CancelledError{Op: k.op, Object: strconv.Quote(id), Err: ctx.Err()}
-	}
-	var ce *CancelledError
-	if errors.As(r.err, &ce) && ctx.Err() == nil {
-		return k.read(ctx, id)
-	}
-	return r.raw, r.err
+func cancelledRead(ctx context.Context, k pagedObjects, id string) error {
+	return &CancelledError{Op: k.op, Object: strconv.Quote(id), Err: ctx.Err()}
 }
 
 // pageFor, with s.mu held, starts the reading of pages when it pays and returns what to wait for

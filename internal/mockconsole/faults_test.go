@@ -5,6 +5,7 @@ package mockconsole
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 	"sync"
@@ -103,5 +104,63 @@ func TestLoseNextWriteAs(t *testing.T) {
 	}
 	if _, ok := s.Gate("lost_timeout"); !ok {
 		t.Fatal("the write lost to a timeout was not committed")
+	}
+}
+
+func TestFaults(t *testing.T) {
+	s, c := newClient(t, Config{})
+	s.SetFaults(Faults{FailEvery: 3, RetryAfter: "2"})
+	var statuses []int
+	for range 6 {
+		statuses = append(statuses, c.do("GET", "/gates/dark_mode", nil).Status)
+	}
+	if fmt.Sprint(statuses) != "[200 200 503 200 200 503]" {
+		t.Fatalf("statuses %v", statuses)
+	}
+	c.do("GET", "/gates/dark_mode", nil)
+	c.do("GET", "/gates/dark_mode", nil)
+	r := c.do("PATCH", "/gates/dark_mode/rules", `{"rules":[{"name":"never"}]}`)
+	expect(t, r, 429)
+	if r.Header.Get("Retry-After") != "2" {
+		t.Fatalf("retry-after %q", r.Header.Get("Retry-After"))
+	}
+	if g, _ := s.Gate("dark_mode"); len(g.Rules) != 0 {
+		t.Fatal("faulted write was committed")
+	}
+
+	s.SetFaults(Faults{LoseWriteEvery: 2})
+	body := validSource("lost")
+	expect(t, c.do("POST", "/metrics/metric_source", validSource("first")), 200)
+	r = c.do("POST", "/metrics/metric_source", body)
+	if r.Status != 502 || !strings.Contains(string(r.Raw), "<html>") {
+		t.Fatalf("lost write %d %s", r.Status, r.Raw)
+	}
+	if _, ok := s.MetricSource("lost"); !ok {
+		t.Fatal("lost write not committed")
+	}
+	r = c.do("POST", "/metrics/metric_source", body)
+	expect(t, r, 400) // already in use: the client must read back
+
+	s.SetFaults(Faults{RawBody: `{"message": "ok", "data": [`, RawStatus: 200})
+	r = c.do("GET", "/gates/dark_mode", nil)
+	if r.Status != 200 || string(r.Raw) != `{"message": "ok", "data": [` {
+		t.Fatalf("raw %d %s", r.Status, r.Raw)
+	}
+	s.SetFaults(Faults{})
+	expect(t, c.do("GET", "/gates/dark_mode", nil), 200)
+	if n := s.CountRequests("GET", "/gates/"); n < 10 {
+		t.Fatalf("count %d", n)
+	}
+	if n := s.CountRequests("POST", "/metrics/"); n != 3 {
+		t.Fatalf("count POST %d", n)
+	}
+	reqs := s.Requests()
+	last := reqs[len(reqs)-1]
+	if last.Path != "/console/v1/gates/dark_mode" || last.Status != 200 || last.Method != "GET" {
+		t.Fatalf("last %+v", last)
+	}
+	s.ResetRequests()
+	if len(s.Requests()) != 0 {
+		t.Fatal("reset")
 	}
 }

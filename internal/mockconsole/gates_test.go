@@ -131,3 +131,160 @@ func TestGateWriteHabits(t *testing.T) {
 		t.Errorf("approved change not applied: %+v", got)
 	}
 }
+
+func TestGates(t *testing.T) {
+	s, c := newClient(t, Config{})
+	r := c.do("GET", "/gates/new_checkout", nil)
+	expect(t, r, 200)
+	g := r.data()
+	rules := g["rules"].([]any)
+	if len(rules) != 2 || g["status"] != "In Progress" {
+		t.Fatalf("gate %s", r.Raw)
+	}
+	r = c.do("GET", "/gates/missing", nil)
+	expect(t, r, 404)
+	if r.Body["message"] != `Gate "missing" not found` {
+		t.Fatalf("message %v", r.Body["message"])
+	}
+	expect(t, c.do("PATCH", "/gates/missing/rules", map[string]any{"rules": []any{}}), 404)
+	for _, id := range []string{"dark_mode", "search_v2", "gate_001", "gate_300"} {
+		expect(t, c.do("GET", "/gates/"+id, nil), 200)
+	}
+
+	// Send rule 0 back unchanged with its baseID, change rule 1, add a new rule.
+	r0 := rules[0].(map[string]any)
+	r1 := rules[1].(map[string]any)
+	body := `{"rules":[
+	  {"name":"employees","baseID":"` + r0["baseID"].(string) + `","passPercentage":100,
+	   "conditions":[{"type":"email","operator":"str_contains_any","targetValue":["@example.com"]}],
+	   "returnValue":{},"environments":["production"]},
+	  {"name":"beta","baseID":"` + r1["baseID"].(string) + `","passPercentage":12.5,
+	   "conditions":[{"type":"custom_field","operator":"gt","field":"age","targetValue":[21]}],
+	   "returnValue":{"color":"blue","size":3}},
+	  {"name":"fresh","passPercentage":33.33,"environments":[],"conditions":[{"type":"country","operator":"any","targetValue":["US",12.5,100]}]}
+	]}`
+	r = c.do("PATCH", "/gates/new_checkout/rules", body)
+	expect(t, r, 200)
+	out := r.data()["rules"].([]any)
+	if len(out) != 3 {
+		t.Fatalf("rules %s", r.Raw)
+	}
+	o0, o1, o2 := out[0].(map[string]any), out[1].(map[string]any), out[2].(map[string]any)
+	if o0["baseID"] != r0["baseID"] || o0["id"] != r0["id"] {
+		t.Fatalf("unchanged rule lost identity: %v vs %v", o0, r0)
+	}
+	if o1["baseID"] != r1["baseID"] || o1["id"] == r1["id"] {
+		t.Fatalf("changed rule: %v vs %v", o1, r1)
+	}
+	if !strings.HasPrefix(o1["id"].(string), r1["baseID"].(string)+":12.5:") {
+		t.Fatalf("id format %v", o1["id"])
+	}
+	if o2["baseID"] == "" || len(o2["baseID"].(string)) != 22 || !strings.Contains(o2["id"].(string), ":33.33:") {
+		t.Fatalf("new rule %v", o2)
+	}
+	if o2["environments"] != nil {
+		t.Fatalf("environments [] not returned as null: %v", o2["environments"])
+	}
+	if rv, ok := o2["returnValue"].(map[string]any); !ok || len(rv) != 0 {
+		t.Fatalf("absent returnValue not {}: %v", o2["returnValue"])
+	}
+	if !strings.Contains(string(r.Raw), `"targetValue":["US",12.5,100]`) || !strings.Contains(string(r.Raw), `"passPercentage":12.5`) {
+		t.Fatalf("numbers not preserved: %s", r.Raw)
+	}
+	if r.data()["lastModifierName"] != "Console API" || r.data()["lastModifierID"] != "api_key" {
+		t.Fatalf("modifier %s", r.Raw)
+	}
+	// Absent conditions → [].
+	r = c.do("PATCH", "/gates/dark_mode/rules", `{"rules":[{"name":"a","passPercentage":1}]}`)
+	expect(t, r, 200)
+	if !strings.Contains(string(r.Raw), `"conditions":[]`) {
+		t.Fatalf("conditions %s", r.Raw)
+	}
+
+	// Counter behaviour: resend the same list → same ids.
+	g2, _ := s.Gate("new_checkout")
+	b, _ := json.Marshal(map[string]any{"rules": g2.Rules})
+	r = c.do("PATCH", "/gates/new_checkout/rules", string(b))
+	expect(t, r, 200)
+	g3, _ := s.Gate("new_checkout")
+	for i := range g2.Rules {
+		if g2.Rules[i].ID != g3.Rules[i].ID {
+			t.Fatalf("id changed on identical resend: %s → %s", g2.Rules[i].ID, g3.Rules[i].ID)
+		}
+	}
+	// Unknown baseID → a new one.
+	r = c.do("PATCH", "/gates/search_v2/rules", `{"rules":[{"name":"x","baseID":"doesnotexist","passPercentage":5}]}`)
+	expect(t, r, 200)
+	if r.data()["rules"].([]any)[0].(map[string]any)["baseID"] == "doesnotexist" {
+		t.Fatal("unknown baseID kept")
+	}
+	// Clear.
+	r = c.do("PATCH", "/gates/search_v2/rules", `{"rules":[]}`)
+	expect(t, r, 200)
+	if !strings.Contains(string(r.Raw), `"rules":[]`) {
+		t.Fatalf("clear: %s", r.Raw)
+	}
+}
+
+func TestGateValidation(t *testing.T) {
+	s, c := newClient(t, Config{})
+	before, _ := s.Gate("new_checkout")
+	cases := map[string]string{
+		`{"rules":[{"name":"a","passPercentage":1},{"name":"b","passPercentage":101}]}`: "rules[1].passPercentage must be between 0 and 100",
+		`{"rules":[{"name":"a","passPercentage":-1}]}`:                                  "rules[0].passPercentage",
+		`{"rules":[{"name":"","passPercentage":1}]}`:                                    "rules[0].name",
+		`{"rules":[{"name":"a"},{"name":"a"}]}`:                                         "rules[1].name",
+		`{"rules":[{"name":"a","conditions":[{"operator":"any"}]}]}`:                    "rules[0].conditions[0].type",
+		`{"rules":[{"name":"a","returnValue":"x"}]}`:                                    "rules[0].returnValue",
+		`{"rules":[{"name":"a","returnValue":[1]}]}`:                                    "rules[0].returnValue",
+		`{"rules":[{"name":"a","bogus":1}]}`:                                            `"bogus"`,
+		`{"rules":[{"name":"a","passPercentage":"50"}]}`:                                "passPercentage",
+		`{"rules":[{"name":"a"}],"extra":true}`:                                         `"extra"`,
+		`{"rules":`:                                                                     "invalid JSON",
+		`{}`:                                                                            "rules is required",
+		``:                                                                              "empty",
+		`{"rules":[]} {}`:                                                               "unexpected data",
+		`{"rules":[{"name":"a","environments":"prod"}]}`:                                "environments",
+		`{"rules":[{"name":"a","conditions":[{"type":"x","targetValue":[1]}],"id":5}]}`: "id",
+		`{"rules":[{"name":"a","conditions":[{"type":"x","customID":false}]}]}`:         "customID",
+	}
+	for body, want := range cases {
+		r := c.do("PATCH", "/gates/new_checkout/rules", body)
+		expect(t, r, 400)
+		if msg := r.Body["message"].(string); !strings.Contains(msg, want) {
+			t.Errorf("body %s: message %q does not contain %q", body, msg, want)
+		}
+	}
+	after, _ := s.Gate("new_checkout")
+	if after.Rules[0].ID != before.Rules[0].ID || len(after.Rules) != 2 {
+		t.Fatal("invalid request changed state")
+	}
+}
+
+func TestPutGateAndAccessors(t *testing.T) {
+	s := New(Config{NoSeed: true})
+	if _, ok := s.Gate("new_checkout"); ok {
+		t.Fatal("NoSeed has gates")
+	}
+	s.PutGate(Gate{ID: "g", Rules: []GateRule{
+		{Name: "a", PassPercentage: 12.5, Conditions: []Condition{{Type: "t", TargetValue: []string{"x"}}}},
+		{Name: "b", BaseID: "fixedbase", ID: "fixedbase:100:7", PassPercentage: 100},
+	}})
+	g, _ := s.Gate("g")
+	if g.Rules[0].BaseID == "" || !strings.Contains(g.Rules[0].ID, ":12.5:") || g.Rules[1].ID != "fixedbase:100:7" {
+		t.Fatalf("ids %+v", g.Rules)
+	}
+	if g.Tags == nil || g.Rules[1].Conditions == nil {
+		t.Fatal("nil slices")
+	}
+	// deep copy
+	g.Rules[0].Conditions[0].TargetValue.([]any)[0] = "mutated"
+	g2, _ := s.Gate("g")
+	if g2.Rules[0].Conditions[0].TargetValue.([]any)[0] != "x" {
+		t.Fatal("Gate() does not return a deep copy")
+	}
+	s.DeleteGate("g")
+	if _, ok := s.Gate("g"); ok {
+		t.Fatal("not deleted")
+	}
+}

@@ -4,6 +4,7 @@
 package mockconsole
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -113,4 +114,90 @@ func TestConsolePipelineRules(t *testing.T) {
 			t.Fatalf("%s: not in the console's forms: %s", path, r.Raw)
 		}
 	}
+}
+
+func TestPipelines(t *testing.T) {
+	s, c := newClient(t, Config{})
+	r := c.do("GET", "/release_pipelines/pl_web", nil)
+	expect(t, r, 200)
+	p := r.data()
+	phases := p["phases"].([]any)
+	if len(phases) != 2 || p["creatorID"] == "" {
+		t.Fatalf("pipeline %s", r.Raw)
+	}
+	ph0 := phases[0].(map[string]any)
+	rule0 := ph0["rules"].([]any)[0].(map[string]any)
+	expect(t, c.do("GET", "/release_pipelines/nope", nil), 404)
+	expect(t, c.do("POST", "/release_pipelines/nope", `{"name":"x","phases":[]}`), 404)
+	expect(t, c.do("GET", "/release_pipelines/pl_mobile", nil), 200)
+	expect(t, c.do("GET", "/release_pipelines/pl_api", nil), 200)
+
+	body := map[string]any{
+		"name": "Web rollout 2",
+		"phases": []any{
+			map[string]any{"name": "New first", "timeIntervalMs": 10, "requiredReview": false},
+			map[string]any{"id": ph0["id"], "name": "Canary", "timeIntervalMs": 3600000, "requiredReview": true,
+				"rules": []any{
+					map[string]any{"id": rule0["id"], "name": "internal", "environments": []any{},
+						"conditions": []any{map[string]any{"type": "user_id", "operator": "any", "targetValue": []any{"42"}, "field": "", "customID": ""}}},
+					map[string]any{"id": "bogus", "name": "other"},
+				}},
+		},
+	}
+	r = c.do("POST", "/release_pipelines/pl_web", body)
+	expect(t, r, 200)
+	p = r.data()
+	phases = p["phases"].([]any)
+	n0, n1 := phases[0].(map[string]any), phases[1].(map[string]any)
+	if n1["id"] != ph0["id"] || n0["id"] == ph0["id"] || n0["id"] == "" {
+		t.Fatalf("phase ids %v %v (old %v)", n0["id"], n1["id"], ph0["id"])
+	}
+	if n0["rules"] == nil || len(n0["rules"].([]any)) != 0 {
+		t.Fatalf("absent rules not []: %s", r.Raw)
+	}
+	nr := n1["rules"].([]any)
+	if nr[0].(map[string]any)["id"] != rule0["id"] || nr[1].(map[string]any)["id"] == "bogus" {
+		t.Fatalf("rule ids %s", r.Raw)
+	}
+	if nr[0].(map[string]any)["environments"] != nil {
+		t.Fatalf("environments [] not null: %s", r.Raw)
+	}
+	if c := nr[1].(map[string]any)["conditions"]; c == nil || len(c.([]any)) != 0 {
+		t.Fatalf("absent conditions not []: %s", r.Raw)
+	}
+	if p["lastModifierID"] != "api_key" || p["name"] != "Web rollout 2" || p["createdTime"] != json.Number("1700000000000") {
+		t.Fatalf("pipeline %s", r.Raw)
+	}
+
+	for body, want := range map[string]string{
+		`{"name":"","phases":[]}`:                                                       "name",
+		`{"name":"x","phases":[{"name":""}]}`:                                           "phases[0].name",
+		`{"name":"x","phases":[{"name":"a","timeIntervalMs":-1}]}`:                      "phases[0].timeIntervalMs",
+		`{"name":"x","phases":[{"name":"a","timeIntervalMs":1.5}]}`:                     "timeIntervalMs",
+		`{"name":"x","phases":[{"name":"a","rules":[{"name":"r","conditions":[{}]}]}]}`: "phases[0].rules[0].conditions[0].type",
+		`{"name":"x","phases":[],"id":"pl_web"}`:                                        `"id"`,
+	} {
+		r := c.do("POST", "/release_pipelines/pl_web", body)
+		expect(t, r, 400)
+		if !strings.Contains(r.Body["message"].(string), want) {
+			t.Errorf("%s: %v lacks %q", body, r.Body["message"], want)
+		}
+	}
+
+	s.LockPipeline("pl_web", true)
+	r = c.do("POST", "/release_pipelines/pl_web", `{"name":"x","phases":[]}`)
+	expect(t, r, 400)
+	if r.Body["message"] != `Cannot modify release pipeline "pl_web": a rollout is in progress` {
+		t.Fatalf("locked: %v", r.Body["message"])
+	}
+	s.LockPipeline("pl_web", false)
+	expect(t, c.do("POST", "/release_pipelines/pl_web", `{"name":"x","phases":[]}`), 200)
+
+	s.PutPipeline(Pipeline{ID: "pl_t", Name: "t", Phases: []Phase{{Name: "a", Rules: []PipelineRule{{Name: "r"}}}}})
+	pt, _ := s.Pipeline("pl_t")
+	if pt.Phases[0].ID == "" || pt.Phases[0].Rules[0].ID == "" {
+		t.Fatalf("PutPipeline ids: %+v", pt)
+	}
+	s.DeletePipeline("pl_t")
+	expect(t, c.do("GET", "/release_pipelines/pl_t", nil), 404)
 }

@@ -25,13 +25,13 @@ const habitsPipelineAddr = "featureconsole_release_pipeline.web"
 // habitsConfig declares a gate's rules, a pipeline, a metric source and the data sources; v2 is
 // the update (a rule added, a percentage of two decimals, a phase added, the SQL changed).
 func habitsConfig(url string, v2 bool, providerExtra ...string) string {
-	third, sql, phases := "", "SELECT user_id, ts FROM orders", ""
+	third, sql, phases := "", "SELECT user_id, ts FROM orders", []string{canaryHCL}
 	pct := "12.5"
 	if v2 {
 		pct = "33.33"
 		third = `{ name = "third", pass_percentage = 66.67, conditions = [{ type = "country", operator = "any", target_value = ["DE"] }] },`
 		sql = "SELECT user_id, ts, amount FROM orders"
-		phases = `{ name = "General availability", time_interval_ms = 86400000 },`
+		phases = append(phases, `{ name = "General availability", time_interval_ms = 86400000 }`)
 	}
 	return providerBlock(url, providerExtra...) + fmt.Sprintf(`
 resource "featureconsole_gate_rules" "checkout" {
@@ -51,25 +51,7 @@ resource "featureconsole_gate_rules" "checkout" {
     %s
   ]
 }
-
-resource "featureconsole_release_pipeline" "web" {
-  pipeline_id = "pl_web"
-  name        = "Web rollout"
-  phases = [
-    {
-      name             = "Canary"
-      time_interval_ms = 3600000
-      required_review  = true
-      rules = [{
-        name         = "internal"
-        environments = ["staging"]
-        conditions   = [{ type = "user_id", operator = "any", target_value = ["42"] }]
-      }]
-    },
-    %s
-  ]
-}
-
+`, pct, third) + webPipelineHCL("Web rollout", phases...) + fmt.Sprintf(`
 resource "featureconsole_metric_source" "orders" {
   name             = "habit_orders"
   sql              = %q
@@ -80,7 +62,7 @@ resource "featureconsole_metric_source" "orders" {
 
 data "featureconsole_segments" "all" {}
 data "featureconsole_users" "all" {}
-`, pct, third, phases, sql)
+`, sql)
 }
 
 // checkHabitsApplied checks the service holds what the configuration says (v2 or not).
