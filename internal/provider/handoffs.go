@@ -33,13 +33,25 @@ import (
 //     planned before the config's schema change, or applied before it, are an error naming the fix.
 
 // objectLocks are one mutex per object id.
-type objectLocks struct{ m sync.Map }
+type objectLocks struct {
+	mu sync.Mutex
+	m  map[string]*sync.Mutex
+}
 
 // lock locks id's mutex and returns its unlock.
 func (l *objectLocks) lock(id string) (unlock func()) {
-	mu, _ := l.m.LoadOrStore(id, &sync.Mutex{})
-	mu.(*sync.Mutex).Lock()
-	return mu.(*sync.Mutex).Unlock
+	l.mu.Lock()
+	if l.m == nil {
+		l.m = map[string]*sync.Mutex{}
+	}
+	mu := l.m[id]
+	if mu == nil {
+		mu = &sync.Mutex{}
+		l.m[id] = mu
+	}
+	l.mu.Unlock()
+	mu.Lock()
+	return mu.Unlock
 }
 
 // plannedSchemas are the schemas featureconsole_dynamic_config plans, by config id, for the

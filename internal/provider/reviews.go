@@ -100,7 +100,7 @@ func pendingRules(ctx context.Context, p privateState) []gateRuleModel {
 	return pendingRulesOf(ctx, p, gateRulesListType)
 }
 
-// pendingRulesOf is pendingRules of rules of listType (a config's: configRulesListType).
+// pendingRulesOf is pendingRules of rules of listType (a config's rules have variants).
 func pendingRulesOf(ctx context.Context, p privateState, listType types.ListType) []gateRuleModel {
 	if p == nil {
 		return nil
