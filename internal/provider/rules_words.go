@@ -58,7 +58,7 @@ func (t rulesTarget) warnRolloutStarted(ctx context.Context, c *console.Client, 
 }
 
 // warnNoRollout says that no run is active after a write: the service started none, and the change
-// is live now (DESIGN §2), unless the newest run of the object, which may be this change's, ended
+// is live now, unless the newest run of the object, which may be this change's, ended
 // already (phases without bake time).
 func (t rulesTarget) warnNoRollout(ctx context.Context, c *console.Client, diags *diag.Diagnostics, id string, h *ruleHolder, superseded *console.ReleasePipelineTrigger) {
 	if all, err := c.ListReleasePipelineTriggers(ctx, t.filter(id), console.ListOptions{}); err == nil {
