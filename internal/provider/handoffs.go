@@ -30,7 +30,9 @@ import (
 //     nothing: the rules' destroy removes them, as keep_on_destroy = false says.
 //   - plannedSchemas: the plan of featureconsole_dynamic_config hands its schema to the plan of
 //     the config's featureconsole_dynamic_config_rules, which checks return values against it. Rules
-//     planned before the config's schema change, or applied before it, are an error naming the fix.
+//     planned before a schema change that refuses their values, or applied before the config writes
+//     its new schema, fail naming the fix; -target and separate applies check against the schema the
+//     service holds, which is then the one the rules are written against.
 
 // objectLocks are one mutex per object id.
 type objectLocks struct {
