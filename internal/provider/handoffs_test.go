@@ -124,8 +124,9 @@ func configAndRules(url, schema, maxItems, idExpr, config, rules string) string 
 // The config's plan hands its schema to its rules' plan. Rules planned before a schema change (a
 // literal config_id, here forced by the config depending on them) fail where a value breaks either
 // schema, saying to reference the config, and send nothing; ordered (a reference, or depends_on), -target of the rules (which takes
-// the config along) and separate applies come out right; values that only the new schema allows,
-// applied before it in a separate apply, fail at plan naming the schema the service holds.
+// the config along), -target of the config alone and separate applies come out right; values that
+// only the new schema allows, applied before it in a separate apply, fail at plan naming the schema
+// the service holds.
 func TestAccDynamicConfigRules_schemaHandOff(t *testing.T) {
 	cli := newTFCLI(t)
 	m, url := startMock(t, mockconsole.Config{})
@@ -176,10 +177,15 @@ func TestAccDynamicConfigRules_schemaHandOff(t *testing.T) {
 	cli.write("main.tf", configAndRules(url, checkoutSchemaHCL, "0", ref, "", ""))
 	_, out = cli.run([]int{1}, "plan", "-input=false", "-no-color")
 	wantsOutput(t, out, `Return value of rule "free" breaks the schema`)
-	cli.write("main.tf", configAndRules(url, newSchemaHCL, "1", ref, "", ""))
-	cli.must(applyArgs...)
+	// -target of the config alone writes the schema; the next apply, the values it allows.
 	cli.write("main.tf", configAndRules(url, newSchemaHCL, "0", ref, "", ""))
+	cli.must(append(applyArgs, "-target=featureconsole_dynamic_config.copy")...)
+	if c, _ := m.DynamicConfig("tfacc_copy"); !strings.Contains(string(c.Schema), `"minimum":0`) || len(c.Rules) != 1 ||
+		strings.Contains(string(marshalAny(c.Rules[0].ReturnValue)), `"max_items":0`) {
+		t.Errorf("-target of the config: the config holds %s, %+v", c.Schema, c.Rules)
+	}
 	cli.must(applyArgs...)
+	wantsOutput(t, cli.must("plan", "-input=false", "-no-color", "-detailed-exitcode"), `No changes`)
 	cli.must(destroyArgs...)
 	if c, _ := m.DynamicConfig("tfacc_copy"); len(c.Rules) != 0 {
 		t.Errorf("destroy left the rules %+v", c.Rules)
