@@ -218,3 +218,24 @@ func planFailsSendingNothing(t *testing.T, m *mockconsole.Server, url string, ca
 		}
 	}
 }
+
+// expectInMock checks the object of id that the mock holds (get reads it; kind names it).
+func expectInMock[T any](kind, id string, get func(string) (T, bool), check func(T) error) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		v, ok := get(id)
+		if !ok {
+			return fmt.Errorf("%s %q not in the mock", kind, id)
+		}
+		return check(v)
+	}
+}
+
+// expectGoneFromMock is a CheckDestroy: destroy left no object of that id behind.
+func expectGoneFromMock[T any](kind, id string, get func(string) (T, bool)) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		if _, ok := get(id); ok {
+			return fmt.Errorf("%s %q still in the mock after destroy", kind, id)
+		}
+		return nil
+	}
+}

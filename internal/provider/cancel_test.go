@@ -83,7 +83,7 @@ func TestCancelStopsResourceWrites(t *testing.T) {
 	data := &providerData{client: c}
 
 	t.Run("gate rules update", func(t *testing.T) {
-		r := &gateRulesResource{resourceData{data: data}}
+		r := gateRulesWith(data)
 		plan := testPlan(t, r, map[string]attr.Value{
 			"gate_id": types.StringValue("dark_mode"), "rules": types.ListValueMust(gateRuleObjectType, nil),
 		})

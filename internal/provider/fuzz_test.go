@@ -63,7 +63,7 @@ func FuzzFlattenGate(f *testing.F) {
 			return
 		}
 		// As after apply: no hints beyond the gate id.
-		m := gateRulesModel{GateID: types.StringValue("g"), Timeouts: nullTimeouts(ctx, r)}
+		m := gateRulesModel{GateID: types.StringValue("g"), rulesFields: rulesFields{Timeouts: nullTimeouts(ctx, r)}}
 		if d := flattenGate(ctx, &g, &m, nil); d.HasError() {
 			return
 		}
@@ -73,7 +73,7 @@ func FuzzFlattenGate(f *testing.F) {
 		if d.HasError() {
 			t.Fatalf("rules stored by flattenGate cannot be read back: %v", d)
 		}
-		again := gateRulesModel{GateID: m.GateID, Timeouts: m.Timeouts}
+		again := gateRulesModel{GateID: m.GateID, rulesFields: rulesFields{Timeouts: m.Timeouts}}
 		if d := flattenGate(ctx, &g, &again, hints); d.HasError() {
 			t.Fatalf("second flatten with the first as hints failed: %v", d)
 		}
@@ -191,7 +191,7 @@ func TestFlattenHugeExponentsQuickly(t *testing.T) {
 		start := time.Now()
 		cond := console.Condition{Type: "x", TargetValue: json.RawMessage(tv)}
 		g := console.Gate{Rules: []console.GateRule{{Name: "r", Conditions: []console.Condition{cond}}}}
-		m := gateRulesModel{GateID: types.StringValue("g"), Timeouts: nullTimeouts(ctx, NewGateRulesResource())}
+		m := gateRulesModel{GateID: types.StringValue("g"), rulesFields: rulesFields{Timeouts: nullTimeouts(ctx, NewGateRulesResource())}}
 		failOn(t, flattenGate(ctx, &g, &m, nil))
 		mustFitState(t, NewGateRulesResource(), &m)
 

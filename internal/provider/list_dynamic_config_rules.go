@@ -22,7 +22,7 @@ func NewDynamicConfigRulesList() list.ListResource {
 		"list pages themselves.")
 	spec.identify = func(c *console.DynamicConfig) (string, string) { return c.ID, c.ID }
 	spec.model = func(ctx context.Context, c *console.DynamicConfig, nullTO timeouts.Value) (any, diag.Diagnostics) {
-		m := configRulesModel{ConfigID: types.StringValue(c.ID), Timeouts: nullTO}
+		m := configRulesModel{ConfigID: types.StringValue(c.ID), rulesFields: rulesFields{Timeouts: nullTO}}
 		diags := flattenConfigRules(ctx, c.Rules, &m, nil)
 		if diags.HasError() {
 			diags.AddError(fmt.Sprintf("Unable to list dynamic config %q", c.ID), "The config's rules could not be read (see above).")

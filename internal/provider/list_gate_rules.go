@@ -41,7 +41,7 @@ func NewGateRulesList() list.ListResource {
 		identityAttr: gateIdentityAttr,
 		identify:     func(g *console.Gate) (string, string) { return g.ID, g.ID },
 		model: func(ctx context.Context, g *console.Gate, nullTO timeouts.Value) (any, diag.Diagnostics) {
-			m := gateRulesModel{GateID: types.StringValue(g.ID), Timeouts: nullTO}
+			m := gateRulesModel{GateID: types.StringValue(g.ID), rulesFields: rulesFields{Timeouts: nullTO}}
 			diags := flattenGate(ctx, g, &m, nil)
 			if diags.HasError() {
 				diags.AddError(fmt.Sprintf("Unable to list gate %q", g.ID), "The gate's rules could not be read (see above).")

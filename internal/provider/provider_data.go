@@ -37,6 +37,9 @@ type providerData struct {
 	accessReported  atomic.Bool // the failed check was reported once: the plan fails on it already
 	// schemas are the dynamic config schemas this plan writes (plannedSchemas, below).
 	schemas *plannedSchemas
+	// handOffs serialise, per gate, the destroys that hand rules over through rulesRemoved
+	// (handoffs.go).
+	handOffs objectLocks
 }
 
 // managedResource is what every resource of the provider implements: plan-time checks and plan
@@ -167,43 +170,4 @@ func readObject[T any](ctx context.Context, resp *resource.ReadResponse, t timeo
 		return
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, model)...)
-}
-
-// plannedSchemas are the schemas featureconsole_dynamic_config plans, by config id, for the
-// featureconsole_dynamic_config_rules of the same config: its plan follows the config's (its
-// config_id refers to it), so it checks return values against the schema this apply will write,
-// not the one the service still holds. One per provider instance, which serves one plan.
-type plannedSchemas struct {
-	mu sync.Mutex
-	m  map[string]plannedSchema
-}
-
-// plannedSchema is a config's schema in this plan: raw nil when the configuration sets none ({}),
-// known false when it is known only after apply (nothing can be checked against it at plan time).
-type plannedSchema struct {
-	raw   []byte
-	known bool
-}
-
-func (p *plannedSchemas) set(configID string, s plannedSchema) {
-	if p == nil {
-		return
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.m == nil {
-		p.m = map[string]plannedSchema{}
-	}
-	p.m[configID] = s
-}
-
-// get is the schema planned for the config, if its featureconsole_dynamic_config was planned.
-func (p *plannedSchemas) get(configID string) (plannedSchema, bool) {
-	if p == nil {
-		return plannedSchema{}, false
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	s, ok := p.m[configID]
-	return s, ok
 }

@@ -134,6 +134,7 @@ func (r *dynamicConfigResource) Create(ctx context.Context, req resource.CreateR
 	if !r.begin(ctx, &resp.Diagnostics, resp.Identity, req.Plan, &plan) {
 		return
 	}
+	defer r.schemaWritten(plan.ConfigID.ValueString(), &resp.Diagnostics)
 	fields, diags := configFieldsFrom(ctx, plan)
 	if resp.Diagnostics.Append(diags...); diags.HasError() {
 		return
@@ -175,6 +176,14 @@ func (r *dynamicConfigResource) Read(ctx context.Context, req resource.ReadReque
 	}, &state)
 }
 
+// schemaWritten tells the config's rules, applied next, that the schema this apply planned is
+// written (plannedSchemas), unless the write failed.
+func (r *dynamicConfigResource) schemaWritten(id string, diags *diag.Diagnostics) {
+	if !diags.HasError() {
+		r.data.schemas.written(id)
+	}
+}
+
 func (r *dynamicConfigResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, state dynamicConfigModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
@@ -182,6 +191,7 @@ func (r *dynamicConfigResource) Update(ctx context.Context, req resource.UpdateR
 		return
 	}
 	id := plan.ConfigID.ValueString()
+	defer r.schemaWritten(id, &resp.Diagnostics)
 	changes, diags := configChanges(ctx, plan, state)
 	if resp.Diagnostics.Append(diags...); diags.HasError() {
 		return
@@ -217,20 +227,18 @@ func (r *dynamicConfigResource) Update(ctx context.Context, req resource.UpdateR
 	// A change held for review by an earlier apply is settled, as for gates: not sent again while
 	// pending, committed once approved.
 	what := fmt.Sprintf("Change to dynamic config %q", id)
-	review := newGateReview(ctx, req.Private, id, what)
-	review.target = configReviews
-	var c *console.DynamicConfig
-	_, err := review.write(ctx, r.data.client, console.DynamicConfigFieldsChange(changes), nil, &resp.Diagnostics, func() (*console.Gate, error) {
-		got, err := r.data.client.UpdateDynamicConfig(ctx, id, changes)
-		c = got
-		return configAsGate(got, err)
+	review := newReview(ctx, req.Private, id, what, configReviews)
+	sent := false
+	c, err := review.write(ctx, r.data.client, console.DynamicConfigFieldsChange(changes), nil, &resp.Diagnostics, func() (*console.DynamicConfig, error) {
+		sent = true
+		return r.data.client.UpdateDynamicConfig(ctx, id, changes)
 	})
 	resp.Diagnostics.Append(review.keep(ctx, resp.Private)...)
 	if reviewHeld(&resp.Diagnostics, err, what, reviewKeptState) {
 		resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 		return
 	}
-	if err == nil && c == nil { // settled by committing the approved review: read what it applied
+	if err == nil && !sent { // settled by committing the approved review: read what it applied
 		c, err = r.data.client.GetDynamicConfig(ctx, id)
 	}
 	if err != nil {

@@ -47,17 +47,23 @@ func (r *dynamicConfigResource) ModifyPlan(ctx context.Context, req resource.Mod
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	var state dynamicConfigModel
+	if !req.State.Raw.IsNull() {
+		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+	}
 	if id, ok := framework.KnownString(plan.ConfigID); ok && r.data != nil {
 		raw, _ := knownJSON(plan.Schema)
-		r.data.schemas.set(id, plannedSchema{raw: raw, known: !plan.Schema.IsUnknown()})
+		writes := req.State.Raw.IsNull() || !sameJSON(ctx, plan.Schema, state.Schema)
+		r.data.schemas.set(id, plannedSchema{raw: raw, known: !plan.Schema.IsUnknown(), pending: writes})
+		if writes && !plan.Schema.IsUnknown() {
+			r.data.schemas.plannedAfterRules(id, raw, &resp.Diagnostics)
+		}
 	}
 	resp.Diagnostics.Append(framework.PlanIDAs(ctx, &resp.Plan, "config_id")...)
 	if req.State.Raw.IsNull() {
-		return
-	}
-	var state dynamicConfigModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
 		return
 	}
 	if configWritesNothing(ctx, plan, state) {

@@ -50,23 +50,12 @@ var configFullLines = []string{
 
 // expectMockConfig checks the config the mock holds.
 func expectMockConfig(m *mockconsole.Server, id string, check func(mockconsole.DynamicConfig) error) resource.TestCheckFunc {
-	return func(*terraform.State) error {
-		c, ok := m.DynamicConfig(id)
-		if !ok {
-			return fmt.Errorf("dynamic config %q not in the mock", id)
-		}
-		return check(c)
-	}
+	return expectInMock("dynamic config", id, m.DynamicConfig, check)
 }
 
 // expectNoMockConfig is CheckDestroy: destroy left no config of that id behind.
 func expectNoMockConfig(m *mockconsole.Server, id string) resource.TestCheckFunc {
-	return func(*terraform.State) error {
-		if _, ok := m.DynamicConfig(id); ok {
-			return fmt.Errorf("dynamic config %q still in the mock after destroy", id)
-		}
-		return nil
-	}
+	return expectGoneFromMock("dynamic config", id, m.DynamicConfig)
 }
 
 // sameJSONText compares two JSON texts by meaning.

@@ -7,14 +7,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
-	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
@@ -54,30 +52,31 @@ resource "featureconsole_dynamic_config_rules" "copy" {
 		Steps: []resource.TestStep{
 			{
 				Config: cfg,
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(configAddr, tfjsonpath.New("target_apps"), knownvalue.SetExact([]knownvalue.Check{knownvalue.StringExact("web")})),
-					statecheck.ExpectKnownValue(configAddr, tfjsonpath.New("archived"), knownvalue.Bool(false)),
-				},
-				Check: func(*terraform.State) error {
-					c, _ := m.DynamicConfig("tfacc_copy")
-					if !strings.Contains(string(c.Schema), `"minimum":1`) || len(c.Rules) != 1 {
-						return fmt.Errorf("mock holds %+v", c)
-					}
-					for _, r := range configWrites(m, "tfacc_copy") {
-						var body map[string]json.RawMessage
-						_ = json.Unmarshal(r.Body, &body)
-						if s, ok := body["schema"]; ok && !strings.HasPrefix(string(s), `"`) {
-							return fmt.Errorf("%s %s sent schema %s, not as text", r.Method, r.Path, s)
+				Check: resource.ComposeAggregateTestCheckFunc(
+					resource.TestCheckResourceAttr(configAddr, "target_apps.#", "1"),
+					resource.TestCheckTypeSetElemAttr(configAddr, "target_apps.*", "web"),
+					resource.TestCheckResourceAttr(configAddr, "archived", "false"),
+					func(*terraform.State) error {
+						c, _ := m.DynamicConfig("tfacc_copy")
+						if !strings.Contains(string(c.Schema), `"minimum":1`) || len(c.Rules) != 1 {
+							return fmt.Errorf("mock holds %+v", c)
 						}
-						if r.Method == http.MethodPost && !strings.Contains(string(body["schema"]), `\"minimum\":1`) {
-							return fmt.Errorf("create sent %s", r.Body)
+						for _, r := range configWrites(m, "tfacc_copy") {
+							var body map[string]json.RawMessage
+							_ = json.Unmarshal(r.Body, &body)
+							if s, ok := body["schema"]; ok && !strings.HasPrefix(string(s), `"`) {
+								return fmt.Errorf("%s %s sent schema %s, not as text", r.Method, r.Path, s)
+							}
+							if r.Method == http.MethodPost && !strings.Contains(string(body["schema"]), `\"minimum\":1`) {
+								return fmt.Errorf("create sent %s", r.Body)
+							}
+							if strings.HasSuffix(r.Path, "/rules") || r.Status >= 300 {
+								return fmt.Errorf("%s %s answered %d", r.Method, r.Path, r.Status)
+							}
 						}
-						if strings.HasSuffix(r.Path, "/rules") || r.Status >= 300 {
-							return fmt.Errorf("%s %s answered %d", r.Method, r.Path, r.Status)
-						}
-					}
-					return nil
-				},
+						return nil
+					},
+				),
 			},
 			{Config: cfg, ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
 			{
@@ -277,7 +276,7 @@ resource "featureconsole_dynamic_config_rules" "copy" {
   rules = [` + ruleDE + `]
 }
 `,
-			ExpectError: regexp.MustCompile(`(?s)Dynamic config "tfacc_copy" is archived.*` + wordsRe("Set `archived = false`") + `.*` + wordsRe("is archived and cannot be modified")),
+			ExpectError: phrasesRe(`Dynamic config "tfacc_copy" is archived`, "Set `archived = false`", "is archived and cannot be modified"),
 		}},
 	})
 }

@@ -12,7 +12,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
-	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/mockconsole"
@@ -44,23 +43,12 @@ const ctaGroupsHCL = `
 
 // expectMockExperiment checks the experiment the mock holds.
 func expectMockExperiment(m *mockconsole.Server, id string, check func(mockconsole.Experiment) error) resource.TestCheckFunc {
-	return func(*terraform.State) error {
-		e, ok := m.Experiment(id)
-		if !ok {
-			return fmt.Errorf("experiment %q not in the mock", id)
-		}
-		return check(e)
-	}
+	return expectInMock("experiment", id, m.Experiment, check)
 }
 
 // expectNoMockExperiment is CheckDestroy: destroy deleted the experiment.
 func expectNoMockExperiment(m *mockconsole.Server, id string) resource.TestCheckFunc {
-	return func(*terraform.State) error {
-		if _, ok := m.Experiment(id); ok {
-			return fmt.Errorf("experiment %q still in the mock after destroy", id)
-		}
-		return nil
-	}
+	return expectGoneFromMock("experiment", id, m.Experiment)
 }
 
 // mockGroupID is the id the mock gave the experiment's group of the name.

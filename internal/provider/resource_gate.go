@@ -252,6 +252,11 @@ func (r *gateResource) Delete(ctx context.Context, req resource.DeleteRequest, r
 	gateID := state.GateID.ValueString()
 	ctx, op, cancel := framework.StartOperation(ctx, state.Timeouts, "delete", &resp.Diagnostics)
 	defer cancel()
+	if state.ArchiveOnDestroy.ValueBool() {
+		// Not while its rules' destroy runs: the archived gate keeps the rules whichever ends first
+		// (handoffs.go), also where Terraform does not order the two (a literal gate_id).
+		defer r.data.handOffs.lock(gateID)()
+	}
 	if !abortGateRuns(ctx, op, r.data.client, gateID, state.ArchiveOnDestroy.ValueBool(), &resp.Diagnostics) {
 		return
 	}

@@ -6,7 +6,6 @@ package provider
 import (
 	"context"
 
-	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -16,13 +15,8 @@ import (
 // The model of featureconsole_gate_rules and its conversion to and from the service's gate.
 
 type gateRulesModel struct {
-	ID     types.String `tfsdk:"id"`
 	GateID types.String `tfsdk:"gate_id"`
-	Rules  types.List   `tfsdk:"rules"`
-	// OnActiveRun and KeepOnDestroy are Terraform's only: never sent.
-	OnActiveRun   types.String   `tfsdk:"on_active_run"`
-	KeepOnDestroy types.Bool     `tfsdk:"keep_on_destroy"`
-	Timeouts      timeouts.Value `tfsdk:"timeouts"`
+	rulesFields
 }
 
 func (m *gateRulesModel) identity() (string, types.String) { return gateIdentityAttr, m.GateID }
@@ -65,23 +59,7 @@ func expandStateRules(ctx context.Context, l types.List) ([]console.GateRule, di
 	return out, diags
 }
 
-// flattenGate stores the service's gate in m. hints (the plan after apply, the prior state on read)
-// are matched to the service's rules by name; where the service's value means the same as the
-// hint's (null or [] environments, absent or [] conditions, {} or absent return value, equal
-// numbers), the hint's form is kept so the configuration and the state never differ in form only.
+// flattenGate stores the service's gate in m (flattenRulesModel).
 func flattenGate(ctx context.Context, g *console.Gate, m *gateRulesModel, hints []gateRuleModel) diag.Diagnostics {
-	var diags diag.Diagnostics
-	m.ID = types.StringValue(m.GateID.ValueString())
-	if m.OnActiveRun.IsNull() || m.OnActiveRun.IsUnknown() { // imported, or listed: the default
-		m.OnActiveRun = types.StringValue(onActiveRunFail)
-	}
-	rules, d := flattenRules(ctx, g.Rules, hints)
-	diags.Append(d...)
-	if diags.HasError() {
-		return diags
-	}
-	m.Rules = rules
-	return diags
+	return flattenRulesModel(ctx, gateRuleObjectType, g.Rules, m, hints)
 }
-
-type gateRulesResource struct{ resourceData }

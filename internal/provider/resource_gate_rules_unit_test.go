@@ -357,7 +357,7 @@ func TestWaitForRun_timeoutDuringRead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &gateRulesResource{resourceData{data: &providerData{client: c, runPollInterval: time.Millisecond}}}
+	r := gateRulesWith(&providerData{client: c, runPollInterval: time.Millisecond})
 	var diags diag.Diagnostics
 	ctx, op, cancel, _ := framework.NewOperation(context.Background(), "update", 300*time.Millisecond, nil)
 	defer cancel()
@@ -427,11 +427,11 @@ func TestWriteRules_onlyTheLockAbortsTheRun(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := &gateRulesResource{resourceData{data: &providerData{client: c}}}
+			r := gateRulesWith(&providerData{client: c})
 			ctx, op, cancel, _ := framework.NewOperation(context.Background(), "update", 10*time.Second, nil)
 			defer cancel()
 			var diags diag.Diagnostics
-			_, superseded, err := r.writeRules(ctx, op, "new_checkout", []console.GateRule{}, onActiveRunAbort, &diags)
+			_, superseded, err := r.target.writePastRun(ctx, op, r.data, "new_checkout", []console.GateRule{}, onActiveRunAbort, &diags)
 			mu.Lock()
 			defer mu.Unlock()
 			if wantAbort {
@@ -445,4 +445,11 @@ func TestWriteRules_onlyTheLockAbortsTheRun(t *testing.T) {
 			}
 		})
 	}
+}
+
+// gateRulesWith is featureconsole_gate_rules configured with data.
+func gateRulesWith(data *providerData) *gateRulesResource {
+	r := NewGateRulesResource().(*gateRulesResource)
+	r.data = data
+	return r
 }

@@ -27,7 +27,7 @@ var gateRulesV0Copies = map[string]schema.Attribute{
 }
 
 func upgradeGateRulesV0(ctx context.Context, req resource.UpgradeStateRequest, resp *resource.UpgradeStateResponse) {
-	m := gateRulesModel{OnActiveRun: types.StringValue(onActiveRunFail)}
+	m := gateRulesModel{rulesFields: rulesFields{OnActiveRun: types.StringValue(onActiveRunFail)}}
 	for name, target := range map[string]any{"id": &m.ID, "gate_id": &m.GateID, "rules": &m.Rules, "timeouts": &m.Timeouts} {
 		resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root(name), target)...)
 	}

@@ -187,7 +187,7 @@ func (r *gateRulesV0Resource) current(ctx context.Context) fwschema.Schema {
 func (r *gateRulesV0Resource) toCurrent(ctx context.Context, from interface {
 	GetAttribute(context.Context, path.Path, any) diag.Diagnostics
 }, diags *diag.Diagnostics) tfsdk.State {
-	m := gateRulesModel{OnActiveRun: types.StringValue(onActiveRunFail)}
+	m := gateRulesModel{rulesFields: rulesFields{OnActiveRun: types.StringValue(onActiveRunFail)}}
 	for name, target := range map[string]any{"id": &m.ID, "gate_id": &m.GateID, "rules": &m.Rules, "timeouts": &m.Timeouts} {
 		diags.Append(from.GetAttribute(ctx, path.Root(name), target)...)
 	}

@@ -48,23 +48,12 @@ var gateFullLines = []string{
 
 // expectMockGate checks the gate's own fields in the mock.
 func expectMockGate(m *mockconsole.Server, id string, check func(mockconsole.Gate) error) resource.TestCheckFunc {
-	return func(*terraform.State) error {
-		g, ok := m.Gate(id)
-		if !ok {
-			return fmt.Errorf("gate %q not in the mock", id)
-		}
-		return check(g)
-	}
+	return expectInMock("gate", id, m.Gate, check)
 }
 
 // expectNoMockGate is CheckDestroy: destroy left no gate of that id behind.
 func expectNoMockGate(m *mockconsole.Server, id string) resource.TestCheckFunc {
-	return func(*terraform.State) error {
-		if _, ok := m.Gate(id); ok {
-			return fmt.Errorf("gate %q still in the mock after destroy", id)
-		}
-		return nil
-	}
+	return expectGoneFromMock("gate", id, m.Gate)
 }
 
 func fieldsAre(want mockconsole.Gate) func(mockconsole.Gate) error {

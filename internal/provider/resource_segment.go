@@ -151,7 +151,7 @@ func (r *segmentResource) Create(ctx context.Context, req resource.CreateRequest
 	plan.ID = types.StringValue(id)
 	var written *console.Segment
 	if len(rules) > 0 {
-		written = r.writeRules(ctx, op, id, rules, &resp.Diagnostics)
+		written = r.writeSegmentRules(ctx, op, id, rules, &resp.Diagnostics)
 	}
 	var priv idListPrivate
 	var onItsWay bool
@@ -222,7 +222,7 @@ func (r *segmentResource) Update(ctx context.Context, req resource.UpdateRequest
 	defer cancel()
 	var written *console.Segment
 	if !plan.Rules.Equal(state.Rules) {
-		written = r.writeRules(ctx, op, id, rules, &resp.Diagnostics)
+		written = r.writeSegmentRules(ctx, op, id, rules, &resp.Diagnostics)
 	}
 	added, removed := setDifference(oldIDs, ids), setDifference(ids, oldIDs)
 	have, wroteIDs, capped := oldIDs, false, false // the ids the service takes as the writes go

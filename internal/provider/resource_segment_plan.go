@@ -177,15 +177,15 @@ func (r *segmentResource) readSegment(ctx context.Context, id string) (*segmentR
 	return out, nil
 }
 
-// writeRules replaces the segment's rules and checks that the answer holds what was sent.
-func (r *segmentResource) writeRules(ctx context.Context, op *framework.Operation, id string, rules []console.SegmentRule, diags *diag.Diagnostics) *console.Segment {
+// writeSegmentRules replaces the segment's rules and checks that the answer holds what was sent.
+func (r *segmentResource) writeSegmentRules(ctx context.Context, op *framework.Operation, id string, rules []console.SegmentRule, diags *diag.Diagnostics) *console.Segment {
 	got, err := r.data.client.SetSegmentRules(console.WithOperation(ctx, op.Name), id, orEmptyRules(rules))
 	if err != nil {
 		segmentWriteFailure(ctx, diags, op, id, op.Name+" rules of", err)
 		return nil
 	}
-	if held := (&console.Gate{Rules: got.Rules}); !sameGateRules(held, rules) {
-		addNotAsSent(diags, fmt.Sprintf("Rules of segment %q not updated as sent", id), heldRuleDifferences("the segment", held, rules), reviewKeptState)
+	if !sameGateRules(got.Rules, rules) {
+		addNotAsSent(diags, fmt.Sprintf("Rules of segment %q not updated as sent", id), heldRuleDifferences("the segment", got.Rules, rules), reviewKeptState)
 		return nil
 	}
 	return got

@@ -25,7 +25,7 @@ import (
 // review is approved in the console, and nothing once it is.
 //
 // A gate's change (its fields, or its rules) is settled by the next apply of the same change
-// (gateReview): while its review is pending nothing is sent again, once approved the review is
+// (changeReview): while its review is pending nothing is sent again, once approved the review is
 // committed instead of the change being sent again, and a rejected review is said and the change
 // submitted anew. Pipelines keep the form where approval applies.
 
@@ -100,7 +100,7 @@ func pendingRules(ctx context.Context, p privateState) []gateRuleModel {
 	return pendingRulesOf(ctx, p, gateRulesListType)
 }
 
-// pendingRulesOf is pendingRules of rules of listType (a config's: configRulesListType).
+// pendingRulesOf is pendingRules of rules of listType (a config's rules have variants).
 func pendingRulesOf(ctx context.Context, p privateState, listType types.ListType) []gateRuleModel {
 	if p == nil {
 		return nil
@@ -178,21 +178,27 @@ type heldGateChange struct {
 
 func (h *heldGateChange) Unwrap() error { return h.ReviewPendingError }
 
-// gateReview is one apply's write of a change of a gate that the service may hold for review: what
-// an earlier apply left (prior, from private state; or active, the gate's open review, where a held
-// create left no state), and what this apply leaves for the next one (next).
-type gateReview struct {
+// changeReview is one apply's write of a change of an object (a gate, a dynamic config, the rules
+// of either: T is what the write answers) that the service may hold for review: what an earlier
+// apply left (prior, from private state; or active, the object's open review, where a held create
+// left no state), and what this apply leaves for the next one (next).
+type changeReview[T any] struct {
 	gateID, what string // what: "Change to gate \"x\""
 	prior        *reviewTrail
 	active       *console.ActiveReview
 	next         *reviewTrail
 	// target is where the object's reviews are read and committed (reviewTarget, below).
-	target reviewTarget
+	target reviewTarget[T]
 }
 
-// newGateReview reads what an earlier apply left in p (nil on create).
-func newGateReview(ctx context.Context, p privateState, gateID, what string) *gateReview {
-	rv := &gateReview{gateID: gateID, what: what, target: gateReviews}
+// newGateReview is newReview of a change of a gate's fields.
+func newGateReview(ctx context.Context, p privateState, gateID, what string) *changeReview[console.Gate] {
+	return newReview(ctx, p, gateID, what, gateReviews)
+}
+
+// newReview reads what an earlier apply left in p (nil on create).
+func newReview[T any](ctx context.Context, p privateState, gateID, what string, target reviewTarget[T]) *changeReview[T] {
+	rv := &changeReview[T]{gateID: gateID, what: what, target: target}
 	if p == nil {
 		return rv
 	}
@@ -206,7 +212,7 @@ func newGateReview(ctx context.Context, p privateState, gateID, what string) *ga
 }
 
 // keep stores in p what the next apply needs: the review this apply's change waits on, or nothing.
-func (rv *gateReview) keep(ctx context.Context, p privateState) diag.Diagnostics {
+func (rv *changeReview[T]) keep(ctx context.Context, p privateState) diag.Diagnostics {
 	if rv.next == nil {
 		return p.SetKey(ctx, reviewTrailKey, nil)
 	}
@@ -220,8 +226,8 @@ func (rv *gateReview) keep(ctx context.Context, p privateState) diag.Diagnostics
 // by holds). Rejected: said in a warning, and the change is sent as a new review. A different
 // change while a review is open is sent as well, and said. A write held for review returns a
 // heldGateChange.
-func (rv *gateReview) write(ctx context.Context, c *console.Client, change any, holds func(*console.Gate) bool,
-	diags *diag.Diagnostics, send func() (*console.Gate, error)) (*console.Gate, error) {
+func (rv *changeReview[T]) write(ctx context.Context, c *console.Client, change any, holds func(*T) bool,
+	diags *diag.Diagnostics, send func() (*T, error)) (*T, error) {
 	if !c.RespectsReviewSettings() {
 		return send()
 	}
@@ -249,8 +255,8 @@ func (rv *gateReview) write(ctx context.Context, c *console.Client, change any, 
 
 // settle looks up the review an earlier apply's change waits on; settled reports that it decided
 // this apply's write (g and err are its outcome), otherwise the change is to be sent.
-func (rv *gateReview) settle(ctx context.Context, c *console.Client, change any, fp string, holds func(*console.Gate) bool,
-	diags *diag.Diagnostics) (g *console.Gate, settled bool, err error) {
+func (rv *changeReview[T]) settle(ctx context.Context, c *console.Client, change any, fp string, holds func(*T) bool,
+	diags *diag.Diagnostics) (g *T, settled bool, err error) {
 	var id string
 	switch {
 	case rv.prior != nil:
@@ -303,7 +309,7 @@ func (rv *gateReview) settle(ctx context.Context, c *console.Client, change any,
 // commit commits an approved review. A commit refused because the review is committed already (a
 // reviewer committed it in the console meanwhile, or an earlier attempt whose answer was lost did)
 // reads the gate instead.
-func (rv *gateReview) commit(ctx context.Context, c *console.Client, id string) (*console.Gate, error) {
+func (rv *changeReview[T]) commit(ctx context.Context, c *console.Client, id string) (*T, error) {
 	g, err := rv.target.commit(c, ctx, rv.gateID, id)
 	if err == nil {
 		return g, nil
@@ -321,41 +327,19 @@ func gateHoldsChange(gateID string, change console.GateFields) func(*console.Gat
 	return func(g *console.Gate) bool { return gateHolds(g, change) }
 }
 
-// reviewTarget is where gateReview reads and commits the reviews of an object's changes: a gate's
+// reviewTarget is where changeReview reads and commits the reviews of an object's changes: a gate's
 // (GET /gates/{id}/reviews/{reviewID}, row 33) or a dynamic config's, the same endpoints under
-// /dynamic_configs. A config is seen as the gate rules' code sees a rule holder: its id, rules and
-// review.
-type reviewTarget struct {
+// /dynamic_configs; T is the object as the write answers it.
+type reviewTarget[T any] struct {
 	noun   string // in messages: "gate", "dynamic config"
 	get    func(c *console.Client, ctx context.Context, objID, reviewID string) (*console.Review, error)
-	commit func(c *console.Client, ctx context.Context, objID, reviewID string) (*console.Gate, error)
-	read   func(c *console.Client, ctx context.Context, objID string) (*console.Gate, error)
+	commit func(c *console.Client, ctx context.Context, objID, reviewID string) (*T, error)
+	read   func(c *console.Client, ctx context.Context, objID string) (*T, error)
 }
 
 var (
-	gateReviews = reviewTarget{noun: "gate", get: (*console.Client).GetGateReview,
+	gateReviews = reviewTarget[console.Gate]{noun: "gate", get: (*console.Client).GetGateReview,
 		commit: (*console.Client).CommitGateReview, read: (*console.Client).GetGate}
-	configReviews = reviewTarget{noun: "dynamic config", get: (*console.Client).GetDynamicConfigReview,
-		commit: func(c *console.Client, ctx context.Context, id, reviewID string) (*console.Gate, error) {
-			return configAsGate(c.CommitDynamicConfigReview(ctx, id, reviewID))
-		},
-		read: func(c *console.Client, ctx context.Context, id string) (*console.Gate, error) {
-			return configAsGate(c.GetDynamicConfig(ctx, id))
-		},
-	}
+	configReviews = reviewTarget[console.DynamicConfig]{noun: "dynamic config", get: (*console.Client).GetDynamicConfigReview,
+		commit: (*console.Client).CommitDynamicConfigReview, read: (*console.Client).GetDynamicConfig}
 )
-
-// configAsGate is a config as a gate of its id, rules, pipeline and review.
-func configAsGate(d *console.DynamicConfig, err error) (*console.Gate, error) {
-	if d == nil {
-		return nil, err
-	}
-	return &console.Gate{ID: d.ID, Rules: d.Rules, ReleasePipelineID: d.ReleasePipelineID, ActiveReview: d.ActiveReview}, err
-}
-
-// newConfigRulesReview is newGateReview for the rules of a dynamic config.
-func newConfigRulesReview(ctx context.Context, p privateState, configID, what string) *gateReview {
-	rv := newGateReview(ctx, p, configID, what)
-	rv.target = configReviews
-	return rv
-}

@@ -40,7 +40,6 @@ type variantModel struct {
 var (
 	configRuleObjectType = resourceObjectType(configRuleAttributes())
 	variantObjectType    = nestedObjectType(configRuleObjectType, "variants")
-	configRulesListType  = types.ListType{ElemType: configRuleObjectType}
 )
 
 // configRuleAttributes is a gate rule's schema with variants: a config rule's.

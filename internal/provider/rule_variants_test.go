@@ -195,15 +195,15 @@ func TestConfigRuleVariantsWritten(t *testing.T) {
 	c.Variants = []console.RuleVariant{{Name: "control", PassPercentage: 33.33, ReturnValue: json.RawMessage(`{"a":1,"b":3}`)}}
 	d := a
 	d.Variants = nil
-	if !sameGateRules(&console.Gate{Rules: []console.GateRule{a}}, []console.GateRule{b}) {
+	if !sameGateRules([]console.GateRule{a}, []console.GateRule{b}) {
 		t.Error("variants differing in ids and forms only compare different")
 	}
 	for name, other := range map[string]console.GateRule{"value": c, "none": d} {
-		if sameGateRules(&console.Gate{Rules: []console.GateRule{a}}, []console.GateRule{other}) {
+		if sameGateRules([]console.GateRule{a}, []console.GateRule{other}) {
 			t.Errorf("%s: variants that differ compare the same", name)
 		}
 	}
-	if diff := heldRuleDifferences("the config", &console.Gate{Rules: []console.GateRule{d}}, []console.GateRule{a}); !strings.Contains(diff, `"split"`) ||
+	if diff := heldRuleDifferences("the config", []console.GateRule{d}, []console.GateRule{a}); !strings.Contains(diff, `"split"`) ||
 		!strings.Contains(diff, "Variants") {
 		t.Errorf("differences %q", diff)
 	}

@@ -22,8 +22,9 @@ import (
 // both roll changes out through runs of their release pipeline, which lock the rules until they end
 // (DESIGN.md §4). rulesTarget is what sets the two apart, so that what a write of the rules does
 // about an active run (on_active_run: fail, abort, wait), and what it says, is one piece of code
-// over the target kind. featureconsole_gate_rules and featureconsole_dynamic_config_rules use it; the rule model, its plan
-// matching by name and its validation are the gate rules' own (resource_gate_rules_*.go).
+// over the target kind: rulesResource serves featureconsole_gate_rules and
+// featureconsole_dynamic_config_rules over it. The rule model, its plan matching by name and its
+// validation are rules.go's.
 
 // ruleHolder is what a target holds: its rules, the pipeline they roll out through and a review
 // its changes wait on.
@@ -32,21 +33,67 @@ type ruleHolder struct {
 	ReleasePipelineID string
 	Rules             []console.GateRule
 	ActiveReview      *console.ActiveReview
-	gate              *console.Gate // the gate as the service answered, for a gate
 }
 
-// asGate is the holder as the gate rules' comparisons take it (written.go).
-func (h *ruleHolder) asGate() *console.Gate { return &console.Gate{ID: h.ID, Rules: h.Rules} }
-
 type rulesTarget struct {
-	noun     string // "dynamic config", in messages
-	typeName string // the rules resource: featureconsole_dynamic_config_rules
-	idAttr   string // config_id
-	read     func(ctx context.Context, c *console.Client, id string) (*ruleHolder, error)
-	write    func(ctx context.Context, c *console.Client, id string, rules []console.GateRule) (*ruleHolder, error)
+	noun      string // "dynamic config", in messages
+	holder    string // "the config", in the differences between what was sent and what is held
+	typeName  string // the rules resource: featureconsole_dynamic_config_rules
+	idAttr    string // config_id
+	exampleID string // checkout_copy, in import's and the identity's words
+	ruleType  types.ObjectType
+	model     func() rulesModel // a new, empty model of the resource
+	read      func(ctx context.Context, c *console.Client, id string) (*ruleHolder, error)
+	write     func(ctx context.Context, c *console.Client, id string, rules []console.GateRule) (*ruleHolder, error)
 	// runs lists the target's runs that can still change; filter names all its runs.
-	runs   func(ctx context.Context, c *console.Client, id string) ([]console.ReleasePipelineTrigger, error)
-	filter func(id string) console.TriggerFilter
+	runs    func(ctx context.Context, c *console.Client, id string) ([]console.ReleasePipelineTrigger, error)
+	filter  func(id string) console.TriggerFilter
+	reviews reviewTarget[ruleHolder]
+	// archived reports a write refused because the object is archived, and whether it did.
+	archived func(ctx context.Context, c *console.Client, diags *diag.Diagnostics, id string, write framework.APIFailure, op *framework.Operation, err error) bool
+	// onMissing is what to do when the id names no object.
+	onMissing string
+	// notTaken explains a write answered with other rules than were sent, and how to get past it
+	// (notTakenWords); archiveKeeps is what an archived object keeps its rules with.
+	notTaken     notTakenWords
+	archiveKeeps string
+	// removed hands the rules a destroy removed to the object's own destroy (nil: nothing to hand);
+	// outOfOrder reports a write of the rules that Terraform orders before a write of the object
+	// they depend on (nil: none does). Both are handoffs.go's.
+	removed    func(data *providerData, id string, held []console.GateRule)
+	outOfOrder func(data *providerData, id string, diags *diag.Diagnostics) bool
+}
+
+// targetCalls are the client's calls on the object of a target (a gate, a dynamic config),
+// answering T, and holder, which sees a T as the rules' holder.
+type targetCalls[T any] struct {
+	get    func(c *console.Client, ctx context.Context, id string) (*T, error)
+	write  func(c *console.Client, ctx context.Context, id string, rules []console.GateRule) (*T, error)
+	review func(c *console.Client, ctx context.Context, id, reviewID string) (*console.Review, error)
+	commit func(c *console.Client, ctx context.Context, id, reviewID string) (*T, error)
+	holder func(*T) *ruleHolder
+}
+
+// newRulesTarget is t reading, writing and reviewing the rules through calls.
+func newRulesTarget[T any](t rulesTarget, calls targetCalls[T]) rulesTarget {
+	held := func(v *T, err error) (*ruleHolder, error) {
+		if v == nil {
+			return nil, err
+		}
+		return calls.holder(v), err
+	}
+	get := func(c *console.Client, ctx context.Context, id string) (*ruleHolder, error) {
+		return held(calls.get(c, ctx, id))
+	}
+	t.read = func(ctx context.Context, c *console.Client, id string) (*ruleHolder, error) { return get(c, ctx, id) }
+	t.write = func(ctx context.Context, c *console.Client, id string, rules []console.GateRule) (*ruleHolder, error) {
+		return held(calls.write(c, ctx, id, rules))
+	}
+	t.reviews = reviewTarget[ruleHolder]{noun: t.noun, get: calls.review, read: get,
+		commit: func(c *console.Client, ctx context.Context, id, reviewID string) (*ruleHolder, error) {
+			return held(calls.commit(c, ctx, id, reviewID))
+		}}
+	return t
 }
 
 // what names one object of the target: `dynamic config "x"`.
@@ -68,10 +115,10 @@ func (t rulesTarget) lockingRun(ctx context.Context, c *console.Client, id strin
 	return console.LockedByRun(err, runs)
 }
 
-// writeRules writes the rule list; a refusal for an active run is handled as onActiveRun says:
+// writePastRun writes the rule list past an active run; a refusal for an active run is handled as onActiveRun says:
 // stop, abort the run and write again, or wait for it to end and write again. superseded is the
 // run aborted. Failures of the abort or the wait are added to diags, with a nil holder and error.
-func (t rulesTarget) writeRules(ctx context.Context, op *framework.Operation, data *providerData, id string, rules []console.GateRule, onActiveRun string, diags *diag.Diagnostics) (h *ruleHolder, superseded *console.ReleasePipelineTrigger, err error) {
+func (t rulesTarget) writePastRun(ctx context.Context, op *framework.Operation, data *providerData, id string, rules []console.GateRule, onActiveRun string, diags *diag.Diagnostics) (h *ruleHolder, superseded *console.ReleasePipelineTrigger, err error) {
 	wctx := console.WithOperation(ctx, op.Name) // the write named by the operation: "create rules of", "delete rules of"
 	h, err = t.write(wctx, data.client, id, rules)
 	if err == nil || onActiveRun == onActiveRunFail {
@@ -244,72 +291,6 @@ func (t rulesTarget) runFilterAttr() string {
 		return "dynamic_config_id"
 	}
 	return gateIdentityAttr
-}
-
-// warnRolloutStarted warns, after a write to a target attached to a release pipeline, of the run
-// the write started, or that none started (the change is then live everywhere: contract §2, round
-// four); superseded is the run the write aborted first.
-func (t rulesTarget) warnRolloutStarted(ctx context.Context, c *console.Client, diags *diag.Diagnostics, id string, h *ruleHolder, superseded *console.ReleasePipelineTrigger) {
-	if superseded != nil {
-		diags.AddWarning(fmt.Sprintf("Release pipeline run %q of %s aborted", superseded.ID, t.what(id)),
-			fmt.Sprintf("Run %q was rolling out an earlier change of the rules of %s (%s); it was aborted so that this "+
-				"change could be written, which puts back the rules held before that earlier change and then replaces them "+
-				"with this change's.", superseded.ID, t.what(id), describeRun(superseded)))
-	}
-	if h == nil || h.ReleasePipelineID == "" {
-		return
-	}
-	runs, err := t.runs(ctx, c, id)
-	run := newestRun(runs)
-	if err != nil {
-		diags.AddWarning(fmt.Sprintf("Rules of %s roll out through release pipeline %q", t.what(id), h.ReleasePipelineID),
-			fmt.Sprintf("The %s is attached to release pipeline %q, but its runs could not be listed: %s. %s",
-				t.noun, h.ReleasePipelineID, framework.FailureAccount(err), t.followAndDrive(id)))
-		return
-	}
-	if run == nil {
-		// No run is active: the service started none (the change is live everywhere at once, contract
-		// §2 round four), or the run it started ended already (phases without bake time).
-		ended := ""
-		if all, err := c.ListReleasePipelineTriggers(ctx, t.filter(id), console.ListOptions{}); err == nil {
-			if last := newestRun(all); last != nil && (superseded == nil || last.ID != superseded.ID) {
-				ended = fmt.Sprintf(" The newest run of it, %q, is %s already: if it is this change's, the rollout is over.", last.ID, last.Status)
-			}
-		}
-		diags.AddWarning(fmt.Sprintf("Rules of %s: no rollout under way", t.what(id)),
-			fmt.Sprintf("The %s is attached to release pipeline %q, but no run of it is active after this change. Where the "+
-				"service starts no run for a change, the new rules are live everywhere now, not rolled out phase by phase.%s",
-				t.noun, h.ReleasePipelineID, ended))
-		return
-	}
-	diags.AddWarning(fmt.Sprintf("Rules of %s roll out through release pipeline run %q", t.what(id), run.ID),
-		fmt.Sprintf("The %s is attached to release pipeline %q: this change of its rules started run %q (%s, phase %q), "+
-			"which rolls the new rules out phase by phase. %s\n\nUntil the run ends, the service refuses further changes of "+
-			"the rules (on_active_run says what an apply does then). Aborting the run puts back the rules held before this "+
-			"apply; the next plan then shows them as a change to make again.", t.noun, run.ReleasePipelineID, run.ID, run.Status,
-			run.CurrentPhase, t.followAndDrive(id)))
-}
-
-// addWriteError reports a failed write of the rules: a target that does not exist is the
-// configuration's mistake, reported on its id attribute; a lock by a run says what to do.
-func (t rulesTarget) addWriteError(ctx context.Context, c *console.Client, diags *diag.Diagnostics, id string, op *framework.Operation, err error, onMissing string) {
-	write := framework.APIFailure{Op: op.Name + " rules of", Object: t.what(id)}
-	if console.NotFound(err) {
-		write.AddAt(ctx, diags, path.Root(t.idAttr), fmt.Sprintf("%s %q does not exist", framework.Capitalize(t.noun), id), op, err, onMissing)
-		return
-	}
-	if run := t.lockingRun(ctx, c, id, err); run != nil {
-		diags.AddError(fmt.Sprintf("Rules of %s are locked by release pipeline run %q", t.what(id), run.ID),
-			fmt.Sprintf("Release pipeline %q is rolling out an earlier change of the rules of %s (%s), and the service "+
-				"refuses changes of the rules until the run ends. Nothing was changed.\n\nWhat to do: set on_active_run = "+
-				"\"wait\" in this %s to wait for the run to end before writing (within timeouts.%s), or on_active_run = "+
-				"\"abort\" to abort the run and roll out this change instead, and apply again. With Terraform 1.14 or later "+
-				"you may instead end the run with the action featureconsole_release_pipeline_trigger (%s = %q, operation = "+
-				"\"rollout\" or \"abort\").\n\n%s", run.ReleasePipelineID, t.what(id), describeRun(run), t.typeName, op.Name,
-				t.runFilterAttr(), id, write.Detail(ctx, op, err)))
-		return
-	}
-	write.Add(ctx, diags, op, err)
 }
 
 // writeOutcome is what became of a write of the rules.

@@ -21,15 +21,15 @@ import (
 // write whose answer differs from what was sent is reported in words rather than stored, which
 // Terraform would call "Provider produced inconsistent result".
 
-// sameGateRules reports whether the gate already holds exactly the rules to be written (by content,
-// in order): a create then adopts them without a write, which matters after a held create was
-// approved.
-func sameGateRules(g *console.Gate, want []console.GateRule) bool {
-	if g == nil || len(g.Rules) != len(want) {
+// sameGateRules reports whether an object (a gate, a dynamic config, a segment) already holds
+// exactly the rules to be written (by content, in order): a create then adopts them without a
+// write, which matters after a held create was approved.
+func sameGateRules(held, want []console.GateRule) bool {
+	if len(held) != len(want) {
 		return false
 	}
 	for i := range want {
-		a, okA := canonicalWireRule(g.Rules[i])
+		a, okA := canonicalWireRule(held[i])
 		b, okB := canonicalWireRule(want[i])
 		if !okA || !okB || a != b {
 			return false
@@ -239,20 +239,15 @@ func targetTexts(l types.List) []string {
 	return out
 }
 
-// ruleDifferences names, by rule name, how the gate's rules differ from those sent: rules added
-// that the gate does not hold, rules removed that it still holds, rules changed that it holds
-// otherwise, and failing those an order other than the one sent. "" when they do not differ.
-func ruleDifferences(g *console.Gate, sent []console.GateRule) string {
-	return heldRuleDifferences("the gate", g, sent)
-}
-
-// heldRuleDifferences is ruleDifferences for whatever holds rules of the gate rules' shape (a gate,
-// a segment), named by holder.
-func heldRuleDifferences(holder string, g *console.Gate, sent []console.GateRule) string {
-	held := map[string]string{}
+// heldRuleDifferences names, by rule name, how the rules an object (named by holder: "the gate")
+// holds differ from those sent: rules added that it does not hold, rules removed that it still
+// holds, rules changed that it holds otherwise, and failing those an order other than the one
+// sent. "" when they do not differ.
+func heldRuleDifferences(holder string, held, sent []console.GateRule) string {
+	byName := map[string]string{}
 	var heldOrder, sentOrder []string
-	for _, r := range g.Rules {
-		held[r.Name], _ = canonicalWireRule(r)
+	for _, r := range held {
+		byName[r.Name], _ = canonicalWireRule(r)
 		heldOrder = append(heldOrder, strconv.Quote(r.Name))
 	}
 	var added, changed, removed []string
@@ -260,7 +255,7 @@ func heldRuleDifferences(holder string, g *console.Gate, sent []console.GateRule
 	for _, r := range sent {
 		sentNames[r.Name] = true
 		sentOrder = append(sentOrder, strconv.Quote(r.Name))
-		got, ok := held[r.Name]
+		got, ok := byName[r.Name]
 		want, _ := canonicalWireRule(r)
 		switch {
 		case !ok:
@@ -269,7 +264,7 @@ func heldRuleDifferences(holder string, g *console.Gate, sent []console.GateRule
 			changed = append(changed, fmt.Sprintf("%q (sent as %s, %s holds %s)", r.Name, framework.Truncate(want, 300), holder, framework.Truncate(got, 300)))
 		}
 	}
-	for _, r := range g.Rules {
+	for _, r := range held {
 		if !sentNames[r.Name] {
 			removed = append(removed, strconv.Quote(r.Name))
 		}
@@ -285,9 +280,9 @@ func heldRuleDifferences(holder string, g *console.Gate, sent []console.GateRule
 		parts = append(parts, "changed but held otherwise: "+strings.Join(changed, "; "))
 	}
 	switch {
-	case len(parts) > 0 || sameGateRules(g, sent):
-	case len(g.Rules) != len(sent): // names held twice
-		parts = append(parts, fmt.Sprintf("%d rules were sent, %s holds %d: %s", len(sent), holder, len(g.Rules), strings.Join(heldOrder, ", ")))
+	case len(parts) > 0 || sameGateRules(held, sent):
+	case len(held) != len(sent): // names held twice
+		parts = append(parts, fmt.Sprintf("%d rules were sent, %s holds %d: %s", len(sent), holder, len(held), strings.Join(heldOrder, ", ")))
 	default:
 		parts = append(parts, fmt.Sprintf("the rules are in another order: sent %s, %s holds %s",
 			strings.Join(sentOrder, ", "), holder, strings.Join(heldOrder, ", ")))

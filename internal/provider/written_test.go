@@ -38,8 +38,8 @@ func TestSameGateRulesByMeaning(t *testing.T) {
 		}
 		return &console.Gate{ID: "g", Rules: rs}
 	}
-	if g := answer(nil); !sameGateRules(g, sent) {
-		t.Fatalf("the same rules in the service's forms differ: %s", ruleDifferences(g, sent))
+	if g := answer(nil); !sameGateRules(g.Rules, sent) {
+		t.Fatalf("the same rules in the service's forms differ: %s", heldRuleDifferences("the gate", g.Rules, sent))
 	}
 	for name, mod := range map[string]func([]console.GateRule){
 		"percentage":   func(rs []console.GateRule) { rs[0].PassPercentage = 33.34 },
@@ -49,23 +49,23 @@ func TestSameGateRulesByMeaning(t *testing.T) {
 		"operator":     func(rs []console.GateRule) { rs[0].Conditions[0].Operator = "any" },
 		"order":        func(rs []console.GateRule) { rs[0], rs[1] = rs[1], rs[0] },
 	} {
-		if g := answer(mod); sameGateRules(g, sent) {
+		if g := answer(mod); sameGateRules(g.Rules, sent) {
 			t.Errorf("%s: a different rule list compares the same", name)
-		} else if d := ruleDifferences(g, sent); !strings.Contains(d, `"employees"`) && !strings.Contains(d, `"everyone"`) {
+		} else if d := heldRuleDifferences("the gate", g.Rules, sent); !strings.Contains(d, `"employees"`) && !strings.Contains(d, `"everyone"`) {
 			t.Errorf("%s: difference %q does not say which rule", name, d)
 		}
 	}
-	if d := ruleDifferences(&console.Gate{}, sent); d != `added but not held by the gate: "employees", "everyone"` {
+	if d := heldRuleDifferences("the gate", nil, sent); d != `added but not held by the gate: "employees", "everyone"` {
 		t.Errorf("unchanged gate: %q", d)
 	}
 	// A write that did not take: an added rule ignored, an omitted one kept, a change not made.
 	old := &console.Gate{Rules: []console.GateRule{sent[0], {Name: "legacy", PassPercentage: 1}}}
 	old.Rules[0].PassPercentage = 10
 	want := `added but not held by the gate: "everyone"; removed but still held by the gate: "legacy"; changed but held otherwise: "employees" (sent as`
-	if d := ruleDifferences(old, sent); !strings.HasPrefix(d, want) || !strings.Contains(d, `"Percentage":10`) {
+	if d := heldRuleDifferences("the gate", old.Rules, sent); !strings.HasPrefix(d, want) || !strings.Contains(d, `"Percentage":10`) {
 		t.Errorf("write that did not take: %q", d)
 	}
-	if d := ruleDifferences(answer(nil), sent); d != "" {
+	if d := heldRuleDifferences("the gate", answer(nil).Rules, sent); d != "" {
 		t.Errorf("no difference: %q", d)
 	}
 }
