@@ -192,6 +192,7 @@ func afterUnknown(au any, idx int, attr string) bool {
 }
 
 func TestAccGateRules_lifecycle(t *testing.T) {
+	t.Parallel()
 	m, url := startMock(t, mockconsole.Config{})
 	var seedBase map[string]string
 
@@ -373,6 +374,7 @@ func lastPatchBody(m *mockconsole.Server) string {
 }
 
 func TestAccGateRules_exactRoundTrip(t *testing.T) {
+	t.Parallel()
 	m, url := startMock(t, mockconsole.Config{})
 	rules := ruleHCL("numbers", "0.1",
 		`environments = []`,
@@ -447,6 +449,7 @@ func TestAccGateRules_exactRoundTrip(t *testing.T) {
 }
 
 func TestAccGateRules_drift(t *testing.T) {
+	t.Parallel()
 	m, url := startMock(t, mockconsole.Config{})
 	cfg := gateRulesConfig(url, "new_checkout", designExampleRules+ruleHCL("beta", "12.5"))
 	var before mockconsole.Gate
@@ -533,6 +536,7 @@ func TestAccGateRules_drift(t *testing.T) {
 }
 
 func TestAccGateRules_missingGate(t *testing.T) {
+	t.Parallel()
 	_, url := startMock(t, mockconsole.Config{})
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
@@ -547,6 +551,7 @@ func TestAccGateRules_missingGate(t *testing.T) {
 
 // The documented example (the DESIGN §4 example) applies, and imports into a state whose next plan is empty.
 func TestAccGateRules_importExample(t *testing.T) {
+	t.Parallel()
 	m, url := startMock(t, mockconsole.Config{})
 	example, err := os.ReadFile("../../examples/resources/featureconsole_gate_rules/resource.tf")
 	if err != nil {
@@ -585,6 +590,7 @@ func TestAccGateRules_importExample(t *testing.T) {
 
 // The seeded gate, imported with a configuration that says what it holds: nothing to change.
 func TestAccGateRules_importSeeded(t *testing.T) {
+	t.Parallel()
 	if envHabits(t).StringTargets {
 		t.Skip("the mock holds target_numbers = [18] as [\"18\"]: an import reads it into target_value and plans one update (numbersLostOnImport)")
 	}
@@ -628,6 +634,7 @@ import {
 }
 
 func TestAccGateRules_validation(t *testing.T) {
+	t.Parallel()
 	m, url := startMock(t, mockconsole.Config{})
 	cases := []struct {
 		name, rules, want string
@@ -680,6 +687,7 @@ func TestAccGateRules_validation(t *testing.T) {
 
 // Undocumented condition types and operators only warn: the service decides.
 func TestAccGateRules_undocumentedConditionWarns(t *testing.T) {
+	t.Parallel()
 	m, url := startMock(t, mockconsole.Config{})
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
@@ -697,6 +705,7 @@ func TestAccGateRules_undocumentedConditionWarns(t *testing.T) {
 
 // Moving the rules to another gate empties the old gate and fills the new one.
 func TestAccGateRules_replaceGate(t *testing.T) {
+	t.Parallel()
 	m, url := startMock(t, mockconsole.Config{})
 	rules := ruleHCL("internal", "50", `conditions = [{ type = "user_id", operator = "any", target_value = ["42"] }]`)
 	resource.Test(t, resource.TestCase{
@@ -725,6 +734,7 @@ func TestAccGateRules_replaceGate(t *testing.T) {
 
 // Values known only after apply: the rules they touch get unknown ids, the others keep theirs.
 func TestAccGateRules_unknownValues(t *testing.T) {
+	t.Parallel()
 	m, url := startMock(t, mockconsole.Config{})
 	cfg := func(country string) string {
 		return providerBlock(url) + fmt.Sprintf(`

@@ -223,12 +223,35 @@ var sharedSuites = map[string]func(*testing.T){
 	"featureconsole_release_pipeline": TestAccReleasePipeline_shared,
 }
 
-func TestAccGate_shared(t *testing.T)            { testAccShared(t, "featureconsole_gate") }
-func TestAccDynamicConfig_shared(t *testing.T)   { testAccShared(t, "featureconsole_dynamic_config") }
-func TestAccExperiment_shared(t *testing.T)      { testAccShared(t, "featureconsole_experiment") }
-func TestAccSegment_shared(t *testing.T)         { testAccShared(t, "featureconsole_segment") }
-func TestAccMetricSource_shared(t *testing.T)    { testAccShared(t, "featureconsole_metric_source") }
-func TestAccReleasePipeline_shared(t *testing.T) { testAccShared(t, "featureconsole_release_pipeline") }
+func TestAccGate_shared(t *testing.T) {
+	t.Parallel()
+	testAccShared(t, "featureconsole_gate")
+}
+
+func TestAccDynamicConfig_shared(t *testing.T) {
+	t.Parallel()
+	testAccShared(t, "featureconsole_dynamic_config")
+}
+
+func TestAccExperiment_shared(t *testing.T) {
+	t.Parallel()
+	testAccShared(t, "featureconsole_experiment")
+}
+
+func TestAccSegment_shared(t *testing.T) {
+	t.Parallel()
+	testAccShared(t, "featureconsole_segment")
+}
+
+func TestAccMetricSource_shared(t *testing.T) {
+	t.Parallel()
+	testAccShared(t, "featureconsole_metric_source")
+}
+
+func TestAccReleasePipeline_shared(t *testing.T) {
+	t.Parallel()
+	testAccShared(t, "featureconsole_release_pipeline")
+}
 
 // sharedCase is one behaviour of the suite, proven for one spec against a mock of its own.
 type sharedCase struct {
