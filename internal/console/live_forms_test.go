@@ -12,7 +12,7 @@ import (
 	"testing"
 )
 
-// The forms the live service answers in (DESIGN.md §9), one decoder at a time.
+// The forms the live service answers in (internal/mockconsole/HABITS.md), one decoder at a time.
 
 func TestWholeNumber(t *testing.T) {
 	cases := []struct {
@@ -231,7 +231,7 @@ func TestWriteAnswerWithoutListReadBack(t *testing.T) {
 	}
 }
 
-// A gate's targetApps comes as a list of strings or as one bare string (DESIGN §2, round three).
+// A gate's targetApps comes as a list of strings or as one bare string (contract §2, round three).
 // The provider has no attribute for it, so either form must read as the same gate, whole.
 func TestGateTargetAppsForms(t *testing.T) {
 	for _, ta := range []string{`["web","ios"]`, `"web"`, `null`, `[]`} {

@@ -28,6 +28,8 @@ type checker struct {
 	targets  map[string]bool
 	problems []Problem
 	pending  map[string]bool
+	// Citations of a document this checkout lacks (the contract lies outside the repository).
+	unchecked map[string]bool
 }
 
 func (c *checker) report(file string, line int, format string, args ...any) {
@@ -36,14 +38,15 @@ func (c *checker) report(file string, line int, format string, args ...any) {
 
 // Result is what Run found: the problems, and the pending types it met but could not check yet.
 type Result struct {
-	Problems []Problem
-	Pending  []string
+	Problems  []Problem
+	Pending   []string
+	Unchecked []string // citations of the contract, when ContractPath is absent
 }
 
 // Which files each check reads, relative to the repository root.
 var (
 	// Contributors' and users' Markdown on GitHub: its relative links must resolve in the repository.
-	repoDocs = []string{"README.md", "CONTRIBUTING.md", "DESIGN.md", "CHANGELOG.md"}
+	repoDocs = []string{"README.md", "CONTRIBUTING.md", "DESIGN.md", "CHANGELOG.md", "BENCHMARKS.md", "internal/mockconsole/HABITS.md"}
 	// Files whose `make` commands must be targets of the GNUmakefile.
 	makeDocs = []string{"README.md", "CONTRIBUTING.md"}
 	// Registry text: published on the registry, where only absolute links work and internal words
@@ -62,7 +65,7 @@ var terraformWords = set("count", "for_each", "provider", "depends_on", "source"
 
 // Run checks the repository at root against the provider's schema.
 func Run(root string, schema *Schema) (Result, error) {
-	c := &checker{root: root, schema: schema, pending: map[string]bool{}}
+	c := &checker{root: root, schema: schema, pending: map[string]bool{}, unchecked: map[string]bool{}}
 	mk, err := os.ReadFile(filepath.Join(root, "GNUmakefile"))
 	if err != nil {
 		return Result{}, err
@@ -121,11 +124,18 @@ func Run(root string, schema *Schema) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	if err := c.checkCitations(); err != nil {
+		return Result{}, err
+	}
 	res := Result{Problems: c.problems}
 	for p := range c.pending {
 		res.Pending = append(res.Pending, p)
 	}
 	sort.Strings(res.Pending)
+	for u := range c.unchecked {
+		res.Unchecked = append(res.Unchecked, u)
+	}
+	sort.Strings(res.Unchecked)
 	return res, nil
 }
 

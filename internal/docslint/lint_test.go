@@ -42,11 +42,16 @@ const goodMakefile = "build:\n\tgo build\n\ntest docs: build\n\tgo test\nX := 1\
 
 // A repository that passes, which each case below breaks in one file.
 var goodRepo = map[string]string{
-	"GNUmakefile":     goodMakefile,
-	"README.md":       "# P\n\n`make test`, then `make docs`. See [guide](CONTRIBUTING.md#adding-a-rule).\n\n```terraform\nresource \"featureconsole_gate_rules\" \"a\" {\n  gate_id = \"g\"\n  rules   = [{ name = \"r\", pass_percentage = 5 }]\n}\n```\n",
-	"CONTRIBUTING.md": "# C\n\n## Adding a rule\n\n| target | what |\n|---|---|\n| `make build` | builds |\n| `make test` | tests |\n",
-	"DESIGN.md":       "# D\n",
-	"CHANGELOG.md":    "# Changes\n",
+	"GNUmakefile":                    goodMakefile,
+	"README.md":                      "# P\n\n`make test`, then `make docs`. See [guide](CONTRIBUTING.md#adding-a-rule).\n\n```terraform\nresource \"featureconsole_gate_rules\" \"a\" {\n  gate_id = \"g\"\n  rules   = [{ name = \"r\", pass_percentage = 5 }]\n}\n```\n",
+	"CONTRIBUTING.md":                "# C\n\n## Adding a rule\n\n| target | what |\n|---|---|\n| `make build` | builds |\n| `make test` | tests |\n",
+	"DESIGN.md":                      "# D\n\n## 1. Layout\n\nSee §1.\n",
+	"internal/x/x.go":                "// Package x: DESIGN §1 says why; x.go and scripts/run.sh,\n// contract §2 row 3 and contract\n// §2, rows 3-4, round four.\npackage x\n\nconst s = \"DESIGN §9 gone.go\" // a literal is no citation\n",
+	"scripts/run.sh":                 "#!/bin/sh\n",
+	"../shared/DESIGN.md":            "# Contract\n\n## 2. API\n\n| # | path |\n|---|---|\n| 3 | GET /a |\n| 4 | GET /b |\n\nRound four (docs):\n- x\n\n## 3. Next\n\nRound five\n",
+	"CHANGELOG.md":                   "# Changes\n",
+	"BENCHMARKS.md":                  "# Benchmarks\n",
+	"internal/mockconsole/HABITS.md": "# Habits\n\nSee [DESIGN](../../DESIGN.md#1-layout).\n",
 	"templates/index.md.tmpl": "# Provider\n\nSet `max_retries = 2`. See the [guide](https://registry.terraform.io/x) and [below](#settings).\n\n" +
 		"```terraform\nlist \"featureconsole_gate_rules\" \"all\" {\n  provider = featureconsole\n  config {\n    tags = [\"a\"]\n  }\n}\n" +
 		"action \"featureconsole_release_pipeline_trigger\" \"go\" {\n  config {\n    operation = \"approve\"\n  }\n}\n" +
@@ -113,6 +118,8 @@ func TestRun_eachBadInputFails(t *testing.T) {
 			map[string]string{"README.md": "[x](docs/guides/none.md)\n"}, "docs/guides/none.md does not exist"},
 		"broken fragment": {
 			map[string]string{"README.md": "[x](CONTRIBUTING.md#testing)\n"}, "has no heading for #testing"},
+		"broken link beside the mock": {
+			map[string]string{"internal/mockconsole/HABITS.md": "[x](../DESIGN.md)\n"}, "internal/DESIGN.md does not exist"},
 		"relative link in registry text": {
 			map[string]string{"docs/index.md": "[guide](guides/importing.md)\n"}, "is relative"},
 		"missing anchor in a generated page": {
@@ -150,6 +157,26 @@ func TestRun_eachBadInputFails(t *testing.T) {
 			map[string]string{"examples/r.tf": "resource \"featureconsole_gate_rules\" {\n"}, "HCL does not parse"},
 		"internal word": {
 			map[string]string{"templates/guides/g.md.tmpl": "# G\n\nThe pacer waits.\n"}, `internal word "pacer"`},
+		"made-up section cited in code": {
+			map[string]string{"internal/x/y.go": "// As DESIGN §7 says.\npackage x\n"}, `"DESIGN §7": DESIGN.md has no section 7`},
+		"made-up section cited in Markdown": {
+			map[string]string{"CONTRIBUTING.md": "## Adding a rule\n\nSee DESIGN.md §3.\n"}, `"DESIGN.md §3": DESIGN.md has no section 3`},
+		"a round the repository's DESIGN lacks": {
+			map[string]string{"internal/x/y.go": "// DESIGN §1 round four.\npackage x\n"}, "DESIGN.md §1 has no round four"},
+		"a round of another section of the contract": {
+			map[string]string{"internal/x/y.go": "// contract §2, rounds four and five.\npackage x\n"}, "§2 has no round five"},
+		"made-up row of the contract": {
+			map[string]string{"internal/x/y.go": "// contract §2 rows 3, 44.\npackage x\n"}, "§2 has no row 44"},
+		"made-up section of the contract": {
+			map[string]string{"internal/x/y.go": "/* contract §6 */\npackage x\n"}, "the contract (../shared/DESIGN.md) has no section 6"},
+		"made-up file named in a comment": {
+			map[string]string{"internal/x/y.go": "package x\n\n// The values live in json_values.go.\nvar v int\n"}, "names json_values.go: no such file"},
+		"made-up file with its folder": {
+			map[string]string{"internal/x/y.go": "package x // run by (scripts/bench_gone.sh)\n"}, "names scripts/bench_gone.sh: no such file"},
+		"made-up section cited in a script": {
+			map[string]string{"scripts/run.sh": "#!/bin/sh\n# As DESIGN §2 says.\necho 'DESIGN §3 in a string is no citation'\n"}, `"DESIGN §2": DESIGN.md has no section 2`},
+		"made-up file named in a script": {
+			map[string]string{"scripts/run.sh": "#!/bin/sh\n  # then scripts/gone.sh runs\n"}, "names scripts/gone.sh: no such file"},
 		"internal word in a generated page": {
 			map[string]string{"docs/guides/g.md": "# G\n\nRun it against the mock.\n"}, `internal word "mock"`},
 	} {
@@ -159,6 +186,24 @@ func TestRun_eachBadInputFails(t *testing.T) {
 				t.Fatalf("want one problem containing %q, got %v", tc.want, res.Problems)
 			}
 		})
+	}
+}
+
+func TestRun_citationLinesAndUncheckedContract(t *testing.T) {
+	res := run(t, map[string]string{"internal/x/y.go": "package x\n\n// one\n// two, DESIGN\n// §5.\n"})
+	if len(res.Problems) != 1 || res.Problems[0].Line != 4 || res.Problems[0].File != "internal/x/y.go" {
+		t.Fatalf("want one problem at internal/x/y.go:4, got %v", res.Problems)
+	}
+	root := writeRepo(t, nil)
+	if err := os.Remove(filepath.Join(root, "..", "shared", "DESIGN.md")); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(root, testSchema())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Problems) != 0 || strings.Join(res.Unchecked, "|") != "contract §2 row 3|contract §2, rows 3-4, round four" {
+		t.Fatalf("without the contract: problems %v, unchecked %q", res.Problems, res.Unchecked)
 	}
 }
 

@@ -10,7 +10,7 @@ import (
 	"net/http"
 )
 
-// Dynamic configs on the wire as the service's 2025 documents put them (DESIGN.md §2 rows 37-40,
+// Dynamic configs on the wire as the service's 2025 documents put them (contract §2 rows 37-40,
 // round five): schema travels as a string holding the schema's text, or null; rules are written
 // with PATCH /dynamic_configs/{id} and {"rules": [...]}; PATCH /dynamic_configs/{id}/rules is gone
 // (a 404 of the route) but for a config served as an older service version serves it.

@@ -46,6 +46,9 @@ const (
 	// LostAsGarbled answers with the write's own 2xx status and a body cut short: a success that
 	// cannot be decoded.
 	LostAsGarbled
+	// LostAsTimeout holds the answer until the client gives up waiting (its time limit for one
+	// attempt), then closes the connection: a write committed while its client timed out.
+	LostAsTimeout
 )
 
 // LoseNextWriteAs is LoseNextWrite with the answer lost as how says.
@@ -76,6 +79,8 @@ func (s *Server) lostNextWrite(r *http.Request, resp response) (response, bool) 
 		switch l.how {
 		case LostAsEOF:
 			return response{status: resp.status, hangUp: true}, true
+		case LostAsTimeout:
+			return response{status: resp.status, hangUp: true, holdAnswer: true}, true
 		case LostAsGarbled:
 			resp.body = resp.body[:len(resp.body)/2]
 			return resp, true

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // LoseNextWrite loses exactly the write it names, once, and only a write the service takes: other
@@ -65,8 +66,8 @@ func TestLoseNextWriteConcurrent(t *testing.T) {
 	}
 }
 
-// LoseNextWriteAs loses a committed write's answer as a closed connection, or as a 2xx whose body
-// is cut short.
+// LoseNextWriteAs loses a committed write's answer as a closed connection, as a 2xx whose body is
+// cut short, or as no answer until the client gives up.
 func TestLoseNextWriteAs(t *testing.T) {
 	s, c := newClient(t, Config{})
 	s.LoseNextWriteAs("POST", "/gates", LostAsEOF)
@@ -87,5 +88,20 @@ func TestLoseNextWriteAs(t *testing.T) {
 	}
 	if _, ok := s.Gate("lost_garbled"); !ok {
 		t.Fatal("the write lost as garbled was not committed")
+	}
+
+	s.LoseNextWriteAs("POST", "/gates", LostAsTimeout)
+	req, _ = http.NewRequest("POST", c.url+"/gates", strings.NewReader(`{"id":"lost_timeout"}`))
+	req.Header.Set("SERVICE-API-KEY", c.key)
+	start := time.Now()
+	if resp, err := (&http.Client{Timeout: 200 * time.Millisecond}).Do(req); err == nil {
+		resp.Body.Close()
+		t.Fatalf("the write lost to a timeout was answered %d", resp.StatusCode)
+	}
+	if waited := time.Since(start); waited < 200*time.Millisecond || waited > 10*time.Second {
+		t.Errorf("the client gave up after %v, want its own time limit", waited)
+	}
+	if _, ok := s.Gate("lost_timeout"); !ok {
+		t.Fatal("the write lost to a timeout was not committed")
 	}
 }

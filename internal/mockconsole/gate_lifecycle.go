@@ -3,7 +3,7 @@
 
 package mockconsole
 
-// A gate's life after it is written (DESIGN.md §2 round three): it ages to STALE while nobody
+// A gate's life after it is written (contract §2 round three): it ages to STALE while nobody
 // writes it, and it is archived and unarchived (rows 31-32).
 
 import (

@@ -72,7 +72,7 @@ type gateState struct {
 	// (PartialRuleWrites).
 	oldRuleWrites bool
 	// runless: rule writes to the gate take effect at once and start no run of its pipeline, as
-	// the service's docs said through 2025 (DESIGN §2 round four; ServeRunlessRuleWrites).
+	// the service's docs said through 2025 (contract §2 round four; ServeRunlessRuleWrites).
 	runless bool
 	// written is when (on the run clock) the gate was created or last written: a TEMPORARY gate
 	// left alone for staleAfter reads STALE (tickStaleness).

@@ -19,7 +19,7 @@ import (
 	"strings"
 )
 
-// Habits switches on what the live service does that the seed does not show (DESIGN.md §9). Each is
+// Habits switches on what the live service does that the seed does not show (HABITS.md). Each is
 // off by default, so the mock answers in the seed's tidy form; a test switches on the ones it
 // proves, and AllHabits (or FEATURECONSOLE_MOCK_HABITS=all, see HabitsFromEnv) switches on every
 // one of them at once.

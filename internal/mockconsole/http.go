@@ -26,7 +26,12 @@ type response struct {
 	header      http.Header
 	// hangUp closes the connection instead of answering (the request was served).
 	hangUp bool
+	// holdAnswer, with hangUp, first waits for the client to give up (at most holdLimit).
+	holdAnswer bool
 }
+
+// holdLimit bounds how long a held answer waits for its client to give up.
+const holdLimit = time.Minute
 
 type errorBody struct {
 	Status  int    `json:"status"`
@@ -107,6 +112,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.appendLog(r, body, resp.status)
 	s.mu.Unlock()
 	if resp.hangUp {
+		if resp.holdAnswer {
+			held := time.NewTimer(holdLimit)
+			select {
+			case <-r.Context().Done():
+			case <-held.C:
+			}
+			held.Stop()
+		}
 		hangUp(w)
 		return
 	}

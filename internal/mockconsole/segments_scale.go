@@ -10,7 +10,7 @@ import (
 	"time"
 )
 
-// The live service's habits of segments at scale (DESIGN.md §2, round four), each a mode a test
+// The live service's habits of segments at scale (contract §2, round four), each a mode a test
 // switches on: none is in AllHabits, since each changes what succeeds or what a read shows at
 // once (the cap refuses the large lists other tests write, the lag hides writes from an import
 // right after them, the read limit makes a 100,000-id read take many minutes).

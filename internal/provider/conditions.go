@@ -51,7 +51,7 @@ type conditionKind struct {
 }
 
 // The service's documented condition types and operators. In gate rules unknown values only warn:
-// the service may add more. Segments accept segmentConditionTypes and no other (DESIGN §2, round three).
+// the service may add more. Segments accept segmentConditionTypes and no other (contract §2, round three).
 var (
 	segmentConditionTypes = []string{
 		"app_version", "browser_name", "browser_version", "country", "custom_field", "email", "environment_tier",

@@ -363,7 +363,7 @@ func TestAccDataSources_wrongKey(t *testing.T) {
 		{"segments", `data "featureconsole_segments" "all" {}`, `Unable to list segments`},
 		{"events", `data "featureconsole_events" "e" { event_name = "signup" }`, `Unable to list events "signup"`},
 	}
-	// A service that answers a bad key 403 with a body saying 401 (DESIGN.md §9): the status is
+	// A service that answers a bad key 403 with a body saying 401 (internal/mockconsole/HABITS.md): the status is
 	// trusted (not allowed), and the body's words send the user to the key as well.
 	status, code, advice := "401 Unauthorized", 401, "authentication failed"
 	if envHabits(t).AuthAs403 {

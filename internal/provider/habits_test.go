@@ -16,7 +16,7 @@ import (
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/mockconsole"
 )
 
-// The live service's habits (DESIGN.md §9), each proven on its own through a user's workflow: create,
+// The live service's habits (internal/mockconsole/HABITS.md), each proven on its own through a user's workflow: create,
 // re-plan empty, update, import (by id, and with an import block whose plan is a no-op), re-plan
 // empty, destroy, against a mock with only that habit on.
 
@@ -329,7 +329,7 @@ func TestAccHabits_consoleRulesImportedThenAdded(t *testing.T) {
 
 var reviewErr = regexp.MustCompile(`(?s)awaits\s+review.*review\s+"rev_\d+"`)
 
-// Changes held for review (DESIGN.md §9, "Reviews"): an error naming the review, the state as before, the same
+// Changes held for review (internal/mockconsole/HABITS.md, "Reviews"): an error naming the review, the state as before, the same
 // change planned again (never a replacement), an empty plan once approved; a held destroy keeps the
 // resource.
 func TestAccHabits_reviews(t *testing.T) {

@@ -35,7 +35,7 @@ type providerData struct {
 	// skipAccessCheck is skip_credentials_validation: plans that create check nothing (offline plans).
 	skipAccessCheck bool
 	accessReported  atomic.Bool // the failed check was reported once: the plan fails on it already
-	// schemas are the dynamic config schemas this plan writes (json_values.go).
+	// schemas are the dynamic config schemas this plan writes (plannedSchemas, below).
 	schemas *plannedSchemas
 }
 

@@ -35,7 +35,7 @@ func (r *dynamicConfigResource) ValidateConfig(ctx context.Context, req resource
 }
 
 // ModifyPlan names the planned id, keeps what only a write changes where nothing is written, hands
-// the planned schema to the config's rules (json_values.go), and checks a changed schema against
+// the planned schema to the config's rules (provider_data.go), and checks a changed schema against
 // the return values the service holds: the service refuses a schema that a value it holds breaks.
 func (r *dynamicConfigResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	defer r.checkAccess(ctx, req, resp)

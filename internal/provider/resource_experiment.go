@@ -37,7 +37,7 @@ func NewExperimentResource() resource.Resource {
 	return &experimentResource{resourceData{typeName: "experiment"}}
 }
 
-// experimentIDPattern is the service's pattern for an experiment id (DESIGN.md §4).
+// experimentIDPattern is the service's pattern for an experiment id (contract §4).
 var experimentIDPattern = regexp.MustCompile(`^[A-Za-z0-9_-]*$`)
 
 var experimentCreation = creation{typeName: "featureconsole_experiment", kind: "Experiment", noun: "An experiment with id",

@@ -21,7 +21,7 @@ import (
 
 // startedRun is the run a write of the rules of a gate attached to a release pipeline started: the
 // gate's newest active run. nil with a nil error is a write the service applied at once, without a
-// run (DESIGN §2 round four).
+// run (contract §2 round four).
 func (r *gateRulesResource) startedRun(ctx context.Context, gateID string) (*console.ReleasePipelineTrigger, error) {
 	runs, err := activeRunsOfGate(ctx, r.data.client, gateID)
 	return newestRun(runs), err

@@ -282,7 +282,7 @@ func TestAccReleasePipeline_ownership(t *testing.T) {
 	})
 }
 
-// A service that applies only changes to phases it holds (DESIGN §2, writes that do not take):
+// A service that applies only changes to phases it holds (contract §2, writes that do not take):
 // the apply fails naming the phase that did not take, the state holds what the service holds, and
 // the next plan shows the same change again, never "inconsistent result" nor an empty plan.
 func TestAccReleasePipeline_writesThatDoNotTake(t *testing.T) {
@@ -329,7 +329,7 @@ func TestAccReleasePipeline_writesThatDoNotTake(t *testing.T) {
 	})
 }
 
-// consolePipelineRule is a phase rule as the console writes it (DESIGN §2): a condition without
+// consolePipelineRule is a phase rule as the console writes it (contract §2): a condition without
 // operator, scalar targets, one a number, and a condition type beyond the gates' list.
 var consolePipelineRule = mockconsole.PipelineRule{Name: "console made", Conditions: []mockconsole.Condition{
 	{Type: "public"},

@@ -17,7 +17,7 @@ import (
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 )
 
-// An id list at the service's scale (DESIGN.md §2, round four): its writes propagate late, its
+// An id list at the service's scale (contract §2, round four): its writes propagate late, its
 // pages are rate limited, and its version (GET /segments/{id}/idlist_metadata) tells whether it
 // changed since it was last read. What the provider last knew of it lives in private state.
 

@@ -264,6 +264,7 @@ var sharedCases = []sharedCase{
 	{"lostCreate", sharedLostCreateAs(mockconsole.LostAs502)},
 	{"lostCreateEOF", sharedLostCreateAs(mockconsole.LostAsEOF)},
 	{"lostCreateGarbled", sharedLostCreateAs(mockconsole.LostAsGarbled)},
+	{"lostCreateTimeout", sharedLostCreateAs(mockconsole.LostAsTimeout, `request_timeout = "1s"`)},
 	{"gone", sharedGone},
 	{"importByID", sharedImportByID},
 	{"importByIdentity", sharedImportByIdentity},
@@ -378,10 +379,11 @@ func sharedExistingID(t *testing.T, s sharedSpec, m *mockconsole.Server, url str
 }
 
 // A create whose answer is lost on the way back (committed, then answered as how says: a proxy's
-// 502, a connection closed without an answer, a 2xx whose body is cut short) is read back and
+// 502, a connection closed without an answer, a 2xx whose body is cut short, no answer before the
+// provider's request_timeout, which providerLines set) is read back and
 // carried on as created in the same apply: the apply succeeds, the state holds the object, and the
 // create was committed once (a second attempt, if any, was refused as existing), never twice.
-func sharedLostCreateAs(how mockconsole.Loss) func(t *testing.T, s sharedSpec, m *mockconsole.Server, url string) {
+func sharedLostCreateAs(how mockconsole.Loss, providerLines ...string) func(t *testing.T, s sharedSpec, m *mockconsole.Server, url string) {
 	return func(t *testing.T, s sharedSpec, m *mockconsole.Server, url string) {
 		var id string
 		resource.ParallelTest(t, resource.TestCase{
@@ -390,7 +392,7 @@ func sharedLostCreateAs(how mockconsole.Loss) func(t *testing.T, s sharedSpec, m
 			CheckDestroy:             s.expectNone(m),
 			Steps: []resource.TestStep{{
 				PreConfig: func() { m.LoseNextWriteAs(http.MethodPost, s.createPath, how) },
-				Config:    providerBlock(url) + s.config(s.quietPlan),
+				Config:    providerBlock(url, providerLines...) + s.config(s.quietPlan),
 				Check: resource.ComposeAggregateTestCheckFunc(
 					s.expectStored(m, &id),
 					func(*terraform.State) error {

@@ -186,7 +186,7 @@ type gateReview struct {
 	prior        *reviewTrail
 	active       *console.ActiveReview
 	next         *reviewTrail
-	// target is where the object's reviews are read and committed (review_targets.go).
+	// target is where the object's reviews are read and committed (reviewTarget, below).
 	target reviewTarget
 }
 

@@ -247,7 +247,7 @@ func (t rulesTarget) runFilterAttr() string {
 }
 
 // warnRolloutStarted warns, after a write to a target attached to a release pipeline, of the run
-// the write started, or that none started (the change is then live everywhere: DESIGN §2, round
+// the write started, or that none started (the change is then live everywhere: contract §2, round
 // four); superseded is the run the write aborted first.
 func (t rulesTarget) warnRolloutStarted(ctx context.Context, c *console.Client, diags *diag.Diagnostics, id string, h *ruleHolder, superseded *console.ReleasePipelineTrigger) {
 	if superseded != nil {
@@ -268,7 +268,7 @@ func (t rulesTarget) warnRolloutStarted(ctx context.Context, c *console.Client, 
 		return
 	}
 	if run == nil {
-		// No run is active: the service started none (the change is live everywhere at once, DESIGN
+		// No run is active: the service started none (the change is live everywhere at once, contract
 		// §2 round four), or the run it started ended already (phases without bake time).
 		ended := ""
 		if all, err := c.ListReleasePipelineTriggers(ctx, t.filter(id), console.ListOptions{}); err == nil {
@@ -323,7 +323,7 @@ const (
 
 // supersedePlan is what the plan of a write of rules needs to know of on_active_run: a write that
 // aborts the run rolling out the previous change first gets back the rules the object had before
-// that change (DESIGN §2), and the service gives the rules that change added new base ids when
+// that change (contract §2), and the service gives the rules that change added new base ids when
 // they are written again; a wait may end the same way when someone aborts the run meanwhile. So
 // while a run of the object is active, the plan of such a write promises no base_id. A run that
 // starts between plan and apply rolls out someone else's change, whose abort puts back the rules

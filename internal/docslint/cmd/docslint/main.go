@@ -33,6 +33,9 @@ func main() {
 	for _, p := range res.Pending {
 		fmt.Printf("docslint: %s is not in the provider yet (another branch adds it): its configuration is not checked\n", p)
 	}
+	if len(res.Unchecked) > 0 {
+		fmt.Printf("docslint: no %s here: %d citations of the contract not checked\n", docslint.ContractPath, len(res.Unchecked))
+	}
 	for _, p := range res.Problems {
 		fmt.Println(p)
 	}
@@ -40,7 +43,7 @@ func main() {
 		fmt.Printf("docslint: %d problems\n", len(res.Problems))
 		os.Exit(1)
 	}
-	fmt.Println("docslint: README, CONTRIBUTING, docs/, templates/ and examples/ agree with the schema and the GNUmakefile")
+	fmt.Println("docslint: README, CONTRIBUTING, docs/, templates/ and examples/ agree with the schema and the GNUmakefile; the code's citations and file names with DESIGN.md, the contract and the repository")
 }
 
 func fail(err error) {
