@@ -40,6 +40,7 @@ func lastRequest(m *mockconsole.Server, method, suffix string) int {
 // apply: the service refuses rule writes to a gate whose rules a run rolls out): the run is aborted,
 // and the abort reaches the service before the rules are removed.
 func TestAccReleasePipelineTrigger_abortBeforeDestroy(t *testing.T) {
+	t.Parallel()
 	example := readExample(t, filepath.Join("actions", "featureconsole_release_pipeline_trigger", destroyExample))
 	m, url := startMock(t, mockconsole.Config{})
 	var id string
@@ -118,6 +119,7 @@ action "featureconsole_release_pipeline_trigger" "abort" {
 // fails): halt, the default, stops the replacement before the old rules are removed; continue
 // shows the error as a warning and replaces the rules.
 func TestAccReleasePipelineTrigger_beforeDestroyOnFailure(t *testing.T) {
+	t.Parallel()
 	m, url := startMock(t, mockconsole.Config{})
 	noRun := regexp.MustCompile(`No active release pipeline run`)
 	resource.Test(t, resource.TestCase{

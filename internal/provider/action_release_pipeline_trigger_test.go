@@ -113,6 +113,7 @@ func checkSent(m *mockconsole.Server, id, op string, want int) resource.TestChec
 // Every operation, invoked twice with the same configuration, acts once: the second invocation
 // finds it done (a warning) or, for skip, the run at another phase (an error, nothing sent).
 func TestAccReleasePipelineTrigger_everyOperationOnce(t *testing.T) {
+	t.Parallel()
 	type tc struct {
 		op, prepStatus, prepPhase, body string
 		wantStatus, wantPhase, action   string
@@ -169,6 +170,7 @@ func TestAccReleasePipelineTrigger_everyOperationOnce(t *testing.T) {
 // (committed, answered 502), each of the six operations lands exactly once and the action
 // succeeds: the lost answers are recovered from the run's actions.
 func TestAccReleasePipelineTrigger_faults(t *testing.T) {
+	t.Parallel()
 	m, url, id := runMock(t)
 	skipped, _ := m.StartRun("pl_mobile", "dark_mode")
 	rolled, _ := m.StartRun("pl_mobile", "search_v2")
@@ -221,6 +223,7 @@ func TestAccReleasePipelineTrigger_faults(t *testing.T) {
 
 // Every refusal happens before any request that acts.
 func TestAccReleasePipelineTrigger_refusals(t *testing.T) {
+	t.Parallel()
 	m, url, id := runMock(t)
 	other, err := m.StartRun("pl_mobile", "dark_mode")
 	if err != nil {
@@ -276,6 +279,7 @@ func TestAccReleasePipelineTrigger_refusals(t *testing.T) {
 // ends when it completes; on a pipeline whose later phase requires review it stops with an error
 // naming that phase. A run that does not move times out with the last state seen.
 func TestAccReleasePipelineTrigger_waitCompletion(t *testing.T) {
+	t.Parallel()
 	m, url, id := runMock(t)
 	p, _ := m.Pipeline("pl_web")
 	p.Phases[1].RequiredReview = false
@@ -332,6 +336,7 @@ func TestAccReleasePipelineTrigger_waitCompletion(t *testing.T) {
 
 // The data source lists runs with the service's filters, statuses sent as repeated parameters.
 func TestAccReleasePipelineTriggersDataSource(t *testing.T) {
+	t.Parallel()
 	m, url, id := runMock(t)
 	other, err := m.StartRun("pl_mobile", "")
 	if err != nil {

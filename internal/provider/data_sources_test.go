@@ -58,6 +58,7 @@ func checkUsers(addr string, want []mockconsole.User) resource.TestCheckFunc {
 }
 
 func TestAccUsersDataSource_pagesAndFilter(t *testing.T) {
+	t.Parallel()
 	for _, pageCap := range []int{7, 100} {
 		t.Run(fmt.Sprintf("cap%d", pageCap), func(t *testing.T) {
 			m, url := startMock(t, mockconsole.Config{PageSizeCap: pageCap})
@@ -356,6 +357,7 @@ func TestAccEventsDataSource_sequentialReadsSameRecords(t *testing.T) {
 // echoes the key. ExpectError cannot assert an absence, so a second step matches the whole
 // diagnostic against a regexp that fails where the key appears.
 func TestAccDataSources_wrongKey(t *testing.T) {
+	t.Parallel()
 	cases := []struct{ name, block, want string }{
 		{"users", `data "featureconsole_users" "all" {}`, `Unable to list users`},
 		{"segments", `data "featureconsole_segments" "all" {}`, `Unable to list segments`},
@@ -547,6 +549,7 @@ func TestAccProvider_environmentVariables(t *testing.T) {
 // An event_name with no records in the service's window, as a misspelled name has none, warns at
 // plan; an event with records does not.
 func TestAccEventsDataSource_noRecordsWarns(t *testing.T) {
+	t.Parallel()
 	cli := newTFCLI(t)
 	m, url := startMock(t, mockconsole.Config{})
 	m.SetEvents("custom_event", testEvents(3))

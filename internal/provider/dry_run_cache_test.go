@@ -15,6 +15,7 @@ import (
 // so only the dry-run cache on disk spares apply a second dry run of the body the plan validated
 // (each one a POST that spends the project's write budget). Without it the same run sends two.
 func TestAccMetricSource_dryRunNotRepeatedAcrossPlanAndApply(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name     string
 		cacheDir func(t *testing.T) string

@@ -155,6 +155,7 @@ func TestAccReleasePipelineTrigger_dynamicConfig(t *testing.T) {
 // terraform query of configs and their rules generates a configuration that plans as imports only,
 // applies without a write and plans empty after (Terraform 1.14+).
 func TestAccOnboarding_dynamicConfigs(t *testing.T) {
+	t.Parallel()
 	cli := newTFCLI(t, featListResources)
 	m, url := startMock(t, mockconsole.Config{NoSeed: true})
 	seedConfigs(m, 6)
@@ -201,6 +202,7 @@ list "featureconsole_dynamic_config_rules" "all" {
 // A refresh of many configs with their rules reads list pages, as one of gates does, not one read
 // per config and resource.
 func TestAccDynamicConfig_refreshManyConfigs(t *testing.T) {
+	t.Parallel()
 	const n = 60
 	m, url := startMock(t, mockconsole.Config{NoSeed: true})
 	var b strings.Builder

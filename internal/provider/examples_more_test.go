@@ -20,6 +20,7 @@ import (
 // applies resource.tf, this test each of the others: applied, planned clean, destroyed, and the
 // service holds no more objects afterwards than before (what the example created, destroy deleted).
 func TestAccExamples_moreResourceFiles(t *testing.T) {
+	t.Parallel()
 	for _, typ := range exampleTypeDirs(t, "resources") {
 		for _, f := range moreResourceExamples(t, typ) {
 			f := filepath.Join(examplesDir, f)

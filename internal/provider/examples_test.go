@@ -88,6 +88,7 @@ func parseImportBlock(t *testing.T, tf string) (addr, id string) {
 // imports the object it created into the same state (ImportStateVerify), and its
 // import-by-string-id.tf, added to resource.tf, plans as a no-op import.
 func TestAccExamples_resources(t *testing.T) {
+	t.Parallel()
 	for _, typ := range exampleTypeDirs(t, "resources") {
 		t.Run(typ, func(t *testing.T) {
 			dir := filepath.Join("resources", typ)
@@ -141,6 +142,7 @@ func TestAccExamples_resources(t *testing.T) {
 // Every data source example reads from the mock, and every output it declares has a value: an
 // example that reads an attribute or a metadata key the service does not have shows up as null.
 func TestAccExamples_dataSources(t *testing.T) {
+	t.Parallel()
 	for _, typ := range exampleTypeDirs(t, "data-sources") {
 		t.Run(typ, func(t *testing.T) {
 			example := readExample(t, filepath.Join("data-sources", typ, "data-source.tf"))
@@ -177,6 +179,7 @@ func TestAccExamples_dataSources(t *testing.T) {
 // plan of a create checks the key and address, TestAccProvider_wrongAddress). With its base_url
 // pointed at a mock, it reads data with every setting it shows in effect.
 func TestAccExamples_provider(t *testing.T) {
+	t.Parallel()
 	example := readExample(t, filepath.Join("provider", "provider.tf"))
 	const exampleURL = `base_url = "https://console.example.com"`
 	if strings.Count(example, `provider "featureconsole"`) != 1 || !strings.Contains(example, exampleURL) {

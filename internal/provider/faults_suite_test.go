@@ -123,6 +123,7 @@ func checkFaultSuiteState(m *mockconsole.Server, step int) resource.TestCheckFun
 // the next plan, with the faults still on, is empty. An update of everything converges too, and so
 // does destroy.
 func TestAccFaults_convergeUnderFaults(t *testing.T) {
+	t.Parallel()
 	m, url := startMock(t, mockconsole.Config{PageSizeCap: 60})
 	faults := mockconsole.Faults{FailEvery: 4, ReadStatus: http.StatusServiceUnavailable, WriteStatus: http.StatusTooManyRequests, RetryAfter: "0", LoseWriteEvery: 3}
 	m.SetFaults(faults)

@@ -18,6 +18,7 @@ import (
 // Responses that are not the service's JSON (a proxy's HTML page, a cut connection, nothing) give
 // a clear error naming the operation, never a panic.
 func TestAccFaults_malformedResponses(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name   string
 		body   string

@@ -30,6 +30,7 @@ import (
 // configuration, with the import block beside it; the plan imports without changing anything,
 // apply sends no write, and the next plan is empty.
 func TestAccGenerateConfig(t *testing.T) {
+	t.Parallel()
 	ptr := func(s string) *string { return &s }
 	cases := []struct {
 		name, typ, id string
@@ -197,6 +198,7 @@ func (c saveGeneratedConfig) CheckPlan(_ context.Context, req plancheck.CheckPla
 // (Terraform 1.12+, and OpenTofu 1.12, which does both): the generated configuration imports
 // without a write and plans clean afterwards.
 func TestAccGenerateConfig_identityImportBlock(t *testing.T) {
+	t.Parallel()
 	m, url := startMock(t, mockconsole.Config{})
 	cli := newTFCLI(t, featIdentity, featGenerateConfig)
 	cli.write("main.tf", providerBlock(url)+`

@@ -152,6 +152,7 @@ var (
 // The guide "Approve a rollout from CI": its configuration, the CI job's commands and the
 // runbook's commands, run as written; each run twice never acts twice.
 func TestAccGuides_approveRolloutFromCI(t *testing.T) {
+	t.Parallel()
 	b, err := os.ReadFile(filepath.Join(guidesDir, "approve-rollout-from-ci.md.tmpl"))
 	if err != nil {
 		t.Fatal(err)
@@ -216,6 +217,7 @@ func TestAccGuides_approveRolloutFromCI(t *testing.T) {
 
 // The action example: each of its actions invoked with -invoke, in the order of the file.
 func TestAccExamples_actions(t *testing.T) {
+	t.Parallel()
 	example := readExample(t, filepath.Join("actions", "featureconsole_release_pipeline_trigger", "action.tf"))
 	names := regexp.MustCompile(`(?m)^action "featureconsole_release_pipeline_trigger" "(\w+)"`).FindAllStringSubmatch(example, -1)
 	if len(names) != 3 {
@@ -245,6 +247,7 @@ func TestAccExamples_actions(t *testing.T) {
 // an apply that changes the rules starts another run and approves its canary phase once; a plan
 // without changes runs nothing again.
 func TestAccGuides_actionTrigger(t *testing.T) {
+	t.Parallel()
 	b, err := os.ReadFile(filepath.Join(guidesDir, "approve-rollout-from-ci.md.tmpl"))
 	if err != nil {
 		t.Fatal(err)

@@ -160,6 +160,7 @@ func habitsWorkflow(t *testing.T, h mockconsole.Habits, verifyIgnore []string, i
 var stringTargetsIgnore = []string{"rules.0.conditions.1.target_"}
 
 func TestAccHabits_workflow(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name   string
 		habits mockconsole.Habits
@@ -210,6 +211,7 @@ func TestAccHabits_workflow(t *testing.T) {
 
 // Errors in the NestJS form and as plain text show the service's own words.
 func TestAccHabits_errorForms(t *testing.T) {
+	t.Parallel()
 	for _, form := range []string{"nestjs", "text"} {
 		t.Run(form, func(t *testing.T) {
 			t.Parallel()
@@ -237,6 +239,7 @@ func TestAccHabits_errorForms(t *testing.T) {
 
 // A 403 whose body says 401: the HTTP status is trusted, the service's words shown.
 func TestAccHabits_authAs403(t *testing.T) {
+	t.Parallel()
 	m, url := startMock(t, mockconsole.Config{APIKey: "another-key"})
 	m.SetHabits(mockconsole.Habits{AuthAs403: true})
 	resource.Test(t, resource.TestCase{
@@ -253,6 +256,7 @@ func TestAccHabits_authAs403(t *testing.T) {
 // Item 1 of issue 12: rules written in the console (id == baseID) imported, one rule added. Every
 // rule of the gate gets a new id on the write; the plan promised none of them.
 func TestAccHabits_consoleRulesImportedThenAdded(t *testing.T) {
+	t.Parallel()
 	m, url := startMock(t, mockconsole.Config{})
 	h := mergeHabits(m.Habits(), mockconsole.Habits{ConsoleRules: true})
 	h.StringTargets = false // beta's [18] is imported into target_numbers only when it comes back a number
@@ -311,6 +315,7 @@ var reviewErr = regexp.MustCompile(`(?s)awaits\s+review.*review\s+"rev_\d+"`)
 // change planned again (never a replacement), an empty plan once approved; a held destroy keeps the
 // resource.
 func TestAccHabits_reviews(t *testing.T) {
+	t.Parallel()
 	m, url := startMock(t, mockconsole.Config{})
 	m.SetHabits(mergeHabits(m.Habits(), mockconsole.Habits{Reviews: true}))
 	review := `respect_review_settings = true`
@@ -432,6 +437,7 @@ func numbersLostOnImport(t *testing.T, prefixes ...string) []string {
 
 // A 409 (the object edited concurrently) is not retried, and is said plainly; the next apply converges.
 func TestAccHabits_conflict(t *testing.T) {
+	t.Parallel()
 	m, url := startMock(t, mockconsole.Config{})
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
@@ -460,6 +466,7 @@ func TestAccHabits_conflict(t *testing.T) {
 // A rule added by a change held for review takes the configuration's forms once the review is
 // approved (numbers the service holds as strings, [] for environments): the plan is then empty.
 func TestAccHabits_reviewedRuleForms(t *testing.T) {
+	t.Parallel()
 	m, url := startMock(t, mockconsole.Config{})
 	m.SetHabits(mergeHabits(m.Habits(), mockconsole.Habits{Reviews: true, StringTargets: true}))
 	adults := ruleHCL("adults", "50", `environments = []`,

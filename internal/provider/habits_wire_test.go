@@ -39,6 +39,7 @@ func listedCount(m *mockconsole.Server, total int) string {
 // Lists answered whole, lists that ignore page, lists that refuse a limit above 100: every data
 // source reads what the service gives, once, never loops, never asks for more than 100.
 func TestAccHabits_lists(t *testing.T) {
+	t.Parallel()
 	for name, h := range map[string]mockconsole.Habits{
 		"unpaged_lists": {UnpagedLists: true},
 		"page_ignored":  {PageIgnored: true},
@@ -97,6 +98,7 @@ resource "featureconsole_gate_rules" %q {
 // window lasts, or say nothing at all. The apply waits within its timeouts and succeeds, backing
 // off rather than asking every second; when the time runs out, the error names the window.
 func TestAccHabits_longWindow(t *testing.T) {
+	t.Parallel()
 	for name, h := range map[string]mockconsole.Habits{"retry_after": {}, "no_retry_after": {NoRetryAfter: true}} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
@@ -153,6 +155,7 @@ func TestAccHabits_longWindow(t *testing.T) {
 // A key the service accepts but does not allow to write: reads work, the write is refused with
 // "not allowed" and what to check, and nothing is written.
 func TestAccHabits_readOnlyKey(t *testing.T) {
+	t.Parallel()
 	m, url := startMock(t, mockconsole.Config{})
 	m.SetHabits(mergeHabits(m.Habits(), mockconsole.Habits{ReadOnlyKey: true}))
 	before, _ := m.Gate("new_checkout")
@@ -190,6 +193,7 @@ func TestAccHabits_readOnlyKey(t *testing.T) {
 
 // Roles come as the console names them; the filter finds them whatever their case.
 func TestAccHabits_roleNames(t *testing.T) {
+	t.Parallel()
 	m, url := startMock(t, mockconsole.Config{})
 	m.SetHabits(mergeHabits(m.Habits(), mockconsole.Habits{RoleNames: true}))
 	m.SetUsers([]mockconsole.User{
@@ -238,6 +242,7 @@ resource "featureconsole_metric_source" "log_events" {
 // "not set" as placeholders: create (owner unknown in the plan, never promised null), an empty
 // re-plan, the owner read, update, import by name, drift, destroy.
 func TestAccHabits_metricSourceOwnerPlaceholdersSpacedName(t *testing.T) {
+	t.Parallel()
 	m, url := startMock(t, mockconsole.Config{})
 	m.SetHabits(mergeHabits(m.Habits(), mockconsole.Habits{OwnerLater: true, Placeholders: true}))
 	ownerType := statecheck.ExpectKnownValue(spacedAddr, tfjsonpath.New("owner").AtMapKey("owner_type"), knownvalue.StringExact("SDK_KEY"))
@@ -314,6 +319,7 @@ func TestAccHabits_metricSourceOwnerPlaceholdersSpacedName(t *testing.T) {
 // passes the provider's validation, imports by identity without a change, and the plan after
 // apply is empty.
 func TestAccHabits_onboarding(t *testing.T) {
+	t.Parallel()
 	for name, h := range map[string]mockconsole.Habits{
 		"unpaged_lists": {UnpagedLists: true},
 		"page_ignored":  {PageIgnored: true},

@@ -34,6 +34,7 @@ func archivedRules(t *testing.T, m *mockconsole.Server) string {
 // comes first, the gate that destroy archives keeps its rules. Forced gate first (the gate depends
 // on the rules), the rules' destroy finds the archived gate's rules refused and leaves them.
 func TestAccGateRules_handOffLiteralGateID(t *testing.T) {
+	t.Parallel()
 	cli := newTFCLI(t)
 	m, url := startMock(t, mockconsole.Config{})
 	literal := func(gateLines ...string) string {
@@ -66,6 +67,7 @@ func TestAccGateRules_handOffLiteralGateID(t *testing.T) {
 // and a later destroy of the gate, in another run, archives it with none, claiming nothing else;
 // -target of the gate destroys its rules first in the same run, which hand them over.
 func TestAccGateRules_handOffTargetAndSeparateApplies(t *testing.T) {
+	t.Parallel()
 	cli := newTFCLI(t)
 	m, url := startMock(t, mockconsole.Config{})
 	full := archivedGateConfig(url, false, `archive_on_destroy = true`)
@@ -128,6 +130,7 @@ func configAndRules(url, schema, maxItems, idExpr, config, rules string) string 
 // only the new schema allows, applied before it in a separate apply, fail at plan naming the schema
 // the service holds.
 func TestAccDynamicConfigRules_schemaHandOff(t *testing.T) {
+	t.Parallel()
 	cli := newTFCLI(t)
 	m, url := startMock(t, mockconsole.Config{})
 	ref := "featureconsole_dynamic_config.copy.config_id"

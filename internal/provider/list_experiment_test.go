@@ -44,6 +44,7 @@ func seedExperiments(t *testing.T, m *mockconsole.Server) {
 // experiment, whatever its status, that plans as imports only, applies without a write and plans
 // empty after (Terraform 1.14+).
 func TestAccOnboarding_experiments(t *testing.T) {
+	t.Parallel()
 	cli := newTFCLI(t, featListResources)
 	m, url := startMock(t, mockconsole.Config{NoSeed: true})
 	seedExperiments(t, m)

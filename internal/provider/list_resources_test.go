@@ -51,6 +51,7 @@ func byGate(id string) queryfilter.QueryFilter {
 // The list resources on the seeded project: filters, display names, identities, include_resource built
 // from the list pages, and paging that stops at the block's limit.
 func TestAccListResources(t *testing.T) {
+	t.Parallel()
 	m, url := startMock(t, mockconsole.Config{PageSizeCap: 50})
 	m.PutMetricSource(mockconsole.MetricSource{
 		Name: "orders", SQL: "SELECT 1", TimestampColumn: "ts", Description: "Orders", Tags: []string{"finance"},
@@ -147,6 +148,7 @@ list "featureconsole_metric_source" "all" {
 // TestAccListResources_segments: the type filter, display names, a rule_based segment built from
 // the list page, and an id_list segment whose ids (not on the list pages) are read page by page.
 func TestAccListResources_segments(t *testing.T) {
+	t.Parallel()
 	m, url := startMock(t, mockconsole.Config{})
 	bySegment := func(id string) queryfilter.QueryFilter {
 		return queryfilter.ByResourceIdentity(map[string]knownvalue.Check{"segment_id": knownvalue.StringExact(id)})
@@ -194,6 +196,7 @@ list "featureconsole_segment" "lists" {
 
 // Terraform's limit stops the paging: 5 results of 303 gates cost one page, not seven.
 func TestAccListResources_limitStopsPaging(t *testing.T) {
+	t.Parallel()
 	m, url := startMock(t, mockconsole.Config{PageSizeCap: 50})
 	resource.Test(t, queryTestCase(t, providerBlock(url),
 		resource.TestStep{
@@ -266,6 +269,7 @@ list "featureconsole_gate_rules" "two_with_rules" {
 
 // A failing list endpoint ends the query with the service's words.
 func TestAccListResources_error(t *testing.T) {
+	t.Parallel()
 	m, url := startMock(t, mockconsole.Config{})
 	resource.Test(t, queryTestCase(t, providerBlock(url, "max_retries = 0"),
 		resource.TestStep{
@@ -307,6 +311,7 @@ func TestListResources_namedAsResources(t *testing.T) {
 
 // The list resource examples run as terraform query against the seeded mock and find something.
 func TestAccExamples_listResources(t *testing.T) {
+	t.Parallel()
 	for _, typ := range exampleTypeDirs(t, "list-resources") {
 		t.Run(typ, func(t *testing.T) {
 			query := readExample(t, filepath.Join("list-resources", typ, "list-resource.tfquery.hcl"))
@@ -331,6 +336,7 @@ func TestAccExamples_listResources(t *testing.T) {
 
 // Every import-by-identity.tf, added to the resource example, plans as a no-op import.
 func TestAccExamples_importByIdentity(t *testing.T) {
+	t.Parallel()
 	for _, typ := range exampleTypeDirs(t, "resources") {
 		t.Run(typ, func(t *testing.T) {
 			dir := filepath.Join("resources", typ)

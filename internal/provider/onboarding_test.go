@@ -127,6 +127,7 @@ func guideQuery(t *testing.T) string {
 // .tfquery.hcl file, terraform query -generate-config-out, a plan that only imports, apply, and an
 // empty plan. The listing costs list pages, not one read per object.
 func TestAccOnboarding_wholeProject(t *testing.T) {
+	t.Parallel()
 	cli := newTFCLI(t, featListResources)
 	m, url := startMock(t, mockconsole.Config{NoSeed: true, PageSizeCap: 50})
 	seedProject(m, 240, 5, 5)

@@ -129,6 +129,7 @@ func pipelineIDFrom(addr, attr, id string) resource.ImportStateIdFunc {
 // imports each object by id into a fresh configuration with an empty plan, and destroys to
 // nothing. Under every CLI of the matrix, and with FEATURECONSOLE_MOCK_HABITS=all.
 func TestAccGate_projectFromNothing(t *testing.T) {
+	t.Parallel()
 	m, url := startMock(t, mockconsole.Config{NoSeed: true})
 	all := make([]string, len(projectAddrs))
 	for i, a := range projectAddrs {
@@ -181,6 +182,7 @@ func TestAccGate_projectFromNothing(t *testing.T) {
 
 // The same project imported by identity (Terraform 1.12+, OpenTofu 1.12).
 func TestAccGate_projectImportByIdentity(t *testing.T) {
+	t.Parallel()
 	m, url := startMock(t, mockconsole.Config{NoSeed: true})
 	steps := []resource.TestStep{{Config: projectConfig(url, "1")}}
 	for _, a := range projectAddrs {

@@ -167,6 +167,7 @@ func refusedAddress(t *testing.T) string {
 // and so does the write of an apply planned without the check, never saying that the change may
 // have been applied (nothing was sent).
 func TestAccProvider_wrongAddress(t *testing.T) {
+	t.Parallel()
 	m, mockURL := startMock(t, mockconsole.Config{})
 	wrongPath := mockURL + "/featureconsole"
 	nothingSent := `No\s+connection\s+to\s+the\s+service\s+opened,\s+so\s+nothing\s+was\s+sent:\s+check\s+base_url`

@@ -114,6 +114,7 @@ func gateReadsOf(m *mockconsole.Server) (reads, pages, writes int) {
 // or deleted in the console between two applies each shows in the next plan, although the provider
 // server stays up across the commands.
 func TestAccGate_refreshManyGates(t *testing.T) {
+	t.Parallel()
 	mockOnly(t, "it counts the mock's requests")
 	const n = 150
 	m := mockconsole.New(mockconsole.Config{Latency: 10 * time.Millisecond})
@@ -196,6 +197,7 @@ func TestAccGate_refreshManyGates(t *testing.T) {
 
 // A gate declared with its rules is read once per refresh: the two resources share the read.
 func TestAccGate_oneReadPerRefresh(t *testing.T) {
+	t.Parallel()
 	m, url := startMock(t, mockconsole.Config{Latency: 10 * time.Millisecond})
 	c := newTFCLI(t)
 	c.write("main.tf", refreshGates(url, 1))

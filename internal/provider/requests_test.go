@@ -56,6 +56,7 @@ func expectRequests(t *testing.T, m *mockconsole.Server, stage string, want map[
 // resource with state from its answer, one read per resource on refresh, each page of a data source
 // once (250 users in pages of 100: three reads), and a dry run only when a metric source changes.
 func TestAccRequests_onePerNeed(t *testing.T) {
+	t.Parallel()
 	if h := envHabits(t); h.EmptyWrites || h.DropIdle {
 		t.Skip("exact request counts: writes answered without a body are read back, and dropped connections retried, by design")
 	}

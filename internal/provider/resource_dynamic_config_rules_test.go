@@ -152,6 +152,7 @@ func TestAccDynamicConfigRules_lifecycle(t *testing.T) {
 // return value that breaks the schema (the schema of the same plan, and the one the service holds),
 // a value that is not an object, duplicate names, percentages out of range.
 func TestAccDynamicConfigRules_badInput(t *testing.T) {
+	t.Parallel()
 	m, url := startMock(t, mockconsole.Config{})
 	m.PutDynamicConfig(mockconsole.DynamicConfig{ID: "tfacc_held", Schema: []byte(`{"type":"object","required":["color"]}`)})
 	held := func(rules string) string {

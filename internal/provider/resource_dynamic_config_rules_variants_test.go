@@ -194,6 +194,7 @@ func TestAccDynamicConfigRules_variants(t *testing.T) {
 // percentages summing to 90, a value breaking the schema of the same plan or the one the service
 // holds, duplicate names, values that are not JSON objects or not JSON, a percentage out of range.
 func TestAccDynamicConfigRules_variantsBadInput(t *testing.T) {
+	t.Parallel()
 	m, url := startMock(t, mockconsole.Config{})
 	m.PutDynamicConfig(mockconsole.DynamicConfig{ID: "tfacc_held", Schema: []byte(`{"type":"object","required":["color"]}`)})
 	held := func(variants string) string {

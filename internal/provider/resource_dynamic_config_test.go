@@ -170,6 +170,7 @@ func slicesWithout(s []string, i int) []string {
 // Bad input fails the plan with the attribute, the path inside the value and the fix named, and
 // nothing is sent.
 func TestAccDynamicConfig_badInput(t *testing.T) {
+	t.Parallel()
 	m, url := startMock(t, mockconsole.Config{})
 	cases := []struct {
 		lines []string

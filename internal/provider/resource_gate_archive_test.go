@@ -110,6 +110,7 @@ func TestAccGuides_archiveKeepsRules(t *testing.T) {
 // archives the gate, so the archived gate holds them all the same, and a warning says so and how to
 // leave them untouched; with keep_on_destroy nothing is written and no such warning comes.
 func TestAccGate_archiveWithoutKeepWritesRulesBack(t *testing.T) {
+	t.Parallel()
 	cli := newTFCLI(t)
 	m, url := startMock(t, mockconsole.Config{})
 	cli.write("main.tf", archivedGateConfig(url, false, `archive_on_destroy = true`))
@@ -184,6 +185,7 @@ resource "featureconsole_release_pipeline" "web" {
 // pipeline's can detach it without unarchiving it (its rules would take effect again meanwhile). The
 // gate's destroy warns, and the pipeline's delete names the archived gate and the console's steps.
 func TestAccGate_destroyArchivedGateAttachedToPipeline(t *testing.T) {
+	t.Parallel()
 	cli := newTFCLI(t)
 	m, url := startMock(t, mockconsole.Config{NoSeed: true})
 	cli.write("main.tf", attachedArchivedGateConfig(url, `archive_on_destroy = true`))

@@ -314,6 +314,7 @@ resource "featureconsole_gate_rules" "x" {
 
 // The list resources leave archived gates out unless include_archived is set (Terraform 1.14+).
 func TestAccGate_listIncludeArchived(t *testing.T) {
+	t.Parallel()
 	m, url := startMock(t, mockconsole.Config{NoSeed: true})
 	m.PutGate(mockconsole.Gate{ID: "live_gate", Rules: []mockconsole.GateRule{{Name: "r", PassPercentage: 1}}})
 	m.PutGate(mockconsole.Gate{ID: "old_gate", Rules: []mockconsole.GateRule{{Name: "r", PassPercentage: 1}}})

@@ -41,6 +41,7 @@ func mockRuleNames(m *mockconsole.Server, gateID string) string {
 // what to do, and changes nothing; an abort puts the old rules back, which the next plan shows as
 // a change to make again, never as an inconsistent result; a destroy rolls out too.
 func TestAccGateRules_pipelineRun(t *testing.T) {
+	t.Parallel()
 	cli := newTFCLI(t)
 	m, url := startMock(t, mockconsole.Config{})
 	m.SetRunSpeed(0) // the runs stay where the test puts them
@@ -200,6 +201,7 @@ func checkRunStatus(t *testing.T, m *mockconsole.Server, id, want string) {
 // for review, which never ends by itself) aborts that run and writes the new rules, which start
 // the next run; the apply says which run was aborted and which started, and the plan is empty.
 func TestAccGateRules_onActiveRunAbort(t *testing.T) {
+	t.Parallel()
 	cli, m, url := startRollout(t, false, "")
 	apply := []string{"apply", "-auto-approve", "-input=false", "-no-color"}
 	cli.write("main.tf", onActiveRunConfig(url, "20", "abort"))
@@ -226,6 +228,7 @@ func TestAccGateRules_onActiveRunAbort(t *testing.T) {
 // phases' bake times (hours of the service's time, a second of the test's), then writes the new
 // rules, which start the next run; within a timeout too short, it stops and says where the run was.
 func TestAccGateRules_onActiveRunWait(t *testing.T) {
+	t.Parallel()
 	cli, m, url := startRollout(t, true, "wait")
 	apply := []string{"apply", "-auto-approve", "-input=false", "-no-color"}
 
@@ -263,6 +266,7 @@ func TestAccGateRules_onActiveRunWait(t *testing.T) {
 // on_active_run is Terraform's only: changing it plans an update that sends nothing; a value it
 // does not know is refused at plan time, naming the attribute and the values allowed.
 func TestAccGateRules_onActiveRunSendsNothing(t *testing.T) {
+	t.Parallel()
 	m, url := startMock(t, mockconsole.Config{})
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
@@ -307,6 +311,7 @@ func TestAccGateRules_onActiveRunSendsNothing(t *testing.T) {
 // and empties the rules (which starts another run), the gate's destroy aborts that one, and the
 // pipeline goes: nothing is left on the service.
 func TestAccGateRules_destroyMidRollout(t *testing.T) {
+	t.Parallel()
 	m, url := startMock(t, mockconsole.Config{})
 	var pipelineID string
 	cfg := providerBlock(url) + `

@@ -64,6 +64,7 @@ func abortWhenPolled(t *testing.T, m *mockconsole.Server, id string) {
 // produced inconsistent result"), and the apply's result is the re-plan's: empty. With no run
 // active, the plan promises the base_ids it knows.
 func TestAccGateRules_supersedePlan(t *testing.T) {
+	t.Parallel()
 	m, url := startMock(t, mockconsole.Config{})
 	m.SetRunSpeed(0) // runs stay where the test puts them
 	attachToPipeline(m, true)

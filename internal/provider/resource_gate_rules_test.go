@@ -55,6 +55,7 @@ func ruleHCL(name, pct string, extra ...string) string {
 }
 
 func TestAccGateRules_lifecycle(t *testing.T) {
+	t.Parallel()
 	m, url := startMock(t, mockconsole.Config{})
 	var seedBase map[string]string
 
@@ -236,6 +237,7 @@ func lastPatchBody(m *mockconsole.Server) string {
 }
 
 func TestAccGateRules_exactRoundTrip(t *testing.T) {
+	t.Parallel()
 	m, url := startMock(t, mockconsole.Config{})
 	rules := ruleHCL("numbers", "0.1",
 		`environments = []`,
@@ -311,6 +313,7 @@ func TestAccGateRules_exactRoundTrip(t *testing.T) {
 
 // The documented example (the DESIGN §4 example) applies, and imports into a state whose next plan is empty.
 func TestAccGateRules_importExample(t *testing.T) {
+	t.Parallel()
 	m, url := startMock(t, mockconsole.Config{})
 	example, err := os.ReadFile("../../examples/resources/featureconsole_gate_rules/resource.tf")
 	if err != nil {
@@ -349,6 +352,7 @@ func TestAccGateRules_importExample(t *testing.T) {
 
 // The seeded gate, imported with a configuration that says what it holds: nothing to change.
 func TestAccGateRules_importSeeded(t *testing.T) {
+	t.Parallel()
 	if envHabits(t).StringTargets {
 		t.Skip("the mock holds target_numbers = [18] as [\"18\"]: an import reads it into target_value and plans one update (numbersLostOnImport)")
 	}
@@ -392,6 +396,7 @@ import {
 }
 
 func TestAccGateRules_validation(t *testing.T) {
+	t.Parallel()
 	m, url := startMock(t, mockconsole.Config{})
 	cases := []struct {
 		name, rules, want string
@@ -444,6 +449,7 @@ func TestAccGateRules_validation(t *testing.T) {
 
 // Undocumented condition types and operators only warn: the service decides.
 func TestAccGateRules_undocumentedConditionWarns(t *testing.T) {
+	t.Parallel()
 	m, url := startMock(t, mockconsole.Config{})
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },

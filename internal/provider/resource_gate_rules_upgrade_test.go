@@ -130,6 +130,7 @@ func TestGateRulesUpgradeStateV0(t *testing.T) {
 // A state written before version 1 (the copies in it) upgrades silently with the terraform CLI:
 // the plan is empty, nothing is written, and the next apply saves the state without the copies.
 func TestAccGateRules_stateUpgrade(t *testing.T) {
+	t.Parallel()
 	cli := newTFCLI(t)
 	m, url := startMock(t, mockconsole.Config{})
 	state, err := os.ReadFile(gateRulesV0State)
@@ -254,6 +255,7 @@ func (p gateRulesV0Provider) Resources(ctx context.Context) []func() resource.Re
 // step, with the current provider, plans nothing, writes nothing, and keeps everything but the
 // copies.
 func TestAccGateRules_upgradeFromV0(t *testing.T) {
+	t.Parallel()
 	m, url := startMock(t, mockconsole.Config{})
 	v0 := map[string]func() (tfprotov6.ProviderServer, error){
 		"featureconsole": func() (tfprotov6.ProviderServer, error) {

@@ -15,6 +15,7 @@ import (
 // now, never as a rollout to follow; a destroy that aborted a run says that, and nothing to follow
 // or drive.
 func TestAccGateRules_wordsRunless(t *testing.T) {
+	t.Parallel()
 	cli := newTFCLI(t)
 	m, url := startMock(t, mockconsole.Config{})
 	m.SetRunSpeed(0)
@@ -56,6 +57,7 @@ func TestAccGateRules_wordsRunless(t *testing.T) {
 // on_active_run = "wait" on a run whose phase waits for review: a longer timeout would not help,
 // so when the wait stops it says the phase needs approving and how, with every Terraform version.
 func TestAccGateRules_waitStopsAtReview(t *testing.T) {
+	t.Parallel()
 	cli, m, url := startRollout(t, false, "wait") // pl_web's first phase waits for review
 	cli.write("main.tf", onActiveRunConfig(url, "20", "wait", `timeouts = { update = "2s" }`))
 	_, out := cli.run([]int{1}, "apply", "-auto-approve", "-input=false", "-no-color")
@@ -73,6 +75,7 @@ func TestAccGateRules_waitStopsAtReview(t *testing.T) {
 // so that whoever approves the plan knows; a plan with on_active_run = "wait", or of no change,
 // says nothing of it. The same for a dynamic config's rules.
 func TestAccGateRules_planSaysActiveRun(t *testing.T) {
+	t.Parallel()
 	cli, m, url := startRollout(t, true, "")
 	cli.write("main.tf", onActiveRunConfig(url, "20", ""))
 	_, out := cli.run([]int{2}, "plan", "-detailed-exitcode", "-input=false", "-no-color")

@@ -70,6 +70,7 @@ func checkMockRuleNames(m *mockconsole.Server, gateID, want string) resource.Tes
 // write whose answer differs from what was sent is an error naming the rules, the state holds what
 // the service holds, and destroy is not reported done while the gate holds rules.
 func TestAccGateRules_writesNotTaken(t *testing.T) {
+	t.Parallel()
 	m, url := startMock(t, mockconsole.Config{})
 	m.SetHabits(mergeHabits(m.Habits(), mockconsole.Habits{PartialRuleWrites: true}))
 	if err := m.ServeOldRuleWrites("new_checkout", true); err != nil {
@@ -162,6 +163,7 @@ func TestAccGateRules_writesNotTaken(t *testing.T) {
 // shows as the schedule's doing; ignore_changes lets the schedule own the percentage; a write
 // never sends the schedule back and leaves it unknown in its plan.
 func TestAccGateRules_scheduledRollouts(t *testing.T) {
+	t.Parallel()
 	m, url := startMock(t, mockconsole.Config{})
 	m.SetHabits(mergeHabits(m.Habits(), mockconsole.Habits{ScheduledRollouts: true}))
 	m.SetRunSpeed(0)

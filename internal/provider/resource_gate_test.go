@@ -348,6 +348,7 @@ resource "featureconsole_gate" "checkout" {
 // The gate list resource on the seeded project: the tags filter (every tag listed), display names
 // (the gate's name), identities, and include_resource built from the list pages, not per-gate reads.
 func TestAccGate_listResource(t *testing.T) {
+	t.Parallel()
 	m, url := startMock(t, mockconsole.Config{PageSizeCap: 50})
 	g, _ := m.Gate("dark_mode")
 	g.Name, g.Type, g.ReleasePipelineID = "Dark mode", "TEMPORARY", "pl_web"
@@ -420,6 +421,7 @@ list "featureconsole_gate" "web_checkout" {
 // Onboarding gates with terraform query -generate-config-out: the generated configuration plans as
 // imports only, apply writes nothing, and the next plan is empty (Terraform 1.14+).
 func TestAccGate_generatedConfiguration(t *testing.T) {
+	t.Parallel()
 	cli := newTFCLI(t, featListResources)
 	m, url := startMock(t, mockconsole.Config{NoSeed: true})
 	m.PutPipeline(mockconsole.Pipeline{ID: "pl_web", Name: "Web rollout"})

@@ -98,6 +98,7 @@ resource "featureconsole_segment" "test" {
 // import blocks (identity and id) and the import command; a refresh of an object that is gone still
 // answers with the identity and removes it from the state.
 func TestAccResourceIdentity(t *testing.T) {
+	t.Parallel()
 	for _, tc := range identityCases() {
 		t.Run(tc.name, func(t *testing.T) {
 			m, url := startMock(t, mockconsole.Config{})
@@ -139,6 +140,7 @@ func TestAccResourceIdentity(t *testing.T) {
 
 // An import block whose identity names an object that does not exist fails with the service's words.
 func TestAccResourceIdentity_importMissing(t *testing.T) {
+	t.Parallel()
 	_, url := startMock(t, mockconsole.Config{})
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
@@ -168,6 +170,7 @@ resource "featureconsole_metric_source" "gone" {
 // the next refresh, with nothing to change and nothing said. Step 1 runs the provider behind a
 // server that hides identity, as a provider without identity support would.
 func TestAccResourceIdentity_upgradeFromStateWithout(t *testing.T) {
+	t.Parallel()
 	for _, tc := range identityCases() {
 		t.Run(tc.name, func(t *testing.T) {
 			_, url := startMock(t, mockconsole.Config{})

@@ -431,6 +431,7 @@ func TestAccReleasePipeline_createValidation(t *testing.T) {
 // A pipeline Terraform created is listed like any other (Terraform 1.14+): the list resource finds
 // it by its name, with its identity and the resource built from the list page.
 func TestAccReleasePipeline_createdListed(t *testing.T) {
+	t.Parallel()
 	m, url := startMock(t, mockconsole.Config{})
 	const name = "tfacc_web_listed"
 	var id string

@@ -172,6 +172,7 @@ func TestAccSegment_archived(t *testing.T) {
 // with a `public` condition is generated as it is, the user-store and analysis lists are left out
 // with a warning naming them, and the generated configuration plans as imports only.
 func TestAccSegment_onboardConsoleMade(t *testing.T) {
+	t.Parallel()
 	cli := newTFCLI(t, featListResources)
 	m, url := startMock(t, mockconsole.Config{NoSeed: true})
 	seedConsoleSegments(m)

@@ -20,8 +20,9 @@ import (
 
 // What every resource that creates shares (DESIGN.md §5), proven once per resource: each such
 // resource registers its sharedSpec in sharedSpecs and runs the suite as TestAcc<Resource>_shared
-// (listed in sharedSuites), one subtest per case of sharedCases, so that -run 'TestAccGate_' runs
-// every gate test. A new resource that creates gets the whole suite by adding both entries.
+// and TestAcc<Resource>_sharedImport (listed in sharedSuites), one subtest per case of sharedCases
+// and sharedImportCases, so that -run 'TestAccGate_' runs every gate test. A new resource that
+// creates gets the whole suite by adding both entries.
 
 // sharedSpec is what the shared suite needs to know of a resource that creates its object.
 type sharedSpec struct {
@@ -213,22 +214,77 @@ resource "featureconsole_segment" "test" {
 	}
 }
 
-// sharedSuites is each resource's run of the suite, by the type sharedSpecs names it with.
-var sharedSuites = map[string]func(*testing.T){
-	"featureconsole_gate":             TestAccGate_shared,
-	"featureconsole_dynamic_config":   TestAccDynamicConfig_shared,
-	"featureconsole_experiment":       TestAccExperiment_shared,
-	"featureconsole_segment":          TestAccSegment_shared,
-	"featureconsole_metric_source":    TestAccMetricSource_shared,
-	"featureconsole_release_pipeline": TestAccReleasePipeline_shared,
+// sharedSuites is each resource's run of the suite, by the type sharedSpecs names it with: the
+// cases of sharedCases, and those of sharedImportCases, which depend on the CLI (import blocks,
+// identity) and so run under every CLI of make test's matrix (testdata/cli-matrix-tests.txt).
+var sharedSuites = map[string][2]func(*testing.T){
+	"featureconsole_gate":             {TestAccGate_shared, TestAccGate_sharedImport},
+	"featureconsole_dynamic_config":   {TestAccDynamicConfig_shared, TestAccDynamicConfig_sharedImport},
+	"featureconsole_experiment":       {TestAccExperiment_shared, TestAccExperiment_sharedImport},
+	"featureconsole_segment":          {TestAccSegment_shared, TestAccSegment_sharedImport},
+	"featureconsole_metric_source":    {TestAccMetricSource_shared, TestAccMetricSource_sharedImport},
+	"featureconsole_release_pipeline": {TestAccReleasePipeline_shared, TestAccReleasePipeline_sharedImport},
 }
 
-func TestAccGate_shared(t *testing.T)            { testAccShared(t, "featureconsole_gate") }
-func TestAccDynamicConfig_shared(t *testing.T)   { testAccShared(t, "featureconsole_dynamic_config") }
-func TestAccExperiment_shared(t *testing.T)      { testAccShared(t, "featureconsole_experiment") }
-func TestAccSegment_shared(t *testing.T)         { testAccShared(t, "featureconsole_segment") }
-func TestAccMetricSource_shared(t *testing.T)    { testAccShared(t, "featureconsole_metric_source") }
-func TestAccReleasePipeline_shared(t *testing.T) { testAccShared(t, "featureconsole_release_pipeline") }
+func TestAccGate_shared(t *testing.T) {
+	t.Parallel()
+	testAccShared(t, "featureconsole_gate", sharedCases)
+}
+
+func TestAccGate_sharedImport(t *testing.T) {
+	t.Parallel()
+	testAccShared(t, "featureconsole_gate", sharedImportCases)
+}
+
+func TestAccDynamicConfig_shared(t *testing.T) {
+	t.Parallel()
+	testAccShared(t, "featureconsole_dynamic_config", sharedCases)
+}
+
+func TestAccDynamicConfig_sharedImport(t *testing.T) {
+	t.Parallel()
+	testAccShared(t, "featureconsole_dynamic_config", sharedImportCases)
+}
+
+func TestAccExperiment_shared(t *testing.T) {
+	t.Parallel()
+	testAccShared(t, "featureconsole_experiment", sharedCases)
+}
+
+func TestAccExperiment_sharedImport(t *testing.T) {
+	t.Parallel()
+	testAccShared(t, "featureconsole_experiment", sharedImportCases)
+}
+
+func TestAccSegment_shared(t *testing.T) {
+	t.Parallel()
+	testAccShared(t, "featureconsole_segment", sharedCases)
+}
+
+func TestAccSegment_sharedImport(t *testing.T) {
+	t.Parallel()
+	testAccShared(t, "featureconsole_segment", sharedImportCases)
+}
+
+func TestAccMetricSource_shared(t *testing.T) {
+	t.Parallel()
+	testAccShared(t, "featureconsole_metric_source", sharedCases)
+}
+
+func TestAccMetricSource_sharedImport(t *testing.T) {
+	t.Parallel()
+	testAccShared(t, "featureconsole_metric_source", sharedImportCases)
+}
+
+func TestAccReleasePipeline_shared(t *testing.T) {
+	t.Parallel()
+	testAccShared(t, "featureconsole_release_pipeline", sharedCases)
+}
+
+func TestAccReleasePipeline_sharedImport(t *testing.T) {
+	t.Parallel()
+	testAccShared(t, "featureconsole_release_pipeline", sharedImportCases)
+}
 
 // sharedCase is one behaviour of the suite, proven for one spec against a mock of its own.
 type sharedCase struct {
@@ -243,15 +299,18 @@ var sharedCases = []sharedCase{
 	{"lostCreateGarbled", sharedLostCreateAs(mockconsole.LostAsGarbled)},
 	{"lostCreateTimeout", sharedLostCreateAs(mockconsole.LostAsTimeout, `request_timeout = "1s"`)},
 	{"gone", sharedGone},
-	{"importByID", sharedImportByID},
-	{"importByIdentity", sharedImportByIdentity},
 	{"createTimeout", sharedCreateTimeout},
 	{"updateAndDeleteTimeout", sharedUpdateAndDeleteTimeout},
 }
 
-// testAccShared runs every case of the suite for the specs of typeName, a subtest per case (and
-// per variant under it, where the resource has several specs).
-func testAccShared(t *testing.T, typeName string) {
+var sharedImportCases = []sharedCase{
+	{"importByID", sharedImportByID},
+	{"importByIdentity", sharedImportByIdentity},
+}
+
+// testAccShared runs the cases for the specs of typeName, a subtest per case (and per variant
+// under it, where the resource has several specs).
+func testAccShared(t *testing.T, typeName string, cases []sharedCase) {
 	var specs []sharedSpec
 	for _, s := range sharedSpecs {
 		if s.typeName == typeName {
@@ -261,7 +320,7 @@ func testAccShared(t *testing.T, typeName string) {
 	if len(specs) == 0 {
 		t.Fatalf("no sharedSpec for %s", typeName)
 	}
-	for _, c := range sharedCases {
+	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			for _, s := range specs {
 				if s.variant == "" {
@@ -283,8 +342,8 @@ func runSharedCase(t *testing.T, c sharedCase, s sharedSpec) {
 // never run.
 func TestSharedSpecsHaveSuites(t *testing.T) {
 	for _, s := range sharedSpecs {
-		if sharedSuites[s.typeName] == nil {
-			t.Errorf("%s has a sharedSpec but no TestAcc<Resource>_shared in sharedSuites", s.typeName)
+		if suites := sharedSuites[s.typeName]; suites[0] == nil || suites[1] == nil {
+			t.Errorf("%s has a sharedSpec but no TestAcc<Resource>_shared and _sharedImport in sharedSuites", s.typeName)
 		}
 	}
 }

@@ -59,6 +59,7 @@ func approveOnly(t *testing.T, m *mockconsole.Server) func() {
 // review is pending submits nothing and says so with the id; once approved, the next apply commits
 // the review (one commit, no second write) and the plan after it is empty.
 func TestAccReviews_rulesCommittedOnce(t *testing.T) {
+	t.Parallel()
 	m, url := startCommitMock(t)
 	config := func(rules string) string {
 		return strings.Replace(gateRulesConfig(url, "dark_mode", rules), "write_limit = 0", "write_limit = 0\n  respect_review_settings = true", 1)
@@ -115,6 +116,7 @@ func TestAccReviews_rulesCommittedOnce(t *testing.T) {
 
 // The same for a change of the gate's own fields.
 func TestAccReviews_gateCommittedOnce(t *testing.T) {
+	t.Parallel()
 	m, url := startCommitMock(t)
 	provider := providerBlock(url, `respect_review_settings = true`)
 	changed := provider + gateConfig(`description = "second"`)
@@ -155,6 +157,7 @@ func TestAccReviews_gateCommittedOnce(t *testing.T) {
 // submitted and the open review named; once a reviewer commits in the console, the plan is empty and
 // apply sends nothing.
 func TestAccReviews_rejectedAndCommittedInConsole(t *testing.T) {
+	t.Parallel()
 	m, url := startCommitMock(t)
 	cli := newTFCLI(t)
 	write := func(desc string) {
@@ -227,6 +230,7 @@ func TestAccReviews_rejectedAndCommittedInConsole(t *testing.T) {
 // A commit whose answer is lost is not an error: the retry the service refuses as committed already
 // is recognised by reading the review, and the gate is read instead.
 func TestAccReviews_commitAnswerLost(t *testing.T) {
+	t.Parallel()
 	m, url := startCommitMock(t)
 	provider := providerBlock(url, `respect_review_settings = true`, `max_retries = 1`)
 	changed := provider + gateConfig(`description = "second"`)

@@ -54,6 +54,7 @@ resource "featureconsole_gate_rules" "g%[1]d" {
 // succeed with exactly their state, no write is accepted twice, and the 429s that the shared limit
 // causes are waited out rather than failing either apply.
 func TestAccGateRulesSharedWriteLimit(t *testing.T) {
+	t.Parallel()
 	if os.Getenv(resource.EnvTfAcc) == "" {
 		t.Skipf("acceptance test: set %s=1", resource.EnvTfAcc) // else the count of applies below could not be met
 	}
@@ -137,6 +138,7 @@ func TestAccGateRulesSharedWriteLimit(t *testing.T) {
 // create (not "update", though the API call is a PATCH of the rules), says the limit is the
 // project's and shared, and what to do; nothing was applied, so it does not say it may have been.
 func TestAccGateRulesWriteLimitExhausted(t *testing.T) {
+	t.Parallel()
 	m, url := startMock(t, mockconsole.Config{WriteLimit: 1, WriteWindow: time.Hour})
 	spend := func() {
 		req, _ := http.NewRequest(http.MethodPatch, url+"/console/v1/gates/gate_300/rules", strings.NewReader(`{"rules":[]}`))
