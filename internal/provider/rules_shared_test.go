@@ -163,8 +163,15 @@ var rulesCases = []struct {
 	{"import", rulesImport},
 }
 
-func TestAccGateRules_rules(t *testing.T)          { testAccRules(t, gateRulesKind) }
-func TestAccDynamicConfigRules_rules(t *testing.T) { testAccRules(t, configRulesKind) }
+func TestAccGateRules_rules(t *testing.T) {
+	t.Parallel()
+	testAccRules(t, gateRulesKind)
+}
+
+func TestAccDynamicConfigRules_rules(t *testing.T) {
+	t.Parallel()
+	testAccRules(t, configRulesKind)
+}
 
 func testAccRules(t *testing.T, k rulesKind) {
 	for _, c := range rulesCases {
