@@ -53,8 +53,7 @@ resource "featureconsole_gate_rules" "g%[1]d" {
 // Two applies at once against one project whose write limit (8 per second) both spend: both
 // succeed with exactly their state, no write is accepted twice, and the 429s that the shared limit
 // causes are waited out rather than failing either apply.
-func TestAccGateRulesSharedWriteLimit(t *testing.T) {
-	t.Parallel()
+func TestAccGateRulesSharedWriteLimit(t *testing.T) { // serial: serialAccTests says why
 	if os.Getenv(resource.EnvTfAcc) == "" {
 		t.Skipf("acceptance test: set %s=1", resource.EnvTfAcc) // else the count of applies below could not be met
 	}
