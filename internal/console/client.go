@@ -184,7 +184,7 @@ func New(cfg Config) (*Client, error) {
 	rc.HTTPClient = &http.Client{
 		// No Client.Timeout: it would start before the pacer's wait. The transport bounds each
 		// attempt from the moment it is sent.
-		Transport: &pacedTransport{next: transport, pacer: c.pacer, timeout: timeout},
+		Transport: &pacedTransport{next: transport, own: ownConnection(transport), pacer: c.pacer, timeout: timeout},
 		// Following a redirect would turn a PATCH or POST into a GET that "succeeds", and would
 		// carry SERVICE-API-KEY to whatever host the Location names: a 3xx is an error instead.
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },

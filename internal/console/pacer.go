@@ -215,7 +215,10 @@ func (p *Pacer) currentRate() float64 {
 // bounds each attempt by timeout from the moment it is sent, so waiting for the pacer never uses up
 // an attempt's request_timeout.
 type pacedTransport struct {
-	next    http.RoundTripper
+	next http.RoundTripper
+	// own carries the writes that must not be sent twice (noResend), each on a connection of its
+	// own (ownConnection); nil sends them through next.
+	own     http.RoundTripper
 	pacer   *Pacer
 	timeout time.Duration
 }
