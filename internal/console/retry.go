@@ -23,15 +23,19 @@ type attemptKey struct{}
 
 // checkRetry retries 429 while ctx lives, and 5xx (but 501) and unanswered attempts up to maxRetries.
 func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
-	if ctx.Err() != nil {
-		return false, ctx.Err()
-	}
 	st, _ := ctx.Value(attemptKey{}).(*attemptState)
 	if st == nil {
 		st = &attemptState{}
 	}
 	st.mu.Lock()
 	defer st.mu.Unlock()
+	if ctx.Err() != nil {
+		// An answer that came as the time ran out still counts: a 429 is one more refusal to report.
+		if err == nil {
+			st.answered(resp)
+		}
+		return false, ctx.Err()
+	}
 	if err != nil {
 		st.lastStatus = 0
 		var ue *url.Error
@@ -48,14 +52,7 @@ func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error)
 		}
 		return st.failures <= c.maxRetries, nil
 	}
-	st.lastStatus = resp.StatusCode
-	if resp.StatusCode == http.StatusTooManyRequests {
-		now := time.Now()
-		if st.refusals == 0 {
-			st.firstRefused = now
-		}
-		st.refusals++
-		st.retryAfter, _ = parseRetryAfter(resp.Header.Get("Retry-After"))
+	if st.answered(resp) {
 		return true, nil
 	}
 	if resp.StatusCode >= 500 && resp.StatusCode != http.StatusNotImplemented {
@@ -145,6 +142,20 @@ func (s *attemptState) snapshot() attemptState {
 	return attemptState{attempts: s.attempts, failures: s.failures, refusals: s.refusals,
 		firstRefused: s.firstRefused, retryAfter: s.retryAfter, lastStatus: s.lastStatus,
 		ambiguous: s.ambiguous, sent: s.sent, noResend: s.noResend}
+}
+
+// answered records an attempt's HTTP answer; it reports whether it was a 429. s.mu is held.
+func (s *attemptState) answered(resp *http.Response) bool {
+	s.lastStatus = resp.StatusCode
+	if resp.StatusCode != http.StatusTooManyRequests {
+		return false
+	}
+	if s.refusals == 0 {
+		s.firstRefused = time.Now()
+	}
+	s.refusals++
+	s.retryAfter, _ = parseRetryAfter(resp.Header.Get("Retry-After"))
+	return true
 }
 
 func markAmbiguous(ctx context.Context) {
