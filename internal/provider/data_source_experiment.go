@@ -6,10 +6,8 @@ package provider
 import (
 	"context"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
@@ -85,12 +83,6 @@ func (d *experimentDataSource) Schema(_ context.Context, _ datasource.SchemaRequ
 			"last_modifier_name": text("Name of whoever last changed the experiment."),
 		},
 	}
-}
-
-// experimentIDArgument is the experiment_id a data source of an experiment reads by.
-func experimentIDArgument(desc string) schema.StringAttribute {
-	return schema.StringAttribute{Required: true, MarkdownDescription: desc,
-		Validators: []validator.String{stringvalidator.LengthBetween(3, 100), framework.NotBlank()}}
 }
 
 func (d *experimentDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {

@@ -9,8 +9,12 @@ import (
 	"math"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/action/schema"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
@@ -338,3 +342,18 @@ func experimentHolds(e *console.Experiment, f console.ExperimentFields) bool {
 }
 
 type experimentResource struct{ resourceData }
+
+// The experiment's attributes that plan-time checks and moves name.
+var (
+	statusPath         = path.Root("status")
+	launchedGroupPath  = path.Root("launched_group")
+	controlGroupPath   = path.Root("control_group")
+	decisionReasonPath = path.Root("decision_reason")
+	groupsPath         = path.Root("groups")
+)
+
+// experimentIDArgument is the experiment_id a data source of an experiment reads by.
+func experimentIDArgument(desc string) schema.StringAttribute {
+	return schema.StringAttribute{Required: true, MarkdownDescription: desc,
+		Validators: []validator.String{stringvalidator.LengthBetween(3, 100), framework.NotBlank()}}
+}

@@ -22,14 +22,6 @@ import (
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 )
 
-var (
-	statusPath         = path.Root("status")
-	launchedGroupPath  = path.Root("launched_group")
-	controlGroupPath   = path.Root("control_group")
-	decisionReasonPath = path.Root("decision_reason")
-	groupsPath         = path.Root("groups")
-)
-
 // ValidateConfig checks what the service would refuse and single-attribute validators cannot see:
 // groups named uniquely with sizes summing to 100 and parameter values JSON objects, control and
 // launched groups naming groups, and the reason a decision or an abandonment needs.

@@ -5,7 +5,6 @@ package provider
 
 import (
 	"context"
-	"maps"
 	"slices"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
@@ -64,31 +63,6 @@ func asSegmentRules(l types.List) types.List {
 			delete(attrs, gateOnly)
 		}
 	})
-}
-
-func convertRules(l types.List, to types.ObjectType, edit func(map[string]attr.Value)) types.List {
-	switch {
-	case l.IsNull():
-		return types.ListNull(to)
-	case l.IsUnknown():
-		return types.ListUnknown(to)
-	}
-	vals := make([]attr.Value, 0, len(l.Elements()))
-	for _, e := range l.Elements() {
-		obj, ok := e.(types.Object)
-		switch {
-		case !ok || obj.IsUnknown():
-			vals = append(vals, types.ObjectUnknown(to.AttrTypes))
-			continue
-		case obj.IsNull():
-			vals = append(vals, types.ObjectNull(to.AttrTypes))
-			continue
-		}
-		attrs := maps.Clone(obj.Attributes())
-		edit(attrs)
-		vals = append(vals, types.ObjectValueMust(to.AttrTypes, attrs))
-	}
-	return types.ListValueMust(to, vals)
 }
 
 // expandSegment is the create request, the rules to write and the ids to add.

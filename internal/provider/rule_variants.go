@@ -37,50 +37,7 @@ type variantModel struct {
 	ReturnValue    framework.JSONValue `tfsdk:"return_value"`
 }
 
-var (
-	configRuleObjectType = resourceObjectType(configRuleAttributes())
-	variantObjectType    = nestedObjectType(configRuleObjectType, "variants")
-)
-
-// configRuleAttributes is a gate rule's schema with variants: a config rule's.
-func configRuleAttributes() map[string]schema.Attribute {
-	attrs := gateRuleAttributes()
-	attrs["variants"] = schema.ListNestedAttribute{
-		Optional: true,
-		MarkdownDescription: "Splits the units the rule passes between variants, each served its own `return_value` " +
-			"instead of the rule's. Their `pass_percentage` values must sum to `100`, and each `return_value` must match " +
-			"the config's schema; both are checked at plan time, before anything is sent. A variant that keeps its " +
-			"`name` keeps its `id`. Omit (or `[]`) for a rule without variants: variants the config holds are then " +
-			"removed, and the plan shows it.",
-		Validators: []validator.List{listvalidator.NoNullValues()},
-		NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-			"id": schema.StringAttribute{
-				Computed: true,
-				MarkdownDescription: "Identifier of the variant, assigned by the service (opaque) and kept as long as the " +
-					"variant keeps its `name`.",
-			},
-			"name": schema.StringAttribute{
-				Required:            true,
-				MarkdownDescription: "Name of the variant; unique within the rule and not empty.",
-				Validators:          []validator.String{framework.NotBlank()},
-			},
-			"pass_percentage": schema.NumberAttribute{
-				Required: true,
-				MarkdownDescription: "Share of the units the rule passes that get this variant, from `0` to `100` with " +
-					"at most two decimals; the variants of a rule sum to `100`.",
-				Validators: []validator.Number{framework.PassPercentageValidator{}},
-			},
-			"return_value": schema.StringAttribute{
-				Required:   true,
-				CustomType: framework.JSONValueType{},
-				MarkdownDescription: "Value returned to the units that get this variant, as a JSON object (use " +
-					"`jsonencode`). Formatting and key order do not matter.",
-				Validators: []validator.String{framework.JSONObject()},
-			},
-		}},
-	}
-	return attrs
-}
+var variantObjectType = resourceObjectType(variantsAttribute().NestedObject.Attributes)
 
 // hasVariants says whether t is the object type of a rule with variants.
 func hasVariants(t attr.Type) bool {
@@ -90,67 +47,6 @@ func hasVariants(t attr.Type) bool {
 	}
 	_, ok = o.AttrTypes["variants"]
 	return ok
-}
-
-// configRuleModels reads a list of config rules: each a gateRuleModel with its Variants.
-func configRuleModels(ctx context.Context, l types.List) ([]gateRuleModel, diag.Diagnostics) {
-	models, diags := framework.ListModels[gateRuleModel](ctx, convertRules(l, gateRuleObjectType, func(attrs map[string]attr.Value) {
-		delete(attrs, "variants")
-	}))
-	for i, e := range framework.KnownElements(l) {
-		if obj, ok := e.(types.Object); ok && i < len(models) {
-			models[i].Variants, _ = obj.Attributes()["variants"].(types.List)
-		}
-	}
-	return models, diags
-}
-
-// ruleList lists models as rules of elem's type: a config rule's carries the model's Variants.
-func ruleList(ctx context.Context, elem attr.Type, models []gateRuleModel) (types.List, diag.Diagnostics) {
-	l, diags := types.ListValueFrom(ctx, gateRuleObjectType, models)
-	if diags.HasError() || !hasVariants(elem) {
-		return l, diags
-	}
-	vals := make([]attr.Value, 0, len(models))
-	for i, e := range l.Elements() {
-		obj, d := setVariants(ctx, e, models[i].Variants)
-		diags.Append(d...)
-		vals = append(vals, obj)
-	}
-	if diags.HasError() {
-		return types.ListNull(configRuleObjectType), diags
-	}
-	return types.ListValue(configRuleObjectType, vals)
-}
-
-// setVariants is the gate rule object rule as a config rule's, with variants (null when unset).
-func setVariants(ctx context.Context, rule attr.Value, variants types.List) (attr.Value, diag.Diagnostics) {
-	obj, ok := rule.(types.Object)
-	if !ok {
-		return types.ObjectUnknown(configRuleObjectType.AttrTypes), nil
-	}
-	if variants.ElementType(ctx) == nil {
-		variants = types.ListNull(variantObjectType)
-	}
-	attrs := maps.Clone(obj.Attributes())
-	attrs["variants"] = variants
-	return types.ObjectValue(configRuleObjectType.AttrTypes, attrs)
-}
-
-// withVariantsOf is a flattened gate rule as a config rule holding the service's variants, each
-// matched by name to the hint's to keep the configuration's forms.
-func withVariantsOf(ctx context.Context, rule attr.Value, service []console.RuleVariant, hint *gateRuleModel) (attr.Value, diag.Diagnostics) {
-	var hints types.List
-	if hint != nil {
-		hints = hint.Variants
-	}
-	variants, diags := flattenVariants(ctx, service, hints)
-	if diags.HasError() {
-		return rule, diags
-	}
-	obj, d := setVariants(ctx, rule, variants)
-	diags.Append(d...)
-	return obj, diags
 }
 
 // flattenVariants is the service's variants of a rule; none is null, or [] where the hint says [].
@@ -378,5 +274,43 @@ func checkHeldVariantValues(s *valueschema.Schema, rule console.GateRule, i int,
 	for k, v := range rule.Variants {
 		checkValue(s, v.ReturnValue, path.Root("schema"), fmt.Sprintf("Return value of variant %q of rule %q", v.Name, rule.Name),
 			fmt.Sprintf("rules[%d].variants[%d] as dynamic config %q holds it", i, k, id), "the planned schema", diags)
+	}
+}
+
+// variantsAttribute is the schema of a config rule's variants (configRuleAttributes).
+func variantsAttribute() schema.ListNestedAttribute {
+	return schema.ListNestedAttribute{
+		Optional: true,
+		MarkdownDescription: "Splits the units the rule passes between variants, each served its own `return_value` " +
+			"instead of the rule's. Their `pass_percentage` values must sum to `100`, and each `return_value` must match " +
+			"the config's schema; both are checked at plan time, before anything is sent. A variant that keeps its " +
+			"`name` keeps its `id`. Omit (or `[]`) for a rule without variants: variants the config holds are then " +
+			"removed, and the plan shows it.",
+		Validators: []validator.List{listvalidator.NoNullValues()},
+		NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				Computed: true,
+				MarkdownDescription: "Identifier of the variant, assigned by the service (opaque) and kept as long as the " +
+					"variant keeps its `name`.",
+			},
+			"name": schema.StringAttribute{
+				Required:            true,
+				MarkdownDescription: "Name of the variant; unique within the rule and not empty.",
+				Validators:          []validator.String{framework.NotBlank()},
+			},
+			"pass_percentage": schema.NumberAttribute{
+				Required: true,
+				MarkdownDescription: "Share of the units the rule passes that get this variant, from `0` to `100` with " +
+					"at most two decimals; the variants of a rule sum to `100`.",
+				Validators: []validator.Number{framework.PassPercentageValidator{}},
+			},
+			"return_value": schema.StringAttribute{
+				Required:   true,
+				CustomType: framework.JSONValueType{},
+				MarkdownDescription: "Value returned to the units that get this variant, as a JSON object (use " +
+					"`jsonencode`). Formatting and key order do not matter.",
+				Validators: []validator.String{framework.JSONObject()},
+			},
+		}},
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
@@ -26,21 +27,6 @@ import (
 // The rule model that gate rules, segment rules, pipeline phases and dynamic config rules share:
 // one rule, its schema, and its way to and from the service (conditions.go holds its conditions).
 
-type gateRuleModel struct {
-	ID             types.String        `tfsdk:"id"`
-	BaseID         types.String        `tfsdk:"base_id"`
-	Name           types.String        `tfsdk:"name"`
-	PassPercentage types.Number        `tfsdk:"pass_percentage"`
-	Environments   types.List          `tfsdk:"environments"`
-	Conditions     types.List          `tfsdk:"conditions"`
-	ReturnValue    framework.JSONValue `tfsdk:"return_value"`
-	// ScheduledRollouts is the service's, read-only: never sent back.
-	ScheduledRollouts types.List `tfsdk:"scheduled_rollouts"`
-	// Variants are a config rule's (rule_variants.go: ruleModels and ruleList carry them between the
-	// rule and its object); null for every other rule.
-	Variants types.List `tfsdk:"-"`
-}
-
 var (
 	gateRuleObjectType   = resourceObjectType(gateRuleAttributes())
 	scheduledRolloutType = nestedObjectType(gateRuleObjectType, "scheduled_rollouts")
@@ -52,28 +38,6 @@ func ruleModels(ctx context.Context, l types.List) ([]gateRuleModel, diag.Diagno
 		return configRuleModels(ctx, l)
 	}
 	return framework.ListModels[gateRuleModel](ctx, l)
-}
-
-// nameIndex is the one way rules (and a rule's variants) are matched by name to earlier ones (the
-// prior state's, the hints of a read): the first of a name wins, and each is taken once.
-type nameIndex map[string]int
-
-// indexByName indexes n items by the names name gives (false: an item without a known name).
-func indexByName(n int, name func(i int) (string, bool)) nameIndex {
-	idx := nameIndex{}
-	for i := n - 1; i >= 0; i-- {
-		if s, ok := name(i); ok {
-			idx[s] = i
-		}
-	}
-	return idx
-}
-
-// take is the index of the item named name, which is then forgotten.
-func (x nameIndex) take(name string) (int, bool) {
-	i, ok := x[name]
-	delete(x, name)
-	return i, ok
 }
 
 // expandRules builds the request body. baseID goes back for every rule whose base_id is known,
@@ -217,29 +181,6 @@ func flattenRule(ctx context.Context, r console.GateRule, hint *gateRuleModel) (
 	return obj, diags
 }
 
-// heldPercent is a percentage the service holds, as the hint writes it when it is the same: they
-// compare by value at their two decimals (33.330000000000005 is 33.33).
-func heldPercent(held float64, hint types.Number) types.Number {
-	if hb := hint.ValueBigFloat(); hb != nil && !hint.IsUnknown() {
-		if f, _ := hb.Float64(); framework.RoundPercentage(f) == framework.RoundPercentage(held) {
-			return hint
-		}
-	}
-	return framework.PercentFromFloat(held)
-}
-
-// heldJSON is a JSON value the service holds, as the hint writes it (the configuration's formatting
-// and key order) when it means the same.
-func heldJSON(ctx context.Context, held json.RawMessage, hint framework.JSONValue) framework.JSONValue {
-	v := framework.NewJSONValue(framework.CanonicalJSON(held))
-	if !hint.IsNull() && !hint.IsUnknown() {
-		if eq, _ := hint.StringSemanticEquals(ctx, v); eq {
-			return hint
-		}
-	}
-	return v
-}
-
 // flattenSchedule is a rule's schedule: the steps made, then the steps to come; [] when it has none.
 func flattenSchedule(r console.GateRule) types.List {
 	elem := scheduledRolloutType
@@ -342,16 +283,6 @@ func ruleFullyKnown(ctx context.Context, m gateRuleModel) bool {
 	return fullyKnown(ctx, m.Name, m.PassPercentage, m.Environments, m.Conditions, m.ReturnValue) && variantsKnown(ctx, m.Variants)
 }
 
-func fullyKnown(ctx context.Context, values ...attr.Value) bool {
-	for _, v := range values {
-		tv, err := v.ToTerraformValue(ctx)
-		if err != nil || !tv.IsFullyKnown() {
-			return false
-		}
-	}
-	return true
-}
-
 // canonicalRule renders the content of a rule (everything but its ids) as sent on the wire, with
 // the return value's keys sorted.
 func canonicalRule(ctx context.Context, m gateRuleModel) (string, bool) {
@@ -390,4 +321,100 @@ func sortedJSON(raw json.RawMessage) (json.RawMessage, bool) {
 	}
 	b, err := json.Marshal(v)
 	return b, err == nil
+}
+
+// configRuleObjectType is a config rule's object type.
+var configRuleObjectType = resourceObjectType(configRuleAttributes())
+
+// configRuleAttributes is a gate rule's schema with variants: a config rule's.
+func configRuleAttributes() map[string]schema.Attribute {
+	attrs := gateRuleAttributes()
+	attrs["variants"] = variantsAttribute()
+	return attrs
+}
+
+// configRuleModels reads a list of config rules: each a gateRuleModel with its Variants.
+func configRuleModels(ctx context.Context, l types.List) ([]gateRuleModel, diag.Diagnostics) {
+	models, diags := framework.ListModels[gateRuleModel](ctx, convertRules(l, gateRuleObjectType, func(attrs map[string]attr.Value) {
+		delete(attrs, "variants")
+	}))
+	for i, e := range framework.KnownElements(l) {
+		if obj, ok := e.(types.Object); ok && i < len(models) {
+			models[i].Variants, _ = obj.Attributes()["variants"].(types.List)
+		}
+	}
+	return models, diags
+}
+
+// ruleList lists models as rules of elem's type: a config rule's carries the model's Variants.
+func ruleList(ctx context.Context, elem attr.Type, models []gateRuleModel) (types.List, diag.Diagnostics) {
+	l, diags := types.ListValueFrom(ctx, gateRuleObjectType, models)
+	if diags.HasError() || !hasVariants(elem) {
+		return l, diags
+	}
+	vals := make([]attr.Value, 0, len(models))
+	for i, e := range l.Elements() {
+		obj, d := setVariants(ctx, e, models[i].Variants)
+		diags.Append(d...)
+		vals = append(vals, obj)
+	}
+	if diags.HasError() {
+		return types.ListNull(configRuleObjectType), diags
+	}
+	return types.ListValue(configRuleObjectType, vals)
+}
+
+// setVariants is the gate rule object rule as a config rule's, with variants (null when unset).
+func setVariants(ctx context.Context, rule attr.Value, variants types.List) (attr.Value, diag.Diagnostics) {
+	obj, ok := rule.(types.Object)
+	if !ok {
+		return types.ObjectUnknown(configRuleObjectType.AttrTypes), nil
+	}
+	if variants.ElementType(ctx) == nil {
+		variants = types.ListNull(variantObjectType)
+	}
+	attrs := maps.Clone(obj.Attributes())
+	attrs["variants"] = variants
+	return types.ObjectValue(configRuleObjectType.AttrTypes, attrs)
+}
+
+// withVariantsOf is a flattened gate rule as a config rule holding the service's variants, each
+// matched by name to the hint's to keep the configuration's forms.
+func withVariantsOf(ctx context.Context, rule attr.Value, service []console.RuleVariant, hint *gateRuleModel) (attr.Value, diag.Diagnostics) {
+	var hints types.List
+	if hint != nil {
+		hints = hint.Variants
+	}
+	variants, diags := flattenVariants(ctx, service, hints)
+	if diags.HasError() {
+		return rule, diags
+	}
+	obj, d := setVariants(ctx, rule, variants)
+	diags.Append(d...)
+	return obj, diags
+}
+
+func convertRules(l types.List, to types.ObjectType, edit func(map[string]attr.Value)) types.List {
+	switch {
+	case l.IsNull():
+		return types.ListNull(to)
+	case l.IsUnknown():
+		return types.ListUnknown(to)
+	}
+	vals := make([]attr.Value, 0, len(l.Elements()))
+	for _, e := range l.Elements() {
+		obj, ok := e.(types.Object)
+		switch {
+		case !ok || obj.IsUnknown():
+			vals = append(vals, types.ObjectUnknown(to.AttrTypes))
+			continue
+		case obj.IsNull():
+			vals = append(vals, types.ObjectNull(to.AttrTypes))
+			continue
+		}
+		attrs := maps.Clone(obj.Attributes())
+		edit(attrs)
+		vals = append(vals, types.ObjectValueMust(to.AttrTypes, attrs))
+	}
+	return types.ListValueMust(to, vals)
 }

@@ -34,48 +34,6 @@ type rulesResource struct {
 	target rulesTarget
 }
 
-// rulesFields are the attributes every rules resource has beside its object's id; the models embed
-// them (the framework promotes an embedded struct's attributes).
-type rulesFields struct {
-	ID    types.String `tfsdk:"id"`
-	Rules types.List   `tfsdk:"rules"`
-	// OnActiveRun and KeepOnDestroy are Terraform's only: never sent.
-	OnActiveRun   types.String   `tfsdk:"on_active_run"`
-	KeepOnDestroy types.Bool     `tfsdk:"keep_on_destroy"`
-	Timeouts      timeouts.Value `tfsdk:"timeouts"`
-}
-
-func (f *rulesFields) fields() *rulesFields { return f }
-
-// rulesModel is a rules resource's model: its object's id (identity) and the shared fields.
-type rulesModel interface {
-	identifiedModel
-	fields() *rulesFields
-}
-
-// objectID is the id of the object whose rules m holds.
-func objectID(m rulesModel) string {
-	_, id := m.identity()
-	return id.ValueString()
-}
-
-// flattenRulesModel stores the rules the service holds in m. hints (the plan after apply, the prior
-// state on read) are matched to the service's rules by name; where the service's value means the
-// same as the hint's, the hint's form is kept so the configuration and the state never differ in
-// form only (flattenRulesAs).
-func flattenRulesModel(ctx context.Context, ruleType types.ObjectType, service []console.GateRule, m rulesModel, hints []gateRuleModel) diag.Diagnostics {
-	f := m.fields()
-	f.ID = types.StringValue(objectID(m))
-	if f.OnActiveRun.IsNull() || f.OnActiveRun.IsUnknown() { // imported, or listed: the default
-		f.OnActiveRun = types.StringValue(onActiveRunFail)
-	}
-	rules, diags := flattenRulesAs(ctx, ruleType, service, hints)
-	if !diags.HasError() {
-		f.Rules = rules
-	}
-	return diags
-}
-
 func (r *rulesResource) flatten(ctx context.Context, service []console.GateRule, m rulesModel, hints []gateRuleModel) diag.Diagnostics {
 	return flattenRulesModel(ctx, r.target.ruleType, service, m, hints)
 }

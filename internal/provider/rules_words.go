@@ -20,10 +20,6 @@ import (
 // run of it, which locks the rules until it ends (and puts the old ones back if aborted); a write
 // may be refused, or answered with other rules than were sent.
 
-// notTakenWords explain, for a target, a write answered with other rules than were sent: why the
-// service may do that (cause, a sentence or "") and a remedy beside the console (", or ...", or "").
-type notTakenWords struct{ cause, remedy string }
-
 // warnRolloutStarted warns, after a write to an object attached to a release pipeline, of the run
 // the write started, or that it started none and the change is live now, or that the newest run
 // ended already (phases without bake time); runs that cannot be listed are said too, without
