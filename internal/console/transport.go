@@ -22,8 +22,8 @@ import (
 // closed too. net/http resends by itself only idempotent requests, and a retry through
 // go-retryablehttp would take the next pooled connection and count against max_retries; after a
 // long wait (the 15-minute write window) every attempt met a dead connection. Writes that must
-// not be sent twice (noResend) never take a pooled connection (ownConnection). ctx is r's context bounded by the
-// attempt's timeout: every step of the request takes it.
+// not be sent twice (noResend) never take a pooled connection (ownConnection). ctx is r's context
+// bounded by the attempt's timeout: every step of the request takes it.
 func (t *pacedTransport) roundTripFresh(ctx context.Context, r *http.Request) (*http.Response, error) {
 	if noResend(ctx) && t.own != nil {
 		return t.own.RoundTrip(r.WithContext(ctx))
