@@ -52,3 +52,32 @@ type gateListModel struct {
 func gateFilter(ctx context.Context, cfg *gateListModel) (func(*console.Gate) bool, diag.Diagnostics) {
 	return gateRulesFilter(ctx, &gateRulesListModel{Tags: cfg.Tags, IncludeEmpty: types.BoolValue(true)})
 }
+
+type gateRulesListModel struct {
+	Tags            types.List `tfsdk:"tags"`
+	IncludeEmpty    types.Bool `tfsdk:"include_empty"`
+	IncludeArchived types.Bool `tfsdk:"include_archived"`
+}
+
+// gateRulesFilter keeps the gates with rules (all of them with include_empty) that carry every tag
+// asked for; when that is every gate it says so (nil), so that the service's pages stop at the limit.
+func gateRulesFilter(ctx context.Context, cfg *gateRulesListModel) (func(*console.Gate) bool, diag.Diagnostics) {
+	tags, diags := wantedTags(ctx, cfg.Tags)
+	if diags.HasError() {
+		return nil, diags
+	}
+	includeEmpty := cfg.IncludeEmpty.ValueBool()
+	if len(tags) == 0 && includeEmpty {
+		return nil, nil
+	}
+	return func(g *console.Gate) bool { return (includeEmpty || len(g.Rules) > 0) && hasEveryTag(g.Tags, tags) }, nil
+}
+
+// includeArchivedAttribute is the include_archived filter of the lists of gates.
+func includeArchivedAttribute() listschema.BoolAttribute {
+	return listschema.BoolAttribute{
+		Optional: true,
+		MarkdownDescription: "Also list archived gates. Defaults to `false`: archived gates are left out, as the " +
+			"console's list of gates leaves them out.",
+	}
+}

@@ -4,11 +4,16 @@
 package provider
 
 import (
+	"context"
+	"slices"
+
 	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
 // What the resources of an object's own fields whose rules live apart (featureconsole_gate,
@@ -46,4 +51,32 @@ func pipelineOrDetach(planned *string) *string {
 		return new("")
 	}
 	return planned
+}
+
+// maxDescription is the service's longest description of a gate, a config or an experiment.
+const maxDescription = 1000
+
+func sameStringSet(a, b []string) bool {
+	a, b = slices.Clone(a), slices.Clone(b)
+	slices.Sort(a)
+	slices.Sort(b)
+	return slices.Equal(slices.Compact(a), slices.Compact(b))
+}
+
+// knownPointer is a known, non-null string's value, else nil (left out of the request).
+func knownPointer(s types.String) *string {
+	if s.IsNull() || s.IsUnknown() {
+		return nil
+	}
+	return s.ValueStringPointer()
+}
+
+// knownTags is a known set's strings ([] for an empty one), else nil.
+func knownTags(ctx context.Context, s types.Set) (*[]string, diag.Diagnostics) {
+	if s.IsNull() || s.IsUnknown() {
+		return nil, nil
+	}
+	tags := []string{}
+	diags := s.ElementsAs(ctx, &tags, false)
+	return &tags, diags
 }

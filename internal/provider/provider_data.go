@@ -16,7 +16,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
-	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
@@ -131,11 +130,6 @@ func requireClient(d *providerData, diags *diag.Diagnostics) bool {
 // modelSource is a plan or a state, from which a CRUD call reads its model.
 type modelSource interface {
 	Get(ctx context.Context, target any) diag.Diagnostics
-}
-
-// identifiedModel is a resource's model, which knows the resource's identity.
-type identifiedModel interface {
-	identity() (attr string, value types.String)
 }
 
 // begin is how every Create, Read, Update and Delete starts: it reads the model (from the plan or

@@ -109,20 +109,6 @@ func configChanges(ctx context.Context, plan, state dynamicConfigModel) (console
 	return f, diags
 }
 
-// sameJSON compares two JSON value attributes by meaning; null is {}; unknown is never the same.
-func sameJSON(ctx context.Context, a, b framework.JSONValue) bool {
-	if a.IsUnknown() || b.IsUnknown() {
-		return false
-	}
-	ab, _ := knownJSON(a)
-	bb, _ := knownJSON(b)
-	if framework.IsEmptyJSONObject(ab) || framework.IsEmptyJSONObject(bb) {
-		return framework.IsEmptyJSONObject(ab) && framework.IsEmptyJSONObject(bb)
-	}
-	eq, d := a.StringSemanticEquals(ctx, b)
-	return eq && !d.HasError()
-}
-
 func emptyConfigFields(f console.DynamicConfigFields) bool {
 	return f.Name == nil && f.Description == nil && f.IsEnabled == nil && f.IDType == nil && f.Tags == nil &&
 		f.TargetApps == nil && f.DefaultValue == nil && f.Schema == nil && f.ReleasePipelineID == nil && f.Team == nil

@@ -6,12 +6,45 @@ package provider
 import (
 	"context"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
 )
+
+// configRulesResource is featureconsole_dynamic_config_rules: rulesResource over a dynamic config,
+// each rule's return_value being what the config serves, checked at plan time against the config's
+// schema (checkReturnValues).
+type configRulesResource struct{ rulesResource }
+
+var _ managedResource = &configRulesResource{}
 
 func NewDynamicConfigRulesResource() resource.Resource {
 	return &configRulesResource{rulesResource{resourceData: resourceData{typeName: "dynamic_config_rules"}, target: configRulesTarget}}
+}
+
+var configRulesTarget = newRulesTarget(rulesTarget{
+	noun: "dynamic config", holder: "the config", typeName: "featureconsole_dynamic_config_rules", idAttr: configIdentityAttr,
+	exampleID: "checkout_copy", ruleType: configRuleObjectType,
+	model:    func() rulesModel { return &configRulesModel{} },
+	runs:     activeRunsOfConfig,
+	filter:   func(id string) console.TriggerFilter { return console.TriggerFilter{DynamicConfigID: id} },
+	archived: addArchivedConfigWriteError,
+	onMissing: "featureconsole_dynamic_config_rules manages the rules of a dynamic config that exists. To have " +
+		"Terraform create the config, declare it with a featureconsole_dynamic_config resource and reference it: " +
+		"config_id = featureconsole_dynamic_config.<name>.config_id. Otherwise correct config_id.",
+	outOfOrder: func(data *providerData, id string, diags *diag.Diagnostics) bool {
+		return data.schemas.rulesBeforeSchema(id, diags)
+	},
+	checkPlan: checkReturnValues,
+}, targetCalls[console.DynamicConfig]{
+	get: (*console.Client).GetDynamicConfig, write: (*console.Client).UpdateDynamicConfigRules,
+	review: (*console.Client).GetDynamicConfigReview, commit: (*console.Client).CommitDynamicConfigReview, holder: configHolder,
+})
+
+func configHolder(d *console.DynamicConfig) *ruleHolder {
+	return &ruleHolder{ID: d.ID, ReleasePipelineID: d.ReleasePipelineID, Rules: d.Rules, ActiveReview: d.ActiveReview}
 }
 
 func (r *configRulesResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {

@@ -9,41 +9,35 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/resource"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/valueschema"
 )
 
-// ModifyPlan is the rules resources' (rules followed by name, ids promised only when nothing is
-// written), and checks every rule's return value against the config's schema before anything is
-// sent.
-func (r *configRulesResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	defer r.checkAccess(ctx, req, resp)
-	if plan, ok := r.modifyPlan(ctx, req, resp).(*configRulesModel); ok {
-		r.checkReturnValues(ctx, *plan, &resp.Diagnostics)
-	}
-}
-
-// checkReturnValues checks each rule's return value against the config's schema: the one this plan
-// gives featureconsole_dynamic_config (planned first, as config_id refers to it), else the one the
-// service holds. One error per value that breaks it, on that rule's return_value.
-func (r *configRulesResource) checkReturnValues(ctx context.Context, plan configRulesModel, diags *diag.Diagnostics) {
-	id, ok := framework.KnownString(plan.ConfigID)
-	if !ok || r.data == nil || !framework.ElementsKnown(plan.Rules) {
+// checkReturnValues is the config rules' plan check (rulesTarget.checkPlan): each rule's return
+// value against the config's schema, the one this plan gives featureconsole_dynamic_config (planned
+// first, as config_id refers to it), else the one the service holds. One error per value that
+// breaks it, on that rule's return_value.
+func checkReturnValues(ctx context.Context, data *providerData, m rulesModel, diags *diag.Diagnostics) {
+	plan, isConfig := m.(*configRulesModel)
+	if !isConfig || data == nil {
 		return
 	}
-	ps, planned := r.data.schemas.get(id)
+	id, ok := framework.KnownString(plan.ConfigID)
+	if !ok || !framework.ElementsKnown(plan.Rules) {
+		return
+	}
+	ps, planned := data.schemas.get(id)
 	if planned && !ps.known {
 		return // the schema is known only after apply: the service checks the values then
 	}
 	raw, from := ps.raw, "the schema this plan gives featureconsole_dynamic_config"
 	if !planned {
-		if r.data.client == nil {
+		if data.client == nil {
 			return
 		}
-		c, err := r.data.client.GetDynamicConfig(ctx, id)
+		c, err := data.client.GetDynamicConfig(ctx, id)
 		if console.NotFound(err) {
 			return // reported on apply, naming what to do
 		}
@@ -73,7 +67,7 @@ func (r *configRulesResource) checkReturnValues(ctx context.Context, plan config
 		}
 	}
 	if !planned {
-		r.data.schemas.checkedHeld(id, raw, func(s *valueschema.Schema) bool {
+		data.schemas.checkedHeld(id, raw, func(s *valueschema.Schema) bool {
 			var d diag.Diagnostics
 			check(s, "", &d)
 			return !d.HasError()

@@ -4,6 +4,7 @@
 package provider
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 
@@ -98,4 +99,18 @@ func checkValue(s *valueschema.Schema, value []byte, at path.Path, what, where, 
 	detail += "\nChange the value (or the schema) so that it matches. Nothing was sent."
 	diags.AddAttributeError(at, what+" breaks the schema", detail)
 	return false
+}
+
+// sameJSON compares two JSON value attributes by meaning; null is {}; unknown is never the same.
+func sameJSON(ctx context.Context, a, b framework.JSONValue) bool {
+	if a.IsUnknown() || b.IsUnknown() {
+		return false
+	}
+	ab, _ := knownJSON(a)
+	bb, _ := knownJSON(b)
+	if framework.IsEmptyJSONObject(ab) || framework.IsEmptyJSONObject(bb) {
+		return framework.IsEmptyJSONObject(ab) && framework.IsEmptyJSONObject(bb)
+	}
+	eq, d := a.StringSemanticEquals(ctx, b)
+	return eq && !d.HasError()
 }

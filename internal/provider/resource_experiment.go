@@ -43,9 +43,6 @@ var experimentIDPattern = regexp.MustCompile(`^[A-Za-z0-9_-]*$`)
 var experimentCreation = creation{typeName: "featureconsole_experiment", kind: "Experiment", noun: "An experiment with id",
 	plural: "experiments", idWord: "experiment id"}
 
-// The statuses a configuration may ask for (the service has more, which it sets itself).
-var experimentStatuses = []string{console.ExperimentSetup, console.ExperimentActive, console.ExperimentDecisionMade, console.ExperimentAbandoned}
-
 func (r *experimentResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "An experiment: the users it allocates are split between groups, each served its own " +

@@ -357,3 +357,6 @@ func experimentIDArgument(desc string) schema.StringAttribute {
 	return schema.StringAttribute{Required: true, MarkdownDescription: desc,
 		Validators: []validator.String{stringvalidator.LengthBetween(3, 100), framework.NotBlank()}}
 }
+
+// The statuses a configuration may ask for (the service has more, which it sets itself).
+var experimentStatuses = []string{console.ExperimentSetup, console.ExperimentActive, console.ExperimentDecisionMade, console.ExperimentAbandoned}

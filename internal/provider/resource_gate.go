@@ -35,7 +35,6 @@ func NewGateResource() resource.Resource {
 const (
 	gateTypePermanent = "PERMANENT"
 	gateTypeTemporary = "TEMPORARY"
-	maxDescription    = 1000
 )
 
 // gateCreation names gates in the errors of a create that meets an existing one.

@@ -5,7 +5,6 @@ package provider
 
 import (
 	"context"
-	"slices"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -87,23 +86,6 @@ func emptyGateFields(f console.GateFields) bool {
 	return f == (console.GateFields{})
 }
 
-// gateHolds reports whether the gate holds every field that was sent: how a create whose answer was
-// lost is recognised as this apply's own.
-func gateHolds(g *console.Gate, f console.GateFields) bool {
-	same := func(p *string, v string) bool { return p == nil || *p == v }
-	return g.ID == f.ID && same(f.Name, g.Name) && same(f.Description, g.Description) &&
-		same(f.Type, g.Type) && same(f.IDType, g.IDType) && same(f.ReleasePipelineID, g.ReleasePipelineID) &&
-		(f.IsEnabled == nil || *f.IsEnabled == g.IsEnabled) &&
-		(f.Tags == nil || sameStringSet(*f.Tags, g.Tags))
-}
-
-func sameStringSet(a, b []string) bool {
-	a, b = slices.Clone(a), slices.Clone(b)
-	slices.Sort(a)
-	slices.Sort(b)
-	return slices.Equal(slices.Compact(a), slices.Compact(b))
-}
-
 // flattenGateFields puts what the service holds into the model; fields the service leaves out or
 // sends as null read as the service's "none" ("" or no tags), a pipeline "" as no pipeline. A stale
 // gate's type is what was declared (TEMPORARY): STALE is the service's verdict, never drift.
@@ -132,24 +114,6 @@ func flattenGateFields(g *console.Gate, m *gateModel) {
 	m.CreatedTime = types.Int64Value(int64(g.CreatedTime))
 	m.LastModifierID = types.StringValue(g.LastModifierID)
 	m.LastModifierName = types.StringValue(g.LastModifierName)
-}
-
-// knownPointer is a known, non-null string's value, else nil (left out of the request).
-func knownPointer(s types.String) *string {
-	if s.IsNull() || s.IsUnknown() {
-		return nil
-	}
-	return s.ValueStringPointer()
-}
-
-// knownTags is a known set's strings ([] for an empty one), else nil.
-func knownTags(ctx context.Context, s types.Set) (*[]string, diag.Diagnostics) {
-	if s.IsNull() || s.IsUnknown() {
-		return nil, nil
-	}
-	tags := []string{}
-	diags := s.ElementsAs(ctx, &tags, false)
-	return &tags, diags
 }
 
 type gateResource struct{ resourceData }

@@ -79,3 +79,8 @@ func importID(ctx context.Context, req resource.ImportStateRequest, resp *resour
 }
 
 const configIdentityAttr = "config_id"
+
+// identifiedModel is a resource's model, which knows the resource's identity.
+type identifiedModel interface {
+	identity() (attr string, value types.String)
+}

@@ -11,6 +11,7 @@ import (
 	"maps"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -417,4 +418,84 @@ func convertRules(l types.List, to types.ObjectType, edit func(map[string]attr.V
 		vals = append(vals, types.ObjectValueMust(to.AttrTypes, attrs))
 	}
 	return types.ListValueMust(to, vals)
+}
+
+// expandForWrite is expandRules for a write of planned: a rule whose base_id the plan does not know
+// takes the one of the rule of the same name that holds (what the object holds, on create) or prior
+// (the state's rules) has. A plan that may supersede a run promises no base_id (supersedePlan), yet
+// the service keeps the identity of every rule the object still holds when it is sent back.
+func expandForWrite(ctx context.Context, planned, prior []gateRuleModel, holds []console.GateRule) ([]console.GateRule, diag.Diagnostics) {
+	rules, diags := expandRules(ctx, planned)
+	if diags.HasError() {
+		return nil, diags
+	}
+	baseIDs := map[string]string{}
+	for _, p := range prior {
+		if !p.BaseID.IsUnknown() && !p.BaseID.IsNull() {
+			baseIDs[p.Name.ValueString()] = p.BaseID.ValueString()
+		}
+	}
+	for _, h := range holds {
+		baseIDs[h.Name] = h.BaseID
+	}
+	for i := range rules {
+		if rules[i].BaseID == "" {
+			rules[i].BaseID = baseIDs[rules[i].Name]
+		}
+	}
+	fillVariantIDs(rules, prior, holds)
+	return rules, diags
+}
+
+// expandStateRules is expandRules of a rule list as state holds it.
+func expandStateRules(ctx context.Context, l types.List) ([]console.GateRule, diag.Diagnostics) {
+	rules, diags := ruleModels(ctx, l)
+	if diags.HasError() {
+		return nil, diags
+	}
+	out, d := expandRules(ctx, rules)
+	diags.Append(d...)
+	return out, diags
+}
+
+// rulesFields are the attributes every rules resource has beside its object's id; the models embed
+// them (the framework promotes an embedded struct's attributes).
+type rulesFields struct {
+	ID    types.String `tfsdk:"id"`
+	Rules types.List   `tfsdk:"rules"`
+	// OnActiveRun and KeepOnDestroy are Terraform's only: never sent.
+	OnActiveRun   types.String   `tfsdk:"on_active_run"`
+	KeepOnDestroy types.Bool     `tfsdk:"keep_on_destroy"`
+	Timeouts      timeouts.Value `tfsdk:"timeouts"`
+}
+
+func (f *rulesFields) fields() *rulesFields { return f }
+
+// rulesModel is a rules resource's model: its object's id (identity) and the shared fields.
+type rulesModel interface {
+	identifiedModel
+	fields() *rulesFields
+}
+
+// objectID is the id of the object whose rules m holds.
+func objectID(m rulesModel) string {
+	_, id := m.identity()
+	return id.ValueString()
+}
+
+// flattenRulesModel stores the rules the service holds in m. hints (the plan after apply, the prior
+// state on read) are matched to the service's rules by name; where the service's value means the
+// same as the hint's, the hint's form is kept so the configuration and the state never differ in
+// form only (flattenRulesAs).
+func flattenRulesModel(ctx context.Context, ruleType types.ObjectType, service []console.GateRule, m rulesModel, hints []gateRuleModel) diag.Diagnostics {
+	f := m.fields()
+	f.ID = types.StringValue(objectID(m))
+	if f.OnActiveRun.IsNull() || f.OnActiveRun.IsUnknown() { // imported, or listed: the default
+		f.OnActiveRun = types.StringValue(onActiveRunFail)
+	}
+	rules, diags := flattenRulesAs(ctx, ruleType, service, hints)
+	if !diags.HasError() {
+		f.Rules = rules
+	}
+	return diags
 }

@@ -263,10 +263,13 @@ func (r *rulesResource) ValidateConfig(ctx context.Context, req resource.Validat
 	}
 }
 
-// ModifyPlan follows rules by name rather than by list position (modifyPlan).
+// ModifyPlan follows rules by name rather than by list position (modifyPlan), then checks rules to
+// be written against what the object asks of them (rulesTarget.checkPlan).
 func (r *rulesResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	defer r.checkAccess(ctx, req, resp)
-	r.modifyPlan(ctx, req, resp)
+	if plan := r.modifyPlan(ctx, req, resp); plan != nil && r.target.checkPlan != nil {
+		r.target.checkPlan(ctx, r.data, plan, &resp.Diagnostics)
+	}
 }
 
 // modifyPlan follows rules by name rather than by list position: a rule whose name is in the prior

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -63,6 +62,9 @@ type rulesTarget struct {
 	// they depend on (nil: none does). Both are handoffs.go's.
 	removed    func(data *providerData, id string, held []console.GateRule)
 	outOfOrder func(data *providerData, id string, diags *diag.Diagnostics) bool
+	// checkPlan checks a plan that writes rules against what the object asks of them (nil: nothing
+	// does; a config's schema does of its return values).
+	checkPlan func(ctx context.Context, data *providerData, plan rulesModel, diags *diag.Diagnostics)
 }
 
 // targetCalls are the client's calls on the object of a target (a gate, a dynamic config),
@@ -427,48 +429,6 @@ func matchPriorRules(ctx context.Context, planned, prior []gateRuleModel) (uncha
 	return unchanged
 }
 
-// rulesFields are the attributes every rules resource has beside its object's id; the models embed
-// them (the framework promotes an embedded struct's attributes).
-type rulesFields struct {
-	ID    types.String `tfsdk:"id"`
-	Rules types.List   `tfsdk:"rules"`
-	// OnActiveRun and KeepOnDestroy are Terraform's only: never sent.
-	OnActiveRun   types.String   `tfsdk:"on_active_run"`
-	KeepOnDestroy types.Bool     `tfsdk:"keep_on_destroy"`
-	Timeouts      timeouts.Value `tfsdk:"timeouts"`
-}
-
-func (f *rulesFields) fields() *rulesFields { return f }
-
-// rulesModel is a rules resource's model: its object's id (identity) and the shared fields.
-type rulesModel interface {
-	identifiedModel
-	fields() *rulesFields
-}
-
-// objectID is the id of the object whose rules m holds.
-func objectID(m rulesModel) string {
-	_, id := m.identity()
-	return id.ValueString()
-}
-
 // notTakenWords explain, for a target, a write answered with other rules than were sent: why the
 // service may do that (cause, a sentence or "") and a remedy beside the console (", or ...", or "").
 type notTakenWords struct{ cause, remedy string }
-
-// flattenRulesModel stores the rules the service holds in m. hints (the plan after apply, the prior
-// state on read) are matched to the service's rules by name; where the service's value means the
-// same as the hint's, the hint's form is kept so the configuration and the state never differ in
-// form only (flattenRulesAs).
-func flattenRulesModel(ctx context.Context, ruleType types.ObjectType, service []console.GateRule, m rulesModel, hints []gateRuleModel) diag.Diagnostics {
-	f := m.fields()
-	f.ID = types.StringValue(objectID(m))
-	if f.OnActiveRun.IsNull() || f.OnActiveRun.IsUnknown() { // imported, or listed: the default
-		f.OnActiveRun = types.StringValue(onActiveRunFail)
-	}
-	rules, diags := flattenRulesAs(ctx, ruleType, service, hints)
-	if !diags.HasError() {
-		f.Rules = rules
-	}
-	return diags
-}
