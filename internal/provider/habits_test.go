@@ -97,10 +97,12 @@ func checkHabitsApplied(m *mockconsole.Server, v2, withSource bool) resource.Tes
 	}
 }
 
-// habitsWorkflow is the user's workflow against a mock with habits h (plus those of the environment).
+// habitsWorkflow is the user's workflow against a mock with habits h and no others: each case of
+// TestAccHabits_workflow proves one habit alone, whatever FEATURECONSOLE_MOCK_HABITS says (merged
+// with every habit, all its cases would be the "all" case over again).
 func habitsWorkflow(t *testing.T, h mockconsole.Habits, verifyIgnore []string, importBlocks bool) {
 	m, url := startMock(t, mockconsole.Config{})
-	m.SetHabits(mergeHabits(m.Habits(), h))
+	m.SetHabits(h)
 	// The rule-based segment's count: the service's, else its rules' when they come as an array; in
 	// the seed's form (one rule shown) without a count nothing tells it.
 	ruleCount := resource.TestCheckResourceAttr("data.featureconsole_segments.all", "segments.3.count", "1")
@@ -201,7 +203,7 @@ func TestAccHabits_workflow(t *testing.T) {
 			t.Parallel()
 			var ignore []string
 			importBlocks := true
-			if tc.habits.StringTargets || envHabits(t).StringTargets {
+			if tc.habits.StringTargets {
 				ignore, importBlocks = stringTargetsIgnore, false
 			}
 			habitsWorkflow(t, tc.habits, ignore, importBlocks)
