@@ -53,6 +53,9 @@ func gateFilter(ctx context.Context, cfg *gateListModel) (func(*console.Gate) bo
 	return gateRulesFilter(ctx, &gateRulesListModel{Tags: cfg.Tags, IncludeEmpty: types.BoolValue(true)})
 }
 
+// gateRulesListModel is the configuration of the featureconsole_gate_rules list. It lives here, with
+// its filter, because the gate list filters through it too (gateFilter), and list_gate_rules.go
+// builds on both.
 type gateRulesListModel struct {
 	Tags            types.List `tfsdk:"tags"`
 	IncludeEmpty    types.Bool `tfsdk:"include_empty"`
