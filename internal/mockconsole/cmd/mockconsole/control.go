@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/mockconsole"
@@ -23,6 +22,8 @@ const controlPrefix = "/_mock/"
 //
 //	GET  /_mock/stats                        request log summary (JSON)
 //	GET  /_mock/count?method=&prefix=&status= number of logged requests matching all given filters
+//	GET  /_mock/idle?method=&prefix=&limit=&window=  seconds a write limit was idle, had room, and
+//	                                         all the seconds counted (timeline.go)
 //	GET  /_mock/span?method=&prefix=          seconds from the arrival of the first matching request to
 //	                                         the answer of the last (0 when none)
 //	POST /_mock/reset                        clears the request log
@@ -43,6 +44,17 @@ func withControl(srv *mockconsole.Server) http.Handler {
 	mux.HandleFunc("GET /_mock/span", func(w http.ResponseWriter, r *http.Request) {
 		q := r.URL.Query()
 		fmt.Fprintf(w, "%.3f\n", tl.span(q.Get("method"), q.Get("prefix")).Seconds())
+	})
+	mux.HandleFunc("GET /_mock/idle", func(w http.ResponseWriter, r *http.Request) {
+		q := r.URL.Query()
+		limit, err := strconv.Atoi(q.Get("limit"))
+		window, werr := time.ParseDuration(q.Get("window"))
+		if err != nil || werr != nil || limit <= 0 || window <= 0 {
+			http.Error(w, "limit must be a positive number and window a positive Go duration such as 10s", http.StatusBadRequest)
+			return
+		}
+		idle, room, span := tl.idle(q.Get("method"), q.Get("prefix"), limit, window)
+		fmt.Fprintf(w, "%d %d %d\n", idle, room, span)
 	})
 	mux.HandleFunc("GET /_mock/stats", func(w http.ResponseWriter, _ *http.Request) {
 		writeJSON(w, summarize(srv.Requests()))
@@ -94,8 +106,9 @@ func withControl(srv *mockconsole.Server) http.Handler {
 			return
 		}
 		start := time.Now()
-		srv.ServeHTTP(w, r)
-		tl.add(timed{method: r.Method, path: strings.TrimPrefix(r.URL.Path, "/console/v1"), start: start, end: time.Now()})
+		sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
+		srv.ServeHTTP(sw, r)
+		tl.add(timed{method: r.Method, path: strings.TrimPrefix(r.URL.Path, "/console/v1"), status: sw.status, start: start, end: time.Now()})
 	})
 }
 
@@ -111,48 +124,6 @@ func setting[T int | float64 | time.Duration](mux *http.ServeMux, path, param, m
 		apply(v)
 		w.WriteHeader(http.StatusNoContent)
 	})
-}
-
-// timed is when one API request arrived and when it was answered.
-type timed struct {
-	method, path string
-	start, end   time.Time
-}
-
-// timeline keeps the times of the API requests since the last reset (the mock's own log has none).
-type timeline struct {
-	mu   sync.Mutex
-	reqs []timed
-}
-
-func (tl *timeline) add(t timed) {
-	tl.mu.Lock()
-	defer tl.mu.Unlock()
-	tl.reqs = append(tl.reqs, t)
-}
-
-func (tl *timeline) reset() {
-	tl.mu.Lock()
-	defer tl.mu.Unlock()
-	tl.reqs = nil
-}
-
-func (tl *timeline) span(method, prefix string) time.Duration {
-	tl.mu.Lock()
-	defer tl.mu.Unlock()
-	var first, last time.Time
-	for _, t := range tl.reqs {
-		if (method != "" && !strings.EqualFold(t.method, method)) || !strings.HasPrefix(t.path, prefix) {
-			continue
-		}
-		if first.IsZero() || t.start.Before(first) {
-			first = t.start
-		}
-		if t.end.After(last) {
-			last = t.end
-		}
-	}
-	return last.Sub(first)
 }
 
 // apiPath is a logged path relative to /console/v1.
