@@ -227,7 +227,7 @@ HCL
 	ctl POST "seed-gates?n=$BENCH_QUERY_GATES"
 	ctl POST "latency?d=${BENCH_LATENCY_MS}ms"
 	tq() { "$TERRAFORM_QUERY" -chdir="$work/query" "$@"; }
-	log "terraform query -generate-config-out over $BENCH_QUERY_GATES gates with rules, ${BENCH_LATENCY_MS} ms latency ($("$TERRAFORM_QUERY" version | head -1))"
+	log "terraform query -generate-config-out over $BENCH_QUERY_GATES gates with rules, ${BENCH_LATENCY_MS} ms latency ($("$TERRAFORM_QUERY" version | sed -n 1p))"
 	ctl POST reset
 	t0=$(now)
 	RSSWRAP_OUT=$work/rss-query tq query -no-color -generate-config-out=generated.tf >"$work/query.log" 2>&1 ||
@@ -302,7 +302,7 @@ machine=$(
 	cat <<MD
 - Date: $(date -u '+%Y-%m-%d %H:%M UTC'); \`make bench\` took ${total_s} s (builds excluded).
 - Machine: $(uname -sm), $(nproc) CPUs ($(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || echo "unknown CPU")), $(awk '/^MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo 2>/dev/null || echo "? GiB") memory; load average (1, 5, 15 min) $load_start at the start, $load_end at the end.
-- $(go version | cut -d' ' -f3-); $("$TERRAFORM" version 2>/dev/null | head -1)$([ -z "$TERRAFORM_QUERY" ] || echo "; the query rows: $("$TERRAFORM_QUERY" version 2>/dev/null | head -1)")
+- $(go version | cut -d' ' -f3-); $("$TERRAFORM" version 2>/dev/null | sed -n 1p)$([ -z "$TERRAFORM_QUERY" ] || echo "; the query rows: $("$TERRAFORM_QUERY" version 2>/dev/null | sed -n 1p)")
 MD
 )
 

@@ -139,7 +139,7 @@ done
 table="| terraform plan at ${BENCH_REFRESH_LATENCY_MS} ms per request, median of $BENCH_REFRESH_RUNS turns | provider | floor: Terraform's own plan | ratio (median of the pairs) | goal: met? | another build of the provider (BENCH_REFRESH_BASELINE_BIN) |
 |---|---|---|---|---|---|
 $rows"
-machine="- Date: $(date -u '+%Y-%m-%d %H:%M UTC'); $(nproc) CPUs shared with other jobs; load average $load_start at the start, $(load) at the end; $("$TERRAFORM" version 2>/dev/null | head -1)."
+machine="- Date: $(date -u '+%Y-%m-%d %H:%M UTC'); $(nproc) CPUs shared with other jobs; load average $load_start at the start, $(load) at the end; $("$TERRAFORM" version 2>/dev/null | sed -n 1p)."
 printf '\n%s\n%s\n' "$table" "$machine"
 if [ "$BENCH_WRITE_DOC" = 1 ]; then
 	printf '%s\n%s\n' "$table" "$machine" | replace_doc_section "$doc" bench-refresh "written by make bench / scripts/bench_refresh.sh" &&

@@ -4,6 +4,7 @@
 package console
 
 import (
+	"cmp"
 	"context"
 	"io"
 	"math/rand/v2"
@@ -12,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/hashicorp/terraform-plugin-log/tflog"
 )
 
 // Limit is one published limit of the service: at most N writes in any Window (sliding).
@@ -30,11 +33,13 @@ const decrease = 0.6
 //   - never sends more than each Limit allows in its sliding window (a sliding window, unlike a
 //     token bucket, lets a lone apply reach the limit's floor: a full window at once, then one write
 //     as each earlier write leaves the window);
-//   - on a 429 (someone else is spending the budget) cuts its rate to `decrease` of what it was and
-//     spaces writes evenly at that rate, then raises it step by step while writes succeed, never
-//     above the first limit's rate (AIMD, as TCP does for a shared link);
+//   - on a 429 that says when the window frees (Retry-After), keeps to its share of the window and
+//     probes beyond it (pacer_share.go): spacing writes would leave the window part empty;
+//   - on a 429 that does not, cuts its rate to `decrease` of what it was and spaces writes evenly at
+//     that rate, then raises it step by step while writes succeed, never above the first limit's
+//     rate (AIMD, as TCP does for a shared link);
 //   - holds every writer back for the answer's Retry-After, or until the reset the rate-limit headers
-//     announce, plus a random share so processes told the same second do not come back together.
+//     announce, plus a random spread so processes told the same second do not come back together.
 type Pacer struct {
 	tiers   []*tier
 	maxRate float64 // writes per second allowed by the first limit; the adaptive rate never exceeds it
@@ -48,6 +53,15 @@ type Pacer struct {
 	pauseUntil time.Time
 	lastCut    time.Time
 	jitter     func(time.Duration) time.Duration
+	// The process's share of the first limit's window while other processes spend it too
+	// (pacer_share.go).
+	share     int           // 0: the whole limit
+	credit    int           // probe writes beyond the share that may go now
+	probesOut int           // probe writes awaiting their answer
+	lastShare time.Time     // when a refusal last set the share
+	inflight  int           // writes let go and not yet answered
+	ramp      int           // after a refusal, how many writes may be unanswered at once (0: any)
+	wake      chan struct{} // closed when credit is granted, to wake the writers held by the share
 }
 
 type tier struct {
@@ -64,7 +78,7 @@ func NewPacer(limit int, window time.Duration) *Pacer {
 // NewTieredPacer paces against every limit at once (the service publishes 100 per 10 s and 900 per
 // 15 min); limits with N or Window <= 0 are ignored. The first valid limit sets the adaptive ceiling.
 func NewTieredPacer(limits ...Limit) *Pacer {
-	p := &Pacer{jitter: defaultJitter}
+	p := &Pacer{jitter: defaultJitter, wake: make(chan struct{})}
 	for _, l := range limits {
 		if l.N <= 0 || l.Window <= 0 {
 			continue
@@ -107,52 +121,118 @@ func margin(window time.Duration) time.Duration { return 50*time.Millisecond + w
 // wait blocks until a write may be sent, or ctx ends, and counts the write as sent. Time spent here
 // is not part of any attempt's request_timeout: the attempt's clock starts after Wait returns.
 func (p *Pacer) wait(ctx context.Context) error {
+	h, err := p.take(ctx)
+	p.answered(h, false) // its answer is not fed back: not in flight for the ramp
+	return err
+}
+
+// held is what a pacer did with one write before letting it go: when it counted it (its stamp, which
+// refused drops), whether it went beyond the process's share (a probe), and how long it was held
+// back for each reason (for the write trace).
+type held struct {
+	stamp time.Time
+	probe bool
+	waits map[string]time.Duration
+}
+
+// The reasons a pacer holds a write back: a 429's Retry-After or a reset the headers announced
+// (pause), a full window (window), the process's share of a window others spend too (share), the
+// spacing of a rate cut after a 429 without Retry-After (spacing).
+const (
+	heldPause   = "pause"
+	heldWindow  = "window"
+	heldShare   = "share"
+	heldSpacing = "spacing"
+	heldRamp    = "ramp"
+)
+
+// take is wait, answering what the pacer did with the write.
+func (p *Pacer) take(ctx context.Context) (held, error) {
+	var h held
 	for {
-		wait := p.reserve(time.Now())
+		now := time.Now()
+		p.mu.Lock()
+		wait, why := p.reserveLocked(now, &h)
+		wake := p.wake
+		p.mu.Unlock()
 		if wait <= 0 {
-			return nil
+			return h, nil
+		}
+		if h.waits == nil {
+			h.waits = map[string]time.Duration{}
 		}
 		t := time.NewTimer(wait)
 		select {
 		case <-ctx.Done():
 			t.Stop()
-			return ctx.Err()
+			h.waits[why] += time.Since(now)
+			return h, ctx.Err()
 		case <-t.C:
+		case <-wake: // a probe was accepted: more may go beyond the share
+			t.Stop()
 		}
+		h.waits[why] += time.Since(now)
 	}
 }
 
-// reserve counts a write sent at now and returns 0, or returns how long to wait before asking again.
-func (p *Pacer) reserve(now time.Time) time.Duration {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	wait := p.pauseUntil.Sub(now)
-	if wait > 0 {
-		return wait
-	}
+// reserveLocked counts a write sent at now, stamped in h, and returns 0, or returns how long to wait
+// before asking again and why (one of the held reasons). p.mu is held.
+func (p *Pacer) reserveLocked(now time.Time, h *held) (time.Duration, string) {
 	for _, t := range p.tiers {
-		m := margin(t.Window)
 		cut := 0
-		for cut < len(t.sent) && now.Sub(t.sent[cut]) >= t.Window+m {
+		for cut < len(t.sent) && now.Sub(t.sent[cut]) >= t.Window+margin(t.Window) {
 			cut++
 		}
 		t.sent = t.sent[cut:]
+	}
+	if wait := p.pauseUntil.Sub(now); wait > 0 {
+		return wait, heldPause
+	}
+	if p.ramp > 0 && p.inflight >= p.ramp {
+		return time.Second, heldRamp // an answer wakes it sooner
+	}
+	wait := time.Duration(0)
+	why, probe := heldWindow, false
+	for i, t := range p.tiers {
+		edge := t.sent0(margin(t.Window))
 		if len(t.sent) >= t.N {
-			wait = max(wait, t.sent[0].Add(t.Window+m).Sub(now))
+			wait = max(wait, edge.Sub(now))
+			continue
+		}
+		if i == 0 && p.share > 0 && len(t.sent) >= p.share {
+			if p.credit > 0 || p.probesOut == 0 {
+				probe = true
+			} else if w := edge.Sub(now); w > wait {
+				wait, why = w, heldShare
+			}
 		}
 	}
 	if wait <= 0 && p.rate < p.maxRate && !p.lastSend.IsZero() {
 		gap := time.Duration(float64(time.Second) / p.rate)
-		wait = p.lastSend.Add(gap).Sub(now)
+		wait, why = p.lastSend.Add(gap).Sub(now), heldSpacing
 	}
 	if wait > 0 {
-		return wait
+		return wait, why
 	}
 	for _, t := range p.tiers {
 		t.sent = append(t.sent, now)
 	}
+	if probe {
+		p.credit = max(p.credit-1, 0)
+		p.probesOut++
+	}
+	p.inflight++
 	p.lastSend = now
-	return 0
+	h.stamp, h.probe = now, probe
+	return 0, ""
+}
+
+// sent0 is when the oldest write counted in the window leaves it (with margin m).
+func (t *tier) sent0(m time.Duration) time.Time {
+	if len(t.sent) == 0 {
+		return time.Time{}
+	}
+	return t.sent[0].Add(t.Window + m)
 }
 
 func (p *Pacer) pauseLocked(until time.Time) {
@@ -181,7 +261,10 @@ func (p *Pacer) throttled(retryAfter time.Duration) {
 func (p *Pacer) succeeded() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.rate >= p.maxRate || len(p.tiers) == 0 {
+	if len(p.tiers) == 0 {
+		return
+	}
+	if p.rate >= p.maxRate {
 		return
 	}
 	step := p.maxRate / 5
@@ -232,12 +315,18 @@ func (t *pacedTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 			return nil, err
 		}
 	}
+	var h held
 	if t.pacer != nil && write {
-		if err := t.pacer.wait(r.Context()); err != nil {
+		var err error
+		if h, err = t.pacer.take(r.Context()); err != nil {
 			return nil, err // never sent: not a write that may have been applied
 		}
 	}
+	sent := time.Now()
 	if err := r.Context().Err(); err != nil {
+		if t.pacer != nil && write {
+			t.pacer.answered(h, false)
+		}
 		return nil, err // the time ran out before it left: never sent
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), t.timeout)
@@ -247,6 +336,9 @@ func (t *pacedTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	resp, err := t.roundTripFresh(ctx, r)
 	if err != nil {
 		cancel()
+		if t.pacer != nil && write {
+			t.pacer.answered(h, false)
+		}
 		if write && !neverSent(err) {
 			markAmbiguous(r.Context()) // sent, or perhaps sent: its fate is unknown
 		}
@@ -257,30 +349,61 @@ func (t *pacedTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	switch {
 	case own != nil && write:
 		// A 429 here is the endpoint's own limit: it slows these writes, not the project's others.
-		observe(own, resp)
+		observe(own, resp, held{})
 		if t.pacer != nil && resp.StatusCode != http.StatusTooManyRequests {
-			observe(t.pacer, resp)
+			observe(t.pacer, resp, h)
+		} else if t.pacer != nil {
+			t.pacer.answered(h, false)
 		}
 	case t.pacer != nil && write:
-		observe(t.pacer, resp)
+		observe(t.pacer, resp, h)
+	}
+	if write {
+		traceWrite(r, resp, sent, h)
 	}
 	return resp, nil
 }
 
-// observe feeds a write's answer to a pacer.
-func observe(p *Pacer, resp *http.Response) {
+// traceWrite logs one attempt of a write: when it left, its answer, and how long the pacer held it
+// back and why, so that where the time of applies sharing a limit goes can be read from their logs
+// (TF_LOG_PROVIDER=DEBUG; BENCHMARKS.md, "Several applies at once, one write limit").
+func traceWrite(r *http.Request, resp *http.Response, sent time.Time, h held) {
+	fields := map[string]any{
+		"method":  r.Method,
+		"path":    r.URL.Path,
+		"sent_at": sent.UTC().Format(time.RFC3339Nano),
+		"status":  resp.StatusCode,
+	}
+	if ra := resp.Header.Get("Retry-After"); ra != "" {
+		fields["retry_after"] = ra
+	}
+	for why, d := range h.waits {
+		fields["held_"+why+"_ms"] = d.Milliseconds()
+	}
+	tflog.Debug(r.Context(), "console API write attempt", fields)
+}
+
+// observe feeds a write's answer to a pacer; h is what the pacer did with the write (zero when it
+// did not count it).
+func observe(p *Pacer, resp *http.Response, h held) {
 	switch {
 	case resp.StatusCode == http.StatusTooManyRequests:
 		d, ok := parseRetryAfter(resp.Header.Get("Retry-After"))
-		if !ok {
-			d = time.Second
+		if !ok || h.stamp.IsZero() {
+			// Nothing says when the window frees: slow down (AIMD) and wait.
+			p.answered(h, false)
+			p.throttled(min(cmp.Or(d, time.Second), maxRetryAfter))
+			return
 		}
-		p.throttled(min(d, maxRetryAfter))
+		p.refused(time.Now(), h, min(d, maxRetryAfter))
 	case resp.StatusCode >= 200 && resp.StatusCode <= 299:
+		p.answered(h, true)
 		p.succeeded()
 		if rem, reset, ok := rateLimitHeaders(resp.Header); ok {
 			p.remaining(rem, min(reset, maxRetryAfter))
 		}
+	default:
+		p.answered(h, false)
 	}
 }
 

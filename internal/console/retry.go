@@ -77,9 +77,10 @@ const maxRetryAfter = longWindow + time.Minute
 func backoff(minWait, maxWait time.Duration, attempt int, resp *http.Response) time.Duration {
 	if resp != nil && resp.StatusCode == http.StatusTooManyRequests {
 		if d, ok := parseRetryAfter(resp.Header.Get("Retry-After")); ok {
-			// Jitter: every process told the same second would otherwise come back at once.
+			// The pacer holds each process to its share of the window as it frees, so a spread under
+			// a second is enough (retryAfterSpread).
 			d = min(d, maxRetryAfter)
-			return d + defaultJitter(d)
+			return d + retryAfterSpread(d)
 		}
 		// No Retry-After: the full window may be the 15-minute one, which frees a write only minutes
 		// on; asking every second would spend the wait on refusals. Back off from a second to at
