@@ -61,7 +61,7 @@ type Pacer struct {
 	lastShare time.Time     // when a refusal last set the share
 	inflight  int           // writes let go and not yet answered
 	ramp      int           // after a refusal, how many writes may be unanswered at once (0: any)
-	wake      chan struct{} // closed when credit is granted, to wake the writers held by the share
+	wake      chan struct{} // closed when an answer lets more writes go (share or ramp)
 }
 
 type tier struct {
@@ -137,7 +137,8 @@ type held struct {
 
 // The reasons a pacer holds a write back: a 429's Retry-After or a reset the headers announced
 // (pause), a full window (window), the process's share of a window others spend too (share), the
-// spacing of a rate cut after a 429 without Retry-After (spacing).
+// spacing of a rate cut after a 429 without Retry-After (spacing), the writes still unanswered while
+// they resume after a refusal (ramp).
 const (
 	heldPause   = "pause"
 	heldWindow  = "window"
@@ -168,7 +169,7 @@ func (p *Pacer) take(ctx context.Context) (held, error) {
 			h.waits[why] += time.Since(now)
 			return h, ctx.Err()
 		case <-t.C:
-		case <-wake: // a probe was accepted: more may go beyond the share
+		case <-wake: // an answer let more writes go
 			t.Stop()
 		}
 		h.waits[why] += time.Since(now)
@@ -261,10 +262,7 @@ func (p *Pacer) throttled(retryAfter time.Duration) {
 func (p *Pacer) succeeded() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if len(p.tiers) == 0 {
-		return
-	}
-	if p.rate >= p.maxRate {
+	if p.rate >= p.maxRate || len(p.tiers) == 0 {
 		return
 	}
 	step := p.maxRate / 5
