@@ -54,11 +54,12 @@ func readAccEnv() accEnv {
 	return e
 }
 
-// TestMain reads the test mode once, sets what OpenTofu needs when it is the CLI, and runs the
-// sweepers of sweep_test.go when -sweep is given (make sweep).
+// TestMain reads the test mode once, sets what OpenTofu needs when it is the CLI and what keeps the
+// CLIs lean (cliLean), and runs the sweepers of sweep_test.go when -sweep is given (make sweep).
 func TestMain(m *testing.M) {
 	realService = readAccEnv()
 	openTofuDefaults()
+	cliLean()
 	resource.TestMain(m)
 }
 

@@ -55,23 +55,12 @@ func TestCLIMatrixList(t *testing.T) {
 		cliMatrixFile, strings.Join(want, "\n"))
 }
 
-// cliCoveredElsewhere are tests that reach a marker only for a step that the listed tests prove
-// under every CLI already, and why they are left out: the matrix runs them once.
-var cliCoveredElsewhere = map[string]string{
-	// Each of its twenty habits ends in an import block by id, which the shared suite's importByID
-	// proves for every resource under every CLI; the workflow is 70 % of the listed tests' time.
-	"TestAccHabits_workflow": "import blocks: TestAcc<Resource>_sharedImport",
-}
-
 // cliDependentTests are the TestAcc functions of this package's test files that reach a marker.
 func cliDependentTests(t *testing.T) []string {
 	t.Helper()
 	g := parseTestSources(t)
 	var out []string
 	for _, name := range g.accTests() {
-		if cliCoveredElsewhere[name] != "" {
-			continue
-		}
 		if g.reaches(name, func(ref string) bool { return cliMarkers[ref] }, "newTFCLI", "skipUnlessCLICan") {
 			out = append(out, name)
 		}

@@ -5,6 +5,8 @@ package provider
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"regexp"
@@ -70,6 +72,43 @@ func skipUnlessCLICan(t *testing.T, bin string, have *version.Version, f cliFeat
 	}
 }
 
+// skipWithout is the SkipFunc of a step that needs f, in a test that runs under every CLI: the step
+// is skipped under a CLI without f, the rest of the test runs.
+func skipWithout(f cliFeature) func() (bool, error) {
+	return func() (bool, error) {
+		bin := os.Getenv("TF_ACC_TERRAFORM_PATH")
+		if cliIsOpenTofu(bin) {
+			return !f.openTofu, nil
+		}
+		have, err := cliVersion(bin)
+		if err != nil {
+			return false, err
+		}
+		return have.Core().LessThan(f.terraform), nil
+	}
+}
+
+// cliVersion is the version the binary (terraform from PATH when empty) reports.
+func cliVersion(bin string) (*version.Version, error) {
+	if bin == "" {
+		var err error
+		if bin, err = exec.LookPath("terraform"); err != nil {
+			return nil, err
+		}
+	}
+	out, err := exec.Command(bin, "version", "-json").Output()
+	if err != nil {
+		return nil, fmt.Errorf("%s version: %w", bin, err)
+	}
+	var v struct {
+		TerraformVersion string `json:"terraform_version"`
+	}
+	if err := json.Unmarshal(out, &v); err != nil {
+		return nil, fmt.Errorf("%s version -json: %w", bin, err)
+	}
+	return version.NewVersion(v.TerraformVersion)
+}
+
 var (
 	openTofuCLIs    sync.Map // binary path -> bool
 	openTofuVersion = regexp.MustCompile(`(?m)^OpenTofu v`)
@@ -112,6 +151,23 @@ func openTofuDefaults() {
 	}
 	if rc := os.Getenv("TF_CLI_CONFIG_FILE"); rc == "" || !fileExists(rc) {
 		_ = os.Setenv("TF_CLI_CONFIG_FILE", os.DevNull)
+	}
+}
+
+// cliLean runs every CLI the tests start (terraform-plugin-testing's and newTFCLI's, which pass this
+// process's environment on) on one thread and without Go's garbage collector until its heap
+// reaches 1 GiB: each command lives a fraction of a second among a dozen others on two cores, and
+// the collector and the idle threads cost 16 % of the CLI's CPU (CONTRIBUTING.md, "Which CLIs, and
+// what CI runs"). This process read its own settings when it started and keeps them; settings the
+// caller made are kept.
+func cliLean() {
+	if os.Getenv("TF_ACC") == "" {
+		return
+	}
+	for k, v := range map[string]string{"GOGC": "off", "GOMEMLIMIT": "1GiB", "GOMAXPROCS": "1"} {
+		if os.Getenv(k) == "" {
+			_ = os.Setenv(k, v)
+		}
 	}
 }
 

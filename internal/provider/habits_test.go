@@ -17,8 +17,9 @@ import (
 )
 
 // The live service's habits (internal/mockconsole/HABITS.md), each proven on its own through a user's workflow: create,
-// re-plan empty, update, import (by id, and with an import block whose plan is a no-op), re-plan
-// empty, destroy, against a mock with only that habit on.
+// re-plan empty, update, re-plan empty, import by id, destroy, against a mock with only that habit
+// on. Import blocks read what the import command reads: TestAcc<Resource>_sharedImport proves them
+// under every CLI.
 
 const habitsPipelineAddr = "featureconsole_release_pipeline.web"
 
@@ -100,7 +101,7 @@ func checkHabitsApplied(m *mockconsole.Server, v2, withSource bool) resource.Tes
 // habitsWorkflow is the user's workflow against a mock with habits h and no others: each case of
 // TestAccHabits_workflow proves one habit alone, whatever FEATURECONSOLE_MOCK_HABITS says (merged
 // with every habit, all its cases would be the "all" case over again).
-func habitsWorkflow(t *testing.T, h mockconsole.Habits, verifyIgnore []string, importBlocks bool) {
+func habitsWorkflow(t *testing.T, h mockconsole.Habits, verifyIgnore []string) {
 	m, url := startMock(t, mockconsole.Config{})
 	m.SetHabits(h)
 	// The rule-based segment's count: the service's, else its rules' when they come as an array; in
@@ -132,15 +133,6 @@ func habitsWorkflow(t *testing.T, h mockconsole.Habits, verifyIgnore []string, i
 			ImportStateId: "habit_orders", ImportStateVerify: true, ImportStateVerifyIgnore: []string{"validate_on_plan"},
 		},
 	}
-	if importBlocks {
-		for _, addr := range []struct{ addr, id string }{{gateRulesAddr, "new_checkout"}, {habitsPipelineAddr, "pl_web"}} {
-			steps = append(steps, resource.TestStep{
-				Config: habitsConfig(url, true), ResourceName: addr.addr, ImportState: true,
-				ImportStateKind: resource.ImportBlockWithID, ImportStateId: addr.id,
-			})
-		}
-	}
-	steps = append(steps, resource.TestStep{Config: habitsConfig(url, true), PlanOnly: true})
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
@@ -202,11 +194,10 @@ func TestAccHabits_workflow(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			var ignore []string
-			importBlocks := true
 			if tc.habits.StringTargets {
-				ignore, importBlocks = stringTargetsIgnore, false
+				ignore = stringTargetsIgnore
 			}
-			habitsWorkflow(t, tc.habits, ignore, importBlocks)
+			habitsWorkflow(t, tc.habits, ignore)
 		})
 	}
 }

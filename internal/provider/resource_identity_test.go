@@ -19,15 +19,15 @@ import (
 )
 
 type identityCase struct {
-	name, addr, attr, id string
-	config               func(version string) string // version changes something that updates in place
-	drop                 func(*mockconsole.Server)   // makes the object disappear, or nil
+	addr, attr, id string
+	config         func(version string) string // version changes something that updates in place
+	drop           func(*mockconsole.Server)   // makes the object disappear
 }
 
 func identityCases() []identityCase {
 	return []identityCase{
 		{
-			name: "gate", addr: "featureconsole_gate.test", attr: "gate_id", id: "tfacc_identity",
+			addr: "featureconsole_gate.test", attr: "gate_id", id: "tfacc_identity",
 			config: func(v string) string {
 				return `
 resource "featureconsole_gate" "test" {
@@ -39,7 +39,7 @@ resource "featureconsole_gate" "test" {
 			drop: func(m *mockconsole.Server) { m.DeleteGate("tfacc_identity") },
 		},
 		{
-			name: "gate_rules", addr: "featureconsole_gate_rules.test", attr: "gate_id", id: "dark_mode",
+			addr: "featureconsole_gate_rules.test", attr: "gate_id", id: "dark_mode",
 			config: func(v string) string {
 				return `
 resource "featureconsole_gate_rules" "test" {
@@ -51,7 +51,7 @@ resource "featureconsole_gate_rules" "test" {
 			drop: func(m *mockconsole.Server) { m.DeleteGate("dark_mode") },
 		},
 		{
-			name: "release_pipeline", addr: "featureconsole_release_pipeline.test", attr: "pipeline_id", id: "pl_api",
+			addr: "featureconsole_release_pipeline.test", attr: "pipeline_id", id: "pl_api",
 			config: func(v string) string {
 				return `
 resource "featureconsole_release_pipeline" "test" {
@@ -64,7 +64,7 @@ resource "featureconsole_release_pipeline" "test" {
 			drop: func(m *mockconsole.Server) { m.DeletePipeline("pl_api") },
 		},
 		{
-			name: "metric_source", addr: "featureconsole_metric_source.test", attr: "name", id: "orders",
+			addr: "featureconsole_metric_source.test", attr: "name", id: "orders",
 			config: func(v string) string {
 				return `
 resource "featureconsole_metric_source" "test" {
@@ -79,7 +79,7 @@ resource "featureconsole_metric_source" "test" {
 			drop: func(m *mockconsole.Server) { m.DeleteMetricSource("orders") },
 		},
 		{
-			name: "segment", addr: "featureconsole_segment.test", attr: "segment_id", id: "beta_testers",
+			addr: "featureconsole_segment.test", attr: "segment_id", id: "beta_testers",
 			config: func(v string) string {
 				return `
 resource "featureconsole_segment" "test" {
@@ -94,48 +94,61 @@ resource "featureconsole_segment" "test" {
 	}
 }
 
+// identityConfig declares every case's object, at version v.
+func identityConfig(url, v string) string {
+	cfg := providerBlock(url)
+	for _, tc := range identityCases() {
+		cfg += tc.config(v)
+	}
+	return cfg
+}
+
+// identityChecks expects each case's object to have its identity in state.
+func identityChecks() []statecheck.StateCheck {
+	var out []statecheck.StateCheck
+	for _, tc := range identityCases() {
+		out = append(out, statecheck.ExpectIdentity(tc.addr, map[string]knownvalue.Check{tc.attr: knownvalue.StringExact(tc.id)}))
+	}
+	return out
+}
+
 // Identity on Terraform 1.12+: set by create, kept by update, read back by refresh, and accepted by
-// import blocks (identity and id) and the import command; a refresh of an object that is gone still
-// answers with the identity and removes it from the state.
+// an import block; a refresh of an object that is gone still answers with the identity and removes
+// it from the state. One configuration holds an object of each kind, so that each command serves
+// them all; import by id (block and command) is TestAcc<Resource>_sharedImport's.
 func TestAccResourceIdentity(t *testing.T) {
 	t.Parallel()
+	m, url := startMock(t, mockconsole.Config{})
+	var updates []plancheck.PlanCheck
 	for _, tc := range identityCases() {
-		t.Run(tc.name, func(t *testing.T) {
-			m, url := startMock(t, mockconsole.Config{})
-			want := statecheck.ExpectIdentity(tc.addr, map[string]knownvalue.Check{tc.attr: knownvalue.StringExact(tc.id)})
-			cfg := providerBlock(url) + tc.config("one")
-			steps := []resource.TestStep{
-				{Config: cfg, ConfigStateChecks: []statecheck.StateCheck{want}},
-				{
-					Config: providerBlock(url) + tc.config("two"),
-					ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectResourceAction(tc.addr, plancheck.ResourceActionUpdate),
-					}},
-					ConfigStateChecks: []statecheck.StateCheck{want},
-				},
-				{Config: providerBlock(url) + tc.config("two"), ResourceName: tc.addr, ImportState: true,
-					ImportStateKind: resource.ImportBlockWithResourceIdentity},
-				{Config: providerBlock(url) + tc.config("two"), ResourceName: tc.addr, ImportState: true,
-					ImportStateKind: resource.ImportBlockWithID},
-				{Config: providerBlock(url) + tc.config("two"), ResourceName: tc.addr, ImportState: true,
-					ImportStateKind: resource.ImportCommandWithID, ImportStateVerify: true,
-					ImportStateVerifyIdentifierAttribute: tc.attr,
-					ImportStateVerifyIgnore:              []string{"timeouts", "validate_on_plan"}},
-			}
-			if tc.drop != nil {
-				steps = append(steps, resource.TestStep{
-					PreConfig: func() { tc.drop(m) }, Config: providerBlock(url) + tc.config("two"),
-					PlanOnly: true, ExpectNonEmptyPlan: true,
-				})
-			}
-			resource.Test(t, resource.TestCase{
-				PreCheck:                 func() { testAccPreCheck(t) },
-				TerraformVersionChecks:   cliCan(featIdentity),
-				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-				Steps:                    steps,
-			})
-		})
+		updates = append(updates, plancheck.ExpectResourceAction(tc.addr, plancheck.ResourceActionUpdate))
 	}
+	steps := []resource.TestStep{
+		{Config: identityConfig(url, "one"), ConfigStateChecks: identityChecks()},
+		{
+			Config:            identityConfig(url, "two"),
+			ConfigPlanChecks:  resource.ConfigPlanChecks{PreApply: updates},
+			ConfigStateChecks: identityChecks(),
+		},
+	}
+	for _, tc := range identityCases() {
+		steps = append(steps, resource.TestStep{Config: identityConfig(url, "two"), ResourceName: tc.addr, ImportState: true,
+			ImportStateKind: resource.ImportBlockWithResourceIdentity})
+	}
+	steps = append(steps, resource.TestStep{
+		PreConfig: func() {
+			for _, tc := range identityCases() {
+				tc.drop(m)
+			}
+		},
+		Config: identityConfig(url, "two"), PlanOnly: true, ExpectNonEmptyPlan: true,
+	})
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		TerraformVersionChecks:   cliCan(featIdentity),
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps:                    steps,
+	})
 }
 
 // An import block whose identity names an object that does not exist fails with the service's words.
@@ -171,41 +184,39 @@ resource "featureconsole_metric_source" "gone" {
 // server that hides identity, as a provider without identity support would.
 func TestAccResourceIdentity_upgradeFromStateWithout(t *testing.T) {
 	t.Parallel()
+	_, url := startMock(t, mockconsole.Config{})
+	cfg := identityConfig(url, "one")
+	var without []statecheck.StateCheck
+	var noop []plancheck.PlanCheck
 	for _, tc := range identityCases() {
-		t.Run(tc.name, func(t *testing.T) {
-			_, url := startMock(t, mockconsole.Config{})
-			cfg := providerBlock(url) + tc.config("one")
-			resource.Test(t, resource.TestCase{
-				PreCheck:               func() { testAccPreCheck(t) },
-				TerraformVersionChecks: cliCan(featIdentity),
-				Steps: []resource.TestStep{
-					{
-						ProtoV6ProviderFactories: map[string]func() (tfprotov6.ProviderServer, error){
-							"featureconsole": func() (tfprotov6.ProviderServer, error) {
-								s, err := newServerFactory(newTestProvider)()
-								if err != nil {
-									return nil, err
-								}
-								return &noIdentityServer{ProviderServer: s}, nil
-							},
-						},
-						Config:            cfg,
-						ConfigStateChecks: []statecheck.StateCheck{expectNoIdentity{addr: tc.addr}},
-					},
-					{
-						ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-						Config:                   cfg,
-						ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-							plancheck.ExpectResourceAction(tc.addr, plancheck.ResourceActionNoop),
-						}},
-						ConfigStateChecks: []statecheck.StateCheck{
-							statecheck.ExpectIdentity(tc.addr, map[string]knownvalue.Check{tc.attr: knownvalue.StringExact(tc.id)}),
-						},
+		without = append(without, expectNoIdentity{addr: tc.addr})
+		noop = append(noop, plancheck.ExpectResourceAction(tc.addr, plancheck.ResourceActionNoop))
+	}
+	resource.Test(t, resource.TestCase{
+		PreCheck:               func() { testAccPreCheck(t) },
+		TerraformVersionChecks: cliCan(featIdentity),
+		Steps: []resource.TestStep{
+			{
+				ProtoV6ProviderFactories: map[string]func() (tfprotov6.ProviderServer, error){
+					"featureconsole": func() (tfprotov6.ProviderServer, error) {
+						s, err := newServerFactory(newTestProvider)()
+						if err != nil {
+							return nil, err
+						}
+						return &noIdentityServer{ProviderServer: s}, nil
 					},
 				},
-			})
-		})
-	}
+				Config:            cfg,
+				ConfigStateChecks: without,
+			},
+			{
+				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				Config:                   cfg,
+				ConfigPlanChecks:         resource.ConfigPlanChecks{PreApply: noop},
+				ConfigStateChecks:        identityChecks(),
+			},
+		},
+	})
 }
 
 // expectNoIdentity asserts that the state holds the resource without an identity.

@@ -19,7 +19,9 @@ import (
 
 // A segment's ids are a set: the order is never compared (issue 27).
 
-const orderIDs = 5000
+// orderIDs is more than one write of ids (console.MaxIDsPerWrite), so that an id moves between
+// chunks when the order changes.
+const orderIDs = 1500
 
 // reordered is ids in another order: every stride-th id from each start (a permutation, no two
 // neighbours kept).
@@ -46,7 +48,7 @@ func noIDWrites(m *mockconsole.Server) resource.TestCheckFunc {
 	}
 }
 
-// 5,000 ids listed in another order plan empty; so do a read that answers them in another order
+// 1,500 ids listed in another order plan empty; so do a read that answers them in another order
 // and a configuration in a third; a change of one id (in yet another order) plans the ids alone
 // and sends that id alone.
 func TestAccSegment_idsOrderNotCompared(t *testing.T) {

@@ -303,8 +303,7 @@ var sharedCases = []sharedCase{
 }
 
 var sharedImportCases = []sharedCase{
-	{"importByID", sharedImportByID},
-	{"importByIdentity", sharedImportByIdentity},
+	{"import", sharedImport},
 }
 
 // testAccShared runs the cases for the specs of typeName, a subtest per case (and per variant
@@ -492,9 +491,10 @@ func sharedGone(t *testing.T, s sharedSpec, m *mockconsole.Server, url string) {
 	})
 }
 
-// Import by id, with the import command (verified against the state) and with an import block,
-// into the configuration that made the object plans no change.
-func sharedImportByID(t *testing.T, s sharedSpec, m *mockconsole.Server, url string) {
+// Import by id, with the import command (verified against the state) and with an import block, and
+// by identity (Terraform 1.12+, OpenTofu 1.12): into the configuration that made the object, each
+// plans no change.
+func sharedImport(t *testing.T, s sharedSpec, m *mockconsole.Server, url string) {
 	cfg := providerBlock(url) + s.config("")
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
@@ -506,22 +506,8 @@ func sharedImportByID(t *testing.T, s sharedSpec, m *mockconsole.Server, url str
 				ImportStateVerify: true, ImportStateVerifyIdentifierAttribute: s.idAttr,
 				ImportStateVerifyIgnore: []string{"timeouts", "validate_on_plan"}},
 			{Config: cfg, ResourceName: s.addr(), ImportState: true, ImportStateKind: resource.ImportBlockWithID},
-		},
-	})
-}
-
-// Import by identity (Terraform 1.12+, OpenTofu 1.12) into the configuration that made the object
-// plans no change.
-func sharedImportByIdentity(t *testing.T, s sharedSpec, m *mockconsole.Server, url string) {
-	cfg := providerBlock(url) + s.config("")
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		TerraformVersionChecks:   cliCan(featIdentity),
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             s.expectNone(m),
-		Steps: []resource.TestStep{
-			{Config: cfg},
-			{Config: cfg, ResourceName: s.addr(), ImportState: true, ImportStateKind: resource.ImportBlockWithResourceIdentity},
+			{Config: cfg, ResourceName: s.addr(), ImportState: true, ImportStateKind: resource.ImportBlockWithResourceIdentity,
+				SkipFunc: skipWithout(featIdentity)},
 		},
 	})
 }

@@ -17,7 +17,6 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 	goplugin "github.com/hashicorp/go-plugin"
-	"github.com/hashicorp/go-version"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
 
@@ -47,17 +46,7 @@ func newTFCLI(t *testing.T, features ...cliFeature) *tfCLI {
 			t.Skip("no terraform binary: set TF_ACC_TERRAFORM_PATH")
 		}
 	}
-	out, err := exec.Command(bin, "version", "-json").Output()
-	if err != nil {
-		t.Fatalf("%s version: %v", bin, err)
-	}
-	var v struct {
-		TerraformVersion string `json:"terraform_version"`
-	}
-	if err := json.Unmarshal(out, &v); err != nil {
-		t.Fatalf("%s version -json: %v", bin, err)
-	}
-	have, err := version.NewVersion(v.TerraformVersion)
+	have, err := cliVersion(bin)
 	if err != nil {
 		t.Fatal(err)
 	}
