@@ -86,7 +86,8 @@ func parseImportBlock(t *testing.T, tf string) (addr, id string) {
 
 // Every resource example applies against the mock and plans clean afterwards; its import.sh
 // imports the object it created into the same state (ImportStateVerify), and its
-// import-by-string-id.tf, added to resource.tf, plans as a no-op import.
+// import-by-string-id.tf and (Terraform 1.12+, OpenTofu 1.12) import-by-identity.tf, each added to
+// resource.tf, plan as a no-op import.
 func TestAccExamples_resources(t *testing.T) {
 	t.Parallel()
 	for _, typ := range exampleTypeDirs(t, "resources") {
@@ -96,7 +97,12 @@ func TestAccExamples_resources(t *testing.T) {
 			cmdAddr, cmdID := parseImportCommand(t, readExample(t, filepath.Join(dir, "import.sh")))
 			importBlock := readExample(t, filepath.Join(dir, "import-by-string-id.tf"))
 			blockAddr, blockID := parseImportBlock(t, importBlock)
-			for _, addr := range []string{cmdAddr, blockAddr} {
+			identityBlock := readExample(t, filepath.Join(dir, "import-by-identity.tf"))
+			identityAddr := importToRe.FindStringSubmatch(identityBlock)
+			if identityAddr == nil || !strings.Contains(identityBlock, "identity = {") {
+				t.Fatalf("import-by-identity.tf of %s must hold one import block of a %s with an identity:\n%s", typ, typ, identityBlock)
+			}
+			for _, addr := range []string{cmdAddr, blockAddr, identityAddr[1]} {
 				if !strings.HasPrefix(addr, typ+".") {
 					t.Fatalf("the import examples of %s import %s", typ, addr)
 				}
@@ -131,6 +137,19 @@ func TestAccExamples_resources(t *testing.T) {
 						ImportState:            true,
 						ImportStateKind:        resource.ImportBlockWithID,
 						ImportStateId:          blockID,
+						ImportStateConfigExact: true,
+					},
+					{
+						SkipFunc: func() (bool, error) {
+							if envHabits(t).StringTargets {
+								return true, nil
+							}
+							return skipWithout(featIdentity)()
+						},
+						Config:                 cfg + "\n" + identityBlock,
+						ResourceName:           identityAddr[1],
+						ImportState:            true,
+						ImportStateKind:        resource.ImportBlockWithResourceIdentity,
 						ImportStateConfigExact: true,
 					},
 				},

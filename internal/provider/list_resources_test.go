@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/list"
@@ -330,39 +329,6 @@ func TestAccExamples_listResources(t *testing.T) {
 				Config:            query,
 				QueryResultChecks: []querycheck.QueryResultCheck{querycheck.ExpectLengthAtLeast(typ+"."+m[1], 1)},
 			}))
-		})
-	}
-}
-
-// Every import-by-identity.tf, added to the resource example, plans as a no-op import.
-func TestAccExamples_importByIdentity(t *testing.T) {
-	t.Parallel()
-	for _, typ := range exampleTypeDirs(t, "resources") {
-		t.Run(typ, func(t *testing.T) {
-			dir := filepath.Join("resources", typ)
-			example := readExample(t, filepath.Join(dir, "resource.tf"))
-			importBlock := readExample(t, filepath.Join(dir, "import-by-identity.tf"))
-			m := importToRe.FindStringSubmatch(importBlock)
-			if m == nil || !strings.HasPrefix(m[1], typ+".") || !strings.Contains(importBlock, "identity = {") {
-				t.Fatalf("import-by-identity.tf of %s must hold one import block of a %s with an identity:\n%s", typ, typ, importBlock)
-			}
-			_, url := startMock(t, mockconsole.Config{})
-			cfg := providerBlock(url) + example
-			resource.Test(t, resource.TestCase{
-				PreCheck:                 func() { testAccPreCheck(t) },
-				TerraformVersionChecks:   cliCan(featIdentity),
-				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-				Steps: []resource.TestStep{
-					{Config: cfg},
-					{
-						Config:                 cfg + "\n" + importBlock,
-						ResourceName:           m[1],
-						ImportState:            true,
-						ImportStateKind:        resource.ImportBlockWithResourceIdentity,
-						ImportStateConfigExact: true,
-					},
-				},
-			})
 		})
 	}
 }
