@@ -58,17 +58,29 @@ func cliCan(features ...cliFeature) []tfversion.TerraformVersionCheck {
 	return out
 }
 
+// missing says why the CLI bin, of version have (read only for Terraform), lacks f, or is empty.
+func (f cliFeature) missing(bin string, have func() (*version.Version, error)) (string, error) {
+	if cliIsOpenTofu(bin) {
+		if !f.openTofu {
+			return "OpenTofu has no " + f.name, nil
+		}
+		return "", nil
+	}
+	v, err := have()
+	if err != nil {
+		return "", err
+	}
+	if v.Core().LessThan(f.terraform) {
+		return fmt.Sprintf("Terraform %s has no %s (Terraform %s or later)", v, f.name, f.terraform), nil
+	}
+	return "", nil
+}
+
 // skipUnlessCLICan skips a test that runs the CLI itself (tfCLI, mirrorCLI) under a CLI without f.
 func skipUnlessCLICan(t *testing.T, bin string, have *version.Version, f cliFeature) {
 	t.Helper()
-	if cliIsOpenTofu(bin) {
-		if !f.openTofu {
-			t.Skipf("OpenTofu has no %s", f.name)
-		}
-		return
-	}
-	if have.Core().LessThan(f.terraform) {
-		t.Skipf("Terraform %s has no %s (Terraform %s or later)", have, f.name, f.terraform)
+	if why, _ := f.missing(bin, func() (*version.Version, error) { return have, nil }); why != "" {
+		t.Skip(why)
 	}
 }
 
@@ -77,14 +89,8 @@ func skipUnlessCLICan(t *testing.T, bin string, have *version.Version, f cliFeat
 func skipWithout(f cliFeature) func() (bool, error) {
 	return func() (bool, error) {
 		bin := os.Getenv("TF_ACC_TERRAFORM_PATH")
-		if cliIsOpenTofu(bin) {
-			return !f.openTofu, nil
-		}
-		have, err := cliVersion(bin)
-		if err != nil {
-			return false, err
-		}
-		return have.Core().LessThan(f.terraform), nil
+		why, err := f.missing(bin, func() (*version.Version, error) { return cliVersion(bin) })
+		return why != "", err
 	}
 }
 
