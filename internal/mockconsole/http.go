@@ -143,6 +143,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (s *Server) process(r *http.Request, body []byte) response {
 	mut := isMutating(r.Method)
 	s.reqCounter++
+	s.checkRequest(r, body)
 
 	if resp, raw := s.rawBodyFault(r, body); raw {
 		return resp
@@ -158,7 +159,9 @@ func (s *Server) process(r *http.Request, body []byte) response {
 		}
 		limitHeaders = h
 	}
-	resp := s.decorate(r, s.serve(r, body))
+	served := s.serve(r, body)
+	s.checkAnswer(r, served)
+	resp := s.decorate(r, served)
 	for k, v := range limitHeaders {
 		if resp.header == nil {
 			resp.header = http.Header{}

@@ -94,6 +94,8 @@ type Server struct {
 	reviewSeq   int
 
 	mux *http.ServeMux // routes.go; made once in New, read-only after
+
+	document *documentCheck // document.go: HoldToDocument
 }
 
 // New returns a server, seeded with deterministic data unless cfg.NoSeed.

@@ -59,6 +59,8 @@ func startMock(t *testing.T, cfg mockconsole.Config) (*mockconsole.Server, strin
 	m, srv := mockconsole.NewTestServer(t, cfg)
 	// FEATURECONSOLE_MOCK_HABITS=all runs every test against a mock with the live service's habits on.
 	m.SetHabits(envHabits(t))
+	// Every request, and every answer given as documented, held to the service's document.
+	m.HoldToDocument(t)
 	return m, srv.URL
 }
 
