@@ -170,7 +170,8 @@ func (c *Client) UpdateExperiment(ctx context.Context, id string, f ExperimentFi
 
 // StartExperiment moves an experiment from setup to active (PUT /experiments/{id}/start).
 func (c *Client) StartExperiment(ctx context.Context, id string) (*Experiment, error) {
-	return c.moveExperiment(ctx, id, "start", "start", nil)
+	// The document requires a body (ExperimentStartDto, every field optional).
+	return c.moveExperiment(ctx, id, "start", "start", struct{}{})
 }
 
 // MakeExperimentDecision moves an active experiment to decision_made, shipping the group groupID
@@ -210,9 +211,12 @@ func (c *Client) DeleteExperiment(ctx context.Context, id string) error {
 }
 
 // moveExperiment sends PUT /experiments/{id}/{verb} with body (nil: none); op is the verb as an
-// error names it ("Unable to make a decision on experiment ...").
+// error names it ("Unable to make a decision on experiment ..."). The document answers every move
+// with a message alone ({"message": "Experiment successfully started."}): the move happened, and
+// the experiment is read back.
 func (c *Client) moveExperiment(ctx context.Context, id, verb, op string, body any) (*Experiment, error) {
-	r := request{method: http.MethodPut, path: experimentPath(id) + "/" + verb, body: body, op: op + " experiment", object: strconv.Quote(id)}
+	r := request{method: http.MethodPut, path: experimentPath(id) + "/" + verb, body: body, op: op + " experiment", object: strconv.Quote(id),
+		dataOptional: true}
 	return c.writeExperiment(ctx, r, id)
 }
 
