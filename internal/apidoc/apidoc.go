@@ -12,6 +12,7 @@ import (
 	"bytes"
 	"context"
 	_ "embed"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -57,6 +58,7 @@ func Load() (*Document, error) {
 		// The document's server is the service's host; requests here go to loopback, so its paths
 		// are matched from the root whatever the host.
 		t.Servers = openapi3.Servers{{URL: "/"}}
+		correct(t)
 		r, err := gorillamux.NewRouter(t)
 		if err != nil {
 			loadErr = fmt.Errorf("apidoc: no router over the service's document: %w", err)
@@ -111,7 +113,7 @@ func (d *Document) CheckRequest(r *http.Request, body []byte) error {
 	}
 	in := &openapi3filter.RequestValidationInput{Request: req, PathParams: params, Route: route, Options: options()}
 	if err := openapi3filter.ValidateRequest(context.Background(), in); err != nil {
-		return fmt.Errorf("request %s %s (%s): %s", route.Method, route.Path, r.URL.Path, Breaks(err))
+		return &Break{What: "request", Route: route.Method + " " + route.Path, Path: r.URL.Path, Items: breaks(err)}
 	}
 	return nil
 }
@@ -132,10 +134,81 @@ func (d *Document) CheckResponse(r *http.Request, body []byte, status int, conte
 		Options:                options(),
 	}
 	in.SetBodyBytes(body)
+	var items []string
 	if err := openapi3filter.ValidateResponse(context.Background(), in); err != nil {
-		return fmt.Errorf("answer %d to %s %s (%s): %s", status, route.Method, route.Path, r.URL.Path, Breaks(err))
+		items = breaks(err)
+	}
+	items = append(items, undeclared(route, status, body)...)
+	if len(items) > 0 {
+		return &Break{What: fmt.Sprintf("answer %d to", status), Route: route.Method + " " + route.Path, Path: r.URL.Path, Items: items}
 	}
 	return nil
+}
+
+// Break is a request or an answer the document does not allow: the route, the path it was sent
+// to, and each field with the rule it breaks ("/data/groups/0/id: property "id" is missing").
+type Break struct {
+	What  string // "request", "answer 200 to"
+	Route string // "PUT /console/v1/experiments/{id}/start"
+	Path  string
+	Items []string
+}
+
+func (b *Break) Error() string {
+	return fmt.Sprintf("%s %s (%s): %s", b.What, b.Route, b.Path, strings.Join(b.Items, "; "))
+}
+
+// undeclared names the top-level fields of an answer that its schema does not declare. The
+// document's schemas leave additionalProperties open, so a validator alone would let a `data`
+// through where the document answers a message alone (the experiment moves): the envelope is
+// where such a guess hides.
+func undeclared(route *routers.Route, status int, body []byte) []string {
+	resp := route.Operation.Responses.Status(status)
+	if resp == nil || resp.Value == nil {
+		return nil
+	}
+	mt := resp.Value.Content.Get("application/json")
+	if mt == nil || mt.Schema == nil {
+		return nil
+	}
+	declared := map[string]bool{}
+	if !topLevelProperties(mt.Schema.Value, declared) || len(declared) == 0 {
+		return nil
+	}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(body, &obj) != nil {
+		return nil
+	}
+	var out []string
+	for k := range obj {
+		if !declared[k] {
+			out = append(out, "/"+k+": the document's answer has no such field")
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// topLevelProperties gathers the properties a schema declares at its top level, through allOf,
+// oneOf and anyOf; false when the schema allows any other field explicitly.
+func topLevelProperties(s *openapi3.Schema, into map[string]bool) bool {
+	if s == nil {
+		return true
+	}
+	if s.AdditionalProperties.Has != nil && *s.AdditionalProperties.Has || s.AdditionalProperties.Schema != nil {
+		return false
+	}
+	for k := range s.Properties {
+		into[k] = true
+	}
+	for _, group := range []openapi3.SchemaRefs{s.AllOf, s.OneOf, s.AnyOf} {
+		for _, ref := range group {
+			if ref != nil && !topLevelProperties(ref.Value, into) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 func options() *openapi3filter.Options {
@@ -146,9 +219,9 @@ func options() *openapi3filter.Options {
 	}
 }
 
-// Breaks lists each break of the document in err as "field: rule", most specific first, one per
-// line after the first: where the document's schemas combine (allOf, oneOf), the innermost reason.
-func Breaks(err error) string {
+// breaks lists each break of the document in err as "field: rule": where the document's schemas
+// combine (allOf, anyOf), the innermost reason.
+func breaks(err error) []string {
 	var out []string
 	var walk func(error)
 	walk = func(e error) {
@@ -173,14 +246,15 @@ func Breaks(err error) string {
 				where = re.Parameter.In + " parameter " + re.Parameter.Name
 			}
 			if re.Err != nil {
-				inner := Breaks(re.Err)
-				out = append(out, where+" "+inner)
+				for _, inner := range breaks(re.Err) {
+					out = append(out, where+" "+inner)
+				}
 				return
 			}
 			out = append(out, where+": "+re.Reason)
 		case errors.As(e, &rse):
 			if rse.Err != nil {
-				out = append(out, Breaks(rse.Err))
+				out = append(out, breaks(rse.Err)...)
 				return
 			}
 			out = append(out, rse.Reason)
@@ -189,8 +263,7 @@ func Breaks(err error) string {
 		}
 	}
 	walk(err)
-	out = slices.Compact(out)
-	return strings.Join(out, "; ")
+	return slices.Compact(out)
 }
 
 // Example is one example answer of the document.

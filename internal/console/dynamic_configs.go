@@ -189,13 +189,14 @@ func (c *Client) SetDynamicConfigEnabled(ctx context.Context, id string, enabled
 	if enabled {
 		verb = "enable"
 	}
-	r := request{method: http.MethodPut, path: configPath(id) + "/" + verb, op: verb + " dynamic config", object: strconv.Quote(id)}
+	r := request{method: http.MethodPut, path: configPath(id) + "/" + verb, body: struct{}{}, op: verb + " dynamic config", object: strconv.Quote(id)}
 	return writeReviewed(ctx, c, r, func() (*DynamicConfig, error) { return c.GetDynamicConfig(ctx, id) },
 		func(got *DynamicConfig) bool { return got.ID == "" })
 }
 
-// ArchiveDynamicConfig archives the config (PUT /dynamic_configs/{id}/archive, no body, row 46): it
-// keeps its rules and history and refuses writes until unarchived.
+// ArchiveDynamicConfig archives the config (PUT /dynamic_configs/{id}/archive, row 46): it keeps its
+// rules and history and refuses writes until unarchived. The document requires a body
+// (ArchiveSchemaDto, UnarchiveSchemaDto: every field optional), so an empty object is sent.
 func (c *Client) ArchiveDynamicConfig(ctx context.Context, id string) (*DynamicConfig, error) {
 	return c.setConfigArchived(ctx, id, "archive")
 }

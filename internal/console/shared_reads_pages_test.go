@@ -268,7 +268,7 @@ func TestGetSegmentPagesWhenMany(t *testing.T) {
 	for _, array := range []bool{true, false} {
 		t.Run(fmt.Sprintf("rules as an array %t", array), func(t *testing.T) {
 			m, c := mockClient(t, mockconsole.Config{Latency: 2 * time.Millisecond})
-			m.SetHabits(mockconsole.Habits{SegmentRulesArray: array})
+			m.SetHabits(mockconsole.Habits{SegmentRuleObject: !array})
 			var ids []string
 			for i := range 150 {
 				id := fmt.Sprintf("seg_many_%03d", i)

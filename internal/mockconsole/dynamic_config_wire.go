@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 )
 
 // Dynamic configs on the wire as the service's 2025 documents put them (contract §2 rows 37-40,
@@ -16,18 +17,39 @@ import (
 // (a 404 of the route) but for a config served as an older service version serves it.
 
 // MarshalJSON writes the config as the service answers it: schema a string holding its text, or
-// null for none.
+// null for none; each rule's and variant's returnValueJson5 the text of its value (the document
+// types it a string).
 func (c DynamicConfig) MarshalJSON() ([]byte, error) {
 	type plain DynamicConfig
 	out := struct {
 		plain
 		Schema *string `json:"schema"`
 	}{plain: plain(c)}
+	out.Rules = slices.Clone(c.Rules)
+	for i := range out.Rules {
+		r := &out.Rules[i]
+		r.ReturnValueJSON5 = jsonText(r.ReturnValueJSON5)
+		r.Variants = slices.Clone(r.Variants)
+		for j := range r.Variants {
+			r.Variants[j].ReturnValueJSON5 = jsonText(r.Variants[j].ReturnValueJSON5)
+		}
+	}
 	if len(c.Schema) > 0 && string(c.Schema) != "null" {
 		text := string(c.Schema)
 		out.Schema = &text
 	}
 	return json.Marshal(out)
+}
+
+// jsonText is a JSON value as its text, nil for none; text stays as it is.
+func jsonText(v any) any {
+	if v == nil {
+		return nil
+	}
+	if s, ok := v.(string); ok {
+		return s
+	}
+	return string(compactJSON(marshal(v)))
 }
 
 // olderConfigAnswer is the config as an older service version answers it: the schema as an object.

@@ -41,6 +41,7 @@ type DynamicConfig struct {
 	CreatedTime       int64           `json:"createdTime"`
 	LastModifierName  string          `json:"lastModifierName"`
 	LastModifierID    string          `json:"lastModifierID"`
+	Audited
 	// Status is Enabled, Disabled or Archived (row 46); set by the mock on every answer.
 	Status string `json:"status"`
 }
@@ -354,6 +355,7 @@ func (s *Server) stamp(st *configState) {
 	st.cfg.Version++
 	st.cfg.LastModifierName = modifierName
 	st.cfg.LastModifierID = s.modifierID()
+	st.cfg.LastModifiedTime = s.now().UnixMilli()
 }
 
 func (s *Server) createConfig(body []byte) response {
@@ -417,7 +419,7 @@ func (s *Server) deleteConfig(id string) response {
 			"it cannot be deleted until the trigger is completed or aborted", id, rs.run.ID, rs.run.Status)
 	}
 	delete(s.configs, id)
-	return okResp("Dynamic config deleted successfully.", map[string]any{})
+	return messageResp("Dynamic config deleted successfully.")
 }
 
 func (s *Server) updateConfigRules(id string, body []byte) response {

@@ -21,6 +21,16 @@ import (
 
 func (s *Server) experimentMoveRoutes(on func(method, path string, h handler)) {
 	id := func(r *http.Request) string { return r.PathValue("id") }
+	// The document answers each move with its own message and no data (PUT
+	// /experiments/{id}/start: {"message": "Experiment successfully started."}).
+	said := map[string]string{
+		"start":         "Experiment successfully started.",
+		"make_decision": "Decision made for Experiment.",
+		"abandon":       "Experiment successfully abandoned.",
+		"archive":       "Experiment successfully archived.",
+		"unarchive":     "Experiment successfully unarchived.",
+		"reset":         "Experiment successfully restarted.",
+	}
 	move := func(verb string, f func(st *experimentState, body []byte) *response) {
 		on(http.MethodPut, "/experiments/{id}/"+verb, func(r *http.Request, body []byte) response {
 			st, miss := find(s.experiments, "Experiment", id(r))
@@ -31,7 +41,7 @@ func (s *Server) experimentMoveRoutes(on func(method, path string, h handler)) {
 				return *bad
 			}
 			s.stampExperiment(st)
-			return okResp("Experiment updated successfully", st.clone())
+			return messageResp(said[verb])
 		})
 	}
 	move("start", func(st *experimentState, _ []byte) *response { return s.startExperiment(st) })

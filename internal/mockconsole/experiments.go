@@ -53,6 +53,9 @@ type Experiment struct {
 	CreatedTime      int64  `json:"createdTime"`
 	LastModifierName string `json:"lastModifierName"`
 	LastModifierID   string `json:"lastModifierID"`
+	Audited
+	// HealthCheckStatus is the service's check of the experiment's setup and exposures.
+	HealthCheckStatus string `json:"healthCheckStatus"`
 }
 
 // ExperimentGroup is one group of an experiment; ParameterValues is a JSON object.
@@ -184,11 +187,14 @@ func (s *Server) experimentRoutes(on func(method, path string, h handler)) {
 	})
 	on(http.MethodPatch, "/experiments/{id}", func(r *http.Request, body []byte) response { return s.updateExperiment(id(r), body) })
 	on(http.MethodDelete, "/experiments/{id}", func(r *http.Request, _ []byte) response {
-		if _, miss := find(s.experiments, "Experiment", id(r)); miss != nil {
+		st, miss := find(s.experiments, "Experiment", id(r))
+		if miss != nil {
 			return *miss
 		}
 		delete(s.experiments, id(r))
-		return okResp("Experiment deleted successfully", map[string]any{})
+		// The document's schema answers the experiment as it was; its example, a message alone
+		// (the habit ExampleForms).
+		return okResp("Experiment deleted successfully.", st.clone())
 	})
 	s.experimentMoveRoutes(on)
 }
@@ -434,6 +440,10 @@ func (s *Server) setExperimentFields(e *Experiment, req experimentReq) {
 func (s *Server) stampExperiment(st *experimentState) {
 	st.exp.LastModifierName = modifierName
 	st.exp.LastModifierID = s.modifierID()
+	st.exp.LastModifiedTime = s.now().UnixMilli()
+	if st.exp.HealthCheckStatus == "" {
+		st.exp.HealthCheckStatus = "PASSED"
+	}
 }
 
 func (s *Server) createExperiment(body []byte) response {

@@ -56,6 +56,9 @@ type Gate struct {
 	ReleasePipelineID string `json:"releasePipelineID"` // "" for none
 	CreatorName       string `json:"creatorName"`
 	CreatedTime       int64  `json:"createdTime"`
+	Audited
+	// ChecksPerHour is the service's count of the gate's checks: null, as the mock has no traffic.
+	ChecksPerHour *float64 `json:"checksPerHour"`
 	// Owner is filled in by the service after a create through the API (OwnerLater); the create
 	// answer leaves it out.
 	Owner *Owner `json:"owner,omitempty"`
@@ -233,6 +236,7 @@ func (s *Server) updateGateRules(id string, body []byte) response {
 	st.written = s.clock.now()
 	st.gate.LastModifierName = modifierName
 	st.gate.LastModifierID = s.modifierID()
+	st.gate.LastModifiedTime = s.now().UnixMilli()
 	s.startGateRun(id, st, prev)
 	return okResp("Gate rules updated successfully", st.gate.clone())
 }
@@ -508,5 +512,5 @@ func (s *Server) deleteGate(id string) response {
 		return *miss
 	}
 	delete(s.gates, id)
-	return okResp("Gate deleted successfully.", map[string]any{})
+	return messageResp("Gate deleted successfully.")
 }

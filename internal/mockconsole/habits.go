@@ -36,8 +36,9 @@ type Habits struct {
 	// operator and targetValue, a lone target as a scalar, no environments, returnValue null), and
 	// every write gives every rule of the gate a new id (a baseID sent back is kept).
 	ConsoleRules bool
-	// SegmentRulesArray: a segment's rules come as an array of rules ([] for id-list segments).
-	SegmentRulesArray bool
+	// SegmentRuleObject: lists show a segment's rules in an older form, its first rule alone as an
+	// object (nothing for id-list segments); the document answers an array of every rule.
+	SegmentRuleObject bool
 	// PagingLinks: nextPage and previousPage are scheme-less host-relative links to another host,
 	// all is "", totalItems is missing.
 	PagingLinks bool
@@ -140,7 +141,7 @@ func AllHabits() Habits {
 func (h *Habits) switches() map[string]*bool {
 	m := map[string]*bool{
 		"ExtraFields": &h.ExtraFields, "NumberForms": &h.NumberForms, "StringTargets": &h.StringTargets,
-		"ConsoleRules": &h.ConsoleRules, "SegmentRulesArray": &h.SegmentRulesArray, "PagingLinks": &h.PagingLinks,
+		"ConsoleRules": &h.ConsoleRules, "SegmentRuleObject": &h.SegmentRuleObject, "PagingLinks": &h.PagingLinks,
 		"Created201": &h.Created201, "Charset": &h.Charset, "Gzip": &h.Gzip, "EmptyWrites": &h.EmptyWrites,
 		"DropIdle": &h.DropIdle, "AuthAs403": &h.AuthAs403, "Reviews": &h.Reviews, "ReviewCommits": &h.ReviewCommits,
 		"PartialRuleWrites": &h.PartialRuleWrites, "ScheduledRollouts": &h.ScheduledRollouts,

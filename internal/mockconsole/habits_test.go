@@ -81,7 +81,7 @@ func TestHabitsAnswerForms(t *testing.T) {
 		t.Error("a habit changed the stored gate")
 	}
 
-	s.SetHabits(Habits{SegmentRulesArray: true, PagingLinks: true})
+	s.SetHabits(Habits{PagingLinks: true})
 	_, _, body = raw(t, c, "GET", "/segments?limit=5", "")
 	for _, want := range []string{`"rules":[]`, `"rules":[{`, `"nextPage":"console.elsewhere.example/console/v1/segments?page=2&limit=5"`, `"all":""`} {
 		if !strings.Contains(body, want) {

@@ -67,6 +67,13 @@ func okResp(msg string, data any) response {
 	return jsonResp(http.StatusOK, envelope{Message: msg, Data: data})
 }
 
+// messageResp is a success the document answers with a message alone, no data.
+func messageResp(msg string) response {
+	return jsonResp(http.StatusOK, struct {
+		Message string `json:"message"`
+	}{msg})
+}
+
 func isMutating(method string) bool {
 	switch method {
 	case http.MethodPost, http.MethodPatch, http.MethodPut, http.MethodDelete:

@@ -241,7 +241,7 @@ func (s *Server) deleteMetricSource(name string) response {
 		return *miss
 	}
 	delete(s.sources, name)
-	return okResp("deleted", map[string]any{})
+	return messageResp("Metric source deleted successfully.")
 }
 
 func (m MetricSource) clone() MetricSource {

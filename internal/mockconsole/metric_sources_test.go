@@ -144,7 +144,7 @@ func TestMetricSources(t *testing.T) {
 	// delete
 	r = c.do("DELETE", "/metrics/metric_source/orders", nil)
 	expect(t, r, 200)
-	if string(bytes.TrimSpace(r.Raw)) != `{"message":"deleted","data":{}}` {
+	if string(bytes.TrimSpace(r.Raw)) != `{"message":"Metric source deleted successfully."}` {
 		t.Fatalf("delete body %s", r.Raw)
 	}
 	expect(t, c.do("DELETE", "/metrics/metric_source/orders", nil), 404)

@@ -27,6 +27,7 @@ type RunAction struct {
 	Type      string `json:"type"`
 	TimeMs    int64  `json:"timeMs"`
 	PhaseID   string `json:"phaseID"`
+	ActorID   string `json:"actorID"`
 	ActorName string `json:"actorName"`
 }
 
@@ -42,6 +43,10 @@ type Run struct {
 	CurrentPhaseEndTime *int64      `json:"currentPhaseEndTime"`
 	CreatedTime         int64       `json:"createdTime"`
 	Actions             []RunAction `json:"actions"`
+	// Who started the run and who moved it last (the document requires them).
+	CreatorID        string `json:"creatorID"`
+	LastModifierID   string `json:"lastModifierID"`
+	LastModifierName string `json:"lastModifierName"`
 }
 
 // runState is a run with what moves it: the pipeline's phases as they were when it started, the
@@ -98,7 +103,8 @@ func (s *Server) startRun(pipelineID, gateID string) (*runState, error) {
 	id := fmt.Sprintf("rpt_%d", s.runSeq)
 	now := s.clock.now()
 	rs := &runState{
-		run:    Run{ID: id, ReleasePipelineID: pipelineID, GateID: gateID, CreatedTime: now.UnixMilli(), Actions: []RunAction{}},
+		run: Run{ID: id, ReleasePipelineID: pipelineID, GateID: gateID, CreatedTime: now.UnixMilli(), Actions: []RunAction{},
+			CreatorID: modifierID, LastModifierID: modifierID, LastModifierName: modifierName},
 		phases: st.p.clone().Phases,
 	}
 	rs.enter(0, now)
@@ -163,6 +169,11 @@ func (s *Server) SetRun(id, status, phase string, actions []RunAction) error {
 	}
 	if actions != nil {
 		rs.run.Actions = append([]RunAction{}, actions...)
+		for i := range rs.run.Actions {
+			if rs.run.Actions[i].ActorID == "" { // the document requires who acted
+				rs.run.Actions[i].ActorID = modifierID
+			}
+		}
 	}
 	switch status {
 	case "":
@@ -350,7 +361,7 @@ func (s *Server) operateRun(id, op string, body []byte) response {
 		return errResp(http.StatusNotFound, "Not found: %s/release_pipeline_triggers/%s/%s", basePath, id, op)
 	}
 	record := func(typ string) {
-		run.Actions = append(run.Actions, RunAction{Type: typ, TimeMs: now.UnixMilli(), PhaseID: run.CurrentPhaseID, ActorName: modifierName})
+		run.Actions = append(run.Actions, RunAction{Type: typ, TimeMs: now.UnixMilli(), PhaseID: run.CurrentPhaseID, ActorID: modifierID, ActorName: modifierName})
 	}
 	refuse := func() response {
 		return errResp(http.StatusBadRequest, "Cannot %s release pipeline trigger %q: it is %s", op, id, run.Status)

@@ -198,7 +198,7 @@ func (s *Server) deletePipeline(id string) response {
 		return errResp(http.StatusBadRequest, "Cannot delete release pipeline %q: release pipeline trigger %q is in progress", id, run)
 	}
 	delete(s.pipelines, id)
-	return okResp("Release pipeline deleted successfully", map[string]any{})
+	return messageResp("Release pipeline deleted successfully")
 }
 
 // activeRunOf is the id of a run of the pipeline that has not ended, or ""; s.mu is held.

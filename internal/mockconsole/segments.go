@@ -44,6 +44,7 @@ type segmentState struct {
 	idSet    map[string]struct{} // the ids the list holds once every write has taken effect
 	counter  int                 // the highest counter of any rule id the segment has had
 	version  int                 // the id list's currentVersion: writes that have taken effect
+	created  int64               // when the segment was created (ms), 0 for a seeded one
 	lag      *idLag              // writes on their way (segments_scale.go); nil: reads show seg.IDs
 	archived bool                // every write is refused (row 45)
 }
@@ -62,6 +63,11 @@ type segmentWire struct {
 	Count            int      `json:"count"`
 	Tags             []string `json:"tags"`
 	Rules            any      `json:"rules,omitempty"`
+	CreatorID        string   `json:"creatorID"`
+	CreatorName      string   `json:"creatorName"`
+	CreatorEmail     *string  `json:"creatorEmail"`
+	CreatedTime      int64    `json:"createdTime"`
+	Audited
 }
 
 var (
@@ -112,11 +118,18 @@ func (st *segmentState) wire(live bool) segmentWire {
 	sg := st.seg
 	w := segmentWire{ID: sg.ID, Name: sg.Name, IsEnabled: sg.IsEnabled, Description: sg.Description,
 		LastModifierName: sg.LastModifierName, LastModifierID: sg.LastModifierID, Type: sg.Type, IDType: sg.IDType,
-		Count: sg.count(), Tags: nonNilStrings(slices.Clone(sg.Tags))}
+		Count: sg.count(), Tags: nonNilStrings(slices.Clone(sg.Tags)),
+		CreatorID: modifierID, CreatorName: modifierName, CreatedTime: st.created}
+	w.LastModifiedTime = st.created
 	if st.lag != nil {
 		w.Count = len(st.lag.shown)
 	}
 	rules := cloneRules(sg.Rules)
+	for i := range rules {
+		if rules[i].ReturnValue == nil { // the document: an object, never null
+			rules[i].ReturnValue = map[string]any{}
+		}
+	}
 	switch {
 	case live:
 		w.Rules = rules
@@ -200,7 +213,7 @@ func (s *Server) SegmentIDs() []string { return sortedKeys(s, s.segments) }
 
 func (s *Server) listSegments(r *http.Request) response {
 	s.settleSegments()
-	live := s.habits.SegmentRulesArray
+	live := !s.habits.SegmentRuleObject
 	return listByKey(s, r, s.segments, "/segments", "Segments", func(st *segmentState) segmentWire { return st.wire(live) })
 }
 
@@ -245,7 +258,7 @@ func (s *Server) createSegment(body []byte) response {
 	}
 	st := &segmentState{seg: Segment{ID: req.ID, Name: req.Name, IsEnabled: true, Description: req.Description,
 		LastModifierName: modifierName, LastModifierID: modifierID, Type: req.Type, IDType: req.IDType,
-		Tags: nonNilStrings(req.Tags)}, idSet: map[string]struct{}{}}
+		Tags: nonNilStrings(req.Tags)}, idSet: map[string]struct{}{}, created: s.now().UnixMilli()}
 	if st.seg.IDType == "" {
 		st.seg.IDType = "userID"
 	}
@@ -279,7 +292,7 @@ func (s *Server) deleteSegment(id string) response {
 		return *miss
 	}
 	delete(s.segments, id)
-	return okResp("Segment deleted successfully", map[string]any{})
+	return messageResp("Segment deleted successfully.")
 }
 
 // setSegmentRules is row 27: the body is the array of rules, which replaces the segment's.

@@ -26,7 +26,7 @@ func TestSegments(t *testing.T) {
 	for _, x := range l {
 		m := x.(map[string]any)
 		types[m["type"]]++
-		if m["type"] == "id_list" && m["rules"] != nil {
+		if rules, _ := m["rules"].([]any); m["type"] == "id_list" && len(rules) > 0 {
 			t.Fatal("id_list with rules")
 		}
 	}

@@ -33,6 +33,14 @@ func conditionsRefused(cs []Condition, rule string) *response {
 	return nil
 }
 
+// Audited are the fields the document requires of every object's answer beside its creator and
+// last modifier: when it was last modified (milliseconds) and by which e-mail, null for the
+// console API key that the provider writes with.
+type Audited struct {
+	LastModifiedTime  int64   `json:"lastModifiedTime"`
+	LastModifierEmail *string `json:"lastModifierEmail"`
+}
+
 // Request is one entry of the request log.
 type Request struct {
 	Method   string

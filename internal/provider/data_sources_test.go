@@ -190,7 +190,10 @@ func TestAccUsersDataSource_emptyAndRequestsPerPage(t *testing.T) {
 }
 
 func TestAccSegmentsDataSource(t *testing.T) {
-	_, url := startMock(t, mockconsole.Config{PageSizeCap: 5})
+	m, url := startMock(t, mockconsole.Config{PageSizeCap: 5})
+	// segment_04's targets mix strings and numbers, as rules written in the console hold them (the
+	// document's targetValue is a list of one or the other).
+	m.ServeBeyondDocument("/targetValue/")
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
@@ -238,7 +241,7 @@ output "types" { value = distinct([for s in data.featureconsole_segments.rules.s
 func TestAccSegmentsDataSource_severalRules(t *testing.T) {
 	m, url := startMock(t, mockconsole.Config{})
 	h := m.Habits() // with FEATURECONSOLE_MOCK_HABITS' too
-	h.SegmentRulesArray = true
+	h.SegmentRuleObject = false
 	m.SetHabits(h)
 	rule := func(name string) mockconsole.SegmentRule {
 		return mockconsole.SegmentRule{ID: name, BaseID: name, Name: name, PassPercentage: 10,

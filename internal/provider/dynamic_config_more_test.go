@@ -97,6 +97,7 @@ func TestAccReleasePipelineTriggers_dynamicConfig(t *testing.T) {
 				req, _ := http.NewRequest(http.MethodPatch, url+"/console/v1/dynamic_configs/tfacc_copy",
 					strings.NewReader(`{"rules":[{"name":"all","passPercentage":100,"conditions":[],"returnValue":{"a":1}}]}`))
 				req.Header.Set("SERVICE-API-KEY", mockconsole.DefaultAPIKey)
+				req.Header.Set("Content-Type", "application/json")
 				resp, err := http.DefaultClient.Do(req)
 				if err != nil || resp.StatusCode/100 != 2 { // 200, or 201 as the live service may answer
 					t.Fatalf("rules write: %v %v", resp, err)
@@ -133,6 +134,7 @@ func TestAccReleasePipelineTrigger_dynamicConfig(t *testing.T) {
 					req, _ := http.NewRequest(http.MethodPatch, url+"/console/v1/dynamic_configs/tfacc_copy",
 						strings.NewReader(`{"rules":[{"name":"all","passPercentage":100,"conditions":[],"returnValue":{"a":1}}]}`))
 					req.Header.Set("SERVICE-API-KEY", mockconsole.DefaultAPIKey)
+					req.Header.Set("Content-Type", "application/json")
 					resp, err := http.DefaultClient.Do(req)
 					if err != nil || resp.StatusCode/100 != 2 { // 200, or 201 as the live service may answer
 						t.Fatalf("rules write: %v %v", resp, err)

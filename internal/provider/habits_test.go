@@ -107,7 +107,7 @@ func habitsWorkflow(t *testing.T, h mockconsole.Habits, verifyIgnore []string) {
 	// The rule-based segment's count: the service's, else its rules' when they come as an array; in
 	// the seed's form (one rule shown) without a count nothing tells it.
 	ruleCount := resource.TestCheckResourceAttr("data.featureconsole_segments.all", "segments.3.count", "1")
-	if hs := m.Habits(); hs.SegmentsWithoutCount && !hs.SegmentRulesArray {
+	if hs := m.Habits(); hs.SegmentsWithoutCount && hs.SegmentRuleObject {
 		ruleCount = resource.TestCheckNoResourceAttr("data.featureconsole_segments.all", "segments.3.count")
 	}
 	steps := []resource.TestStep{
@@ -163,7 +163,7 @@ func TestAccHabits_workflow(t *testing.T) {
 		{"number_forms", mockconsole.Habits{NumberForms: true}},
 		{"string_targets", mockconsole.Habits{StringTargets: true}},
 		{"console_rules", mockconsole.Habits{ConsoleRules: true}},
-		{"segment_rules_array", mockconsole.Habits{SegmentRulesArray: true}},
+		{"segment_rule_object", mockconsole.Habits{SegmentRuleObject: true}},
 		{"paging_links", mockconsole.Habits{PagingLinks: true}},
 		{"created_201", mockconsole.Habits{Created201: true}},
 		{"charset", mockconsole.Habits{Charset: true}},

@@ -213,7 +213,7 @@ func TestAccDynamicConfig_badInput(t *testing.T) {
 // Create never takes over a config of the same id: the error says how to import it.
 func TestAccDynamicConfig_existing(t *testing.T) {
 	m, url := startMock(t, mockconsole.Config{})
-	m.PutDynamicConfig(mockconsole.DynamicConfig{ID: "tfacc_copy", Name: "Someone else's"})
+	m.PutDynamicConfig(mockconsole.DynamicConfig{ID: "tfacc_copy", Name: "Someone elses"})
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
@@ -222,7 +222,7 @@ func TestAccDynamicConfig_existing(t *testing.T) {
 			ExpectError: regexp.MustCompile(`(?s)already exists.*import`),
 		}},
 	})
-	if c, _ := m.DynamicConfig("tfacc_copy"); c.Name != "Someone else's" {
+	if c, _ := m.DynamicConfig("tfacc_copy"); c.Name != "Someone elses" {
 		t.Errorf("the existing config was changed: %+v", c)
 	}
 }

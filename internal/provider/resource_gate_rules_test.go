@@ -451,6 +451,8 @@ func TestAccGateRules_validation(t *testing.T) {
 func TestAccGateRules_undocumentedConditionWarns(t *testing.T) {
 	t.Parallel()
 	m, url := startMock(t, mockconsole.Config{})
+	// A service newer than the document takes a condition type the document's list lacks.
+	m.ServeBeyondDocument("/type: value is not one of the allowed values")
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,

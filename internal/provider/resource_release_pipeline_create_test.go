@@ -364,6 +364,9 @@ func TestAccReleasePipeline_consoleRules(t *testing.T) {
 	h := m.Habits()
 	h.ConsolePipelineRules = true
 	m.SetHabits(h)
+	// Rules written in the console hold condition types the document's list lacks; the provider
+	// sends them back as they are.
+	m.ServeBeyondDocument("/type: value is not one of the allowed values")
 	m.PutPipeline(mockconsole.Pipeline{ID: "pl_console", Name: "Console made", CreatorID: "user_1", LastModifierID: "user_1",
 		Phases: []mockconsole.Phase{{Name: "Staff", Rules: []mockconsole.PipelineRule{consolePipelineRule}}}})
 	cfg := func(name string) string { return providerBlock(url) + fmt.Sprintf(consolePipelineHCL, name) }

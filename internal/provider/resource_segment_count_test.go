@@ -42,7 +42,9 @@ data "featureconsole_segments" "ruled" {
 // rules. The data source cannot know the list's size (its ids are not read there): null, never 0.
 func TestAccSegment_withoutNameOrCount(t *testing.T) {
 	m, url := mockWithoutSegments(t, mockconsole.Config{NoIDListLimits: true})
-	m.SetHabits(mergeHabits(m.Habits(), mockconsole.Habits{SegmentsWithoutCount: true, SegmentRulesArray: true}))
+	h := mergeHabits(m.Habits(), mockconsole.Habits{SegmentsWithoutCount: true})
+	h.SegmentRuleObject = false // every rule shown, so that their number tells the count
+	m.SetHabits(h)
 	cfg := segmentCountConfig(url)
 	fifty := statecheck.ExpectKnownValue(segIDsAddr, tfjsonpath.New("entry_count"), knownvalue.Int64Exact(50))
 	resource.ParallelTest(t, resource.TestCase{
