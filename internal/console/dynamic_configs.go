@@ -30,7 +30,7 @@ type DynamicConfig struct {
 	// TargetApps is a list, or one bare string when the config has one.
 	TargetApps        StringList  `json:"targetApps"`
 	Team              string      `json:"team,omitempty"`
-	ReleasePipelineID string      `json:"releasePipelineID"`
+	ReleasePipelineID string      `json:"releasePipelineID"` // "" for none (links.go)
 	Rules             []GateRule  `json:"rules"`
 	Version           WholeNumber `json:"version"`
 	CreatorName       string      `json:"creatorName"`
@@ -119,8 +119,8 @@ type DynamicConfigFields struct {
 	Tags         *[]string        `json:"tags,omitempty"`
 	TargetApps   *[]string        `json:"targetApps,omitempty"`
 	Team         *string          `json:"team,omitempty"`
-	// ReleasePipelineID "" detaches the config from its pipeline.
-	ReleasePipelineID *string `json:"releasePipelineID,omitempty"`
+	// ReleasePipelineID attaches the config to a pipeline, or detaches it (Unlinked: null).
+	ReleasePipelineID Link `json:"releasePipelineID,omitzero"`
 }
 
 // SchemaText is a config's schema as a write sends it (row 37): a string holding the schema's JSON

@@ -37,6 +37,9 @@ func TestDynamicConfigWire(t *testing.T) {
 		{"update own fields", func(ctx context.Context, c *Client) (*DynamicConfig, error) {
 			return c.UpdateDynamicConfig(ctx, "c 1", DynamicConfigFields{ID: "ignored", IsEnabled: &enabled})
 		}, []reply{ok(cfg)}, http.MethodPatch, "/console/v1/dynamic_configs/c%201", `{"isEnabled":false}`, 1},
+		{"update detaches the pipeline with null", func(ctx context.Context, c *Client) (*DynamicConfig, error) {
+			return c.UpdateDynamicConfig(ctx, "c 1", DynamicConfigFields{ReleasePipelineID: Unlinked()})
+		}, []reply{ok(cfg)}, http.MethodPatch, "/console/v1/dynamic_configs/c%201", `{"releasePipelineID":null}`, 1},
 		{"rules", func(ctx context.Context, c *Client) (*DynamicConfig, error) {
 			return c.UpdateDynamicConfigRules(ctx, "c 1", []GateRule{{Name: "r", PassPercentage: 50, ReturnValue: json.RawMessage(`{"b":2}`),
 				PendingAutomatedRollouts: []AutomatedRollout{{PassPercent: 1}}}})

@@ -42,7 +42,7 @@ type Experiment struct {
 	Allocation                Decimal            `json:"allocation"`
 	PrimaryMetrics            []ExperimentMetric `json:"primaryMetrics"`
 	SecondaryMetrics          []ExperimentMetric `json:"secondaryMetrics"`
-	TargetingGateID           string             `json:"targetingGateID"`
+	TargetingGateID           string             `json:"targetingGateID"` // "" for none (links.go)
 	LayerID                   string             `json:"layerID"`
 	Duration                  WholeNumber        `json:"duration"`
 	SequentialTesting         bool               `json:"sequentialTesting"`
@@ -115,7 +115,7 @@ type ExperimentFields struct {
 	Allocation                *float64            `json:"allocation,omitempty"`
 	PrimaryMetrics            *[]ExperimentMetric `json:"primaryMetrics,omitempty"`
 	SecondaryMetrics          *[]ExperimentMetric `json:"secondaryMetrics,omitempty"`
-	TargetingGateID           *string             `json:"targetingGateID,omitempty"`
+	TargetingGateID           Link                `json:"targetingGateID,omitzero"` // Unlinked removes the targeting
 	LayerID                   *string             `json:"layerID,omitempty"`
 	Duration                  *int64              `json:"duration,omitempty"`
 	SequentialTesting         *bool               `json:"sequentialTesting,omitempty"`

@@ -37,10 +37,13 @@ func TestExperimentWire(t *testing.T) {
 		{"update own fields", func(ctx context.Context, c *Client) (*Experiment, error) {
 			return c.UpdateExperiment(ctx, "e 1", ExperimentFields{ID: "ignored", Allocation: &alloc})
 		}, []reply{ok(exp)}, http.MethodPatch, "/console/v1/experiments/e%201", `{"allocation":12.5}`, 1},
+		{"update removes the targeting gate with null", func(ctx context.Context, c *Client) (*Experiment, error) {
+			return c.UpdateExperiment(ctx, "e 1", ExperimentFields{TargetingGateID: Unlinked()})
+		}, []reply{ok(exp)}, http.MethodPatch, "/console/v1/experiments/e%201", `{"targetingGateID":null}`, 1},
 		{"start", func(ctx context.Context, c *Client) (*Experiment, error) { return c.StartExperiment(ctx, "e 1") },
-			[]reply{ok(exp)}, http.MethodPut, "/console/v1/experiments/e%201/start", ``, 1},
+			[]reply{ok(exp)}, http.MethodPut, "/console/v1/experiments/e%201/start", `{}`, 1},
 		{"start answered without a body", func(ctx context.Context, c *Client) (*Experiment, error) { return c.StartExperiment(ctx, "e 1") },
-			[]reply{{Status: 200}, ok(exp)}, http.MethodPut, "/console/v1/experiments/e%201/start", ``, 2},
+			[]reply{{Status: 200}, ok(exp)}, http.MethodPut, "/console/v1/experiments/e%201/start", `{}`, 2},
 		{"decision", func(ctx context.Context, c *Client) (*Experiment, error) {
 			return c.MakeExperimentDecision(ctx, "e 1", "g2", "Green wins")
 		}, []reply{ok(exp)}, http.MethodPut, "/console/v1/experiments/e%201/make_decision", `{"id":"g2","decisionReason":"Green wins"}`, 1},

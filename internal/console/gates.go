@@ -63,7 +63,8 @@ type Gate struct {
 	IDType     string `json:"idType"`
 	// TargetApps is a list, or one bare string when the gate has one (round three).
 	TargetApps StringList `json:"targetApps"`
-	// ReleasePipelineID is "" (or null) for a gate attached to no pipeline.
+	// ReleasePipelineID is "" for a gate attached to no pipeline, whether the service sent "", null
+	// or nothing (links.go).
 	ReleasePipelineID string      `json:"releasePipelineID"`
 	CreatorName       string      `json:"creatorName"`
 	CreatedTime       WholeNumber `json:"createdTime"`
@@ -164,8 +165,8 @@ type GateFields struct {
 	Tags        *[]string `json:"tags,omitempty"`
 	Type        *string   `json:"type,omitempty"`
 	IDType      *string   `json:"idType,omitempty"`
-	// ReleasePipelineID "" detaches the gate from its pipeline.
-	ReleasePipelineID *string `json:"releasePipelineID,omitempty"`
+	// ReleasePipelineID attaches the gate to a pipeline, or detaches it (Unlinked: null).
+	ReleasePipelineID Link `json:"releasePipelineID,omitzero"`
 }
 
 // CreateGate sends POST /gates (without rules; the service answers the gate with rules: []). An

@@ -22,7 +22,7 @@ var wantCreatedGate = &Gate{ID: "new.checkout", Name: "New checkout", Descriptio
 // left nil are left out, never rules) and the decoded answer.
 func TestGateWritesWire(t *testing.T) {
 	full := GateFields{ID: "new.checkout", Name: ptr("New checkout"), Description: ptr("d"), IsEnabled: ptr(false),
-		Tags: &[]string{"web"}, Type: ptr("TEMPORARY"), IDType: ptr("stableID"), ReleasePipelineID: ptr("pl1")}
+		Tags: &[]string{"web"}, Type: ptr("TEMPORARY"), IDType: ptr("stableID"), ReleasePipelineID: LinkTo("pl1")}
 	cases := []struct {
 		name         string
 		call         func(context.Context, *Client) (any, error)
@@ -56,11 +56,11 @@ func TestGateWritesWire(t *testing.T) {
 				`"type":"TEMPORARY","idType":"stableID","releasePipelineID":"pl1"}`,
 		},
 		{
-			name: "20 update gate sends its own fields, never id or rules", method: http.MethodPatch, path: "/console/v1/gates/a%20b%2Fc",
+			name: "20 update gate sends its own fields, never id or rules; a detach is null", method: http.MethodPatch, path: "/console/v1/gates/a%20b%2Fc",
 			call: func(ctx context.Context, c *Client) (any, error) {
-				return c.UpdateGate(ctx, "a b/c", GateFields{ID: "ignored", Description: ptr(""), Tags: &[]string{}, ReleasePipelineID: ptr("")})
+				return c.UpdateGate(ctx, "a b/c", GateFields{ID: "ignored", Description: ptr(""), Tags: &[]string{}, ReleasePipelineID: Unlinked()})
 			},
-			body:    `{"description":"","tags":[],"releasePipelineID":""}`,
+			body:    `{"description":"","tags":[],"releasePipelineID":null}`,
 			replies: []reply{ok(gateJSON)},
 			want:    wantGate, requests: 1,
 		},

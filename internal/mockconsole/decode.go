@@ -91,3 +91,39 @@ func goTypeToJSON(t string) string {
 	}
 	return t
 }
+
+// link is a request field that names another object (a gate's or a config's releasePipelineID, an
+// experiment's targetingGateID): the document types it as a nullable string. Left out, it leaves
+// the link as it is; null clears it; any string is taken for an id, "" included, which names no
+// object and is refused as such (linkRefused), as the service does.
+type link struct {
+	sent bool // false: left out
+	id   string
+	null bool
+}
+
+func (l *link) UnmarshalJSON(b []byte) error {
+	if string(bytes.TrimSpace(b)) == "null" {
+		*l = link{sent: true, null: true}
+		return nil
+	}
+	*l = link{sent: true}
+	return json.Unmarshal(b, &l.id)
+}
+
+// setInto writes what the link sends into the object's field ("" for none).
+func (l link) setInto(dst *string) {
+	if l.sent {
+		*dst = l.id
+	}
+}
+
+// linkRefused is the service's 400 for a link to an object m does not hold (kind names it, as
+// "Release pipeline"); "" names none: the service answers "release pipeline  not found". s.mu is
+// held.
+func linkRefused[V any](l link, m map[string]V, kind string) *response {
+	if _, ok := m[l.id]; !l.sent || l.null || ok {
+		return nil
+	}
+	return ref(errResp(http.StatusBadRequest, "%s %q not found", kind, l.id))
+}

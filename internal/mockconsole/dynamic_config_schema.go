@@ -44,10 +44,8 @@ func (s *Server) configFieldsRefused(req configFieldsReq, c DynamicConfig) *resp
 	if refused != nil {
 		return refused
 	}
-	if p := req.ReleasePipelineID; p != nil && *p != "" {
-		if _, ok := s.pipelines[*p]; !ok {
-			return bad("Release pipeline %q not found", *p)
-		}
+	if bad := linkRefused(req.ReleasePipelineID, s.pipelines, "Release pipeline"); bad != nil {
+		return bad
 	}
 	schema, dv := c.Schema, c.DefaultValue
 	if req.Schema != nil {

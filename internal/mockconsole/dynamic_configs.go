@@ -305,7 +305,7 @@ type configFieldsReq struct {
 	Tags              *[]string        `json:"tags"`
 	TargetApps        *[]string        `json:"targetApps"`
 	Team              *string          `json:"team"`
-	ReleasePipelineID *string          `json:"releasePipelineID"`
+	ReleasePipelineID link             `json:"releasePipelineID"`
 }
 
 func withConfigDefaults(c DynamicConfig) DynamicConfig {
@@ -331,7 +331,7 @@ func (s *Server) setConfigFields(c *DynamicConfig, req configFieldsReq) {
 	set(&c.Description, req.Description)
 	set(&c.IDType, req.IDType)
 	set(&c.Team, req.Team)
-	set(&c.ReleasePipelineID, req.ReleasePipelineID)
+	req.ReleasePipelineID.setInto(&c.ReleasePipelineID)
 	if req.IsEnabled != nil {
 		c.IsEnabled = *req.IsEnabled
 	}

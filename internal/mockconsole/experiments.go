@@ -228,7 +228,7 @@ type experimentReq struct {
 	Allocation                *float64              `json:"allocation"`
 	PrimaryMetrics            *[]ExperimentMetric   `json:"primaryMetrics"`
 	SecondaryMetrics          *[]ExperimentMetric   `json:"secondaryMetrics"`
-	TargetingGateID           *string               `json:"targetingGateID"`
+	TargetingGateID           link                  `json:"targetingGateID"`
 	LayerID                   *string               `json:"layerID"`
 	Duration                  *float64              `json:"duration"`
 	SequentialTesting         *bool                 `json:"sequentialTesting"`
@@ -286,10 +286,8 @@ func (s *Server) experimentRefused(req experimentReq, e Experiment) *response {
 			}
 		}
 	}
-	if g := req.TargetingGateID; g != nil && *g != "" {
-		if _, ok := s.gates[*g]; !ok {
-			return bad("Gate %q not found", *g)
-		}
+	if bad := linkRefused(req.TargetingGateID, s.gates, "Gate"); bad != nil {
+		return bad
 	}
 	if d := req.Duration; d != nil && (*d != math.Trunc(*d) || *d < 1) {
 		return bad("duration must be a whole number of days, at least 1")
@@ -397,13 +395,14 @@ func sameGroups(held []ExperimentGroup, in []experimentGroupReq) bool {
 func (s *Server) setExperimentFields(e *Experiment, req experimentReq) {
 	for dst, v := range map[*string]*string{
 		&e.Name: req.Name, &e.Description: req.Description, &e.Hypothesis: req.Hypothesis, &e.IDType: req.IDType,
-		&e.TargetingGateID: req.TargetingGateID, &e.LayerID: req.LayerID, &e.ControlGroupID: req.ControlGroupID,
+		&e.LayerID: req.LayerID, &e.ControlGroupID: req.ControlGroupID,
 		&e.DefaultConfidenceInterval: req.DefaultConfidenceInterval, &e.AnalyticsType: req.AnalyticsType,
 	} {
 		if v != nil {
 			*dst = *v
 		}
 	}
+	req.TargetingGateID.setInto(&e.TargetingGateID)
 	if req.Tags != nil {
 		e.Tags = nonNilStrings(*req.Tags)
 	}

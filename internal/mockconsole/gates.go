@@ -386,7 +386,7 @@ type gateFieldsReq struct {
 	Tags              *[]string `json:"tags"`
 	Type              *string   `json:"type"`
 	IDType            *string   `json:"idType"`
-	ReleasePipelineID *string   `json:"releasePipelineID"`
+	ReleasePipelineID link      `json:"releasePipelineID"`
 }
 
 // withGateDefaults gives a gate the service's defaults for what it was stored without.
@@ -428,12 +428,7 @@ func (s *Server) gateFieldsRefused(req gateFieldsReq) *response {
 			}
 		}
 	}
-	if p := req.ReleasePipelineID; p != nil && *p != "" {
-		if _, ok := s.pipelines[*p]; !ok {
-			return bad("Release pipeline %q not found", *p)
-		}
-	}
-	return nil
+	return linkRefused(req.ReleasePipelineID, s.pipelines, "Release pipeline")
 }
 
 // setGateFields applies the fields a request carries and stamps the write.
@@ -456,9 +451,7 @@ func (s *Server) setGateFields(g *Gate, req gateFieldsReq) {
 	if req.IDType != nil {
 		g.IDType = *req.IDType
 	}
-	if req.ReleasePipelineID != nil {
-		g.ReleasePipelineID = *req.ReleasePipelineID
-	}
+	req.ReleasePipelineID.setInto(&g.ReleasePipelineID)
 	freshen(g)
 	g.LastModifierName = modifierName
 	g.LastModifierID = modifierID

@@ -58,7 +58,7 @@ func TestGateWrites(t *testing.T) {
 		`{"description":"` + strings.Repeat("x", 1001) + `"}`, `{"releasePipelineID":"pl_missing"}`} {
 		expect(t, c.do("PATCH", "/gates/g_rules", body), 400)
 	}
-	expect(t, c.do("PATCH", "/gates/g_rules", map[string]any{"releasePipelineID": ""}), 200)
+	expect(t, c.do("PATCH", "/gates/g_rules", map[string]any{"releasePipelineID": nil}), 200)
 
 	r = c.do("DELETE", "/gates/g_rules", nil)
 	expect(t, r, 200)

@@ -160,6 +160,31 @@ func noStoredWrite(m *mockconsole.Server) error {
 	return nil
 }
 
+// expectLinkClearedWithNull checks the mock's log: a write to path (with /console/v1) that the
+// mock took cleared the link field (releasePipelineID, targetingGateID) with null, and no write
+// sent it as "", which names no object on the service (DESIGN §1, console: links).
+func expectLinkClearedWithNull(m *mockconsole.Server, path, field string) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		cleared := false
+		for _, r := range m.Requests() {
+			var body map[string]json.RawMessage
+			if json.Unmarshal(r.Body, &body) != nil {
+				continue
+			}
+			switch v, sent := body[field]; {
+			case sent && string(v) == `""`:
+				return fmt.Errorf("%s %s sent %s: \"\"; a link is cleared with null", r.Method, r.Path, r.Body)
+			case sent && string(v) == "null" && r.Path == path && r.Status/100 == 2:
+				cleared = true
+			}
+		}
+		if !cleared {
+			return fmt.Errorf("no write to %s cleared %s with null", path, field)
+		}
+		return nil
+	}
+}
+
 // mockCheck runs an assertion against the mock as a plan check (after the plan, before apply).
 type mockCheck func() error
 

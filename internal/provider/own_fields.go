@@ -14,6 +14,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
 )
 
 // What the resources of an object's own fields whose rules live apart (featureconsole_gate,
@@ -44,13 +46,23 @@ func ifChanged(planned, state attr.Value, set func()) {
 	}
 }
 
-// pipelineOrDetach is the releasePipelineID an update sends: the plan's, or "" (detach) where the
-// plan names none.
-func pipelineOrDetach(planned *string) *string {
-	if planned == nil {
-		return new("")
+// knownLink is the link a create sends (a release pipeline, a targeting gate): the id a known,
+// non-null attribute names, else left out.
+func knownLink(s types.String) console.Link {
+	if s.IsNull() || s.IsUnknown() {
+		return console.Link{}
 	}
-	return planned
+	return console.LinkTo(s.ValueString())
+}
+
+// plannedLink is the link an update sends for an attribute whose planned value changed: the id the
+// plan names, or, where it names none, the link cleared (null: "" would name an object the service
+// does not have).
+func plannedLink(planned types.String) console.Link {
+	if planned.IsNull() {
+		return console.Unlinked()
+	}
+	return console.LinkTo(planned.ValueString())
 }
 
 // maxDescription is the service's longest description of a gate, a config or an experiment.

@@ -68,7 +68,7 @@ func configFieldsFrom(ctx context.Context, m dynamicConfigModel) (console.Dynami
 		Name:              knownPointer(m.Name),
 		Description:       knownPointer(m.Description),
 		IDType:            knownPointer(m.IDType),
-		ReleasePipelineID: knownPointer(m.ReleasePipelineID),
+		ReleasePipelineID: knownLink(m.ReleasePipelineID),
 		DefaultValue:      jsonOrEmpty(m.DefaultValue),
 	}
 	if b, ok := knownJSON(m.Schema); ok && !framework.IsEmptyJSONObject(b) { // none: left out
@@ -89,7 +89,7 @@ func configFieldsFrom(ctx context.Context, m dynamicConfigModel) (console.Dynami
 }
 
 // configChanges is the body of an update: the fields whose planned value differs from the state,
-// JSON values compared by meaning. A pipeline the plan no longer names is detached ("").
+// JSON values compared by meaning. A pipeline the plan no longer names is detached (null).
 func configChanges(ctx context.Context, plan, state dynamicConfigModel) (console.DynamicConfigFields, diag.Diagnostics) {
 	all, diags := configFieldsFrom(ctx, plan)
 	var f console.DynamicConfigFields
@@ -105,13 +105,13 @@ func configChanges(ctx context.Context, plan, state dynamicConfigModel) (console
 	if !sameJSON(ctx, plan.Schema, state.Schema) && !plan.Schema.IsUnknown() {
 		f.Schema = cmp.Or(all.Schema, &console.NoSchema) // a schema removed is sent as null
 	}
-	ifChanged(plan.ReleasePipelineID, state.ReleasePipelineID, func() { f.ReleasePipelineID = pipelineOrDetach(all.ReleasePipelineID) })
+	ifChanged(plan.ReleasePipelineID, state.ReleasePipelineID, func() { f.ReleasePipelineID = plannedLink(plan.ReleasePipelineID) })
 	return f, diags
 }
 
 func emptyConfigFields(f console.DynamicConfigFields) bool {
 	return f.Name == nil && f.Description == nil && f.IsEnabled == nil && f.IDType == nil && f.Tags == nil &&
-		f.TargetApps == nil && f.DefaultValue == nil && f.Schema == nil && f.ReleasePipelineID == nil && f.Team == nil
+		f.TargetApps == nil && f.DefaultValue == nil && f.Schema == nil && f.ReleasePipelineID.IsZero() && f.Team == nil
 }
 
 // configHolds reports whether the config holds what was sent: how a create whose answer was lost
@@ -120,7 +120,7 @@ func configHolds(c *console.DynamicConfig, f console.DynamicConfigFields) bool {
 	same := func(p *string, v string) bool { return p == nil || *p == v }
 	sameSchema := f.Schema == nil || sameConfigValue(jsonText(f.Schema.Text), c.Schema)
 	return c.ID == f.ID && same(f.Name, c.Name) && same(f.Description, c.Description) && same(f.IDType, c.IDType) &&
-		same(f.ReleasePipelineID, c.ReleasePipelineID) && (f.IsEnabled == nil || *f.IsEnabled == c.IsEnabled) &&
+		f.ReleasePipelineID.HeldBy(c.ReleasePipelineID) && (f.IsEnabled == nil || *f.IsEnabled == c.IsEnabled) &&
 		(f.Tags == nil || sameStringSet(*f.Tags, c.Tags)) && (f.TargetApps == nil || sameStringSet(*f.TargetApps, c.TargetApps)) &&
 		sameConfigValue(f.DefaultValue, c.DefaultValue) && sameSchema
 }

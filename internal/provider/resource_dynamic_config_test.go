@@ -167,6 +167,39 @@ func slicesWithout(s []string, i int) []string {
 	return append(out, s[i+1:]...)
 }
 
+// Removing release_pipeline_id detaches the config in one apply, with null, as a gate's (the
+// service takes "" for a pipeline's id and refuses it); the plan after is empty.
+func TestAccDynamicConfig_removePipelineClearsWithNull(t *testing.T) {
+	m, url := startMock(t, mockconsole.Config{})
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             expectNoMockConfig(m, "tfacc_copy"),
+		Steps: []resource.TestStep{
+			{Config: providerBlock(url) + dynamicConfigHCL(`release_pipeline_id = "pl_web"`)},
+			{
+				Config: providerBlock(url) + dynamicConfigHCL(),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(configAddr, plancheck.ResourceActionUpdate),
+						plancheck.ExpectKnownValue(configAddr, tfjsonpath.New("release_pipeline_id"), knownvalue.Null()),
+					},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: resource.ComposeAggregateTestCheckFunc(
+					expectMockConfig(m, "tfacc_copy", func(c mockconsole.DynamicConfig) error {
+						if c.ReleasePipelineID != "" {
+							return fmt.Errorf("the config is still attached to %q", c.ReleasePipelineID)
+						}
+						return nil
+					}),
+					expectLinkClearedWithNull(m, "/console/v1/dynamic_configs/tfacc_copy", "releasePipelineID"),
+				),
+			},
+		},
+	})
+}
+
 // Bad input fails the plan with the attribute, the path inside the value and the fix named, and
 // nothing is sent.
 func TestAccDynamicConfig_badInput(t *testing.T) {

@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
@@ -125,6 +126,51 @@ func TestAccExperiment_importAndArchive(t *testing.T) {
 					}
 					return nil
 				}),
+			},
+		},
+	})
+}
+
+// Removing targeting_gate_id removes the targeting in one apply, with null (the service takes ""
+// for a gate's id and refuses it); the experiment's "" read back is null in state, so the plan
+// after is empty.
+func TestAccExperiment_removeTargetingGateClearsWithNull(t *testing.T) {
+	m, url := startMock(t, mockconsole.Config{})
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             expectNoMockExperiment(m, "tfacc_cta"),
+		Steps: []resource.TestStep{
+			{
+				Config: providerBlock(url) + experimentHCL(ctaGroupsHCL, `targeting_gate_id = "new_checkout"`),
+				Check: expectMockExperiment(m, "tfacc_cta", func(e mockconsole.Experiment) error {
+					if e.TargetingGateID != "new_checkout" {
+						return fmt.Errorf("the experiment targets %q, want new_checkout", e.TargetingGateID)
+					}
+					return nil
+				}),
+			},
+			{
+				Config: providerBlock(url) + experimentHCL(ctaGroupsHCL),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(experimentAddr, plancheck.ResourceActionUpdate),
+						plancheck.ExpectKnownValue(experimentAddr, tfjsonpath.New("targeting_gate_id"), knownvalue.Null()),
+					},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(experimentAddr, tfjsonpath.New("targeting_gate_id"), knownvalue.Null()),
+				},
+				Check: resource.ComposeAggregateTestCheckFunc(
+					expectMockExperiment(m, "tfacc_cta", func(e mockconsole.Experiment) error {
+						if e.TargetingGateID != "" {
+							return fmt.Errorf("the experiment still targets %q", e.TargetingGateID)
+						}
+						return nil
+					}),
+					expectLinkClearedWithNull(m, "/console/v1/experiments/tfacc_cta", "targetingGateID"),
+				),
 			},
 		},
 	})

@@ -141,7 +141,7 @@ func experimentFieldsFrom(ctx context.Context, m experimentModel) (console.Exper
 		Hypothesis:      knownPointer(m.Hypothesis),
 		IDType:          knownPointer(m.IDType),
 		AnalyticsType:   knownPointer(m.AnalyticsType),
-		TargetingGateID: knownPointer(m.TargetingGateID),
+		TargetingGateID: knownLink(m.TargetingGateID),
 	}
 	if f.Name == nil {
 		f.Name = m.ExperimentID.ValueStringPointer()
@@ -168,7 +168,7 @@ func experimentFieldsFrom(ctx context.Context, m experimentModel) (console.Exper
 
 // experimentChanges is the body of an update: the fields whose planned value differs from the
 // state, groups compared by their content (ids are the service's). A targeting gate the plan no
-// longer names is removed ("").
+// longer names is removed (null).
 func experimentChanges(ctx context.Context, plan, state experimentModel) (console.ExperimentFields, diag.Diagnostics) {
 	all, diags := experimentFieldsFrom(ctx, plan)
 	var f console.ExperimentFields
@@ -182,7 +182,7 @@ func experimentChanges(ctx context.Context, plan, state experimentModel) (consol
 	ifChanged(plan.Duration, state.Duration, func() { f.Duration = all.Duration })
 	ifChanged(plan.PrimaryMetrics, state.PrimaryMetrics, func() { f.PrimaryMetrics = all.PrimaryMetrics })
 	ifChanged(plan.SecondaryMetrics, state.SecondaryMetrics, func() { f.SecondaryMetrics = all.SecondaryMetrics })
-	ifChanged(plan.TargetingGateID, state.TargetingGateID, func() { f.TargetingGateID = pipelineOrDetach(all.TargetingGateID) })
+	ifChanged(plan.TargetingGateID, state.TargetingGateID, func() { f.TargetingGateID = plannedLink(plan.TargetingGateID) })
 	if !sameGroupContent(ctx, plan.Groups, state.Groups) {
 		f.Groups = all.Groups
 	}

@@ -74,8 +74,7 @@ func (r *gateResource) detachBeforeArchive(ctx context.Context, gateID string, d
 		return ""
 	}
 	pipelineID := g.ReleasePipelineID
-	none := ""
-	if _, err := r.data.client.UpdateGate(ctx, gateID, console.GateFields{ReleasePipelineID: &none}); err != nil {
+	if _, err := r.data.client.UpdateGate(ctx, gateID, console.GateFields{ReleasePipelineID: console.Unlinked()}); err != nil {
 		diags.AddWarning(fmt.Sprintf("Gate %q archived while attached to release pipeline %q", gateID, pipelineID),
 			fmt.Sprintf("Destroy detaches a gate it archives from its release pipeline first, because the service refuses "+
 				"every change of an archived gate and deletes no pipeline a gate is attached to. Detaching gate %q failed "+

@@ -143,7 +143,8 @@ func TestAccGate_archiveWithoutKeepWritesRulesBack(t *testing.T) {
 // A gate attached to a release pipeline, archived on destroy with its rules kept, destroyed with the
 // pipeline in one go: the gate is detached before it is archived (the service refuses to change an
 // archived gate, and deletes no pipeline a gate is attached to), so the destroy completes, the gate
-// stays archived with its rules, and the pipeline is gone.
+// stays archived with its rules, and the pipeline is gone. The detach sends null: the service
+// refuses "" ("release pipeline  not found"), which left the pipeline attached and its delete refused.
 func TestAccGate_archiveOnDestroyAttachedToPipeline(t *testing.T) {
 	m, url := startMock(t, mockconsole.Config{NoSeed: true})
 	config := attachedArchivedGateConfig(url, `archive_on_destroy = true`)
@@ -163,7 +164,7 @@ func TestAccGate_archiveOnDestroyAttachedToPipeline(t *testing.T) {
 			if ids := m.PipelineIDs(); len(ids) != 0 {
 				return fmt.Errorf("destroy left release pipelines %v", ids)
 			}
-			return nil
+			return expectLinkClearedWithNull(m, "/console/v1/gates/tfacc_checkout", "releasePipelineID")(s)
 		},
 		Steps: []resource.TestStep{{Config: config}},
 	})

@@ -56,7 +56,7 @@ func gateFieldsFrom(ctx context.Context, m gateModel) (console.GateFields, diag.
 		Description:       knownPointer(m.Description),
 		Type:              knownPointer(m.Type),
 		IDType:            knownPointer(m.IDType),
-		ReleasePipelineID: knownPointer(m.ReleasePipelineID),
+		ReleasePipelineID: knownLink(m.ReleasePipelineID),
 	}
 	if !m.IsEnabled.IsNull() && !m.IsEnabled.IsUnknown() {
 		f.IsEnabled = m.IsEnabled.ValueBoolPointer()
@@ -67,7 +67,7 @@ func gateFieldsFrom(ctx context.Context, m gateModel) (console.GateFields, diag.
 }
 
 // gateChanges is the body of an update: the fields whose planned value differs from the state.
-// A pipeline the plan no longer names is detached ("").
+// A pipeline the plan no longer names is detached (null).
 func gateChanges(ctx context.Context, plan, state gateModel) (console.GateFields, diag.Diagnostics) {
 	all, diags := gateFieldsFrom(ctx, plan)
 	var f console.GateFields
@@ -77,7 +77,7 @@ func gateChanges(ctx context.Context, plan, state gateModel) (console.GateFields
 	ifChanged(plan.Tags, state.Tags, func() { f.Tags = all.Tags })
 	ifChanged(plan.Type, state.Type, func() { f.Type = all.Type })
 	ifChanged(plan.IDType, state.IDType, func() { f.IDType = all.IDType })
-	ifChanged(plan.ReleasePipelineID, state.ReleasePipelineID, func() { f.ReleasePipelineID = pipelineOrDetach(all.ReleasePipelineID) })
+	ifChanged(plan.ReleasePipelineID, state.ReleasePipelineID, func() { f.ReleasePipelineID = plannedLink(plan.ReleasePipelineID) })
 	return f, diags
 }
 

@@ -156,6 +156,51 @@ func TestAccGate_lifecycle(t *testing.T) {
 	})
 }
 
+// Removing release_pipeline_id detaches the gate in one apply, with null (the service takes "" for
+// a pipeline's id and refuses it); the gate's "" read back is null in state, so the plan after is
+// empty.
+func TestAccGate_removePipelineClearsWithNull(t *testing.T) {
+	m, url := startMock(t, mockconsole.Config{})
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             expectNoMockGate(m, "tfacc_checkout"),
+		Steps: []resource.TestStep{
+			{
+				Config: providerBlock(url) + gateConfig(`release_pipeline_id = "pl_web"`),
+				Check: expectMockGate(m, "tfacc_checkout", func(g mockconsole.Gate) error {
+					if g.ReleasePipelineID != "pl_web" {
+						return fmt.Errorf("the gate is attached to %q, want pl_web", g.ReleasePipelineID)
+					}
+					return nil
+				}),
+			},
+			{
+				Config: providerBlock(url) + gateConfig(),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(gateAddr, plancheck.ResourceActionUpdate),
+						plancheck.ExpectKnownValue(gateAddr, tfjsonpath.New("release_pipeline_id"), knownvalue.Null()),
+					},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(gateAddr, tfjsonpath.New("release_pipeline_id"), knownvalue.Null()),
+				},
+				Check: resource.ComposeAggregateTestCheckFunc(
+					expectMockGate(m, "tfacc_checkout", func(g mockconsole.Gate) error {
+						if g.ReleasePipelineID != "" {
+							return fmt.Errorf("the gate is still attached to %q", g.ReleasePipelineID)
+						}
+						return nil
+					}),
+					expectLinkClearedWithNull(m, "/console/v1/gates/tfacc_checkout", "releasePipelineID"),
+				),
+			},
+		},
+	})
+}
+
 // Drift: a change in the console is reverted in place; a gate deleted in the console leaves the
 // state on refresh (with a warning) and the next plan creates it again.
 func TestAccGate_drift(t *testing.T) {

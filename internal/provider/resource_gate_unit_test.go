@@ -75,7 +75,7 @@ func TestGateChanges(t *testing.T) {
 	plan.ReleasePipelineID = types.StringNull()
 	plan.Tags = tagSet()
 	f, _ = gateChanges(ctx, plan, state)
-	if got, want := body(t, f), `{"description":"new","tags":[],"releasePipelineID":""}`; got != want {
+	if got, want := body(t, f), `{"description":"new","tags":[],"releasePipelineID":null}`; got != want {
 		t.Errorf("update body %s, want %s", got, want)
 	}
 }
