@@ -266,6 +266,31 @@ func breaks(err error) []string {
 	return slices.Compact(out)
 }
 
+// namedExamples reads an example that holds several answers by name ({"id_list": {"message",
+// "data"}, "rule_based": {...}}, as GET /segments/{id}'s does: Faults).
+func namedExamples(v any) (map[string]any, bool) {
+	m, ok := v.(map[string]any)
+	if !ok || len(m) == 0 || m["message"] != nil || m["data"] != nil {
+		return nil, false
+	}
+	for _, x := range m {
+		answer, ok := x.(map[string]any)
+		if !ok || answer["message"] == nil && answer["data"] == nil {
+			return nil, false
+		}
+	}
+	return m, true
+}
+
+func sortedNames(m map[string]any) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
 // Example is one example answer of the document.
 type Example struct {
 	Route  string // "GET /console/v1/gates/{id}"
@@ -294,7 +319,13 @@ func (d *Document) Examples() []Example {
 						out = append(out, Example{Route: route, Status: status, Name: name, Value: v})
 					}
 				}
-				add("example", mt.Example)
+				if named, ok := namedExamples(mt.Example); ok {
+					for _, n := range sortedNames(named) {
+						add(n, named[n])
+					}
+				} else {
+					add("example", mt.Example)
+				}
 				names := make([]string, 0, len(mt.Examples))
 				for n := range mt.Examples {
 					names = append(names, n)

@@ -18,6 +18,7 @@ var Faults = []string{
 	"oneOf alternatives overlap (an empty list is a list of strings and a list of numbers): read as anyOf",
 	// GET /segments/{id}/id_list combines the paged envelope (data: a list) with data: IDListDto
 	// (an object), as its example answers: the object wins.
+	"GET /console/v1/segments/{id}: example holds two answers by name (id_list, rule_based): read as two named examples",
 	"GET /console/v1/segments/{id}/id_list: allOf of a paged envelope (data a list) and data an IDListDto object: the object wins, as the example answers",
 }
 

@@ -61,8 +61,12 @@ type Experiment struct {
 	LastModifierID            string             `json:"lastModifierID"`
 }
 
-// Group returns the group of the experiment with the id, or nil.
+// Group returns the group of the experiment with the id, or nil. An empty id names no group: the
+// document's answers leave a group's id, launchedGroupID and controlGroupID out or null.
 func (e *Experiment) Group(id string) *ExperimentGroup {
+	if id == "" {
+		return nil
+	}
 	for i := range e.Groups {
 		if e.Groups[i].ID == id {
 			return &e.Groups[i]

@@ -7,10 +7,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"regexp"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/apidoc"
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/mockconsole"
 )
 
@@ -143,4 +147,86 @@ import {
 	if code, out := cli.run([]int{0, 2}, "plan", "-input=false", "-no-color", "-detailed-exitcode"); code != 0 {
 		t.Fatalf("the plan after the import is not empty:\n%s", out)
 	}
+}
+
+// The service's document's own GET example of each object the provider manages, imported with
+// `plan -generate-config-out` from a service that answers exactly as the examples do (no
+// controlGroupID, a group without an id, "" for no targeting gate, a segment's rules as one object,
+// fields left out): the generated configuration plans only the imports, apply sends no write, and
+// the plan after is empty.
+func TestAccGenerateConfig_documentedExamples(t *testing.T) {
+	t.Parallel()
+	mockOnly(t, "it serves the document's examples")
+	cli := newTFCLI(t, featGenerateConfig)
+	doc := apidoc.MustLoad()
+	rec := &recorder{next: doc.ExampleHandler("id_list")}
+	srv := httptest.NewServer(rec)
+	t.Cleanup(srv.Close)
+
+	cases := []struct{ typ, route, key string }{
+		{"featureconsole_gate", "GET /console/v1/gates/{id}", "id"},
+		{"featureconsole_experiment", "GET /console/v1/experiments/{id}", "id"},
+		{"featureconsole_release_pipeline", "GET /console/v1/release_pipelines/{id}", "id"},
+		{"featureconsole_metric_source", "GET /console/v1/metrics/metric_source/{name}", "name"},
+		{"featureconsole_segment", "GET /console/v1/segments/{id}", "id"}, // the id_list example
+		{"featureconsole_dynamic_config", "GET /console/v1/dynamic_configs/{id}", "id"},
+	}
+	var imports strings.Builder
+	for _, tc := range cases {
+		id := exampleField(t, doc, tc.route, "id_list", tc.key)
+		fmt.Fprintf(&imports, "\nimport {\n  to = %s.documented\n  id = %q\n}\n", tc.typ, id)
+	}
+	cli.write("main.tf", providerBlock(srv.URL)+imports.String())
+	cli.must("init", "-input=false", "-no-color")
+	cli.must("plan", "-input=false", "-no-color", "-generate-config-out=generated.tf")
+	gen := cli.read("generated.tf")
+	t.Logf("generated configuration:\n%s", gen)
+	cli.importsOnlyThenEmpty(rec, gen, len(cases))
+}
+
+// exampleField is a field of the data of a route's first 2xx example (the named one, where the
+// route has several).
+func exampleField(t *testing.T, doc *apidoc.Document, route, name, field string) string {
+	t.Helper()
+	var found *apidoc.Example
+	for _, ex := range doc.Examples() {
+		if ex.Route == route && (found == nil || ex.Name == name) {
+			found = &ex
+		}
+	}
+	if found == nil {
+		t.Fatalf("the document has no example of %s", route)
+	}
+	data, _ := found.Value.(map[string]any)["data"].(map[string]any)
+	v, _ := data[field].(string)
+	if v == "" {
+		t.Fatalf("the example of %s has no data.%s", route, field)
+	}
+	return v
+}
+
+// recorder logs the requests a handler serves, as the mock's log does.
+type recorder struct {
+	next http.Handler
+	mu   sync.Mutex
+	log  []mockconsole.Request
+}
+
+func (r *recorder) ServeHTTP(w http.ResponseWriter, req *http.Request) {
+	r.mu.Lock()
+	r.log = append(r.log, mockconsole.Request{Method: req.Method, Path: req.URL.Path, RawQuery: req.URL.RawQuery})
+	r.mu.Unlock()
+	r.next.ServeHTTP(w, req)
+}
+
+func (r *recorder) ResetRequests() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.log = nil
+}
+
+func (r *recorder) Requests() []mockconsole.Request {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.log)
 }

@@ -238,6 +238,22 @@ func groupName(e *console.Experiment, id string) string {
 	return ""
 }
 
+// controlGroupName is the name of the experiment's control group. A read without controlGroupID
+// (optional in the document, absent from its GET example) keeps the prior name while it is still a
+// group, else names the first group, the one the service makes the control.
+func controlGroupName(e *console.Experiment, prior types.String) string {
+	if e.ControlGroupID != "" {
+		return groupName(e, e.ControlGroupID)
+	}
+	if name, ok := framework.KnownString(prior); ok && e.GroupNamed(name) != nil {
+		return name
+	}
+	if len(e.Groups) > 0 {
+		return e.Groups[0].Name
+	}
+	return ""
+}
+
 // flattenGroups is the service's groups as the state holds them; a group's parameter values keep
 // the text the prior (plan or state) group of its name holds where they mean the same.
 func flattenGroups(ctx context.Context, e *console.Experiment, prior types.List) types.List {
@@ -253,8 +269,14 @@ func flattenGroups(ctx context.Context, e *console.Experiment, prior types.List)
 		if h, ok := hints[g.Name]; ok && sameJSON(ctx, h.ParameterValues, values) {
 			values = h.ParameterValues
 		}
+		// A read may leave a group's id out (the document's GET example): the id the last read gave
+		// the group of that name stands.
+		id := framework.StringOrNull(g.ID)
+		if h, ok := hints[g.Name]; ok && g.ID == "" && !h.ID.IsUnknown() {
+			id = h.ID
+		}
 		return experimentGroupModel{
-			ID: types.StringValue(g.ID), Name: types.StringValue(g.Name), Size: framework.PercentFromFloat(float64(g.Size)),
+			ID: id, Name: types.StringValue(g.Name), Size: framework.PercentFromFloat(float64(g.Size)),
 			ParameterValues: values, Description: framework.StringOrNull(g.Description),
 		}
 	})
@@ -294,7 +316,7 @@ func flattenExperiment(ctx context.Context, e *console.Experiment, m *experiment
 	m.Duration = types.Int64Value(int64(e.Duration))
 	m.AnalyticsType = types.StringValue(e.AnalyticsType)
 	m.Groups = flattenGroups(ctx, e, m.Groups)
-	m.ControlGroup = framework.StringOrNull(groupName(e, e.ControlGroupID))
+	m.ControlGroup = framework.StringOrNull(controlGroupName(e, m.ControlGroup))
 	m.PrimaryMetrics = flattenMetrics(e.PrimaryMetrics)
 	m.SecondaryMetrics = flattenMetrics(e.SecondaryMetrics)
 	m.Status = types.StringValue(e.Status)

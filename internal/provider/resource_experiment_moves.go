@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
@@ -42,8 +43,8 @@ func (r *experimentResource) settle(ctx context.Context, op *framework.Operation
 		framework.APIFailure{Op: what, Object: fmt.Sprintf("experiment %q", id)}.Add(ctx, diags, op, err)
 		return e
 	}
-	if name, ok := framework.KnownString(plan.ControlGroup); ok {
-		if want := groupIDs(e)[name]; want != "" && want != e.ControlGroupID {
+	if name, ok := framework.KnownString(plan.ControlGroup); ok && name != controlGroupName(e, types.StringNull()) {
+		if want := groupIDOf(ctx, e, plan, name); want != "" && want != e.ControlGroupID {
 			got, err := c.UpdateExperiment(ctx, id, console.ExperimentFields{ControlGroupID: &want})
 			if err != nil {
 				return fail("set the control group of", err)
@@ -70,7 +71,7 @@ func (r *experimentResource) settle(ctx context.Context, op *framework.Operation
 		got, err = c.AbandonExperiment(ctx, id, reason)
 	case console.ExperimentDecisionMade:
 		name := plan.LaunchedGroup.ValueString()
-		group := groupIDs(e)[name]
+		group := groupIDOf(ctx, e, plan, name)
 		if group == "" {
 			diags.AddAttributeError(launchedGroupPath, "Launched group not in the experiment",
 				fmt.Sprintf("Experiment %q has no group named %q to ship: it holds %s.", id, name, framework.QuoteList(groupNamesOf(e))))
@@ -82,6 +83,24 @@ func (r *experimentResource) settle(ctx context.Context, op *framework.Operation
 		return fail(what, err)
 	}
 	return got
+}
+
+// groupIDOf is the service's id of the group named name: the read's, else the plan's (which holds
+// the state's), since a read may leave a group's id out.
+func groupIDOf(ctx context.Context, e *console.Experiment, plan experimentModel, name string) string {
+	if id := groupIDs(e)[name]; id != "" {
+		return id
+	}
+	if e.GroupNamed(name) == nil || !framework.ElementsKnown(plan.Groups) {
+		return ""
+	}
+	groups, _ := framework.ListModels[experimentGroupModel](ctx, plan.Groups)
+	for _, g := range groups {
+		if id, ok := framework.KnownString(g.ID); ok && g.Name.ValueString() == name {
+			return id
+		}
+	}
+	return ""
 }
 
 func groupNamesOf(e *console.Experiment) []string {

@@ -185,10 +185,17 @@ func (p plannedChange) String() string {
 	return fmt.Sprintf("%s (importing: %t)", p.actions, p.importing)
 }
 
+// requestLog is what importsOnlyThenEmpty reads of a service: the mock, or a recorder.
+type requestLog interface {
+	ResetRequests()
+	Requests() []mockconsole.Request
+}
+
 // importsOnlyThenEmpty finishes an onboarding after `terraform query -generate-config-out` wrote
 // gen: the plan of the generated configuration holds want resources, each an import and nothing
 // else; applying it sends the service no write; the plan after it is empty.
-func (c *tfCLI) importsOnlyThenEmpty(m *mockconsole.Server, gen string, want int) {
+
+func (c *tfCLI) importsOnlyThenEmpty(m requestLog, gen string, want int) {
 	c.t.Helper()
 	changes := c.planActions()
 	if len(changes) != want {
