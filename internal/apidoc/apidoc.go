@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"slices"
 	"sort"
@@ -221,7 +222,13 @@ func (d *Document) Examples() []Example {
 						out = append(out, Example{Route: route, Status: status, Name: name, Value: v})
 					}
 				}
-				add("example", mt.Example)
+				if named, ok := nestedExamples(mt.Example); ok {
+					for _, n := range slices.Sorted(maps.Keys(named)) {
+						add(n, named[n])
+					}
+				} else {
+					add("example", mt.Example)
+				}
 				names := make([]string, 0, len(mt.Examples))
 				for n := range mt.Examples {
 					names = append(names, n)
@@ -240,4 +247,28 @@ func (d *Document) Examples() []Example {
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Route < out[j].Route })
 	return out
+}
+
+// nestedExamples splits an example that holds named examples rather than an answer: GET
+// /segments/{id} writes {"id_list": {"message": ..., "data": ...}, "rule_based": {...}} under
+// `example` where `examples` was meant. An answer of the service is an envelope (message, data)
+// itself, so an example whose every value is one, and which is none, is taken as its values.
+func nestedExamples(v any) (map[string]any, bool) {
+	m, ok := v.(map[string]any)
+	if !ok || len(m) == 0 || isEnvelope(m) {
+		return nil, false
+	}
+	for _, x := range m {
+		inner, ok := x.(map[string]any)
+		if !ok || !isEnvelope(inner) {
+			return nil, false
+		}
+	}
+	return m, true
+}
+
+func isEnvelope(m map[string]any) bool {
+	_, msg := m["message"]
+	_, data := m["data"]
+	return msg || data
 }
