@@ -37,10 +37,25 @@ func TestExperimentWire(t *testing.T) {
 		{"update own fields", func(ctx context.Context, c *Client) (*Experiment, error) {
 			return c.UpdateExperiment(ctx, "e 1", ExperimentFields{ID: "ignored", Allocation: &alloc})
 		}, []reply{ok(exp)}, http.MethodPatch, "/console/v1/experiments/e%201", `{"allocation":12.5}`, 1},
+		// The document requires a body of start (every field optional): {} is sent.
 		{"start", func(ctx context.Context, c *Client) (*Experiment, error) { return c.StartExperiment(ctx, "e 1") },
-			[]reply{ok(exp)}, http.MethodPut, "/console/v1/experiments/e%201/start", ``, 1},
+			[]reply{ok(exp)}, http.MethodPut, "/console/v1/experiments/e%201/start", `{}`, 1},
 		{"start answered without a body", func(ctx context.Context, c *Client) (*Experiment, error) { return c.StartExperiment(ctx, "e 1") },
-			[]reply{{Status: 200}, ok(exp)}, http.MethodPut, "/console/v1/experiments/e%201/start", ``, 2},
+			[]reply{{Status: 200}, ok(exp)}, http.MethodPut, "/console/v1/experiments/e%201/start", `{}`, 2},
+		{"start answered by a message", func(ctx context.Context, c *Client) (*Experiment, error) { return c.StartExperiment(ctx, "e 1") },
+			[]reply{{Status: 200, Body: `{"message":"Experiment successfully started."}`}, ok(exp)}, http.MethodPut, "/console/v1/experiments/e%201/start", `{}`, 2},
+		{"decision answered by a message", func(ctx context.Context, c *Client) (*Experiment, error) {
+			return c.MakeExperimentDecision(ctx, "e 1", "g2", "Green wins")
+		}, []reply{{Status: 200, Body: `{"message":"Decision made for Experiment."}`}, ok(exp)}, http.MethodPut,
+			"/console/v1/experiments/e%201/make_decision", `{"id":"g2","decisionReason":"Green wins"}`, 2},
+		{"abandon answered by a message", func(ctx context.Context, c *Client) (*Experiment, error) {
+			return c.AbandonExperiment(ctx, "e 1", "no traffic")
+		}, []reply{{Status: 200, Body: `{"message":"Experiment successfully abandoned."}`}, ok(exp)}, http.MethodPut,
+			"/console/v1/experiments/e%201/abandon", `{"decisionReason":"no traffic"}`, 2},
+		{"archive answered by a message", func(ctx context.Context, c *Client) (*Experiment, error) { return c.ArchiveExperiment(ctx, "e 1", "") },
+			[]reply{{Status: 200, Body: `{"message":"Experiment successfully archived."}`}, ok(exp)}, http.MethodPut, "/console/v1/experiments/e%201/archive", `{}`, 2},
+		{"unarchive answered by a message", func(ctx context.Context, c *Client) (*Experiment, error) { return c.UnarchiveExperiment(ctx, "e 1") },
+			[]reply{{Status: 200, Body: `{"message":"Experiment successfully unarchived."}`}, ok(exp)}, http.MethodPut, "/console/v1/experiments/e%201/unarchive", ``, 2},
 		{"decision", func(ctx context.Context, c *Client) (*Experiment, error) {
 			return c.MakeExperimentDecision(ctx, "e 1", "g2", "Green wins")
 		}, []reply{ok(exp)}, http.MethodPut, "/console/v1/experiments/e%201/make_decision", `{"id":"g2","decisionReason":"Green wins"}`, 1},
