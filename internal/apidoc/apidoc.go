@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"slices"
 	"sort"
@@ -266,31 +267,6 @@ func breaks(err error) []string {
 	return slices.Compact(out)
 }
 
-// namedExamples reads an example that holds several answers by name ({"id_list": {"message",
-// "data"}, "rule_based": {...}}, as GET /segments/{id}'s does: Faults).
-func namedExamples(v any) (map[string]any, bool) {
-	m, ok := v.(map[string]any)
-	if !ok || len(m) == 0 || m["message"] != nil || m["data"] != nil {
-		return nil, false
-	}
-	for _, x := range m {
-		answer, ok := x.(map[string]any)
-		if !ok || answer["message"] == nil && answer["data"] == nil {
-			return nil, false
-		}
-	}
-	return m, true
-}
-
-func sortedNames(m map[string]any) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
-
 // Example is one example answer of the document.
 type Example struct {
 	Route  string // "GET /console/v1/gates/{id}"
@@ -319,8 +295,8 @@ func (d *Document) Examples() []Example {
 						out = append(out, Example{Route: route, Status: status, Name: name, Value: v})
 					}
 				}
-				if named, ok := namedExamples(mt.Example); ok {
-					for _, n := range sortedNames(named) {
+				if named, ok := nestedExamples(mt.Example); ok {
+					for _, n := range slices.Sorted(maps.Keys(named)) {
 						add(n, named[n])
 					}
 				} else {
@@ -344,4 +320,28 @@ func (d *Document) Examples() []Example {
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Route < out[j].Route })
 	return out
+}
+
+// nestedExamples splits an example that holds named examples rather than an answer: GET
+// /segments/{id} writes {"id_list": {"message": ..., "data": ...}, "rule_based": {...}} under
+// `example` where `examples` was meant. An answer of the service is an envelope (message, data)
+// itself, so an example whose every value is one, and which is none, is taken as its values.
+func nestedExamples(v any) (map[string]any, bool) {
+	m, ok := v.(map[string]any)
+	if !ok || len(m) == 0 || isEnvelope(m) {
+		return nil, false
+	}
+	for _, x := range m {
+		inner, ok := x.(map[string]any)
+		if !ok || !isEnvelope(inner) {
+			return nil, false
+		}
+	}
+	return m, true
+}
+
+func isEnvelope(m map[string]any) bool {
+	_, msg := m["message"]
+	_, data := m["data"]
+	return msg || data
 }

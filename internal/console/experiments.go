@@ -4,10 +4,16 @@
 package console
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
+	"strings"
 )
 
 // Experiments (rows 47-53): groups of users, each served its own parameter values, measured on
@@ -238,9 +244,11 @@ func (c *Client) writeExperiment(ctx context.Context, r request, id string) (*Ex
 	return &out, nil
 }
 
-// PulseResults are the results of one test group against the control group (row 53).
+// PulseResults are the results of one test group against the control group (row 53). The
+// document's schema writes them in camelCase; its own example answer, which the service follows,
+// in snake_case without metricName and without ds (contract §2): MetricResult reads both.
 type PulseResults struct {
-	// DS is the day the results were computed for, as the service writes it.
+	// DS is the day the results were computed for, as the service writes it; "" where it gives none.
 	DS               FlexString     `json:"ds"`
 	PrimaryMetrics   []MetricResult `json:"primaryMetrics"`
 	SecondaryMetrics []MetricResult `json:"secondaryMetrics"`
@@ -249,17 +257,89 @@ type PulseResults struct {
 // MetricResult is one metric's result: PercentChange ± PercentConfidenceIntervalDelta is the
 // confidence interval of the change, in percent.
 type MetricResult struct {
-	MetricID                       string      `json:"metricID"`
-	MetricName                     string      `json:"metricName"`
-	Directionality                 string      `json:"directionality"`
-	ControlMean                    Decimal     `json:"controlMean"`
-	TestMean                       Decimal     `json:"testMean"`
-	AbsoluteChange                 Decimal     `json:"absoluteChange"`
+	// MetricID is "<name>::<type>" (row 54).
+	MetricID string `json:"metricID"`
+	// MetricName is the service's, or where it sends none the name its MetricID holds.
+	MetricName     string  `json:"metricName"`
+	Directionality string  `json:"directionality"`
+	ControlMean    Decimal `json:"controlMean"`
+	TestMean       Decimal `json:"testMean"`
+	// AbsoluteChange is TestMean - ControlMean (the example form's "value").
+	AbsoluteChange Decimal `json:"absoluteChange"`
+	// ConfidenceIntervalDelta is the half-width of AbsoluteChange's interval.
+	ConfidenceIntervalDelta        Decimal     `json:"confidenceIntervalDelta"`
 	PercentChange                  Decimal     `json:"percentChange"`
 	PercentConfidenceIntervalDelta Decimal     `json:"percentConfidenceIntervalDelta"`
 	PValue                         Decimal     `json:"pValue"`
 	ControlUnits                   WholeNumber `json:"controlUnits"`
 	TestUnits                      WholeNumber `json:"testUnits"`
+}
+
+// UnmarshalJSON reads a metric's result in either form the document shows: the schema's camelCase
+// keys (percentChange, pValue, testUnits) or its example's snake_case ones (percent_change,
+// p_value, test_units), and "value" for absoluteChange (the example's figures are the test mean
+// less the control mean). Keys are matched as encoding/json matches them, regardless of case, and
+// also regardless of underscores; where both forms of a key come, the schema's wins. Numbers come
+// in any JSON form (Decimal, WholeNumber). A result without metricName is known by its metricID.
+func (m *MetricResult) UnmarshalJSON(b []byte) error {
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return err
+	}
+	*m = MetricResult{}
+	if raw == nil { // null
+		return nil
+	}
+	byKey := make(map[string]json.RawMessage, len(raw))
+	for _, k := range slices.Sorted(maps.Keys(raw)) {
+		norm := strings.ToLower(strings.ReplaceAll(k, "_", ""))
+		if _, taken := byKey[norm]; taken && strings.Contains(k, "_") {
+			continue // the schema's form of the key came too
+		}
+		byKey[norm] = raw[k]
+	}
+	fields := []struct {
+		keys []string // normalised: lower case, no underscores; the first present wins
+		into any
+	}{
+		{[]string{"metricid"}, &m.MetricID},
+		{[]string{"metricname"}, &m.MetricName},
+		{[]string{"directionality"}, &m.Directionality},
+		{[]string{"controlmean"}, &m.ControlMean},
+		{[]string{"testmean"}, &m.TestMean},
+		{[]string{"absolutechange", "value"}, &m.AbsoluteChange},
+		{[]string{"confidenceintervaldelta"}, &m.ConfidenceIntervalDelta},
+		{[]string{"percentchange"}, &m.PercentChange},
+		{[]string{"percentconfidenceintervaldelta"}, &m.PercentConfidenceIntervalDelta},
+		{[]string{"pvalue"}, &m.PValue},
+		{[]string{"controlunits"}, &m.ControlUnits},
+		{[]string{"testunits"}, &m.TestUnits},
+	}
+	for _, f := range fields {
+		for _, k := range f.keys {
+			v, ok := byKey[k]
+			if !ok || string(bytes.TrimSpace(v)) == "null" {
+				continue
+			}
+			if err := json.Unmarshal(v, f.into); err != nil {
+				return fmt.Errorf("metric result field %q: %w", k, err)
+			}
+			break
+		}
+	}
+	if strings.TrimSpace(m.MetricName) == "" {
+		m.MetricName = MetricNameOf(m.MetricID)
+	}
+	return nil
+}
+
+// MetricNameOf is the name a metric's id "<name>::<type>" holds (row 54): the text before the last
+// "::", since a type never holds one; an id without "::" is taken as the name.
+func MetricNameOf(metricID string) string {
+	if i := strings.LastIndex(metricID, "::"); i >= 0 {
+		return metricID[:i]
+	}
+	return metricID
 }
 
 // GetPulseResults reads GET /experiments/{id}/pulse_results for the test group against the control

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
+	"strconv"
 	"testing"
 )
 
@@ -40,10 +41,25 @@ func TestExperimentWire(t *testing.T) {
 		{"update removes the targeting gate with null", func(ctx context.Context, c *Client) (*Experiment, error) {
 			return c.UpdateExperiment(ctx, "e 1", ExperimentFields{TargetingGateID: Unlinked()})
 		}, []reply{ok(exp)}, http.MethodPatch, "/console/v1/experiments/e%201", `{"targetingGateID":null}`, 1},
+		// The document requires a body of start (every field optional): {} is sent.
 		{"start", func(ctx context.Context, c *Client) (*Experiment, error) { return c.StartExperiment(ctx, "e 1") },
 			[]reply{ok(exp)}, http.MethodPut, "/console/v1/experiments/e%201/start", `{}`, 1},
 		{"start answered without a body", func(ctx context.Context, c *Client) (*Experiment, error) { return c.StartExperiment(ctx, "e 1") },
 			[]reply{{Status: 200}, ok(exp)}, http.MethodPut, "/console/v1/experiments/e%201/start", `{}`, 2},
+		{"start answered by a message", func(ctx context.Context, c *Client) (*Experiment, error) { return c.StartExperiment(ctx, "e 1") },
+			[]reply{{Status: 200, Body: `{"message":"Experiment successfully started."}`}, ok(exp)}, http.MethodPut, "/console/v1/experiments/e%201/start", `{}`, 2},
+		{"decision answered by a message", func(ctx context.Context, c *Client) (*Experiment, error) {
+			return c.MakeExperimentDecision(ctx, "e 1", "g2", "Green wins")
+		}, []reply{{Status: 200, Body: `{"message":"Decision made for Experiment."}`}, ok(exp)}, http.MethodPut,
+			"/console/v1/experiments/e%201/make_decision", `{"id":"g2","decisionReason":"Green wins"}`, 2},
+		{"abandon answered by a message", func(ctx context.Context, c *Client) (*Experiment, error) {
+			return c.AbandonExperiment(ctx, "e 1", "no traffic")
+		}, []reply{{Status: 200, Body: `{"message":"Experiment successfully abandoned."}`}, ok(exp)}, http.MethodPut,
+			"/console/v1/experiments/e%201/abandon", `{"decisionReason":"no traffic"}`, 2},
+		{"archive answered by a message", func(ctx context.Context, c *Client) (*Experiment, error) { return c.ArchiveExperiment(ctx, "e 1", "") },
+			[]reply{{Status: 200, Body: `{"message":"Experiment successfully archived."}`}, ok(exp)}, http.MethodPut, "/console/v1/experiments/e%201/archive", `{}`, 2},
+		{"unarchive answered by a message", func(ctx context.Context, c *Client) (*Experiment, error) { return c.UnarchiveExperiment(ctx, "e 1") },
+			[]reply{{Status: 200, Body: `{"message":"Experiment successfully unarchived."}`}, ok(exp)}, http.MethodPut, "/console/v1/experiments/e%201/unarchive", ``, 2},
 		{"decision", func(ctx context.Context, c *Client) (*Experiment, error) {
 			return c.MakeExperimentDecision(ctx, "e 1", "g2", "Green wins")
 		}, []reply{ok(exp)}, http.MethodPut, "/console/v1/experiments/e%201/make_decision", `{"id":"g2","decisionReason":"Green wins"}`, 1},
@@ -155,6 +171,58 @@ func TestPulseResults(t *testing.T) {
 	}
 	if q := f.requests()[1].Query; hasQuery(q, "confidence", "0") || len(q) == 0 {
 		t.Errorf("confidence 0 sent: %s", q)
+	}
+}
+
+// TestPulseResultsForms: the results in the document's schema form (camelCase, metricName) and in
+// its example's form (snake_case, "value" for the absolute change, no metricName, no ds) read
+// alike; a metric without a name is known by its metricID's; where both forms of a key come, the
+// schema's wins; numbers in any JSON form.
+func TestPulseResultsForms(t *testing.T) {
+	want := MetricResult{MetricID: "Purchase::user_warehouse", MetricName: "Purchase", ControlMean: 62.5, TestMean: 61.5,
+		AbsoluteChange: -1, ConfidenceIntervalDelta: 1.25, PercentChange: -1.6, PercentConfidenceIntervalDelta: 2, PValue: 0.7,
+		ControlUnits: 1589, TestUnits: 1669}
+	schema := `{"metricID":"Purchase::user_warehouse","metricName":"Purchase","controlMean":62.5,"testMean":"61.5","absoluteChange":-1,` +
+		`"confidenceIntervalDelta":1.25,"percentChange":-1.6,"percentConfidenceIntervalDelta":2.0,"pValue":0.7,"controlUnits":1589.0,"testUnits":"1669"}`
+	example := `{"metricID":"Purchase::user_warehouse","value":-1,"confidence_interval_delta":1.25,"percent_change":-1.6,` +
+		`"percent_confidence_interval_delta":2,"percent_sequential_testing_confidence_interval_delta":-1.6,"test_mean":61.5,` +
+		`"control_mean":"62.5","test_std":0.74,"control_std":0.72,"test_units":1669,"control_units":1.589e3,"p_value":0.7}`
+	both := `{"metricID":"Purchase::user_warehouse","p_value":0.9,"pValue":0.7,"percentChange":-1.6,"percent_change":5,"control_mean":62.5,` +
+		`"test_mean":61.5,"absoluteChange":-1,"value":7,"confidenceIntervalDelta":1.25,"percent_confidence_interval_delta":2,` +
+		`"controlUnits":1589,"test_units":1669}`
+	for name, body := range map[string]string{"schema": schema, "example": example, "both": both} {
+		var got MetricResult
+		if err := json.Unmarshal([]byte(body), &got); err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if got != want {
+			t.Errorf("%s: got %+v, want %+v", name, got, want)
+		}
+	}
+	for id, name := range map[string]string{"Purchase::user_warehouse": "Purchase", "a::b::event_count": "a::b", "plain": "plain", "": ""} {
+		var got MetricResult
+		if err := json.Unmarshal([]byte(`{"metricID":`+strconv.Quote(id)+`,"metricName":null}`), &got); err != nil || got.MetricName != name {
+			t.Errorf("metricID %q: named %q (%v), want %q", id, got.MetricName, err, name)
+		}
+	}
+	var named MetricResult
+	if err := json.Unmarshal([]byte(`{"metricID":"a::user","metricName":"Alpha"}`), &named); err != nil || named.MetricName != "Alpha" {
+		t.Errorf("the service's name not kept: %q %v", named.MetricName, err)
+	}
+	for _, bad := range []string{`{"percent_change":"many"}`, `{"metricID":7}`, `[]`, `"x"`} {
+		var got MetricResult
+		if err := json.Unmarshal([]byte(bad), &got); err == nil {
+			t.Errorf("%s read as %+v", bad, got)
+		}
+	}
+	var res PulseResults
+	if err := json.Unmarshal([]byte(`{"primaryMetrics":[`+example+`,null],"secondaryMetrics":[`+schema+`]}`), &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.DS != "" || len(res.PrimaryMetrics) != 2 || res.PrimaryMetrics[0] != want || res.PrimaryMetrics[1] != (MetricResult{}) ||
+		res.SecondaryMetrics[0] != want {
+		t.Errorf("got %+v", res)
 	}
 }
 

@@ -89,6 +89,10 @@ var envelopeSeeds = []string{
 	"{\"message\":\"\xff\xfe\",\"data\":{}}",
 	`{"data":{"phases":[{"timeIntervalMs":1.5}]}}`,
 	`{"data":{"createdTime":"1700000000000"}}`,
+	// Pulse results in the document's example form and its schema's.
+	`{"message":"ok","data":{"primaryMetrics":[{"metricID":"Purchase::user_warehouse","value":-0.56,"percent_change":-0.91,` +
+		`"percent_confidence_interval_delta":2.1,"test_units":1669,"control_units":"1589","p_value":0.7}],"secondaryMetrics":null}}`,
+	`{"message":"ok","data":{"ds":"2026-11-26","primaryMetrics":[{"metricID":"a::b","metricName":"a","percentChange":1,"pValue":"0.01"},null]}}`,
 }
 
 // FuzzDecodeEnvelope runs decodeEnvelope for every response type the client decodes.
@@ -119,6 +123,7 @@ func FuzzDecodeEnvelope(f *testing.F) {
 		try(decodeEnvelope(r, raw, &envelope[[]User]{}))
 		try(decodeEnvelope(r, raw, &envelope[DynamicConfig]{}))
 		try(decodeEnvelope(r, raw, &envelope[[]DynamicConfig]{}))
+		try(decodeEnvelope(r, raw, &envelope[PulseResults]{}))
 	})
 }
 
@@ -406,6 +411,42 @@ func FuzzSegmentIDPage(f *testing.F) {
 		err := decodeEnvelope(request{op: "read ids of segment", object: `"s"`}, b, &env)
 		if err != nil && !strings.Contains(err.Error(), `read ids of segment "s"`) {
 			t.Fatalf("the error does not name the operation: %v", err)
+		}
+	})
+}
+
+func FuzzPulseResultsResponse(f *testing.F) {
+	fuzzObject(f, func(ctx context.Context, c *Client) (any, error) {
+		return c.GetPulseResults(ctx, "e", "g1", "g2", 95)
+	})
+}
+
+// FuzzMetricResult: whatever form a metric's result comes in, what is read is read again the same
+// from the client's own (the schema's) form, and a result without a name is named by its metricID.
+func FuzzMetricResult(f *testing.F) {
+	for _, s := range []string{
+		`{"metricID":"Purchase::user_warehouse","value":-0.56,"percent_change":-0.91,"test_units":1669,"p_value":0.7}`,
+		`{"metricID":"a::b","metricName":"a","directionality":"increase","percentChange":"1.5","pValue":1e-3,"testUnits":10.0}`,
+		`{"pValue":1,"p_value":2,"PVALUE":3,"p_Value":4}`, `{"metricID":"::","metricName":" "}`, `{"test_units":1e400}`,
+		`{"control_mean":null}`, `null`, `[]`, `{"metricID":1}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var m MetricResult
+		if err := json.Unmarshal(b, &m); err != nil {
+			return
+		}
+		if strings.TrimSpace(m.MetricName) == "" && m.MetricName != MetricNameOf(m.MetricID) {
+			t.Fatalf("metric %q named %q, not by its id", m.MetricID, m.MetricName)
+		}
+		out, err := json.Marshal(m)
+		if err != nil {
+			t.Fatalf("%+v does not encode: %v", m, err)
+		}
+		var again MetricResult
+		if err := json.Unmarshal(out, &again); err != nil || again != m {
+			t.Fatalf("%s read as %+v, and its own form %s as %+v (%v)", b, m, out, again, err)
 		}
 	})
 }

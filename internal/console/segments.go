@@ -158,7 +158,10 @@ func (c *Client) SetSegmentRules(ctx context.Context, id string, rules []Segment
 		r.ReturnValue = nil // not part of a segment rule
 		body[i] = r
 	}
-	r := request{method: http.MethodPost, path: segments.path + "/" + pathEscape(id) + "/conditional", body: body, op: "update rules of segment", object: strconv.Quote(id)}
+	// The document answers a message alone ({"message": "Rules successfully updated"}): the rules
+	// were taken, and the segment is read back.
+	r := request{method: http.MethodPost, path: segments.path + "/" + pathEscape(id) + "/conditional", body: body, op: "update rules of segment", object: strconv.Quote(id),
+		dataOptional: true}
 	var out Segment
 	err := c.do(ctx, r, &out)
 	// An answer without the segment (or without its rules) is completed by a read.
@@ -173,17 +176,40 @@ func (c *Client) SetSegmentRules(ctx context.Context, id string, rules []Segment
 
 // segmentIDPage is the data of GET /segments/{id}/id_list.
 type segmentIDPage struct {
-	Name  string      `json:"name"`
-	Count WholeNumber `json:"count"`
-	IDs   []string    `json:"ids"`
+	Name string `json:"name"`
+	// Count is the number of ids in the whole list, not on the page; nil where the service sends none.
+	Count *WholeNumber `json:"count"`
+	IDs   []string     `json:"ids"`
 }
 
-// SegmentIDs reads every page of GET /segments/{id}/id_list, at most 100 ids a page. A page that
-// brings nothing new (a service that ignores page) ends the listing.
+// IDList is an id-list segment's ids as GET /segments/{id}/id_list answers them (row 28).
+type IDList struct {
+	// Name is the segment's name as the id list's read gives it.
+	Name string
+	// Count is the service's number of ids in the list, as its first page tells it: nil where it
+	// tells none (a count not sent is no count of 0). It may lag the ids by seconds to minutes after
+	// a write (contract §2), so it never stands in for them.
+	Count *WholeNumber
+	// IDs are every id of every page, in order, without repeats; [] for none.
+	IDs []string
+}
+
+// SegmentIDs reads every page of GET /segments/{id}/id_list, at most 100 ids a page (SegmentIDList).
 func (c *Client) SegmentIDs(ctx context.Context, id string) ([]string, error) {
+	l, err := c.SegmentIDList(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return l.IDs, nil
+}
+
+// SegmentIDList reads every page of GET /segments/{id}/id_list, at most 100 ids a page, with the
+// list's name and count. A page that brings nothing new (a service that ignores page) ends the
+// listing.
+func (c *Client) SegmentIDList(ctx context.Context, id string) (*IDList, error) {
 	r := request{method: http.MethodGet, path: segments.path + "/" + pathEscape(id) + "/id_list", op: "read ids of segment", object: strconv.Quote(id)}
 	limit := min(c.pageSize, maxIDPageSize)
-	var out []string
+	out := &IDList{}
 	seen := map[string]struct{}{}
 	for page := 1; page <= maxPages; {
 		r.query = url.Values{"page": {strconv.Itoa(page)}, "limit": {strconv.Itoa(limit)}}
@@ -195,11 +221,14 @@ func (c *Client) SegmentIDs(ctx context.Context, id string) ([]string, error) {
 		if err := decodeEnvelope(r, raw, &env); err != nil {
 			return nil, c.redactDecodeError(err)
 		}
+		if page == 1 {
+			out.Name, out.Count = env.Data.Name, env.Data.Count
+		}
 		fresh := 0
 		for _, v := range env.Data.IDs {
 			if _, dup := seen[v]; !dup {
 				seen[v] = struct{}{}
-				out = append(out, v)
+				out.IDs = append(out.IDs, v)
 				fresh++
 			}
 		}
@@ -213,8 +242,8 @@ func (c *Client) SegmentIDs(ctx context.Context, id string) ([]string, error) {
 		}
 		page, limit = next, min(l, maxIDPageSize)
 	}
-	if out == nil {
-		out = []string{}
+	if out.IDs == nil {
+		out.IDs = []string{}
 	}
 	return out, nil
 }

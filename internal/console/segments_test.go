@@ -168,6 +168,54 @@ func TestSetSegmentRulesSendsAnArrayWithoutReturnValue(t *testing.T) {
 	}
 }
 
+// The document answers POST /segments/{id}/conditional with a message alone: the rules were taken,
+// and the segment is read back rather than the write failing.
+func TestSetSegmentRulesAnsweredByAMessage(t *testing.T) {
+	f := newFake(t, script(reply{Status: 200, Body: `{"message":"Rules successfully updated"}`},
+		ok(`{"id":"s","type":"rule_based","rules":[{"id":"r1","baseID":"b1","name":"a","passPercentage":10,"conditions":[]}]}`)))
+	got, err := f.client().SetSegmentRules(context.Background(), "s", []SegmentRule{{Name: "a", PassPercentage: 10}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reqs := f.requests()
+	if len(reqs) != 2 || reqs[1].Method != http.MethodGet || reqs[1].Path != "/console/v1/segments/s" {
+		t.Fatalf("sent %+v", reqs)
+	}
+	if got.ID != "s" || len(got.Rules) != 1 || got.Rules[0].BaseID != "b1" {
+		t.Errorf("read back %+v", got)
+	}
+}
+
+// An id list's read carries the list's name and count (row 28): the count of the first page, in any
+// number form, and nil where the service sends none, which is no count of 0.
+func TestSegmentIDListCount(t *testing.T) {
+	ids := make([]string, 150)
+	for i := range ids {
+		ids[i] = fmt.Sprintf("u_%d", i)
+	}
+	l, err := newFake(t, idPages(ids)).client().SegmentIDList(context.Background(), "s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.Name != "s" || l.Count == nil || *l.Count != 150 || len(l.IDs) != 150 || l.IDs[149] != "u_149" {
+		t.Errorf("got %s %v %d ids", l.Name, l.Count, len(l.IDs))
+	}
+	for body, want := range map[string]*WholeNumber{
+		`{"name":"s","count":"3.0","ids":["a"]}`: ptr(WholeNumber(3)),
+		`{"name":"s","count":null,"ids":["a"]}`:  nil,
+		`{"name":"s","ids":["a"]}`:               nil,
+		`{"name":"s","count":0,"ids":null}`:      ptr(WholeNumber(0)),
+	} {
+		l, err := newFake(t, script(ok(body))).client().SegmentIDList(context.Background(), "s")
+		if err != nil {
+			t.Fatalf("%s: %v", body, err)
+		}
+		if (l.Count == nil) != (want == nil) || want != nil && *l.Count != *want || l.IDs == nil {
+			t.Errorf("%s: count %v, ids %v", body, l.Count, l.IDs)
+		}
+	}
+}
+
 func TestCreateSegmentIsNotSentTwice(t *testing.T) {
 	f := newFake(t, script(reply{Status: 502, Body: "<html>bad gateway</html>"}))
 	_, err := f.client().CreateSegment(context.Background(), NewSegment{ID: "s", Type: SegmentIDList})

@@ -103,7 +103,7 @@ func (d *experimentResultsDataSource) Schema(_ context.Context, _ datasource.Sch
 			"status":           framework.ComputedText("Status of the experiment, such as `active` or `decision_made`."),
 			"control_group":    framework.ComputedText("Name of the control group every test group is measured against."),
 			"control_group_id": framework.ComputedText("Identifier of the control group."),
-			"results_date":     framework.ComputedText("Day the service computed the results for, as it writes it (such as `2026-11-27`)."),
+			"results_date":     framework.ComputedText("Day the service computed the results for, as it writes it (such as `2026-11-27`); null where it gives none."),
 			"groups": schema.MapNestedAttribute{
 				Computed:            true,
 				MarkdownDescription: "The test groups (every group but the control group), by name.",
@@ -181,7 +181,10 @@ func (d *experimentResultsDataSource) Read(ctx context.Context, req datasource.R
 				Add(ctx, &resp.Diagnostics, nil, err)
 			return
 		}
-		m.ResultsDate = types.StringValue(string(res.DS))
+		// The document's example form carries no day: the date is then unknown to the provider, null.
+		if res.DS != "" {
+			m.ResultsDate = types.StringValue(string(res.DS))
+		}
 		groups[g.Name] = groupResultsModel{ID: types.StringValue(g.ID), Name: types.StringValue(g.Name),
 			Metrics: metricResults(ctx, e, res, &resp.Diagnostics)}
 	}
@@ -237,12 +240,15 @@ func confidenceOf(e *console.Experiment) types.Int64 {
 }
 
 // metricResults is one test group's results by metric name, the primary metrics first: a
-// secondary metric whose name a primary one already holds is left out.
+// secondary metric whose name a primary one already holds is left out. The client names a metric
+// the service sends without metricName by its metricID ("<name>::<type>"); a direction the results
+// lack is the experiment's for that metric, found by name and type, else by name.
 func metricResults(ctx context.Context, e *console.Experiment, res *console.PulseResults, diags *diag.Diagnostics) types.Map {
 	directions := map[string]string{}
 	for _, ms := range [][]console.ExperimentMetric{e.SecondaryMetrics, e.PrimaryMetrics} {
 		for _, m := range ms {
 			directions[m.Name] = m.Direction
+			directions[m.Name+"::"+m.Type] = m.Direction
 		}
 	}
 	out := map[string]attr.Value{}
@@ -252,6 +258,9 @@ func metricResults(ctx context.Context, e *console.Experiment, res *console.Puls
 				continue
 			}
 			dir := r.Directionality
+			if dir == "" {
+				dir = directions[r.MetricID]
+			}
 			if dir == "" {
 				dir = directions[r.MetricName]
 			}
