@@ -189,7 +189,7 @@ func (c *Client) SetDynamicConfigEnabled(ctx context.Context, id string, enabled
 	if enabled {
 		verb = "enable"
 	}
-	r := request{method: http.MethodPut, path: configPath(id) + "/" + verb, body: struct{}{}, op: verb + " dynamic config", object: strconv.Quote(id)}
+	r := request{method: http.MethodPut, path: configPath(id) + "/" + verb, op: verb + " dynamic config", object: strconv.Quote(id)}
 	return writeReviewed(ctx, c, r, func() (*DynamicConfig, error) { return c.GetDynamicConfig(ctx, id) },
 		func(got *DynamicConfig) bool { return got.ID == "" })
 }
@@ -207,7 +207,7 @@ func (c *Client) UnarchiveDynamicConfig(ctx context.Context, id string) (*Dynami
 }
 
 func (c *Client) setConfigArchived(ctx context.Context, id, verb string) (*DynamicConfig, error) {
-	r := request{method: http.MethodPut, path: configPath(id) + "/" + verb, op: verb + " dynamic config", object: strconv.Quote(id)}
+	r := request{method: http.MethodPut, path: configPath(id) + "/" + verb, body: struct{}{}, op: verb + " dynamic config", object: strconv.Quote(id)}
 	return writeReviewed(ctx, c, r, func() (*DynamicConfig, error) { return c.GetDynamicConfig(ctx, id) },
 		func(got *DynamicConfig) bool { return got.ID == "" })
 }

@@ -47,10 +47,10 @@ func TestDynamicConfigWire(t *testing.T) {
 			`{"rules":[{"name":"r","passPercentage":50,"conditions":[],"returnValue":{"b":2},"environments":null}]}`, 1},
 		{"archive", func(ctx context.Context, c *Client) (*DynamicConfig, error) {
 			return c.ArchiveDynamicConfig(ctx, "c 1")
-		}, []reply{ok(cfg)}, http.MethodPut, "/console/v1/dynamic_configs/c%201/archive", ``, 1},
+		}, []reply{ok(cfg)}, http.MethodPut, "/console/v1/dynamic_configs/c%201/archive", `{}`, 1},
 		{"unarchive", func(ctx context.Context, c *Client) (*DynamicConfig, error) {
 			return c.UnarchiveDynamicConfig(ctx, "c 1")
-		}, []reply{ok(cfg)}, http.MethodPut, "/console/v1/dynamic_configs/c%201/unarchive", ``, 1},
+		}, []reply{ok(cfg)}, http.MethodPut, "/console/v1/dynamic_configs/c%201/unarchive", `{}`, 1},
 		{"enable", func(ctx context.Context, c *Client) (*DynamicConfig, error) {
 			return c.SetDynamicConfigEnabled(ctx, "c 1", true)
 		},
