@@ -81,6 +81,20 @@ func (e *Experiment) Group(id string) *ExperimentGroup {
 	return nil
 }
 
+// partial reports an answer that leaves out what every experiment has: its name (3 to 100
+// characters) or a group's id.
+func (e *Experiment) partial() bool {
+	if e.Name == "" {
+		return true
+	}
+	for _, g := range e.Groups {
+		if g.ID == "" {
+			return true
+		}
+	}
+	return false
+}
+
 // GroupNamed returns the group of the experiment with the name, or nil.
 func (e *Experiment) GroupNamed(name string) *ExperimentGroup {
 	for i := range e.Groups {
@@ -230,12 +244,13 @@ func (c *Client) moveExperiment(ctx context.Context, id, verb, op string, body a
 	return c.writeExperiment(ctx, r, id)
 }
 
-// writeExperiment sends a write answered with the experiment; an answer without a body, or without
-// the experiment, is completed by reading it back.
+// writeExperiment sends a write answered with the experiment; an answer without a body, without
+// the experiment, or with part of it (the document's update example leaves out the name and the
+// groups' ids), is completed by reading it back.
 func (c *Client) writeExperiment(ctx context.Context, r request, id string) (*Experiment, error) {
 	var out Experiment
 	err := c.do(ctx, r, &out)
-	if emptyAnswer(err) || err == nil && out.ID == "" {
+	if emptyAnswer(err) || err == nil && (out.ID == "" || out.partial()) {
 		return c.GetExperiment(ctx, id)
 	}
 	if err != nil {

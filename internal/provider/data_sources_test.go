@@ -193,7 +193,10 @@ func TestAccSegmentsDataSource(t *testing.T) {
 	m, url := startMock(t, mockconsole.Config{PageSizeCap: 5})
 	// segment_04's targets mix strings and numbers, as rules written in the console hold them (the
 	// document's targetValue is a list of one or the other).
-	m.ServeBeyondDocument("/targetValue/")
+	m.ServeBeyondDocument("/targetValue")
+	seg, _ := m.Segment("segment_04")
+	seg.Rules[0].Conditions[0].TargetValue = []any{"US", json.Number("12.5"), "CA", json.Number("3")}
+	m.PutSegment(seg)
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,

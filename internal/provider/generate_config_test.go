@@ -28,7 +28,7 @@ func TestAccGenerateConfig(t *testing.T) {
 	m, url := startMock(t, mockconsole.Config{})
 	// A target list of strings and numbers mixed, as rules written in the console hold them (the
 	// document's targetValue is a list of one or the other).
-	m.ServeBeyondDocument("/targetValue/")
+	m.ServeBeyondDocument("/targetValue")
 	// Terraform before 1.9.3 cannot generate configuration for nested objects holding computed
 	// attributes (hashicorp/terraform#35478, and #34463 crashes): the import guide says so.
 	cli := newTFCLI(t, featGenerateConfig)

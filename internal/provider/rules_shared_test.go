@@ -201,6 +201,9 @@ func rulesMissing(t *testing.T, k rulesKind) {
 // the apply says the object is missing; the object back, they are created on it.
 func rulesDrift(t *testing.T, k rulesKind) {
 	m, url := startMock(t, mockconsole.Config{})
+	// Console-written targets mixing strings and numbers (the document's targetValue is a list of
+	// one or the other).
+	m.ServeBeyondDocument("/targetValue")
 	k.seed(m, "tfacc_drift")
 	cfg := k.config(url, "tfacc_drift", ruleHCL("employees", "100",
 		`conditions = [{ type = "custom_field", field = "age", operator = "gt", target_numbers = [18] }]`)+ruleHCL("beta", "12.5"))

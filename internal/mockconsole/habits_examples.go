@@ -1,0 +1,127 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
+package mockconsole
+
+import (
+	"net/http"
+	"regexp"
+	"strings"
+)
+
+// The habit ExampleForms: the answers as the service's document's own examples show them where
+// they differ from its schemas (DESIGN §7 lists each). The mock's own answers follow the schemas;
+// the live service answers as the examples do.
+
+var (
+	experimentOne     = regexp.MustCompile(`^/experiments/[^/]+$`)
+	experimentResults = regexp.MustCompile(`^/experiments/[^/]+/pulse_results$`)
+	segmentOne        = regexp.MustCompile(`^/segments/[^/]+$`)
+	segmentMessage    = regexp.MustCompile(`^/segments/[^/]+/(archive|conditional)$`)
+)
+
+// exampleForm reshapes a decoded answer env to r in place.
+func exampleForm(r *http.Request, env map[string]any) {
+	p := strings.TrimPrefix(r.URL.EscapedPath(), basePath)
+	switch {
+	case r.Method == http.MethodDelete && experimentOne.MatchString(p), segmentMessage.MatchString(p):
+		// {"message": "Experiment deleted successfully."}, {"message": "Rules successfully updated"}
+		delete(env, "data")
+	case experimentResults.MatchString(p):
+		if data, ok := env["data"].(map[string]any); ok {
+			delete(data, "ds")
+			for _, k := range []string{"primaryMetrics", "secondaryMetrics"} {
+				ms, _ := data[k].([]any)
+				for _, m := range ms {
+					if mm, ok := m.(map[string]any); ok {
+						snakeResult(mm)
+					}
+				}
+			}
+		}
+	case r.Method == http.MethodGet && segmentOne.MatchString(p):
+		if data, ok := env["data"].(map[string]any); ok {
+			if rules, ok := data["rules"].([]any); ok {
+				delete(data, "rules")
+				if len(rules) > 0 {
+					data["rules"] = rules[0]
+				}
+			}
+		}
+	case strings.HasPrefix(p, "/experiments") && r.Method == http.MethodGet:
+		forEachObject(env["data"], exampleExperiment)
+	case r.Method == http.MethodPatch && experimentOne.MatchString(p):
+		if data, ok := env["data"].(map[string]any); ok {
+			exampleExperiment(data)
+			// The update's example answers part of the experiment.
+			for _, k := range []string{"name", "description", "creatorName", "createdTime", "startTime", "endTime", "decisionTime", "launchedGroupID", "decisionReason"} {
+				delete(data, k)
+			}
+		}
+	}
+}
+
+// exampleExperiment is an experiment as GET /experiments/{id}'s example shows it: no
+// controlGroupID, an id on the first group alone, "" for no targeting gate, null for no launched
+// group and for times not yet set.
+func exampleExperiment(e map[string]any) {
+	delete(e, "controlGroupID")
+	if groups, ok := e["groups"].([]any); ok {
+		for i, g := range groups {
+			if gm, ok := g.(map[string]any); ok && i > 0 {
+				delete(gm, "id")
+			}
+		}
+	}
+	if e["launchedGroupID"] == "" {
+		e["launchedGroupID"] = nil
+	}
+	for _, k := range []string{"startTime", "endTime", "decisionTime"} {
+		if isZero(e[k]) {
+			e[k] = nil
+		}
+	}
+}
+
+// snakeResult writes a metric's result as the pulse example does: snake_case, the absolute change
+// as value, no metricName (the metric is known by its metricID, "<name>::<type>").
+func snakeResult(m map[string]any) {
+	renames := map[string]string{
+		"absoluteChange": "value", "confidenceIntervalDelta": "confidence_interval_delta", "percentChange": "percent_change",
+		"percentConfidenceIntervalDelta":                  "percent_confidence_interval_delta",
+		"percentSequentialTestingConfidenceIntervalDelta": "percent_sequential_testing_confidence_interval_delta",
+		"testMean": "test_mean", "controlMean": "control_mean", "testStd": "test_std", "controlStd": "control_std",
+		"testUnits": "test_units", "controlUnits": "control_units", "pValue": "p_value",
+	}
+	for from, to := range renames {
+		if v, ok := m[from]; ok {
+			delete(m, from)
+			m[to] = v
+		}
+	}
+	delete(m, "metricName")
+	delete(m, "directionality")
+}
+
+func forEachObject(v any, f func(map[string]any)) {
+	switch t := v.(type) {
+	case map[string]any:
+		f(t)
+	case []any:
+		for _, x := range t {
+			if m, ok := x.(map[string]any); ok {
+				f(m)
+			}
+		}
+	}
+}
+
+func isZero(v any) bool {
+	switch t := v.(type) {
+	case float64:
+		return t == 0
+	case interface{ String() string }:
+		return t.String() == "0"
+	}
+	return false
+}
