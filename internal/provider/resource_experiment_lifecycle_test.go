@@ -226,3 +226,64 @@ resource "featureconsole_gate" "checkout" {
 		},
 	})
 }
+
+// The document answers every move with a message alone ({"message": "Experiment successfully
+// started."}), and its reads leave out the control group and the ids of groups but the first: each
+// move completes in one apply with the experiment read back, and the plan after is empty (the
+// framework checks it after every step): active at create, a decision; active at create, an
+// abandon; destroy with archive_on_destroy archives both.
+func TestAccExperiment_documentedMoves(t *testing.T) {
+	for _, forms := range []bool{false, true} {
+		t.Run(fmt.Sprintf("example forms %t", forms), func(t *testing.T) {
+			m, url := startMock(t, mockconsole.Config{})
+			if forms {
+				m.SetHabits(mergeHabits(m.Habits(), mockconsole.Habits{ExampleForms: true}))
+			}
+			cfg := func(decision, abandon string) string {
+				return providerBlock(url) + fmt.Sprintf(`
+resource "featureconsole_experiment" "won" {
+  experiment_id      = "tfacc_won"
+  groups             = [%[1]s]
+  archive_on_destroy = true
+  %[2]s
+}
+resource "featureconsole_experiment" "dropped" {
+  experiment_id      = "tfacc_dropped"
+  groups             = [%[1]s]
+  archive_on_destroy = true
+  %[3]s
+}
+`, ctaGroupsHCL, decision, abandon)
+			}
+			status := func(id, want string) resource.TestCheckFunc {
+				return expectMockExperiment(m, id, func(e mockconsole.Experiment) error {
+					if e.Status != want {
+						return fmt.Errorf("%s is %s, want %s", id, e.Status, want)
+					}
+					return nil
+				})
+			}
+			resource.ParallelTest(t, resource.TestCase{
+				PreCheck:                 func() { testAccPreCheck(t) },
+				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				CheckDestroy: resource.ComposeTestCheckFunc(
+					status("tfacc_won", mockconsole.ExperimentArchived), status("tfacc_dropped", mockconsole.ExperimentArchived)),
+				Steps: []resource.TestStep{
+					{
+						Config: cfg(`status = "active"`, `status = "active"`),
+						Check: resource.ComposeTestCheckFunc(status("tfacc_won", "active"), status("tfacc_dropped", "active"),
+							resource.TestCheckResourceAttr("featureconsole_experiment.won", "control_group", "Green")),
+					},
+					{
+						Config: cfg(`status = "decision_made"
+  launched_group = "Control"
+  decision_reason = "Control holds up"`, `status = "abandoned"
+  decision_reason = "No traffic"`),
+						Check: resource.ComposeTestCheckFunc(status("tfacc_won", "decision_made"), status("tfacc_dropped", "abandoned"),
+							resource.TestCheckResourceAttr("featureconsole_experiment.won", "launched_group", "Control")),
+					},
+				},
+			})
+		})
+	}
+}

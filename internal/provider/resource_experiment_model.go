@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"math"
+	"slices"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -269,14 +270,8 @@ func flattenGroups(ctx context.Context, e *console.Experiment, prior types.List)
 		if h, ok := hints[g.Name]; ok && sameJSON(ctx, h.ParameterValues, values) {
 			values = h.ParameterValues
 		}
-		// A read may leave a group's id out (the document's GET example): the id the last read gave
-		// the group of that name stands.
-		id := framework.StringOrNull(g.ID)
-		if h, ok := hints[g.Name]; ok && g.ID == "" && !h.ID.IsUnknown() {
-			id = h.ID
-		}
 		return experimentGroupModel{
-			ID: id, Name: types.StringValue(g.Name), Size: framework.PercentFromFloat(float64(g.Size)),
+			ID: framework.StringOrNull(g.ID), Name: types.StringValue(g.Name), Size: framework.PercentFromFloat(float64(g.Size)),
 			ParameterValues: values, Description: framework.StringOrNull(g.Description),
 		}
 	})
@@ -303,8 +298,29 @@ func millisOrNull(m console.Millis) types.Int64 {
 	return types.Int64Value(m.Value)
 }
 
+// withPriorGroupIDs is e with the ids its answer leaves out (the document's reads give the first
+// group's alone) taken from the prior (plan or state) group of the same name, so that the groups,
+// the control group and the launched group are known by id as the last read knew them.
+func withPriorGroupIDs(ctx context.Context, e *console.Experiment, prior types.List) *console.Experiment {
+	if !framework.ElementsKnown(prior) {
+		return e
+	}
+	ps, _ := framework.ListModels[experimentGroupModel](ctx, prior)
+	out := *e
+	out.Groups = slices.Clone(e.Groups)
+	for i := range out.Groups {
+		for _, p := range ps {
+			if id, ok := framework.KnownString(p.ID); ok && out.Groups[i].ID == "" && p.Name.ValueString() == out.Groups[i].Name {
+				out.Groups[i].ID = id
+			}
+		}
+	}
+	return &out
+}
+
 // flattenExperiment puts what the service holds into the model.
 func flattenExperiment(ctx context.Context, e *console.Experiment, m *experimentFields) {
+	e = withPriorGroupIDs(ctx, e, m.Groups)
 	m.ExperimentID = types.StringValue(e.ID)
 	m.Name = types.StringValue(e.Name)
 	m.Description = types.StringValue(e.Description)

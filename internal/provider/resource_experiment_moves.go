@@ -49,7 +49,7 @@ func (r *experimentResource) settle(ctx context.Context, op *framework.Operation
 			if err != nil {
 				return fail("set the control group of", err)
 			}
-			e = got
+			e = keepGroupIDs(got, e)
 		}
 	}
 	to, ok := framework.KnownString(plan.Status)
@@ -82,7 +82,22 @@ func (r *experimentResource) settle(ctx context.Context, op *framework.Operation
 	if err != nil {
 		return fail(what, err)
 	}
-	return got
+	return keepGroupIDs(got, e)
+}
+
+// keepGroupIDs fills the group ids a later answer leaves out (the document's reads give the first
+// group's alone) with those an earlier answer gave the group of the same name.
+func keepGroupIDs(later, earlier *console.Experiment) *console.Experiment {
+	for i := range later.Groups {
+		g := &later.Groups[i]
+		if g.ID != "" {
+			continue
+		}
+		if was := earlier.GroupNamed(g.Name); was != nil {
+			g.ID = was.ID
+		}
+	}
+	return later
 }
 
 // groupIDOf is the service's id of the group named name: the read's, else the plan's (which holds
