@@ -126,9 +126,9 @@ type Habits struct {
 
 	// ExampleForms: where the service's document shows an answer in its examples unlike its schema,
 	// the example's form (habits_examples.go): pulse results in snake_case without metricName and
-	// ds, an experiment without controlGroupID and with ids on its first group alone, an
-	// experiment's update answered with part of it, a segment's rules as one object, and deletes,
-	// archives and rule writes answered by a message alone.
+	// ds, an experiment's update answered with part of it, a segment's one rule as an object, and
+	// deletes, archives and rule writes answered by a message alone. ServeExperimentsAsExample
+	// adds reads without controlGroupID and with an id on the first group alone.
 	ExampleForms bool
 }
 
@@ -330,7 +330,7 @@ func (s *Server) reshapeBody(r *http.Request, body []byte) []byte {
 	}
 	h := s.habits
 	if h.ExampleForms {
-		exampleForm(r, env)
+		s.exampleForm(r, env)
 	}
 	if data, ok := env["data"]; ok {
 		s.withActiveReview(r, data)

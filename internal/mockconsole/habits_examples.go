@@ -20,8 +20,19 @@ var (
 	segmentMessage    = regexp.MustCompile(`^/segments/[^/]+/(archive|conditional)$`)
 )
 
+// ServeExperimentsAsExample switches on, beyond ExampleForms and outside `all`, the form of GET
+// /experiments/{id}'s example that leaves facts out: no controlGroupID, and an id on the first
+// group alone. The provider keeps what the last answer said, but an import has no last answer, so
+// a test that proves it switches the mode on itself.
+func (s *Server) ServeExperimentsAsExample(on bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.experimentsAsExample = on
+}
+
 // exampleForm reshapes a decoded answer env to r in place.
-func exampleForm(r *http.Request, env map[string]any) {
+func (s *Server) exampleForm(r *http.Request, env map[string]any) {
+	exampleExperiment := func(e map[string]any) { exampleExperiment(e, s.experimentsAsExample) }
 	p := strings.TrimPrefix(r.URL.EscapedPath(), basePath)
 	switch {
 	case r.Method == http.MethodDelete && experimentOne.MatchString(p), segmentMessage.MatchString(p):
@@ -40,12 +51,10 @@ func exampleForm(r *http.Request, env map[string]any) {
 			}
 		}
 	case r.Method == http.MethodGet && segmentOne.MatchString(p):
+		// The example's segment has one rule, as an object.
 		if data, ok := env["data"].(map[string]any); ok {
-			if rules, ok := data["rules"].([]any); ok {
-				delete(data, "rules")
-				if len(rules) > 0 {
-					data["rules"] = rules[0]
-				}
+			if rules, ok := data["rules"].([]any); ok && len(rules) == 1 {
+				data["rules"] = rules[0]
 			}
 		}
 	case strings.HasPrefix(p, "/experiments") && r.Method == http.MethodGet:
@@ -61,15 +70,17 @@ func exampleForm(r *http.Request, env map[string]any) {
 	}
 }
 
-// exampleExperiment is an experiment as GET /experiments/{id}'s example shows it: no
-// controlGroupID, an id on the first group alone, "" for no targeting gate, null for no launched
-// group and for times not yet set.
-func exampleExperiment(e map[string]any) {
-	delete(e, "controlGroupID")
-	if groups, ok := e["groups"].([]any); ok {
-		for i, g := range groups {
-			if gm, ok := g.(map[string]any); ok && i > 0 {
-				delete(gm, "id")
+// exampleExperiment is an experiment as GET /experiments/{id}'s example shows it: "" for no
+// targeting gate, null for no launched group and for times not yet set; with leaveOut, no
+// controlGroupID and an id on the first group alone.
+func exampleExperiment(e map[string]any, leaveOut bool) {
+	if leaveOut {
+		delete(e, "controlGroupID")
+		if groups, ok := e["groups"].([]any); ok {
+			for i, g := range groups {
+				if gm, ok := g.(map[string]any); ok && i > 0 {
+					delete(gm, "id")
+				}
 			}
 		}
 	}

@@ -96,6 +96,8 @@ type Server struct {
 	mux *http.ServeMux // routes.go; made once in New, read-only after
 
 	document *documentCheck // document.go: HoldToDocument
+
+	experimentsAsExample bool // habits_examples.go: ServeExperimentsAsExample
 }
 
 // New returns a server, seeded with deterministic data unless cfg.NoSeed.

@@ -170,6 +170,16 @@ func (d *experimentResultsDataSource) Read(ctx context.Context, req datasource.R
 	if !m.Confidence.IsNull() && !m.Confidence.IsUnknown() {
 		confidence = int(m.Confidence.ValueInt64())
 	}
+	// The service asks for results by group id; a read may leave a group's id out (the document's
+	// example gives the first group's alone), and "" would ask for another route's answer.
+	for _, g := range e.Groups {
+		if g.ID == "" {
+			resp.Diagnostics.AddAttributeError(path.Root("experiment_id"), fmt.Sprintf("No id for group %q of experiment %q", g.Name, id),
+				"The service's answer gives no id for this group, and results are asked for by group id. Nothing was read: "+
+					"read the results again once the service's answer carries the group's id.")
+			return
+		}
+	}
 	groups := map[string]groupResultsModel{}
 	for _, g := range e.Groups {
 		if g.ID == control.ID {

@@ -221,7 +221,7 @@ func (r *experimentResource) Create(ctx context.Context, req resource.CreateRequ
 		return
 	}
 	// The experiment exists from here: whatever fails next, the state holds it as the service does.
-	e = r.settle(ctx, op, e, plan, &resp.Diagnostics)
+	e = r.settle(ctx, op, e, plan, types.StringNull(), &resp.Diagnostics)
 	plan.ID = types.StringValue(e.ID)
 	flattenExperiment(ctx, e, &plan.experimentFields)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
@@ -269,7 +269,7 @@ func (r *experimentResource) Update(ctx context.Context, req resource.UpdateRequ
 		framework.APIFailure{Op: "update", Object: fmt.Sprintf("experiment %q", id)}.Add(ctx, &resp.Diagnostics, op, err)
 		return
 	}
-	e = r.settle(ctx, op, e, plan, &resp.Diagnostics)
+	e = r.settle(ctx, op, e, plan, state.ControlGroup, &resp.Diagnostics)
 	plan.ID = types.StringValue(e.ID)
 	planned := plan.experimentFields
 	planned.Status = state.Status // the reason the configuration gives for a move made before is kept as it

@@ -238,6 +238,7 @@ func TestAccExperiment_documentedMoves(t *testing.T) {
 			m, url := startMock(t, mockconsole.Config{})
 			if forms {
 				m.SetHabits(mergeHabits(m.Habits(), mockconsole.Habits{ExampleForms: true}))
+				m.ServeExperimentsAsExample(true)
 			}
 			cfg := func(decision, abandon string) string {
 				return providerBlock(url) + fmt.Sprintf(`

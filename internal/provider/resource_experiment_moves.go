@@ -36,14 +36,17 @@ var experimentMoves = map[experimentMove]string{
 // settle sets the planned control group and makes the planned move of e, the experiment as the
 // write before answered it; it returns the experiment as the service last answered, also when a
 // step fails (the error is in diags), so that the state holds what the service holds.
-func (r *experimentResource) settle(ctx context.Context, op *framework.Operation, e *console.Experiment, plan experimentModel, diags *diag.Diagnostics) *console.Experiment {
+// prior is the control group the state holds (null at create): a read without controlGroupID keeps
+// it, and it is written again only when the plan changes it.
+func (r *experimentResource) settle(ctx context.Context, op *framework.Operation, e *console.Experiment, plan experimentModel, prior types.String,
+	diags *diag.Diagnostics) *console.Experiment {
 	c := r.data.client
 	id := e.ID
 	fail := func(what string, err error) *console.Experiment {
 		framework.APIFailure{Op: what, Object: fmt.Sprintf("experiment %q", id)}.Add(ctx, diags, op, err)
 		return e
 	}
-	if name, ok := framework.KnownString(plan.ControlGroup); ok && name != controlGroupName(e, types.StringNull()) {
+	if name, ok := framework.KnownString(plan.ControlGroup); ok && name != controlGroupName(e, prior) {
 		if want := groupIDOf(ctx, e, plan, name); want != "" && want != e.ControlGroupID {
 			got, err := c.UpdateExperiment(ctx, id, console.ExperimentFields{ControlGroupID: &want})
 			if err != nil {
