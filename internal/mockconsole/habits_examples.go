@@ -20,7 +20,7 @@ var (
 	segmentMessage    = regexp.MustCompile(`^/segments/[^/]+/(archive|conditional)$`)
 )
 
-// ServeExperimentsAsExample switches on, beyond ExampleForms and outside `all`, the form of GET
+// ServeExperimentsAsExample switches on, with ExampleForms and outside `all`, the form of GET
 // /experiments/{id}'s example that leaves facts out: no controlGroupID, and an id on the first
 // group alone. The provider keeps what the last answer said, but an import has no last answer, so
 // a test that proves it switches the mode on itself.

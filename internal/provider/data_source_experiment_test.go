@@ -5,6 +5,7 @@ package provider
 
 import (
 	"fmt"
+	"net/http"
 	"strconv"
 	"strings"
 	"testing"
@@ -276,6 +277,42 @@ data "featureconsole_experiment" "x" {
 }
 `,
 				ExpectError: wrapped(`Experiment "tfacc_nothing" not found`, "check experiment_id"),
+			},
+		},
+	})
+}
+
+// Results are asked for by group id: where the service's read leaves a group's id out (the form of
+// its document's example), the data source says which group, and asks for nothing with no id.
+func TestAccExperimentResults_groupWithoutID(t *testing.T) {
+	m, url := startMock(t, mockconsole.Config{})
+	cfg := providerBlock(url) + experimentHCL(ctaGroupsHCL, `status = "active"`)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: cfg},
+			{
+				PreConfig: func() {
+					m.SetHabits(mergeHabits(m.Habits(), mockconsole.Habits{ExampleForms: true}))
+					m.ServeExperimentsAsExample(true)
+					m.ResetRequests()
+				},
+				Config: cfg + `
+data "featureconsole_experiment_results" "cta" {
+  experiment_id = "tfacc_cta"
+}
+`,
+				ExpectError: wrapped(`No id for group "Control" of experiment "tfacc_cta"`, "Nothing was read"),
+			},
+			{
+				PreConfig: func() {
+					if n := m.CountRequests(http.MethodGet, "/experiments/tfacc_cta/pulse_results"); n != 0 {
+						t.Errorf("results asked for %d times without a group id", n)
+					}
+					m.ServeExperimentsAsExample(false)
+				},
+				Config: cfg,
 			},
 		},
 	})
