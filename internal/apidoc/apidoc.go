@@ -10,7 +10,6 @@ package apidoc
 
 import (
 	"bytes"
-	"context"
 	"crypto/sha256"
 	_ "embed"
 	"encoding/json"
@@ -108,13 +107,13 @@ func (d *Document) CheckRequest(r *http.Request, body []byte) error {
 	if err != nil {
 		return fmt.Errorf("%s %s: %w", r.Method, r.URL.Path, ErrNotDocumented)
 	}
-	req := r.Clone(context.Background())
+	req := r.Clone(r.Context())
 	req.Body = io.NopCloser(bytes.NewReader(body))
 	if len(body) == 0 {
 		req.Body = http.NoBody
 	}
 	in := &openapi3filter.RequestValidationInput{Request: req, PathParams: params, Route: route, Options: options()}
-	if err := openapi3filter.ValidateRequest(context.Background(), in); err != nil {
+	if err := openapi3filter.ValidateRequest(r.Context(), in); err != nil {
 		return &Break{What: "request", Route: route.Method + " " + route.Path, Path: r.URL.Path, Items: breaks(err)}
 	}
 	return nil
@@ -133,7 +132,7 @@ func (d *Document) CheckResponse(r *http.Request, body []byte, status int, conte
 	if _, held := held.Load(key); held {
 		return nil
 	}
-	req := r.Clone(context.Background())
+	req := r.Clone(r.Context())
 	req.Body = http.NoBody
 	in := &openapi3filter.ResponseValidationInput{
 		RequestValidationInput: &openapi3filter.RequestValidationInput{Request: req, PathParams: params, Route: route, Options: options()},
@@ -143,7 +142,7 @@ func (d *Document) CheckResponse(r *http.Request, body []byte, status int, conte
 	}
 	in.SetBodyBytes(body)
 	var items []string
-	if err := openapi3filter.ValidateResponse(context.Background(), in); err != nil {
+	if err := openapi3filter.ValidateResponse(r.Context(), in); err != nil {
 		items = breaks(err)
 	}
 	items = append(items, undeclared(route, status, body)...)
