@@ -31,8 +31,9 @@ const experimentIdentityAttr = "experiment_id"
 type experimentModel struct {
 	ID types.String `tfsdk:"id"`
 	experimentFields
-	ArchiveOnDestroy types.Bool     `tfsdk:"archive_on_destroy"`
-	Timeouts         timeouts.Value `tfsdk:"timeouts"`
+	ArchiveOnDestroy   types.Bool     `tfsdk:"archive_on_destroy"`
+	DeletionProtection types.Bool     `tfsdk:"deletion_protection"`
+	Timeouts           timeouts.Value `tfsdk:"timeouts"`
 }
 
 // experimentFields are what the service holds of an experiment, shared with its data source.

@@ -139,6 +139,8 @@ func experimentMoveRefusal(id, from, to string) string {
 		why = "the service stopped it (" + from + ")"
 	case to == console.ExperimentSetup:
 		why = "an experiment that has started cannot go back to setup"
+	case from == console.ExperimentDecisionMade && to == console.ExperimentAbandoned:
+		why = "a decision has been made and shipped a group: a decided experiment cannot be abandoned"
 	case from == console.ExperimentDecisionMade:
 		why = "a decision has been made: an experiment does not run again after one"
 	case from == console.ExperimentSetup && to == console.ExperimentDecisionMade:
@@ -146,8 +148,8 @@ func experimentMoveRefusal(id, from, to string) string {
 	default:
 		why = "the service has no such move"
 	}
-	return fmt.Sprintf("Experiment %q is %s and cannot move to %s: %s. To run it again, start a new experiment with a new "+
-		"experiment_id (the results of this one stay in the console); to keep it as it is, set status = %q.", id, from, to, why, from)
+	return fmt.Sprintf("Experiment %q is %s and cannot move to %s: %s. To run another experiment, declare a new "+
+		"featureconsole_experiment block with its own experiment_id beside this one; to keep it as it is, set status = %q.", id, from, to, why, from)
 }
 
 // archiveExperiment archives the experiment on destroy; one already archived, or gone, is left.

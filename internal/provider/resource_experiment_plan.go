@@ -127,8 +127,12 @@ func checkParameterValues(v types.String, at path.Path, diags *diag.Diagnostics)
 // and a change of what a running experiment freezes.
 func (r *experimentResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	defer r.checkAccess(ctx, req, resp)
-	if req.Plan.Raw.IsNull() {
-		return // destroy
+	if req.Plan.Raw.IsNull() { // destroy
+		var state experimentModel
+		if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); !resp.Diagnostics.HasError() {
+			refuseLosingResults(state, state.DeletionProtection, "destroy", &resp.Diagnostics)
+		}
+		return
 	}
 	var plan, config experimentModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
@@ -157,7 +161,11 @@ func (r *experimentResource) ModifyPlan(ctx context.Context, req resource.Modify
 	}
 	var state experimentModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !plan.ExperimentID.Equal(state.ExperimentID) {
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if !plan.ExperimentID.Equal(state.ExperimentID) {
+		refuseLosingResults(state, plan.DeletionProtection, "replace", &resp.Diagnostics)
 		return
 	}
 	from := state.Status.ValueString()
@@ -181,7 +189,7 @@ func (r *experimentResource) ModifyPlan(ctx context.Context, req resource.Modify
 	if known && to == from && from == console.ExperimentDecisionMade && !plan.LaunchedGroup.IsUnknown() && !plan.LaunchedGroup.Equal(state.LaunchedGroup) {
 		resp.Diagnostics.AddAttributeError(launchedGroupPath, "A decision cannot change",
 			fmt.Sprintf("Experiment %q shipped group %s; a decision, once made, cannot be changed. To ship another group, "+
-				"run a new experiment with a new experiment_id, or set launched_group = %s.", id, state.LaunchedGroup, state.LaunchedGroup))
+				"declare a new featureconsole_experiment block with its own experiment_id, or set launched_group = %s.", id, state.LaunchedGroup, state.LaunchedGroup))
 	}
 	frozenChanges(ctx, id, plan, state, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
@@ -213,6 +221,29 @@ func (r *experimentResource) ModifyPlan(ctx context.Context, req resource.Modify
 	if !moving && experimentWritesNothing(ctx, plan, state) {
 		resp.Diagnostics.Append(framework.KeepUnwritten(ctx, req.State, &resp.Plan, "last_modifier_id", "last_modifier_name")...)
 	}
+}
+
+// refuseLosingResults fails the plan of a destroy or a replacement that would delete a started
+// experiment, and its results, while deletion_protection holds (the state's for a destroy, the
+// configuration's for a replacement: both are the user's word at that plan). Archiving on destroy
+// keeps the results, so it needs no protection.
+func refuseLosingResults(state experimentModel, protection types.Bool, what string, diags *diag.Diagnostics) {
+	status := state.Status.ValueString()
+	if status == console.ExperimentSetup || state.ArchiveOnDestroy.ValueBool() || (!protection.IsNull() && !protection.ValueBool()) {
+		return
+	}
+	id := state.ExperimentID.ValueString()
+	how, instead, unprotect := "Destroying it", "", "set deletion_protection = false and apply first"
+	if what == "replace" {
+		unprotect = "set deletion_protection = false"
+		how = "Changing experiment_id replaces it: that"
+		instead = " To run another experiment, keep this experiment_id and declare a new featureconsole_experiment block " +
+			"beside this one, with its own experiment_id."
+	}
+	diags.AddAttributeError(path.Root("deletion_protection"), fmt.Sprintf("Experiment %q is protected from deletion", id),
+		fmt.Sprintf("Experiment %q is %s. %s would delete it and its results. Nothing was sent.%s To keep its results in "+
+			"the console when it goes, set archive_on_destroy = true and apply first. Only to delete it with its results, "+
+			"%s.", id, status, how, instead, unprotect))
 }
 
 func setPlanned(ctx context.Context, resp *resource.ModifyPlanResponse, plan experimentModel) diag.Diagnostics {
@@ -270,8 +301,8 @@ func frozenChanges(ctx context.Context, id string, plan, state experimentModel, 
 	diags.AddError("Cannot change a running experiment",
 		fmt.Sprintf("Experiment %q is %s: it cannot change %s. You can't edit the groups without restarting the "+
 			"experiment: changing who sees what mid-run spoils its results, and the service refuses it. Allocation, "+
-			"description, hypothesis, tags, metrics and duration may change. To test other groups, start a new "+
-			"experiment with a new experiment_id. Nothing was sent.", id, from, strings.Join(fields, ", ")))
+			"description, hypothesis, tags, metrics and duration may change. To test other groups, declare a new "+
+			"featureconsole_experiment block with its own experiment_id beside this one. Nothing was sent.", id, from, strings.Join(fields, ", ")))
 }
 
 // groupChanges names what differs between the planned groups and the state's.

@@ -114,7 +114,7 @@ func TestExperimentMoveRefusal(t *testing.T) {
 		{"experiment_stopped", "decision_made", "the service stopped it"},
 	} {
 		got := experimentMoveRefusal("cta", c.from, c.to)
-		if !strings.Contains(got, c.why) || !strings.Contains(got, "new experiment_id") || !strings.Contains(got, `set status = "`+c.from+`"`) {
+		if !strings.Contains(got, c.why) || !strings.Contains(got, "declare a new featureconsole_experiment block") || strings.Contains(got, "new experiment_id") || !strings.Contains(got, `set status = "`+c.from+`"`) {
 			t.Errorf("%s → %s: %s", c.from, c.to, got)
 		}
 		if _, ok := experimentMoves[experimentMove{c.from, c.to}]; ok {

@@ -1,0 +1,65 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
+package provider
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/mockconsole"
+)
+
+// protectedDefault is a line that leaves deletion_protection to its default (experimentHCL sets it
+// false unless a line names it).
+const protectedDefault = "# deletion_protection left to its default"
+
+// A started experiment is never deleted by surprise: with deletion_protection left to its default,
+// its destroy and its replacement (a changed experiment_id) fail at plan, naming it and its
+// results, with nothing sent; with deletion_protection = false the replacement plans and the
+// destroy deletes it.
+func TestAccExperiment_deletionProtection(t *testing.T) {
+	m, url := startMock(t, mockconsole.Config{})
+	cfg := func(lines ...string) string {
+		return providerBlock(url) + experimentHCL(ctaGroupsHCL, append([]string{`status = "active"`}, lines...)...)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             expectNoMockExperiment(m, "tfacc_cta"),
+		Steps: []resource.TestStep{
+			{Config: cfg(protectedDefault), Check: resource.TestCheckResourceAttr(experimentAddr, "deletion_protection", "true")},
+			{
+				PreConfig: m.ResetRequests,
+				Config:    providerBlock(url),
+				ExpectError: wrapped(`Experiment "tfacc_cta" is protected from deletion`, `Experiment "tfacc_cta" is active.`,
+					"Destroying it would delete it and its results. Nothing was sent.", "archive_on_destroy = true",
+					"deletion_protection = false and apply first"),
+			},
+			{
+				PreConfig: nothingWritten(t, m),
+				Config:    strings.Replace(cfg(protectedDefault), `"tfacc_cta"`, `"tfacc_cta_v2"`, 1),
+				ExpectError: wrapped(`Experiment "tfacc_cta" is protected from deletion`,
+					"Changing experiment_id replaces it: that would delete it and its results. Nothing was sent.",
+					"declare a new featureconsole_experiment block"),
+			},
+			{
+				PreConfig:          nothingWritten(t, m),
+				Config:             strings.Replace(cfg(), `"tfacc_cta"`, `"tfacc_cta_v2"`, 1),
+				PlanOnly:           true,
+				ExpectNonEmptyPlan: true,
+			},
+			{
+				PreConfig: nothingWritten(t, m),
+				Config:    cfg(),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(experimentAddr, plancheck.ResourceActionUpdate),
+				}},
+				Check: resource.TestCheckResourceAttr(experimentAddr, "deletion_protection", "false"),
+			},
+		},
+	})
+}
