@@ -146,7 +146,8 @@ func experimentAttributes(ctx context.Context) map[string]schema.Attribute {
 					Validators:          []validator.Number{framework.PercentageValidator{Noun: "Group size"}}},
 				"parameter_values": schema.StringAttribute{Required: true, CustomType: framework.JSONValueType{},
 					MarkdownDescription: "Values the group's users are served, as a JSON object written with `jsonencode({...})`. " +
-						"Compared as JSON: key order, spacing and `1` against `1.0` plan nothing."},
+						"Compared as JSON: key order, spacing and `1` against `1.0` plan nothing.",
+					PlanModifiers: []planmodifier.String{framework.PlanPriorJSON()}},
 				"description": schema.StringAttribute{Optional: true, MarkdownDescription: "Description of the group.",
 					Validators: []validator.String{framework.NotBlank()}},
 			}},

@@ -63,3 +63,35 @@ func TestAccExperiment_deletionProtection(t *testing.T) {
 		},
 	})
 }
+
+// Parameter values are compared as JSON: written as other JSON text (5.0 for 5, keys reordered,
+// spacing) they plan nothing, on a running experiment and on its import.
+func TestAccExperiment_parameterValuesAsJSON(t *testing.T) {
+	m, url := startMock(t, mockconsole.Config{})
+	other := strings.NewReplacer(`jsonencode({ color = "green", size = 2 })`, `"{ \"size\": 2.0, \"color\": \"green\" }"`,
+		`jsonencode({ color = "grey", size = 2 })`, `"{\"size\":2e0,\"color\":\"grey\"}"`).Replace(ctaGroupsHCL)
+	cfg := func(groups string, lines ...string) string {
+		return providerBlock(url) + experimentHCL(groups, append([]string{`status = "active"`}, lines...)...)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             expectNoMockExperiment(m, "tfacc_cta"),
+		Steps: []resource.TestStep{
+			{Config: cfg(ctaGroupsHCL)},
+			{
+				PreConfig:        m.ResetRequests,
+				Config:           cfg(other),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			},
+			{
+				PreConfig:     nothingWritten(t, m),
+				Config:        cfg(other, protectedDefault),
+				ResourceName:  experimentAddr,
+				ImportState:   true,
+				ImportStateId: "tfacc_cta", ImportStateKind: resource.ImportBlockWithID,
+			},
+			{Config: cfg(other), PlanOnly: true},
+		},
+	})
+}
