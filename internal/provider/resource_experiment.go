@@ -164,7 +164,10 @@ func experimentAttributes(ctx context.Context) map[string]schema.Attribute {
 			MarkdownDescription: "Where the experiment should stand: " + framework.CodeList(experimentStatuses) + "; `setup` " +
 				"at creation when omitted, after which an omitted status follows the service's. Moved the service's way " +
 				"within one apply: `setup` to `active` starts it, `active` to `decision_made` ships `launched_group`, " +
-				"`setup` or `active` to `abandoned` abandons it. Any other move (back to `setup`, `active` after a decision, " +
+				"`setup` or `active` to `abandoned` abandons it; from `experiment_stopped` and `assignment_stopped` (the service " +
+				"stopped it, its decision deferred) a decision may follow, and from `experiment_stopped` an abandon. `archived`, " +
+				"`experiment_stopped` and `assignment_stopped` are set by the console or the service: a configuration may say " +
+				"them where the experiment stands (as generated configuration does), never move to them. Any other move (back to `setup`, `active` after a decision, " +
 				"a decision from `setup`, anything from `abandoned`) fails the plan: to run another experiment, declare a " +
 				"new `featureconsole_experiment` block beside this one. A status moved in the console shows in the plan as what it is. Moved in place, never by replacement.",
 			Validators: []validator.String{stringvalidator.OneOf(experimentStatuses...)},

@@ -31,6 +31,11 @@ var experimentMoves = map[experimentMove]string{
 	{console.ExperimentSetup, console.ExperimentAbandoned}:     "abandon",
 	{console.ExperimentActive, console.ExperimentDecisionMade}: "make a decision on",
 	{console.ExperimentActive, console.ExperimentAbandoned}:    "abandon",
+	// Stopped by the service, its decision deferred: a decision or (experiment_stopped) an abandon
+	// may still follow.
+	{console.ExperimentStopped, console.ExperimentDecisionMade}: "make a decision on",
+	{console.AssignmentStopped, console.ExperimentDecisionMade}: "make a decision on",
+	{console.ExperimentStopped, console.ExperimentAbandoned}:    "abandon",
 }
 
 // settle sets the planned control group and makes the planned move of e, the experiment as the
@@ -131,12 +136,19 @@ func groupNamesOf(e *console.Experiment) []string {
 func experimentMoveRefusal(id, from, to string) string {
 	var why string
 	switch {
+	case to == console.ExperimentArchived:
+		why = "only the console archives an experiment (or destroy, with archive_on_destroy = true)"
+	case to == console.ExperimentStopped || to == console.AssignmentStopped:
+		why = "only the service stops an experiment"
 	case from == console.ExperimentAbandoned:
 		why = "an abandoned experiment stays abandoned"
 	case from == console.ExperimentArchived:
 		why = "it is archived (in the console); unarchive it there first, and the next plan shows the status it returns to"
 	case from == console.ExperimentStopped || from == console.AssignmentStopped:
-		why = "the service stopped it (" + from + ")"
+		why = "the service stopped it (" + from + "): a decision (status = \"decision_made\") may still follow"
+		if from == console.ExperimentStopped {
+			why += ", or an abandon (status = \"abandoned\")"
+		}
 	case to == console.ExperimentSetup:
 		why = "an experiment that has started cannot go back to setup"
 	case from == console.ExperimentDecisionMade && to == console.ExperimentAbandoned:

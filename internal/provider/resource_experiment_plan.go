@@ -88,8 +88,12 @@ func (r *experimentResource) ValidateConfig(ctx context.Context, req resource.Va
 			`status = "decision_made" ships one group to everyone: name it with launched_group (such as launched_group = "Green").`)
 	}
 	if (status == console.ExperimentDecisionMade || status == console.ExperimentAbandoned) && m.DecisionReason.IsNull() {
+		example := "Green: +3.1% purchases"
+		if status == console.ExperimentAbandoned {
+			example = "Too little traffic to measure"
+		}
 		resp.Diagnostics.AddAttributeError(decisionReasonPath, "Decision without a reason",
-			fmt.Sprintf("status = %q needs decision_reason: the service records why (such as decision_reason = \"Green: +3.1%% purchases\").", status))
+			fmt.Sprintf("status = %q needs decision_reason: the service records why (such as decision_reason = %q).", status, example))
 	}
 }
 
@@ -152,8 +156,8 @@ func (r *experimentResource) ModifyPlan(ctx context.Context, req resource.Modify
 		if config.DecisionReason.IsNull() {
 			plan.DecisionReason = types.StringNull()
 		}
-		if to, ok := framework.KnownString(plan.Status); ok && to == console.ExperimentDecisionMade {
-			resp.Diagnostics.AddAttributeError(statusPath, "Experiment cannot move to "+to, experimentMoveRefusal(id, console.ExperimentSetup, to))
+		if to, ok := framework.KnownString(plan.Status); ok && (to == console.ExperimentDecisionMade || serviceSetStatus(to)) {
+			resp.Diagnostics.AddAttributeError(statusPath, "Experiment cannot be created "+to, experimentCreateRefusal(id, to))
 		}
 		r.planControlGroup(ctx, config, &plan, types.StringNull())
 		resp.Diagnostics.Append(setPlanned(ctx, resp, plan)...)
@@ -244,6 +248,17 @@ func refuseLosingResults(state experimentModel, protection types.Bool, what stri
 		fmt.Sprintf("Experiment %q is %s. %s would delete it and its results. Nothing was sent.%s To keep its results in "+
 			"the console when it goes, set archive_on_destroy = true and apply first. Only to delete it with its results, "+
 			"%s.", id, status, how, instead, unprotect))
+}
+
+// experimentCreateRefusal says why a new experiment cannot be created in the status to: the service
+// creates it in setup or active, and the rest are moves of an experiment that has run, or the
+// service's own.
+func experimentCreateRefusal(id, to string) string {
+	why := "a decision is made on an experiment that has run: create it with status = \"active\" and decide once it has results"
+	if serviceSetStatus(to) {
+		why = "only the console or the service puts an experiment there, once it exists"
+	}
+	return fmt.Sprintf("Experiment %q does not exist yet and cannot be created %s: %s. Nothing was sent.", id, to, why)
 }
 
 func setPlanned(ctx context.Context, resp *resource.ModifyPlanResponse, plan experimentModel) diag.Diagnostics {

@@ -4,6 +4,7 @@
 package provider
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -92,6 +93,48 @@ func TestAccExperiment_parameterValuesAsJSON(t *testing.T) {
 				ImportStateId: "tfacc_cta", ImportStateKind: resource.ImportBlockWithID,
 			},
 			{Config: cfg(other), PlanOnly: true},
+		},
+	})
+}
+
+// The statuses the service sets itself read and plan cleanly: an experiment the service stopped
+// (experiment_stopped) plans empty with its status omitted or said; a decision from there applies
+// and the plan after is empty; moving to a status only the service sets fails at plan.
+func TestAccExperiment_stoppedByTheService(t *testing.T) {
+	m, url := startMock(t, mockconsole.Config{})
+	cfg := func(lines ...string) string { return providerBlock(url) + experimentHCL(ctaGroupsHCL, lines...) }
+	stop := func() {
+		e, _ := m.Experiment("tfacc_cta")
+		e.Status = mockconsole.ExperimentStopped
+		m.PutExperiment(e)
+		m.ResetRequests()
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             expectNoMockExperiment(m, "tfacc_cta"),
+		Steps: []resource.TestStep{
+			{Config: cfg(`status = "active"`)},
+			{
+				PreConfig:   m.ResetRequests,
+				Config:      cfg(`status = "experiment_stopped"`),
+				ExpectError: wrapped(`Experiment "tfacc_cta" is active and cannot move to experiment_stopped: only the service stops an experiment`),
+			},
+			{
+				PreConfig:        func() { nothingWritten(t, m)(); stop() },
+				Config:           cfg(),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			},
+			{Config: cfg(`status = "experiment_stopped"`), PlanOnly: true},
+			{
+				Config: cfg(`status = "decision_made"`, `launched_group = "Green"`, `decision_reason = "Green sells more"`),
+				Check: expectMockExperiment(m, "tfacc_cta", func(e mockconsole.Experiment) error {
+					if e.Status != mockconsole.ExperimentDecisionMade || e.LaunchedGroupID != mockGroupID(e, "Green") {
+						return fmt.Errorf("mock holds %s, launched %q", e.Status, e.LaunchedGroupID)
+					}
+					return nil
+				}),
+			},
 		},
 	})
 }
