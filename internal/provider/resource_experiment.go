@@ -290,6 +290,9 @@ func (r *experimentResource) Update(ctx context.Context, req resource.UpdateRequ
 	planned.Status = state.Status // the reason the configuration gives for a move made before is kept as it
 	flattenExperiment(ctx, e, &plan.experimentFields)
 	keepDecisionReason(planned, &plan.experimentFields)
+	if !planned.LastModifierID.IsUnknown() { // the plan kept them: nothing was written (ModifyPlan)
+		plan.LastModifierID, plan.LastModifierName = planned.LastModifierID, planned.LastModifierName
+	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
