@@ -172,6 +172,8 @@ resource "featureconsole_experiment" "checkout_cta" {
   primary_metrics   = [{ name = "purchase", type = "event_count", direction = "increase" }]
   secondary_metrics = [{ name = "refund", type = "event_count", direction = "decrease" }]
   status            = "active"
+  # The demo destroys what it creates: a started experiment is protected from deletion otherwise.
+  deletion_protection = false
 }
 
 # Its results, read once the apply has started it: Green against Control on each metric.

@@ -50,11 +50,11 @@ type Experiment struct {
 	SecondaryMetrics          []ExperimentMetric `json:"secondaryMetrics"`
 	TargetingGateID           string             `json:"targetingGateID"` // "" for none (links.go)
 	LayerID                   string             `json:"layerID"`
-	Duration                  WholeNumber        `json:"duration"`
+	Duration                  *WholeNumber       `json:"duration"` // nil: left out or null (a target set by exposures)
 	SequentialTesting         bool               `json:"sequentialTesting"`
 	BonferroniCorrection      bool               `json:"bonferroniCorrection"`
 	DefaultConfidenceInterval FlexString         `json:"defaultConfidenceInterval"`
-	AnalyticsType             string             `json:"analyticsType"`
+	AnalyticsType             string             `json:"analyticsType"` // "": left out or null
 	Status                    string             `json:"status"`
 	LaunchedGroupID           string             `json:"launchedGroupID"`
 	DecisionReason            string             `json:"decisionReason"`

@@ -114,7 +114,7 @@ func TestExperimentForms(t *testing.T) {
 		if len(e.TargetApps) != len(tc.apps) || (len(tc.apps) > 0 && e.TargetApps[0] != tc.apps[0]) {
 			t.Errorf("%s: targetApps %q", tc.raw, e.TargetApps)
 		}
-		if d := float64(e.Allocation) - 33.33; d > 1e-9 || d < -1e-9 || e.Duration != 14 || e.StartTime.Value != 1700000000000 || !e.StartTime.Set {
+		if d := float64(e.Allocation) - 33.33; d > 1e-9 || d < -1e-9 || e.Duration == nil || *e.Duration != 14 || e.StartTime.Value != 1700000000000 || !e.StartTime.Set {
 			t.Errorf("%s: decoded %+v", tc.raw, e)
 		}
 	}

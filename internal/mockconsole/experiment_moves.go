@@ -15,7 +15,8 @@ import (
 )
 
 // Where an experiment stands moves only the service's way (rows 50-52): start (setup → active),
-// make_decision (active → decision_made), abandon (setup or active → abandoned), archive and
+// make_decision (active, experiment_stopped or assignment_stopped → decision_made), abandon (setup,
+// active or experiment_stopped → abandoned), archive and
 // unarchive (back to the status it had). Its pulse results (row 53) are derived from its ids, so
 // they are the same from read to read.
 
@@ -125,7 +126,7 @@ func (s *Server) startExperiment(st *experimentState) *response {
 func (s *Server) decideExperiment(st *experimentState, groupID, reason string) *response {
 	e := &st.exp
 	switch e.Status {
-	case ExperimentActive:
+	case ExperimentActive, ExperimentStopped, AssignmentStopped:
 	case ExperimentSetup:
 		return ref(errResp(http.StatusBadRequest, "Experiment has not yet started"))
 	default:
@@ -142,8 +143,8 @@ func (s *Server) decideExperiment(st *experimentState, groupID, reason string) *
 // abandonExperiment is row 52's abandon; s.mu is held.
 func (s *Server) abandonExperiment(st *experimentState, reason string) *response {
 	e := &st.exp
-	if e.Status != ExperimentSetup && e.Status != ExperimentActive {
-		return ref(errResp(http.StatusBadRequest, "Experiment %q is %s: only an experiment in setup or active can be abandoned", e.ID, e.Status))
+	if e.Status != ExperimentSetup && e.Status != ExperimentActive && e.Status != ExperimentStopped {
+		return ref(errResp(http.StatusBadRequest, "Experiment %q is %s: only an experiment in setup, active or experiment_stopped can be abandoned", e.ID, e.Status))
 	}
 	e.Status, e.DecisionReason = ExperimentAbandoned, reason
 	if e.StartTime != 0 {

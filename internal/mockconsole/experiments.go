@@ -82,6 +82,10 @@ const (
 	ExperimentDecisionMade = "decision_made"
 	ExperimentAbandoned    = "abandoned"
 	ExperimentArchived     = "archived"
+	// ExperimentStopped is concluded with its decision deferred; AssignmentStopped no longer
+	// assigns users (allocation 0). The service sets both; a decision may still follow.
+	ExperimentStopped = "experiment_stopped"
+	AssignmentStopped = "assignment_stopped"
 )
 
 const (

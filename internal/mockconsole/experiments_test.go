@@ -146,7 +146,7 @@ func TestExperimentMoves(t *testing.T) {
 		t.Errorf("decided %+v", e)
 	}
 	wantRefused(t, ts.URL, http.MethodPut, path+"start", "", "has already started")
-	wantRefused(t, ts.URL, http.MethodPut, path+"abandon", `{"decisionReason":"r"}`, "only an experiment in setup or active")
+	wantRefused(t, ts.URL, http.MethodPut, path+"abandon", `{"decisionReason":"r"}`, "only an experiment in setup, active or experiment_stopped")
 	// Archive and unarchive put back the status it had; an archived experiment refuses writes.
 	if st, _ := do(t, ts.URL, http.MethodPut, path+"archive", `{"archiveReason":"done"}`); st != 200 {
 		t.Fatalf("archive: %d", st)

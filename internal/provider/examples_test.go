@@ -152,6 +152,9 @@ func TestAccExamples_resources(t *testing.T) {
 						ImportStateKind:        resource.ImportBlockWithResourceIdentity,
 						ImportStateConfigExact: true,
 					},
+					// A started experiment is protected from deletion: the harness's destroy needs
+					// deletion_protection = false, applied first, as a user's would.
+					{Config: unprotected(cfg), SkipFunc: func() (bool, error) { return unprotected(cfg) == cfg, nil }},
 				},
 			})
 		})
@@ -454,3 +457,10 @@ func TestAccGuides_hcl(t *testing.T) {
 		})
 	}
 }
+
+// unprotected is the configuration with deletion_protection = false in each experiment it declares.
+func unprotected(cfg string) string {
+	return experimentBlockRe.ReplaceAllString(cfg, "$0\n  deletion_protection = false")
+}
+
+var experimentBlockRe = regexp.MustCompile(`resource "featureconsole_experiment" "[^"]+" \{`)

@@ -104,6 +104,11 @@ var generateConfigCases = []struct {
 			Owner: &mockconsole.Owner{OwnerID: "user_1", OwnerType: "USER", OwnerName: "Ada Lovelace", OwnerEmail: "ada@example.com"},
 		})
 	}},
+	// The statuses the service sets itself (an experiment archived in the console, or stopped by the
+	// service, allocation 0 once it assigns no one): generated as they stand.
+	{name: "experiment_archived", typ: "featureconsole_experiment", id: "tfacc_archived", seed: seedExperimentIn(mockconsole.ExperimentArchived, 50)},
+	{name: "experiment_stopped", typ: "featureconsole_experiment", id: "tfacc_experiment_stopped", seed: seedExperimentIn(mockconsole.ExperimentStopped, 50)},
+	{name: "experiment_assignment_stopped", typ: "featureconsole_experiment", id: "tfacc_assignment_stopped", seed: seedExperimentIn(mockconsole.AssignmentStopped, 0)},
 	{name: "segment_rule_based_seeded", typ: "featureconsole_segment", id: "segment_04"},
 	{name: "segment_id_list_seeded", typ: "featureconsole_segment", id: "segment_03"},
 	{name: "metric_source_minimal", typ: "featureconsole_metric_source", id: "signups", seed: func(m *mockconsole.Server) {
@@ -112,6 +117,17 @@ var generateConfigCases = []struct {
 			IDTypeMapping: []mockconsole.IDTypeMapping{{ServiceUnitID: "userID", Column: "user_id"}},
 		})
 	}},
+}
+
+// seedExperimentIn seeds the experiment tfacc_<status>, started and in the status given.
+func seedExperimentIn(status string, allocation float64) func(*mockconsole.Server) {
+	return func(m *mockconsole.Server) {
+		m.PutExperiment(mockconsole.Experiment{ID: "tfacc_" + status, Status: status, Allocation: allocation, StartTime: 1761955200000,
+			Groups: []mockconsole.ExperimentGroup{
+				{Name: "Control", Size: 50, ParameterValues: []byte(`{"color":"grey"}`)},
+				{Name: "Green", Size: 50, ParameterValues: []byte(`{"color":"green","size":2.0}`)},
+			}})
+	}
 }
 
 var tidyRe = regexp.MustCompile(`(?m)^\s*(\w+\s*=\s*null|id\s*=\s*"[^"]*"|validate_on_plan\s*=\s*true)\s*\n`)

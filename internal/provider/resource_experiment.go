@@ -50,8 +50,9 @@ func (r *experimentResource) Schema(ctx context.Context, _ resource.SchemaReques
 			"where the experiment should stand and is moved the service's way: `active` starts it, `decision_made` ships " +
 			"`launched_group`, `abandoned` abandons it; a move the service cannot make fails the plan. While the " +
 			"experiment runs, its groups, `id_type` and `analytics_type` cannot change: changing who sees what mid-run " +
-			"means restarting the experiment (a new `experiment_id`). Destroy deletes the experiment, or archives it " +
-			"with `archive_on_destroy`. Import by experiment id.",
+			"means running another experiment (a new `featureconsole_experiment` block). Once started, an experiment " +
+			"is protected from destroy and replacement by `deletion_protection`; destroy deletes the experiment, or " +
+			"archives it with `archive_on_destroy`. Import by experiment id.",
 		Attributes: experimentAttributes(ctx),
 	}
 }
@@ -145,7 +146,8 @@ func experimentAttributes(ctx context.Context) map[string]schema.Attribute {
 					Validators:          []validator.Number{framework.PercentageValidator{Noun: "Group size"}}},
 				"parameter_values": schema.StringAttribute{Required: true, CustomType: framework.JSONValueType{},
 					MarkdownDescription: "Values the group's users are served, as a JSON object written with `jsonencode({...})`. " +
-						"Compared as JSON: key order, spacing and `1` against `1.0` plan nothing."},
+						"Compared as JSON: key order, spacing and `1` against `1.0` plan nothing.",
+					PlanModifiers: []planmodifier.String{framework.PlanPriorJSON()}},
 				"description": schema.StringAttribute{Optional: true, MarkdownDescription: "Description of the group.",
 					Validators: []validator.String{framework.NotBlank()}},
 			}},
@@ -162,9 +164,12 @@ func experimentAttributes(ctx context.Context) map[string]schema.Attribute {
 			MarkdownDescription: "Where the experiment should stand: " + framework.CodeList(experimentStatuses) + "; `setup` " +
 				"at creation when omitted, after which an omitted status follows the service's. Moved the service's way " +
 				"within one apply: `setup` to `active` starts it, `active` to `decision_made` ships `launched_group`, " +
-				"`setup` or `active` to `abandoned` abandons it. Any other move (back to `setup`, `active` after a decision, " +
-				"a decision from `setup`, anything from `abandoned`) fails the plan: start a new experiment with a new " +
-				"`experiment_id` instead. A status moved in the console shows in the plan as what it is. Moved in place, never by replacement.",
+				"`setup` or `active` to `abandoned` abandons it; from `experiment_stopped` and `assignment_stopped` (the service " +
+				"stopped it, its decision deferred) a decision may follow, and from `experiment_stopped` an abandon. `archived`, " +
+				"`experiment_stopped` and `assignment_stopped` are set by the console or the service: a configuration may say " +
+				"them where the experiment stands (as generated configuration does), never move to them. Any other move (back to `setup`, `active` after a decision, " +
+				"a decision from `setup`, anything from `abandoned`) fails the plan: to run another experiment, declare a " +
+				"new `featureconsole_experiment` block beside this one. A status moved in the console shows in the plan as what it is. Moved in place, never by replacement.",
 			Validators: []validator.String{stringvalidator.OneOf(experimentStatuses...)},
 		},
 		"launched_group": schema.StringAttribute{
@@ -178,6 +183,13 @@ func experimentAttributes(ctx context.Context) map[string]schema.Attribute {
 			MarkdownDescription: "Why the decision was made, or the experiment abandoned: required with `decision_made` " +
 				"and `abandoned`. Sent with the move it explains; changing it alone sends no request.",
 			Validators: []validator.String{framework.NotBlank()},
+		},
+		"deletion_protection": schema.BoolAttribute{
+			Optional: true, Computed: true, Default: booldefault.StaticBool(true),
+			MarkdownDescription: "Whether a destroy or a replacement of the experiment once it has started (any `status` " +
+				"but `setup`) fails at plan, with nothing sent: deleting a started experiment deletes its results. `true` " +
+				"(the default) protects it; `archive_on_destroy = true` keeps it archived instead, which needs no " +
+				"protection. Set `false`, and apply, before a destroy that is meant to delete it. Changing it sends no request.",
 		},
 		"archive_on_destroy": schema.BoolAttribute{
 			Optional: true, Computed: true, Default: booldefault.StaticBool(false),
@@ -235,6 +247,9 @@ func (r *experimentResource) Read(ctx context.Context, req resource.ReadRequest,
 	if state.ArchiveOnDestroy.IsNull() { // imported
 		state.ArchiveOnDestroy = types.BoolValue(false)
 	}
+	if state.DeletionProtection.IsNull() { // imported
+		state.DeletionProtection = types.BoolValue(true)
+	}
 	readObject(ctx, resp, state.Timeouts, "Experiment", state.ExperimentID.ValueString(), r.data.client.GetExperiment,
 		func(e *console.Experiment) diag.Diagnostics {
 			state.ID = types.StringValue(e.ID)
@@ -275,6 +290,9 @@ func (r *experimentResource) Update(ctx context.Context, req resource.UpdateRequ
 	planned.Status = state.Status // the reason the configuration gives for a move made before is kept as it
 	flattenExperiment(ctx, e, &plan.experimentFields)
 	keepDecisionReason(planned, &plan.experimentFields)
+	if !planned.LastModifierID.IsUnknown() { // the plan kept them: nothing was written (ModifyPlan)
+		plan.LastModifierID, plan.LastModifierName = planned.LastModifierID, planned.LastModifierName
+	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 

@@ -93,7 +93,7 @@ func TestAccExperiment_consoleMoves(t *testing.T) {
 func TestAccExperiment_importAndArchive(t *testing.T) {
 	m, url := startMock(t, mockconsole.Config{})
 	cfg := func(lines ...string) string {
-		return providerBlock(url) + experimentHCL(ctaGroupsHCL, append([]string{`tags = ["checkout"]`, "duration = 21",
+		return providerBlock(url) + experimentHCL(ctaGroupsHCL, append([]string{protectedDefault, `tags = ["checkout"]`, "duration = 21",
 			`secondary_metrics = [{ name = "refund", type = "event_count", direction = "decrease" }]`}, lines...)...)
 	}
 	resource.ParallelTest(t, resource.TestCase{
@@ -116,7 +116,7 @@ func TestAccExperiment_importAndArchive(t *testing.T) {
 				}),
 			},
 			{Config: cfg(`status = "active"`), ResourceName: experimentAddr, ImportState: true, ImportStateKind: resource.ImportCommandWithID,
-				ImportStateVerify: true, ImportStateVerifyIdentifierAttribute: "experiment_id", ImportStateVerifyIgnore: []string{"timeouts", "archive_on_destroy"}},
+				ImportStateVerify: true, ImportStateVerifyIdentifierAttribute: "experiment_id", ImportStateVerifyIgnore: []string{"timeouts", "archive_on_destroy", "deletion_protection"}},
 			{Config: cfg(`status = "active"`), ResourceName: experimentAddr, ImportState: true, ImportStateKind: resource.ImportBlockWithID},
 			{
 				Config: cfg(`status = "abandoned"`, `decision_reason = "No traffic"`, "archive_on_destroy = true"),

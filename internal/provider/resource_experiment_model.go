@@ -31,8 +31,9 @@ const experimentIdentityAttr = "experiment_id"
 type experimentModel struct {
 	ID types.String `tfsdk:"id"`
 	experimentFields
-	ArchiveOnDestroy types.Bool     `tfsdk:"archive_on_destroy"`
-	Timeouts         timeouts.Value `tfsdk:"timeouts"`
+	ArchiveOnDestroy   types.Bool     `tfsdk:"archive_on_destroy"`
+	DeletionProtection types.Bool     `tfsdk:"deletion_protection"`
+	Timeouts           timeouts.Value `tfsdk:"timeouts"`
 }
 
 // experimentFields are what the service holds of an experiment, shared with its data source.
@@ -329,8 +330,11 @@ func flattenExperiment(ctx context.Context, e *console.Experiment, m *experiment
 	m.Tags = framework.StringSet(e.Tags)
 	m.Allocation = framework.PercentFromFloat(float64(e.Allocation))
 	m.TargetingGateID = framework.StringOrNull(e.TargetingGateID)
-	m.Duration = types.Int64Value(int64(e.Duration))
-	m.AnalyticsType = types.StringValue(e.AnalyticsType)
+	m.Duration = types.Int64Null() // left out or null (a target set by exposures): never a 0 the validator refuses
+	if e.Duration != nil {
+		m.Duration = types.Int64Value(int64(*e.Duration))
+	}
+	m.AnalyticsType = framework.StringOrNull(e.AnalyticsType)
 	m.Groups = flattenGroups(ctx, e, m.Groups)
 	m.ControlGroup = framework.StringOrNull(controlGroupName(e, m.ControlGroup))
 	m.PrimaryMetrics = flattenMetrics(e.PrimaryMetrics)
@@ -396,5 +400,13 @@ func experimentIDArgument(desc string) schema.StringAttribute {
 		Validators: []validator.String{stringvalidator.LengthBetween(3, 100), framework.NotBlank()}}
 }
 
-// The statuses a configuration may ask for (the service has more, which it sets itself).
-var experimentStatuses = []string{console.ExperimentSetup, console.ExperimentActive, console.ExperimentDecisionMade, console.ExperimentAbandoned}
+// The statuses of the document. A configuration may move an experiment to the first four; the
+// last three the service sets itself (archived in the console, or the service stopping it), and a
+// configuration may say them only where the experiment stands, as generated configuration does.
+var experimentStatuses = []string{console.ExperimentSetup, console.ExperimentActive, console.ExperimentDecisionMade,
+	console.ExperimentAbandoned, console.ExperimentArchived, console.ExperimentStopped, console.AssignmentStopped}
+
+// serviceSetStatus reports a status only the service moves an experiment to.
+func serviceSetStatus(s string) bool {
+	return s == console.ExperimentArchived || s == console.ExperimentStopped || s == console.AssignmentStopped
+}

@@ -31,6 +31,11 @@ var experimentMoves = map[experimentMove]string{
 	{console.ExperimentSetup, console.ExperimentAbandoned}:     "abandon",
 	{console.ExperimentActive, console.ExperimentDecisionMade}: "make a decision on",
 	{console.ExperimentActive, console.ExperimentAbandoned}:    "abandon",
+	// Stopped by the service, its decision deferred: a decision or (experiment_stopped) an abandon
+	// may still follow.
+	{console.ExperimentStopped, console.ExperimentDecisionMade}: "make a decision on",
+	{console.AssignmentStopped, console.ExperimentDecisionMade}: "make a decision on",
+	{console.ExperimentStopped, console.ExperimentAbandoned}:    "abandon",
 }
 
 // settle sets the planned control group and makes the planned move of e, the experiment as the
@@ -134,14 +139,23 @@ func groupNamesOf(e *console.Experiment) []string {
 func experimentMoveRefusal(id, from, to string) string {
 	var why string
 	switch {
+	case to == console.ExperimentArchived:
+		why = "only the console archives an experiment (or destroy, with archive_on_destroy = true)"
+	case to == console.ExperimentStopped || to == console.AssignmentStopped:
+		why = "only the service stops an experiment"
 	case from == console.ExperimentAbandoned:
 		why = "an abandoned experiment stays abandoned"
 	case from == console.ExperimentArchived:
 		why = "it is archived (in the console); unarchive it there first, and the next plan shows the status it returns to"
 	case from == console.ExperimentStopped || from == console.AssignmentStopped:
-		why = "the service stopped it (" + from + ")"
+		why = "the service stopped it (" + from + "): a decision (status = \"decision_made\") may still follow"
+		if from == console.ExperimentStopped {
+			why += ", or an abandon (status = \"abandoned\")"
+		}
 	case to == console.ExperimentSetup:
 		why = "an experiment that has started cannot go back to setup"
+	case from == console.ExperimentDecisionMade && to == console.ExperimentAbandoned:
+		why = "a decision has been made and shipped a group: a decided experiment cannot be abandoned"
 	case from == console.ExperimentDecisionMade:
 		why = "a decision has been made: an experiment does not run again after one"
 	case from == console.ExperimentSetup && to == console.ExperimentDecisionMade:
@@ -149,8 +163,8 @@ func experimentMoveRefusal(id, from, to string) string {
 	default:
 		why = "the service has no such move"
 	}
-	return fmt.Sprintf("Experiment %q is %s and cannot move to %s: %s. To run it again, start a new experiment with a new "+
-		"experiment_id (the results of this one stay in the console); to keep it as it is, set status = %q.", id, from, to, why, from)
+	return fmt.Sprintf("Experiment %q is %s and cannot move to %s: %s. To run another experiment, declare a new "+
+		"featureconsole_experiment block with its own experiment_id beside this one; to keep it as it is, set status = %q.", id, from, to, why, from)
 }
 
 // archiveExperiment archives the experiment on destroy; one already archived, or gone, is left.

@@ -88,8 +88,12 @@ func (r *experimentResource) ValidateConfig(ctx context.Context, req resource.Va
 			`status = "decision_made" ships one group to everyone: name it with launched_group (such as launched_group = "Green").`)
 	}
 	if (status == console.ExperimentDecisionMade || status == console.ExperimentAbandoned) && m.DecisionReason.IsNull() {
+		example := "Green: +3.1% purchases"
+		if status == console.ExperimentAbandoned {
+			example = "Too little traffic to measure"
+		}
 		resp.Diagnostics.AddAttributeError(decisionReasonPath, "Decision without a reason",
-			fmt.Sprintf("status = %q needs decision_reason: the service records why (such as decision_reason = \"Green: +3.1%% purchases\").", status))
+			fmt.Sprintf("status = %q needs decision_reason: the service records why (such as decision_reason = %q).", status, example))
 	}
 }
 
@@ -127,8 +131,12 @@ func checkParameterValues(v types.String, at path.Path, diags *diag.Diagnostics)
 // and a change of what a running experiment freezes.
 func (r *experimentResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	defer r.checkAccess(ctx, req, resp)
-	if req.Plan.Raw.IsNull() {
-		return // destroy
+	if req.Plan.Raw.IsNull() { // destroy
+		var state experimentModel
+		if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); !resp.Diagnostics.HasError() {
+			refuseLosingResults(state, state.DeletionProtection, "destroy", &resp.Diagnostics)
+		}
+		return
 	}
 	var plan, config experimentModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
@@ -148,8 +156,8 @@ func (r *experimentResource) ModifyPlan(ctx context.Context, req resource.Modify
 		if config.DecisionReason.IsNull() {
 			plan.DecisionReason = types.StringNull()
 		}
-		if to, ok := framework.KnownString(plan.Status); ok && to == console.ExperimentDecisionMade {
-			resp.Diagnostics.AddAttributeError(statusPath, "Experiment cannot move to "+to, experimentMoveRefusal(id, console.ExperimentSetup, to))
+		if to, ok := framework.KnownString(plan.Status); ok && (to == console.ExperimentDecisionMade || serviceSetStatus(to)) {
+			resp.Diagnostics.AddAttributeError(statusPath, "Experiment cannot be created "+to, experimentCreateRefusal(id, to))
 		}
 		r.planControlGroup(ctx, config, &plan, types.StringNull())
 		resp.Diagnostics.Append(setPlanned(ctx, resp, plan)...)
@@ -157,7 +165,11 @@ func (r *experimentResource) ModifyPlan(ctx context.Context, req resource.Modify
 	}
 	var state experimentModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !plan.ExperimentID.Equal(state.ExperimentID) {
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if !plan.ExperimentID.Equal(state.ExperimentID) {
+		refuseLosingResults(state, plan.DeletionProtection, "replace", &resp.Diagnostics)
 		return
 	}
 	from := state.Status.ValueString()
@@ -181,7 +193,7 @@ func (r *experimentResource) ModifyPlan(ctx context.Context, req resource.Modify
 	if known && to == from && from == console.ExperimentDecisionMade && !plan.LaunchedGroup.IsUnknown() && !plan.LaunchedGroup.Equal(state.LaunchedGroup) {
 		resp.Diagnostics.AddAttributeError(launchedGroupPath, "A decision cannot change",
 			fmt.Sprintf("Experiment %q shipped group %s; a decision, once made, cannot be changed. To ship another group, "+
-				"run a new experiment with a new experiment_id, or set launched_group = %s.", id, state.LaunchedGroup, state.LaunchedGroup))
+				"declare a new featureconsole_experiment block with its own experiment_id, or set launched_group = %s.", id, state.LaunchedGroup, state.LaunchedGroup))
 	}
 	frozenChanges(ctx, id, plan, state, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
@@ -213,6 +225,40 @@ func (r *experimentResource) ModifyPlan(ctx context.Context, req resource.Modify
 	if !moving && experimentWritesNothing(ctx, plan, state) {
 		resp.Diagnostics.Append(framework.KeepUnwritten(ctx, req.State, &resp.Plan, "last_modifier_id", "last_modifier_name")...)
 	}
+}
+
+// refuseLosingResults fails the plan of a destroy or a replacement that would delete a started
+// experiment, and its results, while deletion_protection holds (the state's for a destroy, the
+// configuration's for a replacement: both are the user's word at that plan). Archiving on destroy
+// keeps the results, so it needs no protection.
+func refuseLosingResults(state experimentModel, protection types.Bool, what string, diags *diag.Diagnostics) {
+	status := state.Status.ValueString()
+	if status == console.ExperimentSetup || state.ArchiveOnDestroy.ValueBool() || (!protection.IsNull() && !protection.ValueBool()) {
+		return
+	}
+	id := state.ExperimentID.ValueString()
+	how, instead, unprotect := "Destroying it", "", "set deletion_protection = false and apply first"
+	if what == "replace" {
+		unprotect = "set deletion_protection = false"
+		how = "Changing experiment_id replaces it: that"
+		instead = " To run another experiment, keep this experiment_id and declare a new featureconsole_experiment block " +
+			"beside this one, with its own experiment_id."
+	}
+	diags.AddAttributeError(path.Root("deletion_protection"), fmt.Sprintf("Experiment %q is protected from deletion", id),
+		fmt.Sprintf("Experiment %q is %s. %s would delete it and its results. Nothing was sent.%s To keep its results in "+
+			"the console when it goes, set archive_on_destroy = true and apply first. Only to delete it with its results, "+
+			"%s.", id, status, how, instead, unprotect))
+}
+
+// experimentCreateRefusal says why a new experiment cannot be created in the status to: the service
+// creates it in setup or active, and the rest are moves of an experiment that has run, or the
+// service's own.
+func experimentCreateRefusal(id, to string) string {
+	why := "a decision is made on an experiment that has run: create it with status = \"active\" and decide once it has results"
+	if serviceSetStatus(to) {
+		why = "only the console or the service puts an experiment there, once it exists"
+	}
+	return fmt.Sprintf("Experiment %q does not exist yet and cannot be created %s: %s. Nothing was sent.", id, to, why)
 }
 
 func setPlanned(ctx context.Context, resp *resource.ModifyPlanResponse, plan experimentModel) diag.Diagnostics {
@@ -270,8 +316,8 @@ func frozenChanges(ctx context.Context, id string, plan, state experimentModel, 
 	diags.AddError("Cannot change a running experiment",
 		fmt.Sprintf("Experiment %q is %s: it cannot change %s. You can't edit the groups without restarting the "+
 			"experiment: changing who sees what mid-run spoils its results, and the service refuses it. Allocation, "+
-			"description, hypothesis, tags, metrics and duration may change. To test other groups, start a new "+
-			"experiment with a new experiment_id. Nothing was sent.", id, from, strings.Join(fields, ", ")))
+			"description, hypothesis, tags, metrics and duration may change. To test other groups, declare a new "+
+			"featureconsole_experiment block with its own experiment_id beside this one. Nothing was sent.", id, from, strings.Join(fields, ", ")))
 }
 
 // groupChanges names what differs between the planned groups and the state's.

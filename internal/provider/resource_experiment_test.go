@@ -20,8 +20,12 @@ import (
 const experimentAddr = "featureconsole_experiment.cta"
 
 // experimentHCL is the experiment tfacc_cta with its control group second, the groups given (HCL
-// list elements) and further attribute lines.
+// list elements) and further attribute lines; deletion_protection = false unless a line sets it, so
+// that the harness's destroy of a started experiment deletes it.
 func experimentHCL(groups string, lines ...string) string {
+	if !strings.Contains(strings.Join(lines, "\n"), "deletion_protection") {
+		lines = append(lines, "deletion_protection = false")
+	}
 	return fmt.Sprintf(`
 resource "featureconsole_experiment" "cta" {
   experiment_id   = "tfacc_cta"
@@ -164,7 +168,7 @@ func TestAccExperiment_workflow(t *testing.T) {
 				PreConfig: m.ResetRequests,
 				Config:    cfg(ctaGroupsHCL, `status = "active"`, `allocation = 20.5`, `description = "Which button sells"`),
 				ExpectError: wrapped(`Experiment "tfacc_cta" is decision_made and cannot move to active: a decision has been made`,
-					"start a new experiment with a new experiment_id"),
+					"declare a new featureconsole_experiment block"),
 			},
 			{
 				PreConfig: nothingWritten(t, m),

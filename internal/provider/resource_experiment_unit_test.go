@@ -36,7 +36,7 @@ func group(name string, size float64, values string) experimentGroupModel {
 func TestFlattenExperiment(t *testing.T) {
 	ctx := context.Background()
 	e := &console.Experiment{
-		ID: "cta", Name: "CTA", Status: console.ExperimentDecisionMade, Allocation: 33.330000000000005, Duration: 14,
+		ID: "cta", Name: "CTA", Status: console.ExperimentDecisionMade, Allocation: 33.330000000000005, Duration: new(console.WholeNumber(14)),
 		Groups: []console.ExperimentGroup{
 			{ID: "g1", Name: "Green", Size: 66.67, ParameterValues: console.JSONObject(`{ "size": 2.0, "color": "green" }`)},
 			{ID: "g2", Name: "Control", Size: 33.330000000000005, ParameterValues: nil},
@@ -55,6 +55,16 @@ func TestFlattenExperiment(t *testing.T) {
 	if m.Allocation.ValueBigFloat().Text('f', -1) != "33.33" || m.ControlGroup.ValueString() != "Control" || m.LaunchedGroup.ValueString() != "Green" ||
 		m.LaunchedGroupID.ValueString() != "g1" || !m.EndTime.IsNull() || m.StartTime.ValueInt64() != 1700000000000 || !m.TargetingGateID.IsNull() {
 		t.Errorf("flattened %+v", m)
+	}
+	if m.Duration.ValueInt64() != 14 || !m.AnalyticsType.IsNull() {
+		t.Errorf("duration %s, analytics type %s", m.Duration, m.AnalyticsType)
+	}
+	// A duration left out or null (a target set by exposures) is null, never a 0 that the
+	// attribute's own validator (at least 2) would refuse in generated configuration.
+	e.Duration = nil
+	flattenExperiment(ctx, e, &m)
+	if !m.Duration.IsNull() {
+		t.Errorf("a duration left out reads as %s", m.Duration)
 	}
 	metrics, _ := framework.ListModels[experimentMetricModel](ctx, m.PrimaryMetrics)
 	if len(metrics) != 1 || !metrics[0].Direction.IsNull() {
@@ -111,10 +121,12 @@ func TestExperimentMoveRefusal(t *testing.T) {
 		{"setup", "decision_made", `start it first (status = "active")`},
 		{"abandoned", "active", "an abandoned experiment stays abandoned"},
 		{"archived", "active", "unarchive it there first"},
-		{"experiment_stopped", "decision_made", "the service stopped it"},
+		{"assignment_stopped", "abandoned", "the service stopped it"},
+		{"active", "experiment_stopped", "only the service stops an experiment"},
+		{"decision_made", "archived", "only the console archives an experiment"},
 	} {
 		got := experimentMoveRefusal("cta", c.from, c.to)
-		if !strings.Contains(got, c.why) || !strings.Contains(got, "new experiment_id") || !strings.Contains(got, `set status = "`+c.from+`"`) {
+		if !strings.Contains(got, c.why) || !strings.Contains(got, "declare a new featureconsole_experiment block") || strings.Contains(got, "new experiment_id") || !strings.Contains(got, `set status = "`+c.from+`"`) {
 			t.Errorf("%s → %s: %s", c.from, c.to, got)
 		}
 		if _, ok := experimentMoves[experimentMove{c.from, c.to}]; ok {

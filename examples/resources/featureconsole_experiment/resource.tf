@@ -20,6 +20,8 @@ resource "featureconsole_experiment" "checkout_cta" {
   secondary_metrics = [{ name = "refund", type = "event_count", direction = "decrease" }]
 
   status = "active"
+  # Once started, the experiment is protected: a destroy or a replacement fails at plan
+  # (deletion_protection). archive_on_destroy = true would make destroy archive it instead.
   # Later, to ship the winner:
   # status          = "decision_made"
   # launched_group  = "Green"
