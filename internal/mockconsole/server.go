@@ -69,6 +69,7 @@ type Server struct {
 	experiments  map[string]*experimentState // experiments.go
 	pipelines    map[string]*pipelineState
 	sources      map[string]MetricSource
+	metrics      map[string]Metric // metrics.go
 	users        []User
 	segments     map[string]*segmentState // segments.go
 	idTiers      []*writeTier             // segments.go: the id endpoints' own limit
@@ -109,6 +110,7 @@ func New(cfg Config) *Server {
 		experiments: map[string]*experimentState{},
 		pipelines:   map[string]*pipelineState{},
 		sources:     map[string]MetricSource{},
+		metrics:     map[string]Metric{},
 		segments:    map[string]*segmentState{},
 		events:      map[string][]Event{},
 		rng:         rand.New(rand.NewPCG(0x5eed, 0xfeed)),
