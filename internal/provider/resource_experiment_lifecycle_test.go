@@ -233,6 +233,7 @@ resource "featureconsole_gate" "checkout" {
 // framework checks it after every step): active at create, a decision; active at create, an
 // abandon; destroy with archive_on_destroy archives both.
 func TestAccExperiment_documentedMoves(t *testing.T) {
+	t.Parallel()
 	for _, forms := range []bool{false, true} {
 		t.Run(fmt.Sprintf("example forms %t", forms), func(t *testing.T) {
 			m, url := startMock(t, mockconsole.Config{})
