@@ -67,13 +67,17 @@ func TestMetricsWire(t *testing.T) {
 		},
 		{
 			name: "update", method: http.MethodPost, path: path,
-			call:  func(ctx context.Context, c *Client) (any, error) { return c.UpdateMetric(ctx, "revenue::user_warehouse", fields) },
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.UpdateMetric(ctx, "revenue::user_warehouse", fields)
+			},
 			body:  body + `}`,
 			reply: ok(metricJSON), want: wantMetric,
 		},
 		{
 			name: "delete", method: http.MethodDelete, path: path,
-			call:  func(ctx context.Context, c *Client) (any, error) { return nil, c.DeleteMetric(ctx, "revenue::user_warehouse") },
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return nil, c.DeleteMetric(ctx, "revenue::user_warehouse")
+			},
 			reply: reply{Status: 200, Body: `{"message":"Metric deleted successfully."}`},
 		},
 		{
@@ -92,7 +96,9 @@ func TestMetricsWire(t *testing.T) {
 		},
 		{
 			name: "unarchive", method: http.MethodPut, path: path + "/unarchive",
-			call:  func(ctx context.Context, c *Client) (any, error) { return nil, c.UnarchiveMetric(ctx, "revenue::user_warehouse") },
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return nil, c.UnarchiveMetric(ctx, "revenue::user_warehouse")
+			},
 			reply: reply{Status: 200, Body: `{"message":"Metric unarchived successfully."}`},
 		},
 	}

@@ -160,6 +160,16 @@ func (s *Server) ScheduleMetricArchive(id string) bool {
 	return ok
 }
 
+// RefuseUnknownExperimentMetrics makes experiments refuse, from now on, a metric the project does
+// not hold (a 400 naming it), so that a test proves an experiment is written only after the metrics
+// it measures. Off unless a test asks: the seed's experiments and most tests name metrics
+// (event_count) that no metric of the mock defines.
+func (s *Server) RefuseUnknownExperimentMetrics() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.metricsMeasured = true
+}
+
 func (s *Server) metricRoutes(on func(method, path string, h handler)) {
 	id := func(r *http.Request) string { return r.PathValue("id") }
 	// "list" is no metric's id for GET: ids hold "::".

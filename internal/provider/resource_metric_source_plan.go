@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"reflect"
 
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
@@ -47,6 +49,16 @@ func (r *metricSourceResource) ModifyPlan(ctx context.Context, req resource.Modi
 		plan.ID = plan.Name
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("id"), plan.ID)...)
 	}
+	// A source this apply creates: the metrics that name it wait for apply to be checked (handoffs.go).
+	if name, ok := framework.KnownString(plan.Name); ok && r.data != nil {
+		var prior types.String
+		if !req.State.Raw.IsNull() {
+			resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("name"), &prior)...)
+		}
+		if !prior.Equal(plan.Name) {
+			r.data.sourcesCreated.Store(name, true)
+		}
+	}
 
 	if !plan.ValidateOnPlan.ValueBool() || !req.Config.Raw.IsFullyKnown() || r.data == nil || r.data.client == nil {
 		return
@@ -70,7 +82,7 @@ func (r *metricSourceResource) ModifyPlan(ctx context.Context, req resource.Modi
 	}
 
 	src.DryRun = true
-	ctx, op, cancel := dryRunOperation(ctx, plan, update)
+	ctx, op, cancel := dryRunOperation(ctx, plan.Timeouts, update)
 	defer cancel()
 	var err error
 	if update {
@@ -105,10 +117,10 @@ func (r *metricSourceResource) ModifyPlan(ctx context.Context, req resource.Modi
 
 // dryRunOperation bounds the dry run by the timeout of the apply it checks (timeouts.create or
 // timeouts.update) when configured, else by framework.DefaultDryRunTimeout. It writes nothing.
-func dryRunOperation(ctx context.Context, plan metricSourceModel, update bool) (context.Context, *framework.Operation, context.CancelFunc) {
-	name, get := "create", plan.Timeouts.Create
+func dryRunOperation(ctx context.Context, t timeouts.Value, update bool) (context.Context, *framework.Operation, context.CancelFunc) {
+	name, get := "create", t.Create
 	if update {
-		name, get = "update", plan.Timeouts.Update
+		name, get = "update", t.Update
 	}
 	d, diags := get(ctx, framework.DefaultDryRunTimeout)
 	ctx, op, cancel, _ := framework.NewOperation(ctx, name, d, diags)
