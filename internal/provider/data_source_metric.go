@@ -39,6 +39,9 @@ func (d *metricDataSource) Schema(ctx context.Context, _ datasource.SchemaReques
 			continue
 		}
 		attrs[name] = readAttribute(a)
+		if desc, ok := metricReadDescriptions[name]; ok {
+			attrs[name] = withDescription(attrs[name], desc)
+		}
 	}
 	attrs["id"] = dschema.StringAttribute{Required: true,
 		MarkdownDescription: "Identifier of the metric, `\"<name>::<type>\"`, such as `revenue::user_warehouse`.",
@@ -53,6 +56,38 @@ func (d *metricDataSource) Schema(ctx context.Context, _ datasource.SchemaReques
 
 // writeWords are the sentences of a resource attribute's description that speak of writing it.
 var writeWords = regexp.MustCompile(`\s*[^.]*(Updated in place|Defaults to|forces replacement|Changing it|Omit for|Omit to|fails the plan|checked at apply)[^.]*\.`)
+
+// metricReadDescriptions say what the data source reads where the resource's words speak of writes.
+var metricReadDescriptions = map[string]string{
+	"name":           "Name of the metric.",
+	"directionality": "Direction that counts as better: `increase` or `decrease`.",
+	"unit_types":     "Unit ID types the metric is computed for, such as `userID`.",
+	"status": "Where the metric stands: `active`, `archive_scheduled` (the service archives it the next day) " +
+		"or `archived`.",
+	"metric_events":            "For the event types (`event_count_custom`, `event_user`, `sum`, `mean`, `ratio`): the events measured, in order; null for other types.",
+	"metric_component_metrics": "For `composite` and `composite_sum`: the metrics combined; null for other types.",
+	"funnel_events":            "For `funnel`: the funnel's steps, in order; null for other types.",
+	"warehouse_native":         "For `user_warehouse`: how the metric is computed in the warehouse from a metric source; null for other types.",
+}
+
+// withDescription is a read attribute with another description.
+func withDescription(a dschema.Attribute, desc string) dschema.Attribute {
+	switch t := a.(type) {
+	case dschema.StringAttribute:
+		t.MarkdownDescription = desc
+		return t
+	case dschema.SetAttribute:
+		t.MarkdownDescription = desc
+		return t
+	case dschema.ListNestedAttribute:
+		t.MarkdownDescription = desc
+		return t
+	case dschema.SingleNestedAttribute:
+		t.MarkdownDescription = desc
+		return t
+	}
+	return a
+}
 
 // readAttribute is a resource attribute as a data source reads it: computed, of the same type (so
 // that one model serves both), with the resource's description less what it says of writes.

@@ -1,6 +1,7 @@
 # A warehouse-native metric: revenue per user, summed from the orders of a metric
-# source. Referring to the source orders the two: Terraform creates the source first,
-# and the plan checks the metric against it with a dry run once the source exists.
+# source. Referring to the source orders the two: Terraform creates the source first.
+# The plan has the service check the metric in a dry run; while the source is still to
+# be created in the same apply, that check is the apply's.
 resource "featureconsole_metric_source" "orders" {
   name             = "orders"
   sql              = "SELECT user_id, ts, amount FROM orders"
