@@ -5,6 +5,7 @@ package console
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"strconv"
 	"strings"
@@ -219,7 +220,12 @@ func (c *Client) EachMetricsPage(ctx context.Context, opts ListOptions, fn func(
 // MetricSourceMissing reports a metric refused because a metric source it names does not exist: a
 // 400 whose words name a metric source not found.
 func MetricSourceMissing(err error) bool {
-	return refusedSaying(err, http.StatusBadRequest, "metric source") && refusedSaying(err, http.StatusBadRequest, "not found")
+	ae, ok := errors.AsType[*APIError](err)
+	msg := ""
+	if ok && ae.StatusCode == http.StatusBadRequest {
+		msg = strings.ToLower(ae.Message)
+	}
+	return strings.Contains(msg, "metric source") && strings.Contains(msg, "not found")
 }
 
 // MetricIDParts is the name and type a metric id "<name>::<type>" names, split at its last "::"

@@ -47,12 +47,11 @@ var (
 const metricTypeWarehouse = "user_warehouse"
 
 var (
-	metricCriterionType  = resourceObjectType(metricCriterionAttributes())
-	metricEventType      = resourceObjectType(metricEventAttributes())
-	metricRefType        = resourceObjectType(metricRefAttributes())
-	funnelEventType      = resourceObjectType(funnelEventAttributes())
-	warehouseNativeType  = resourceObjectType(warehouseNativeAttributes())
-	metricCriterionsType = types.ListType{ElemType: metricCriterionType}
+	metricCriterionType = resourceObjectType(metricCriterionAttributes())
+	metricEventType     = resourceObjectType(metricEventAttributes())
+	metricRefType       = resourceObjectType(metricRefAttributes())
+	funnelEventType     = resourceObjectType(funnelEventAttributes())
+	warehouseNativeType = resourceObjectType(warehouseNativeAttributes())
 )
 
 // metricFields are what the service holds of a metric: the resource's attributes, and all of the
