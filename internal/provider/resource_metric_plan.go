@@ -121,34 +121,16 @@ func (r *metricResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 	if err == nil {
 		return
 	}
-	validate := framework.APIFailure{Op: "validate", Object: fmt.Sprintf("metric %q", id)}
-	switch {
-	case console.Refused(err):
-		if !update {
-			if _, gerr := r.data.client.GetMetric(ctx, id); gerr == nil {
-				exists := &objectExistsError{creation: metricCreation, id: id, cause: err}
-				resp.Diagnostics.AddAttributeError(path.Root("name"), fmt.Sprintf("%s %q already exists", exists.kind, id), exists.Error())
-				return
-			}
-		}
-		if console.MetricSourceMissing(err) {
-			resp.Diagnostics.AddAttributeError(path.Root("warehouse_native").AtName("metric_source_name"),
+	dryRunFailure{creation: metricCreation, id: id, update: update,
+		exists: func(ctx context.Context, id string) error { _, err := r.data.client.GetMetric(ctx, id); return err },
+		refusal: func(err error) (path.Path, string, string, bool) {
+			return path.Root("warehouse_native").AtName("metric_source_name"),
 				fmt.Sprintf("Metric %q names a metric source the console does not have", id),
-				"The console checked the planned metric in a dry run (nothing was saved) and did not find a metric source it names:\n\n"+
-					validate.Detail(ctx, op, err)+"\n\nCreate the source first, or declare it with featureconsole_metric_source and refer "+
-					"to it (metric_source_name = featureconsole_metric_source.<name>.name), so that Terraform creates it before the metric.")
-			return
-		}
-		resp.Diagnostics.AddError(fmt.Sprintf("Metric %q rejected by the console", id),
-			"The console checked the planned metric in a dry run (nothing was saved) and rejected it:\n\n"+
-				validate.Detail(ctx, op, err)+"\n\nFix the configuration, or set validate_on_plan = false to skip this check.")
-	case console.Unauthorized(err) || console.Forbidden(err):
-		validate.Add(ctx, &resp.Diagnostics, op, err)
-	default:
-		// The service could not answer; apply will meet the real outcome.
-		resp.Diagnostics.AddWarning(fmt.Sprintf("Metric %q not checked at plan time", id),
-			"The dry run that checks the planned metric failed, so the plan was made without it:\n\n"+validate.Detail(ctx, op, err))
-	}
+				"Create the source first, or declare it with featureconsole_metric_source and refer to it " +
+					"(metric_source_name = featureconsole_metric_source.<name>.name), so that Terraform creates it before the metric.",
+				console.MetricSourceMissing(err)
+		},
+	}.add(ctx, &resp.Diagnostics, op, err)
 }
 
 // sourceCreatedHere is a metric source the warehouse definition names that this run creates

@@ -5,10 +5,8 @@ package provider
 
 import (
 	"context"
-	"fmt"
 	"reflect"
 
-	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -93,39 +91,12 @@ func (r *metricSourceResource) ModifyPlan(ctx context.Context, req resource.Modi
 	if err == nil {
 		return
 	}
-	validate := framework.APIFailure{Op: "validate", Object: fmt.Sprintf("metric source %q", src.Name)}
-	switch {
-	case console.Refused(err):
-		if !update {
-			if _, gerr := r.data.client.GetMetricSource(ctx, src.Name); gerr == nil {
-				exists := &objectExistsError{creation: metricSourceCreation, id: src.Name, cause: err}
-				resp.Diagnostics.AddAttributeError(path.Root("name"), fmt.Sprintf("%s %q already exists", exists.kind, src.Name), exists.Error())
-				return
-			}
-		}
-		resp.Diagnostics.AddError(fmt.Sprintf("Metric source %q rejected by the console", src.Name),
-			"The console validated the planned metric source in a dry run (nothing was saved) and rejected it:\n\n"+
-				validate.Detail(ctx, op, err)+"\n\nFix the configuration, or set validate_on_plan = false to skip this check.")
-	case console.Unauthorized(err) || console.Forbidden(err):
-		validate.Add(ctx, &resp.Diagnostics, op, err)
-	default:
-		// The service could not answer; apply will meet the real outcome.
-		resp.Diagnostics.AddWarning(fmt.Sprintf("Metric source %q not validated at plan time", src.Name),
-			"The dry run that checks the planned source failed, so the plan was made without it:\n\n"+validate.Detail(ctx, op, err))
-	}
-}
-
-// dryRunOperation bounds the dry run by the timeout of the apply it checks (timeouts.create or
-// timeouts.update) when configured, else by framework.DefaultDryRunTimeout. It writes nothing.
-func dryRunOperation(ctx context.Context, t timeouts.Value, update bool) (context.Context, *framework.Operation, context.CancelFunc) {
-	name, get := "create", t.Create
-	if update {
-		name, get = "update", t.Update
-	}
-	d, diags := get(ctx, framework.DefaultDryRunTimeout)
-	ctx, op, cancel, _ := framework.NewOperation(ctx, name, d, diags)
-	op.Write = false
-	return ctx, op, cancel
+	dryRunFailure{creation: metricSourceCreation, id: src.Name, update: update,
+		exists: func(ctx context.Context, name string) error {
+			_, err := r.data.client.GetMetricSource(ctx, name)
+			return err
+		},
+	}.add(ctx, &resp.Diagnostics, op, err)
 }
 
 // metricSourceCreation names metric sources in the errors of a create that meets an existing one.
