@@ -227,13 +227,3 @@ func MetricSourceMissing(err error) bool {
 	}
 	return strings.Contains(msg, "metric source") && strings.Contains(msg, "not found")
 }
-
-// MetricIDParts is the name and type a metric id "<name>::<type>" names, split at its last "::"
-// (a type never holds one).
-func MetricIDParts(id string) (name, typ string, ok bool) {
-	i := strings.LastIndex(id, "::")
-	if i < 0 {
-		return "", "", false
-	}
-	return id[:i], id[i+2:], true
-}

@@ -151,17 +151,6 @@ func TestMetricEmptyWriteAndArchive(t *testing.T) {
 	}
 }
 
-func TestMetricIDParts(t *testing.T) {
-	for id, want := range map[string][2]string{"revenue::sum": {"revenue", "sum"}, "a::b::ratio": {"a::b", "ratio"}, "    ::sum": {"    ", "sum"}} {
-		if n, ty, ok := MetricIDParts(id); !ok || n != want[0] || ty != want[1] {
-			t.Errorf("%q: %q %q %v", id, n, ty, ok)
-		}
-	}
-	if _, _, ok := MetricIDParts("no type"); ok {
-		t.Error("an id without :: split")
-	}
-}
-
 // A dry run refused for a metric source the project lacks is told apart.
 func TestMetricSourceMissing(t *testing.T) {
 	f := newFake(t, script(reply{Status: 400, Body: `{"status":400,"message":"Metric source \"nowhere\" not found"}`}))

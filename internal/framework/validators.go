@@ -376,7 +376,12 @@ func SegmentName() validator.String {
 func MetricName() validator.String {
 	chars := serviceCharsFrom(4, "letters A-Z and a-z, digits, spaces, '_' and '-'", "_- ")
 	return StringCheck{chars.description, func(req validator.StringRequest, resp *validator.StringResponse) {
-		if s := req.ConfigValue.ValueString(); strings.Contains(s, "::") {
+		s := req.ConfigValue.ValueString()
+		if IsBlank(s) {
+			resp.Diagnostics.AddAttributeError(req.Path, "Blank name", fmt.Sprintf("%s must not be blank: give the metric a name such as \"revenue\".", req.Path))
+			return
+		}
+		if strings.Contains(s, "::") {
 			resp.Diagnostics.AddAttributeError(req.Path, "Name holds \"::\"",
 				fmt.Sprintf("%s: %q holds \"::\", which the service puts between a metric's name and its type to make "+
 					"the metric's id (\"<name>::<type>\"): a metric's name cannot hold it.", req.Path, Truncate(s, 120)))

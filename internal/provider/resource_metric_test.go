@@ -253,6 +253,7 @@ resource "featureconsole_metric" "bad" {
 		{metric("blend", "composite", ""), w("Missing other metrics", "set metric_component_metrics")},
 		{metric("steps", "funnel", `funnel_events = [{ name = "view", type = "event_views" }]`), w("Unknown funnel event type", "funnel_events[0].type")},
 		{metric("rev", "sum", events), w("Invalid length", "name must be 4 to 100 characters")},
+		{metric("    ", "sum", events), w("Blank name", "name must not be blank")},
 		{metric("revenue (EUR)", "sum", events), w("Character the service does not accept", "'('")},
 		{metric("purchases", "sum", "metric_events = []"), w("metric_events list must contain at least 1")},
 	})
