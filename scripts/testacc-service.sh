@@ -32,7 +32,7 @@ pass=$(grep -cE '^--- PASS' "$work/test.log" || true)
 skip=$(grep -cE '^\s*--- SKIP' "$work/test.log" || true)
 echo "top-level tests passed: $pass; tests and subtests skipped (they need the in-process mock): $skip"
 grep -E '^--- PASS: TestAccService_' "$work/test.log"
-for t in gateLifecycle gateRulesLifecycle releasePipelineLifecycle metricSourceLifecycle dataSources; do
+for t in gateLifecycle gateRulesLifecycle releasePipelineLifecycle metricSourceLifecycle metricLifecycle dataSources; do
   grep -q "^--- PASS: TestAccService_$t " "$work/test.log" || { echo "TestAccService_$t did not pass"; exit 1; }
 done
 grep -m1 -o 'runs only against the in-process mock (.*' "$work/test.log" || { echo "no test said why it skipped"; exit 1; }
@@ -40,12 +40,14 @@ grep -m1 -o 'runs only against the in-process mock (.*' "$work/test.log" || { ec
 gate_rules_empty() { curl -sf "${key[@]}" "$api/gates/dark_mode" | tr -d ' \n' | grep -q '"rules":\[\]'; }
 gate_rules_empty || { echo "the test gate keeps rules after the run"; exit 1; }
 
-echo "== an interrupted run leaves a metric source, a gate and gate rules behind"
+echo "== an interrupted run leaves a metric source, a metric, a gate and gate rules behind"
 # tfacc_orders is a name the tests use; tfacc_left_by_hand only the listing can find.
 for name in tfacc_orders tfacc_left_by_hand; do
   curl -sf "${key[@]}" -H 'Content-Type: application/json' -X POST "$api/metrics/metric_source" \
     -d '{"name":"'"$name"'","sql":"SELECT 1","timestampColumn":"ts","idTypeMapping":[{"serviceUnitID":"userID","column":"u"}]}' >/dev/null
 done
+curl -sf "${key[@]}" -H 'Content-Type: application/json' -X POST "$api/metrics" \
+  -d '{"name":"tfacc_left_metric","type":"user_warehouse","warehouseNative":{"aggregation":"count","metricSourceName":"tfacc_orders"}}' >/dev/null
 curl -sf "${key[@]}" -H 'Content-Type: application/json' -X POST "$api/gates" -d '{"id":"tfacc_left_gate"}' >/dev/null
 curl -sf "${key[@]}" -H 'Content-Type: application/json' -X PATCH "$api/gates/dark_mode/rules" \
   -d '{"rules":[{"name":"tfacc leftover","passPercentage":5,"conditions":[],"environments":[]}]}' >/dev/null
@@ -55,8 +57,9 @@ grep -E "^\[|Sweeper|sweep" "$work/sweep.log" | head -20 || true
 status=$(curl -s -o /dev/null -w '%{http_code}' "${key[@]}" "$api/metrics/metric_source/tfacc_orders")
 listed=$(curl -s -o /dev/null -w '%{http_code}' "${key[@]}" "$api/metrics/metric_source/tfacc_left_by_hand")
 gate=$(curl -s -o /dev/null -w '%{http_code}' "${key[@]}" "$api/gates/tfacc_left_gate")
+metric=$(curl -s -o /dev/null -w '%{http_code}' "${key[@]}" "$api/metrics/tfacc_left_metric::user_warehouse")
 kept=$(curl -s -o /dev/null -w '%{http_code}' "${key[@]}" "$api/gates/dark_mode")
 rules=left; gate_rules_empty && rules=none
-echo "after the sweep: GET tfacc_orders answers $status, tfacc_left_by_hand $listed, gate tfacc_left_gate $gate, the test gate $kept; rules left on the test gate: $rules"
-[ "$status" = 404 ] && [ "$listed" = 404 ] && [ "$gate" = 404 ] && [ "$kept" = 200 ] && [ "$rules" = none ] || exit 1
+echo "after the sweep: GET tfacc_orders answers $status, tfacc_left_by_hand $listed, metric tfacc_left_metric $metric, gate tfacc_left_gate $gate, the test gate $kept; rules left on the test gate: $rules"
+[ "$status" = 404 ] && [ "$listed" = 404 ] && [ "$metric" = 404 ] && [ "$gate" = 404 ] && [ "$kept" = 200 ] && [ "$rules" = none ] || exit 1
 echo "== real-service mode works"

@@ -72,5 +72,5 @@ func neverSent(err error) bool {
 // exists whatever the project holds: its 404 says the API's root is not at base_url.
 func collectionPath(path string) bool {
 	p := strings.Trim(path, "/")
-	return p != "" && (!strings.Contains(p, "/") || p == "metrics/metric_source" || p == "metrics/metric_source/list")
+	return p != "" && (!strings.Contains(p, "/") || p == "metrics/metric_source" || p == "metrics/metric_source/list" || p == "metrics/list")
 }

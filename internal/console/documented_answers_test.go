@@ -93,6 +93,13 @@ func documentedCalls() []documentedCall {
 		"allocation", "duration", "defaultConfidenceInterval", "tags.0"}
 	experimentListFacts := []string{"#", "0.id", "0.name", "0.status", "0.groups.1.id", "0.primaryMetrics.0.name",
 		"0.allocation", "1.status", "1.targetingGateID", "1.tags.1"}
+	metricFacts := []string{"id", "name", "type", "directionality", "isVerified", "team", "unitTypes.0", "tags.#",
+		"metricEvents.#", "metricEvents.0.name", "metricEvents.0.type"}
+	// The listing's example holds an id that is not its name's ("___RENAME_FAILED___::composite_sum"
+	// named "rename_test_success"), names of spaces, events without a type and a criterion's empty column.
+	metricListFacts := []string{"#", "0.id", "0.name", "1.metricEvents.1.name", "2.metricEvents.0.criteria.0.condition",
+		"2.metricEvents.0.criteria.0.values.0", "2.tags.0", "3.id", "3.name", "3.metricComponentMetrics.2.name",
+		"4.metricEvents.0.criteria.0.column"}
 	userFacts := []string{"#", "0.email", "0.role", "2.firstName", "7.lastName"}
 	eventFacts := []string{"#", "0.timestamp", "0.name", "0.source", "0.value", "0.userID", "6.value"}
 	// The results' figures under the client's keys, from the example's snake_case ones.
@@ -283,6 +290,38 @@ func documentedCalls() []documentedCall {
 		{method: "EachMetricSourcesPage", route: "GET /metrics/metric_source/list", call: func(ctx context.Context, c *Client) (any, error) {
 			return collect(func(fn func([]MetricSource) error) error { return c.EachMetricSourcesPage(ctx, none, fn) })
 		}, facts: sourceListFacts},
+
+		// Metrics, dry runs included, and their archive moves (row 54).
+		{method: "CreateMetric", route: "POST /metrics", call: func(ctx context.Context, c *Client) (any, error) {
+			return c.CreateMetric(ctx, MetricFields{Name: "TestMetricCapi", Type: "sum", MetricEvents: []MetricEvent{{Name: "add_to_cart"}}})
+		}, facts: metricFacts},
+		{method: "CreateMetric", as: "dry run", route: "POST /metrics", call: func(ctx context.Context, c *Client) (any, error) {
+			return c.CreateMetric(ctx, MetricFields{Name: "TestMetricCapi", Type: "sum", MetricEvents: []MetricEvent{{Name: "add_to_cart"}}, DryRun: true})
+		}, facts: metricFacts},
+		{method: "GetMetric", route: "GET /metrics/{id}", call: func(ctx context.Context, c *Client) (any, error) {
+			return c.GetMetric(ctx, "TestMetricCapi::sum")
+		}, facts: metricFacts},
+		{method: "UpdateMetric", route: "POST /metrics/{id}", call: func(ctx context.Context, c *Client) (any, error) {
+			return c.UpdateMetric(ctx, "TestMetricCapi::sum", MetricFields{Tags: []string{}})
+		}, facts: metricFacts},
+		{method: "UpdateMetric", as: "dry run", route: "POST /metrics/{id}", call: func(ctx context.Context, c *Client) (any, error) {
+			return c.UpdateMetric(ctx, "TestMetricCapi::sum", MetricFields{Tags: []string{}, DryRun: true})
+		}, facts: metricFacts},
+		{method: "DeleteMetric", route: "DELETE /metrics/{id}", call: func(ctx context.Context, c *Client) (any, error) {
+			return nil, c.DeleteMetric(ctx, "TestMetricCapi::sum")
+		}},
+		{method: "ScheduleMetricArchive", route: "PUT /metrics/{id}/schedule_archive", call: func(ctx context.Context, c *Client) (any, error) {
+			return nil, c.ScheduleMetricArchive(ctx, "TestMetricCapi::sum")
+		}},
+		{method: "CancelMetricArchive", route: "PUT /metrics/{id}/cancel_archive", call: func(ctx context.Context, c *Client) (any, error) {
+			return nil, c.CancelMetricArchive(ctx, "TestMetricCapi::sum")
+		}},
+		{method: "UnarchiveMetric", route: "PUT /metrics/{id}/unarchive", call: func(ctx context.Context, c *Client) (any, error) {
+			return nil, c.UnarchiveMetric(ctx, "TestMetricCapi::sum")
+		}},
+		{method: "EachMetricsPage", route: "GET /metrics/list", call: func(ctx context.Context, c *Client) (any, error) {
+			return collect(func(fn func([]Metric) error) error { return c.EachMetricsPage(ctx, none, fn) })
+		}, facts: metricListFacts},
 
 		// Experiments, their moves and results (rows 47-53).
 		{method: "ListExperiments", route: "GET /experiments", call: func(ctx context.Context, c *Client) (any, error) {

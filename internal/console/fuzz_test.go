@@ -206,6 +206,21 @@ func FuzzMetricSourceResponse(f *testing.F) {
 	})
 }
 
+func FuzzMetricResponse(f *testing.F) {
+	var n atomic.Int32
+	fuzzObject(f, func(ctx context.Context, c *Client) (any, error) {
+		switch n.Add(1) % 4 {
+		case 0:
+			return c.GetMetric(ctx, "m::sum")
+		case 1:
+			return c.CreateMetric(ctx, MetricFields{Name: "m", Type: "sum", DryRun: true})
+		case 2:
+			return c.UpdateMetric(ctx, "m::sum", MetricFields{})
+		}
+		return nil, c.ScheduleMetricArchive(ctx, "m::sum")
+	})
+}
+
 // FuzzPagination serves page1 for the first page and page2 for every other page, to every
 // listing, sequentially and concurrently.
 func FuzzPagination(f *testing.F) {

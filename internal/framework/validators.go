@@ -117,6 +117,29 @@ func KnownValue(kind string, values []string, onlyIn string, warn bool) validato
 	}}
 }
 
+// OneOfDocumented refuses, at plan time, a value the service's document does not list for it: the
+// error names the attribute, the values the document lists and, for a near miss, the one meant.
+func OneOfDocumented(kind string, values []string) validator.String {
+	listed := fmt.Sprintf("The service's document lists these %ss: %s.", kind, strings.Join(values, ", "))
+	return StringCheck{fmt.Sprintf("one of the %ss the service's document lists: %s", kind, strings.Join(values, ", ")),
+		func(req validator.StringRequest, resp *validator.StringResponse) {
+			s := req.ConfigValue.ValueString()
+			if slices.Contains(values, s) {
+				return
+			}
+			meant := ""
+			if near := Nearest(s, values); len(near) > 0 {
+				quoted := make([]string, len(near))
+				for i, v := range near {
+					quoted[i] = strconv.Quote(v)
+				}
+				meant = " Did you mean " + strings.Join(quoted, " or ") + "?"
+			}
+			resp.Diagnostics.AddAttributeError(req.Path, fmt.Sprintf("Unknown %s", kind),
+				fmt.Sprintf("%s: unknown %s %q.%s %s", req.Path, kind, s, meant, listed))
+		}}
+}
+
 // NotAcceptedIn is the error of a value the service refuses in onlyIn ("segments").
 func NotAcceptedIn(diags *diag.Diagnostics, at path.Path, kind, onlyIn, s string, values []string) {
 	diags.AddAttributeError(at, fmt.Sprintf("%s not allowed in %s", Capitalize(kind), onlyIn),
@@ -347,14 +370,40 @@ func SegmentName() validator.String {
 	return serviceChars("letters A-Z and a-z, digits, spaces, '_' and '-'", "_- ")
 }
 
+// MetricName is a metric's name: 4 to 100 letters, digits, spaces, `_` and `-` (the document asks
+// for at least 4), never `::`, which the service puts between a metric's name and its type to make
+// its id ("revenue::user_warehouse").
+func MetricName() validator.String {
+	chars := serviceCharsFrom(4, "letters A-Z and a-z, digits, spaces, '_' and '-'", "_- ")
+	return StringCheck{chars.description, func(req validator.StringRequest, resp *validator.StringResponse) {
+		s := req.ConfigValue.ValueString()
+		if IsBlank(s) {
+			resp.Diagnostics.AddAttributeError(req.Path, "Blank name", fmt.Sprintf("%s must not be blank: give the metric a name such as \"revenue\".", req.Path))
+			return
+		}
+		if strings.Contains(s, "::") {
+			resp.Diagnostics.AddAttributeError(req.Path, "Name holds \"::\"",
+				fmt.Sprintf("%s: %q holds \"::\", which the service puts between a metric's name and its type to make "+
+					"the metric's id (\"<name>::<type>\"): a metric's name cannot hold it.", req.Path, Truncate(s, 120)))
+			return
+		}
+		chars.check(req, resp)
+	}}
+}
+
 const minServiceChars, maxServiceChars = 3, 100
 
 // serviceChars checks a value's length and characters: ASCII letters and digits, and extra.
-func serviceChars(allowed, extra string) validator.String {
-	desc := fmt.Sprintf("%d to %d characters of %s", minServiceChars, maxServiceChars, allowed)
+func serviceChars(allowed, extra string) StringCheck {
+	return serviceCharsFrom(minServiceChars, allowed, extra)
+}
+
+// serviceCharsFrom is serviceChars of values at least minChars long.
+func serviceCharsFrom(minChars int, allowed, extra string) StringCheck {
+	desc := fmt.Sprintf("%d to %d characters of %s", minChars, maxServiceChars, allowed)
 	return StringCheck{"value must be " + desc, func(req validator.StringRequest, resp *validator.StringResponse) {
 		s := req.ConfigValue.ValueString()
-		if n := utf8.RuneCountInString(s); n < minServiceChars || n > maxServiceChars {
+		if n := utf8.RuneCountInString(s); n < minChars || n > maxServiceChars {
 			resp.Diagnostics.AddAttributeError(req.Path, "Invalid length",
 				fmt.Sprintf("%s must be %s; %q has a length of %d.", req.Path, desc, Truncate(s, 120), n))
 			return

@@ -291,6 +291,9 @@ func (s *Server) experimentRefused(req experimentReq, e Experiment) *response {
 			if m.Direction != "" && m.Direction != "increase" && m.Direction != "decrease" {
 				return bad("%s[%d].direction must be one of the following values: increase, decrease", field, i)
 			}
+			if _, ok := s.metrics[m.Name+"::"+m.Type]; s.metricsMeasured && !ok {
+				return bad("%s[%d]: Metric %q not found", field, i, m.Name+"::"+m.Type)
+			}
 		}
 	}
 	if bad := linkRefused(req.TargetingGateID, s.gates, "Gate"); bad != nil {

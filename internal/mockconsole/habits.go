@@ -48,7 +48,7 @@ type Habits struct {
 	Charset bool
 	// Gzip: bodies are gzip-encoded when the client accepts it.
 	Gzip bool
-	// EmptyWrites: successful writes of gates, pipelines, metric sources and segments are answered 200 with
+	// EmptyWrites: successful writes of gates, pipelines, metric sources, metrics and segments are answered 200 with
 	// an empty body (writes carrying dryRun keep theirs).
 	EmptyWrites bool
 	// DropIdle: every third request that comes on a connection used before (a pooled keep-alive
@@ -312,11 +312,11 @@ func (s *Server) decorate(r *http.Request, resp response) response {
 }
 
 // isObjectWrite is a write of a gate (its fields or its rules), a pipeline (its create and delete
-// included), a metric source or a segment.
+// included), a metric source, a metric or a segment.
 func isObjectWrite(r *http.Request) bool {
 	p := strings.TrimPrefix(r.URL.Path, basePath)
 	return p == "/gates" || strings.HasPrefix(p, "/gates/") || strings.HasPrefix(p, "/release_pipelines") ||
-		strings.HasPrefix(p, "/metrics/metric_source") || strings.HasPrefix(p, "/segments") ||
+		strings.HasPrefix(p, "/metrics") || strings.HasPrefix(p, "/segments") ||
 		strings.HasPrefix(p, "/dynamic_configs")
 }
 

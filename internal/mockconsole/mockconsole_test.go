@@ -139,7 +139,7 @@ func TestRoutingErrors(t *testing.T) {
 	expect(t, r, 405)
 	expect(t, c.do("GET", "/gates/new_checkout/rules", nil), 405)
 	expect(t, c.do("PUT", "/users", nil), 405)
-	expect(t, c.do("GET", "/metrics/metric_source", nil), 405)
+	expect(t, c.do("PUT", "/metrics/metric_source", nil), 405)
 	expect(t, c.do("GET", "/users?page=0", nil), 400)
 	expect(t, c.do("GET", "/users?limit=abc", nil), 400)
 }

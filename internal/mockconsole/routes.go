@@ -85,6 +85,7 @@ func (s *Server) routes() *http.ServeMux {
 
 	s.dynamicConfigRoutes(on)
 	s.experimentRoutes(on)
+	s.metricRoutes(on)
 
 	mux.Handle("/", endpoint{s: s, serve: func(r *http.Request, _ []byte) response { return s.unrouted(r) }})
 	return mux

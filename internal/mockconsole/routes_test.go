@@ -12,7 +12,7 @@ import (
 )
 
 // TestRouteEdges pins the answers of the router where ServeMux on its own would answer otherwise:
-// HEAD on a GET endpoint, the Allow list and its order, "list" beside a metric source's name,
+// HEAD on a GET endpoint, the Allow list and its order, "list" beside a metric source's name and a metric's id,
 // "." and ".." taken as ids (ServeMux would redirect), escaped segments, empty segments, and the
 // 409 of a concurrent edit, which comes before routing. The request targets go to the handler as
 // written, not cleaned by a client.
@@ -32,8 +32,12 @@ func TestRouteEdges(t *testing.T) {
 		{"PUT", "/console/v1/metrics/metric_source/list", "", 405, "GET, POST, DELETE", "Method PUT not allowed on /console/v1/metrics/metric_source/list"},
 		{"HEAD", "/console/v1/metrics/metric_source/list", "", 405, "GET, POST, DELETE", ""},
 		{"DELETE", "/console/v1/metrics/metric_source/list", "", 404, "", `Metric source "list" not found`},
-		{"GET", "/console/v1/metrics/metric_source", "", 405, "POST", "Method GET not allowed on /console/v1/metrics/metric_source"},
-		{"GET", "/console/v1/metrics", "", 404, "", "Not found: /console/v1/metrics"},
+		// A GET of the collection of metric sources is a read of a metric of that id, as the document routes it.
+		{"GET", "/console/v1/metrics/metric_source", "", 404, "", `Metric "metric_source" not found`},
+		{"GET", "/console/v1/metrics", "", 405, "POST", "Method GET not allowed on /console/v1/metrics"},
+		{"GET", "/console/v1/metrics/list", "", 200, "", "Metrics listed successfully"},
+		{"DELETE", "/console/v1/metrics/list", "", 404, "", `Metric "list" not found`},
+		{"GET", "/console/v1/metrics/a::sum/schedule_archive", "", 405, "PUT", "Method GET not allowed on /console/v1/metrics/a::sum/schedule_archive"},
 		{"GET", "/console/v1/gates/..", "", 404, "", `Gate ".." not found`},
 		{"GET", "/console/v1/gates/%2E%2E", "", 404, "", `Gate ".." not found`},
 		{"PATCH", "/console/v1/gates/./rules", `{"rules":[]}`, 404, "", `Gate "." not found`},

@@ -54,37 +54,40 @@ type Server struct {
 	apiKey  string
 	pageCap int
 
-	mu           sync.Mutex
-	latency      time.Duration
-	faults       Faults
-	reqCounter   int
-	writeCount   int
-	loseNext     []lostAnswer // faults.go: LoseNextWriteAs, "METHOD /console/v1/path" once each
-	writeTiers   []*writeTier // ratelimit.go
-	seedGates    int
-	rlHeaders    bool // RateLimit-* headers on every answer of a write
-	log          []Request
-	gates        map[string]*gateState
-	configs      map[string]*configState     // dynamic_configs.go
-	experiments  map[string]*experimentState // experiments.go
-	pipelines    map[string]*pipelineState
-	sources      map[string]MetricSource
-	users        []User
-	segments     map[string]*segmentState // segments.go
-	idTiers      []*writeTier             // segments.go: the id endpoints' own limit
-	idReadTiers  []*writeTier             // segments_scale.go: the id list reads' limit
-	idCap        int                      // segments_scale.go: most ids a list holds (0: no cap)
-	largeIDLists bool                     // segments_scale.go: the project lifts idCap
-	idLag        time.Duration            // segments_scale.go: how late large id list writes take effect
-	events       map[string][]Event
-	genEvents    int // lazily generated checkout_completed records (unless overridden in events)
-	idCounter    int
-	rng          *rand.Rand
-	usedBaseIDs  map[string]bool
-	now          func() time.Time
-	runs         map[string]*runState // release pipeline runs (release_pipeline_triggers.go)
-	runSeq       int
-	clock        runClock
+	mu          sync.Mutex
+	latency     time.Duration
+	faults      Faults
+	reqCounter  int
+	writeCount  int
+	loseNext    []lostAnswer // faults.go: LoseNextWriteAs, "METHOD /console/v1/path" once each
+	writeTiers  []*writeTier // ratelimit.go
+	seedGates   int
+	rlHeaders   bool // RateLimit-* headers on every answer of a write
+	log         []Request
+	gates       map[string]*gateState
+	configs     map[string]*configState     // dynamic_configs.go
+	experiments map[string]*experimentState // experiments.go
+	pipelines   map[string]*pipelineState
+	sources     map[string]MetricSource
+	metrics     map[string]Metric // metrics.go
+	// metricsMeasured: experiments refuse metrics the project does not hold (metrics.go).
+	metricsMeasured bool
+	users           []User
+	segments        map[string]*segmentState // segments.go
+	idTiers         []*writeTier             // segments.go: the id endpoints' own limit
+	idReadTiers     []*writeTier             // segments_scale.go: the id list reads' limit
+	idCap           int                      // segments_scale.go: most ids a list holds (0: no cap)
+	largeIDLists    bool                     // segments_scale.go: the project lifts idCap
+	idLag           time.Duration            // segments_scale.go: how late large id list writes take effect
+	events          map[string][]Event
+	genEvents       int // lazily generated checkout_completed records (unless overridden in events)
+	idCounter       int
+	rng             *rand.Rand
+	usedBaseIDs     map[string]bool
+	now             func() time.Time
+	runs            map[string]*runState // release pipeline runs (release_pipeline_triggers.go)
+	runSeq          int
+	clock           runClock
 
 	habits      Habits                    // habits.go
 	dropCounter int                       // habits.go: DropIdle
@@ -111,6 +114,7 @@ func New(cfg Config) *Server {
 		experiments: map[string]*experimentState{},
 		pipelines:   map[string]*pipelineState{},
 		sources:     map[string]MetricSource{},
+		metrics:     map[string]Metric{},
 		segments:    map[string]*segmentState{},
 		events:      map[string][]Event{},
 		rng:         rand.New(rand.NewPCG(0x5eed, 0xfeed)),

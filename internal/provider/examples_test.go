@@ -173,6 +173,7 @@ func TestAccExamples_dataSources(t *testing.T) {
 			}
 			m, url := startMock(t, mockconsole.Config{})
 			seedExampleExperiment(t, m)
+			seedExampleMetric(m)
 			if typ == "featureconsole_release_pipeline_triggers" {
 				// Runs are started in the console, never through the API: the example reads one.
 				if _, err := m.StartRun("pl_web", "new_checkout"); err != nil {

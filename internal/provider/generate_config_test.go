@@ -109,6 +109,21 @@ var generateConfigCases = []struct {
 	{name: "experiment_archived", typ: "featureconsole_experiment", id: "tfacc_archived", seed: seedExperimentIn(mockconsole.ExperimentArchived, 50)},
 	{name: "experiment_stopped", typ: "featureconsole_experiment", id: "tfacc_experiment_stopped", seed: seedExperimentIn(mockconsole.ExperimentStopped, 50)},
 	{name: "experiment_assignment_stopped", typ: "featureconsole_experiment", id: "tfacc_assignment_stopped", seed: seedExperimentIn(mockconsole.AssignmentStopped, 0)},
+	{name: "metric_warehouse_console_made", typ: "featureconsole_metric", id: "revenue::user_warehouse", seed: func(m *mockconsole.Server) {
+		m.PutMetric(mockconsole.Metric{Name: "revenue", Type: "user_warehouse", Description: "Revenue per user",
+			Directionality: "increase", Tags: []string{"checkout", "finance"}, UnitTypes: []string{"userID", "stableID"},
+			IsVerified: true, Team: new("Payments"),
+			WarehouseNative: &mockconsole.WarehouseNative{Aggregation: "ratio", MetricSourceName: "orders", ValueColumn: "amount",
+				Criteria:               []mockconsole.MetricCriterion{{Type: "value", Column: "amount", Condition: ">", Values: []string{"0"}}, {Type: "user", Column: "country", Condition: "is_null"}},
+				DenominatorAggregation: "count", DenominatorMetricSourceName: "orders", MetricDimensionColumns: []string{"country"}}})
+	}},
+	{name: "metric_event_console_made", typ: "featureconsole_metric", id: "Checkout Purchases::event_count_custom", seed: func(m *mockconsole.Server) {
+		m.PutMetric(mockconsole.Metric{Name: "Checkout Purchases", Type: "event_count_custom", Directionality: "decrease",
+			MetricEvents: []mockconsole.MetricEvent{
+				{Name: "purchase", Type: new("metadata"), MetadataKey: "price", Criteria: []mockconsole.MetricCriterion{{Type: "metadata", Column: "currency", Condition: "in", Values: []string{"EUR"}}}},
+				{Name: "refund"},
+			}})
+	}},
 	{name: "segment_rule_based_seeded", typ: "featureconsole_segment", id: "segment_04"},
 	{name: "segment_id_list_seeded", typ: "featureconsole_segment", id: "segment_03"},
 	{name: "metric_source_minimal", typ: "featureconsole_metric_source", id: "signups", seed: func(m *mockconsole.Server) {
@@ -186,6 +201,7 @@ func TestAccGenerateConfig_documentedExamples(t *testing.T) {
 		{"featureconsole_metric_source", "GET /console/v1/metrics/metric_source/{name}", "name"},
 		{"featureconsole_segment", "GET /console/v1/segments/{id}", "id"}, // the id_list example
 		{"featureconsole_dynamic_config", "GET /console/v1/dynamic_configs/{id}", "id"},
+		{"featureconsole_metric", "GET /console/v1/metrics/{id}", "id"},
 	}
 	var imports strings.Builder
 	for _, tc := range cases {

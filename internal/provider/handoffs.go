@@ -33,6 +33,11 @@ import (
 //     planned before a schema change that refuses their values, or applied before the config writes
 //     its new schema, fail naming the fix; -target and separate applies check against the schema the
 //     service holds, which is then the one the rules are written against.
+//   - sourcesCreated: the plan of featureconsole_metric_source hands the names of the sources it
+//     creates to the plan of a featureconsole_metric that names one (metric_source_name refers to
+//     it), whose dry run would meet a source the service does not have yet: the check waits for
+//     apply. A metric naming such a source by a literal may be planned first: its dry run then says
+//     the source is missing, and the error says to refer to the source.
 
 // objectLocks are one mutex per object id.
 type objectLocks struct {

@@ -113,3 +113,14 @@ func seedExampleExperiment(t *testing.T, m *mockconsole.Server) {
 		t.Fatal(err)
 	}
 }
+
+// seedExampleMetric is the metric the examples of the metric data source and list resource read:
+// revenue per user on the metric source orders, made in the console.
+func seedExampleMetric(m *mockconsole.Server) {
+	if _, ok := m.MetricSource("orders"); !ok {
+		m.PutMetricSource(mockconsole.MetricSource{Name: "orders", SQL: "SELECT 1", TimestampColumn: "ts",
+			IDTypeMapping: []mockconsole.IDTypeMapping{{ServiceUnitID: "userID", Column: "user_id"}}})
+	}
+	m.PutMetric(mockconsole.Metric{Name: "revenue", Type: "user_warehouse", Description: "Revenue per user", Tags: []string{"checkout"},
+		UnitTypes: []string{"userID"}, WarehouseNative: &mockconsole.WarehouseNative{Aggregation: "sum", MetricSourceName: "orders", ValueColumn: "amount"}})
+}

@@ -56,6 +56,15 @@ func TestAccListResources(t *testing.T) {
 		Name: "orders", SQL: "SELECT 1", TimestampColumn: "ts", Description: "Orders", Tags: []string{"finance"},
 		IDTypeMapping: []mockconsole.IDTypeMapping{{ServiceUnitID: "userID", Column: "user_id"}},
 	})
+	seedExampleMetric(m)
+	m.PutMetric(mockconsole.Metric{Name: "purchases", Type: "event_count_custom", MetricEvents: []mockconsole.MetricEvent{{Name: "purchase"}}})
+	// Metrics the resource cannot manage are left out: a type the service no longer creates, a name
+	// it no longer accepts.
+	m.PutMetric(mockconsole.Metric{Name: "legacy imports", Type: "import_window"})
+	m.PutMetric(mockconsole.Metric{Name: "[LOCAL] Time Spent", Type: "sum", MetricEvents: []mockconsole.MetricEvent{{Name: "time_spent"}}})
+	byMetric := func(id string) queryfilter.QueryFilter {
+		return queryfilter.ByResourceIdentity(map[string]knownvalue.Check{"id": knownvalue.StringExact(id)})
+	}
 	resource.Test(t, queryTestCase(t, providerBlock(url),
 		resource.TestStep{
 			Query:     true,
@@ -98,6 +107,18 @@ list "featureconsole_metric_source" "all" {
   provider         = featureconsole
   include_resource = true
 }
+
+list "featureconsole_metric" "all" {
+  provider         = featureconsole
+  include_resource = true
+}
+
+list "featureconsole_metric" "events" {
+  provider = featureconsole
+  config {
+    type = "event_count_custom"
+  }
+}
 `,
 			QueryResultChecks: []querycheck.QueryResultCheck{
 				// new_checkout and search_v2 have rules; dark_mode and the 300 gate_NNN have none.
@@ -132,9 +153,19 @@ list "featureconsole_metric_source" "all" {
 						{Path: tfjsonpath.New("description"), KnownValue: knownvalue.StringExact("Orders")},
 						{Path: tfjsonpath.New("id_type_mapping").AtSliceIndex(0).AtMapKey("column"), KnownValue: knownvalue.StringExact("user_id")},
 					}),
+				querycheck.ExpectLength("featureconsole_metric.all", 2),
+				querycheck.ExpectLength("featureconsole_metric.events", 1),
+				querycheck.ExpectResourceDisplayName("featureconsole_metric.events", byMetric("purchases::event_count_custom"), knownvalue.StringExact("purchases")),
+				querycheck.ExpectResourceKnownValues("featureconsole_metric.all", byMetric("revenue::user_warehouse"), []querycheck.KnownValueCheck{
+					{Path: tfjsonpath.New("name"), KnownValue: knownvalue.StringExact("revenue")},
+					{Path: tfjsonpath.New("warehouse_native").AtMapKey("metric_source_name"), KnownValue: knownvalue.StringExact("orders")},
+					{Path: tfjsonpath.New("status"), KnownValue: knownvalue.StringExact("active")},
+					{Path: tfjsonpath.New("metric_events"), KnownValue: knownvalue.Null()},
+				}),
 				checkQueryWith(func() error {
 					// No read of single objects: include_resource is built from the list pages.
-					if n := m.CountRequests(http.MethodGet, "/gates/") + m.CountRequests(http.MethodGet, "/release_pipelines/"); n != 0 {
+					if n := m.CountRequests(http.MethodGet, "/gates/") + m.CountRequests(http.MethodGet, "/release_pipelines/") +
+						m.CountRequests(http.MethodGet, "/metrics/revenue"); n != 0 {
 						return fmt.Errorf("the query read %d single objects", n)
 					}
 					return nil
@@ -324,6 +355,7 @@ func TestAccExamples_listResources(t *testing.T) {
 				IDTypeMapping: []mockconsole.IDTypeMapping{{ServiceUnitID: "userID", Column: "user_id"}},
 			})
 			seedExampleExperiment(t, mock)
+			seedExampleMetric(mock)
 			resource.Test(t, queryTestCase(t, providerBlock(url), resource.TestStep{
 				Query:             true,
 				Config:            query,

@@ -260,6 +260,7 @@ func (p *featureConsoleProvider) Resources(_ context.Context) []func() resource.
 		NewDynamicConfigRulesResource,
 		NewExperimentResource,
 		NewMetricSourceResource,
+		NewMetricResource,
 		NewSegmentResource,
 		NewReleasePipelineResource,
 	}
@@ -273,6 +274,7 @@ func (p *featureConsoleProvider) ListResources(_ context.Context) []func() list.
 		NewDynamicConfigList,
 		NewDynamicConfigRulesList,
 		NewMetricSourceList,
+		NewMetricList,
 		NewReleasePipelineList,
 		NewSegmentList,
 		NewExperimentList,
@@ -289,6 +291,7 @@ func (p *featureConsoleProvider) DataSources(_ context.Context) []func() datasou
 		NewDynamicConfigDataSource,
 		NewExperimentDataSource,
 		NewExperimentResultsDataSource,
+		NewMetricDataSource,
 	}
 }
 

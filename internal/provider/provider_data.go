@@ -39,6 +39,9 @@ type providerData struct {
 	// handOffs serialise, per gate, the destroys that hand rules over through rulesRemoved
 	// (handoffs.go).
 	handOffs objectLocks
+	// sourcesCreated are the names of the metric sources this plan (or apply) creates: a metric
+	// that names one is checked at apply, not by a dry run at plan (handoffs.go).
+	sourcesCreated sync.Map
 }
 
 // managedResource is what every resource of the provider implements: plan-time checks and plan

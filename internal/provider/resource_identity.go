@@ -26,6 +26,8 @@ const (
 	gateIdentityAttr     = "gate_id"
 	pipelineIdentityAttr = "pipeline_id"
 	sourceIdentityAttr   = "name"
+	// metricIdentityAttr is a metric's id, "<name>::<type>": neither alone names a metric.
+	metricIdentityAttr = "id"
 )
 
 func identitySchema(attr, desc string) identityschema.Schema {

@@ -79,6 +79,20 @@ resource "featureconsole_metric_source" "test" {
 			drop: func(m *mockconsole.Server) { m.DeleteMetricSource("orders") },
 		},
 		{
+			addr: "featureconsole_metric.test", attr: "id", id: "tfacc_identity::event_count_custom",
+			config: func(v string) string {
+				return `
+resource "featureconsole_metric" "test" {
+  name          = "tfacc_identity"
+  type          = "event_count_custom"
+  description   = "` + v + `"
+  metric_events = [{ name = "purchase" }]
+}
+`
+			},
+			drop: func(m *mockconsole.Server) { m.DeleteMetric("tfacc_identity::event_count_custom") },
+		},
+		{
 			addr: "featureconsole_segment.test", attr: "segment_id", id: "beta_testers",
 			config: func(v string) string {
 				return `

@@ -5,11 +5,11 @@ package provider
 
 import (
 	"context"
-	"fmt"
 	"reflect"
 
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
@@ -47,6 +47,16 @@ func (r *metricSourceResource) ModifyPlan(ctx context.Context, req resource.Modi
 		plan.ID = plan.Name
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("id"), plan.ID)...)
 	}
+	// A source this apply creates: the metrics that name it wait for apply to be checked (handoffs.go).
+	if name, ok := framework.KnownString(plan.Name); ok && r.data != nil {
+		var prior types.String
+		if !req.State.Raw.IsNull() {
+			resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("name"), &prior)...)
+		}
+		if !prior.Equal(plan.Name) {
+			r.data.sourcesCreated.Store(name, true)
+		}
+	}
 
 	if !plan.ValidateOnPlan.ValueBool() || !req.Config.Raw.IsFullyKnown() || r.data == nil || r.data.client == nil {
 		return
@@ -70,7 +80,7 @@ func (r *metricSourceResource) ModifyPlan(ctx context.Context, req resource.Modi
 	}
 
 	src.DryRun = true
-	ctx, op, cancel := dryRunOperation(ctx, plan, update)
+	ctx, op, cancel := dryRunOperation(ctx, plan.Timeouts, update)
 	defer cancel()
 	var err error
 	if update {
@@ -81,39 +91,12 @@ func (r *metricSourceResource) ModifyPlan(ctx context.Context, req resource.Modi
 	if err == nil {
 		return
 	}
-	validate := framework.APIFailure{Op: "validate", Object: fmt.Sprintf("metric source %q", src.Name)}
-	switch {
-	case console.Refused(err):
-		if !update {
-			if _, gerr := r.data.client.GetMetricSource(ctx, src.Name); gerr == nil {
-				exists := &objectExistsError{creation: metricSourceCreation, id: src.Name, cause: err}
-				resp.Diagnostics.AddAttributeError(path.Root("name"), fmt.Sprintf("%s %q already exists", exists.kind, src.Name), exists.Error())
-				return
-			}
-		}
-		resp.Diagnostics.AddError(fmt.Sprintf("Metric source %q rejected by the console", src.Name),
-			"The console validated the planned metric source in a dry run (nothing was saved) and rejected it:\n\n"+
-				validate.Detail(ctx, op, err)+"\n\nFix the configuration, or set validate_on_plan = false to skip this check.")
-	case console.Unauthorized(err) || console.Forbidden(err):
-		validate.Add(ctx, &resp.Diagnostics, op, err)
-	default:
-		// The service could not answer; apply will meet the real outcome.
-		resp.Diagnostics.AddWarning(fmt.Sprintf("Metric source %q not validated at plan time", src.Name),
-			"The dry run that checks the planned source failed, so the plan was made without it:\n\n"+validate.Detail(ctx, op, err))
-	}
-}
-
-// dryRunOperation bounds the dry run by the timeout of the apply it checks (timeouts.create or
-// timeouts.update) when configured, else by framework.DefaultDryRunTimeout. It writes nothing.
-func dryRunOperation(ctx context.Context, plan metricSourceModel, update bool) (context.Context, *framework.Operation, context.CancelFunc) {
-	name, get := "create", plan.Timeouts.Create
-	if update {
-		name, get = "update", plan.Timeouts.Update
-	}
-	d, diags := get(ctx, framework.DefaultDryRunTimeout)
-	ctx, op, cancel, _ := framework.NewOperation(ctx, name, d, diags)
-	op.Write = false
-	return ctx, op, cancel
+	dryRunFailure{creation: metricSourceCreation, id: src.Name, update: update,
+		exists: func(ctx context.Context, name string) error {
+			_, err := r.data.client.GetMetricSource(ctx, name)
+			return err
+		},
+	}.add(ctx, &resp.Diagnostics, op, err)
 }
 
 // metricSourceCreation names metric sources in the errors of a create that meets an existing one.

@@ -161,6 +161,30 @@ resource "featureconsole_metric_source" "test" {
 		change:   [2]string{"FROM orders", "FROM orders_v2"},
 	},
 	{
+		typeName: "featureconsole_metric", kind: "Metric", idAttr: "id",
+		quietPlan: "validate_on_plan = false",
+		config: func(extra string) string {
+			return fmt.Sprintf(`
+resource "featureconsole_metric" "test" {
+  name          = "tfacc_shared"
+  type          = "event_count_custom"
+  description   = "Shared behaviour"
+  metric_events = [{ name = "purchase" }]
+  %s
+}
+`, extra)
+		},
+		find: fixedID("tfacc_shared::event_count_custom", func(m *mockconsole.Server, id string) bool { _, ok := m.Metric(id); return ok }),
+		path: func(id string) string { return "/metrics/" + id }, createPath: "/metrics",
+		seed: func(m *mockconsole.Server) {
+			m.PutMetric(mockconsole.Metric{Name: "tfacc_shared", Type: "event_count_custom", Description: "Made in the console",
+				MetricEvents: []mockconsole.MetricEvent{{Name: "someone_elses_event"}}})
+		},
+		snapshot: func(m *mockconsole.Server, id string) any { got, _ := m.Metric(id); return got },
+		drop:     func(m *mockconsole.Server, id string) { m.DeleteMetric(id) },
+		change:   [2]string{`"Shared behaviour"`, `"Changed behaviour"`},
+	},
+	{
 		// Without pipeline_id: Terraform creates the pipeline and the service chooses its id.
 		typeName: "featureconsole_release_pipeline", kind: "Release pipeline", idAttr: "pipeline_id",
 		config: func(extra string) string {
@@ -222,6 +246,7 @@ var sharedSuites = map[string][2]func(*testing.T){
 	"featureconsole_experiment":       {TestAccExperiment_shared, TestAccExperiment_sharedImport},
 	"featureconsole_segment":          {TestAccSegment_shared, TestAccSegment_sharedImport},
 	"featureconsole_metric_source":    {TestAccMetricSource_shared, TestAccMetricSource_sharedImport},
+	"featureconsole_metric":           {TestAccMetric_shared, TestAccMetric_sharedImport},
 	"featureconsole_release_pipeline": {TestAccReleasePipeline_shared, TestAccReleasePipeline_sharedImport},
 }
 
@@ -273,6 +298,16 @@ func TestAccMetricSource_shared(t *testing.T) {
 func TestAccMetricSource_sharedImport(t *testing.T) {
 	t.Parallel()
 	testAccShared(t, "featureconsole_metric_source", sharedImportCases)
+}
+
+func TestAccMetric_shared(t *testing.T) {
+	t.Parallel()
+	testAccShared(t, "featureconsole_metric", sharedCases)
+}
+
+func TestAccMetric_sharedImport(t *testing.T) {
+	t.Parallel()
+	testAccShared(t, "featureconsole_metric", sharedImportCases)
 }
 
 func TestAccReleasePipeline_shared(t *testing.T) {

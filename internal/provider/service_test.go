@@ -220,6 +220,66 @@ resource "featureconsole_metric_source" "acc" {
 	})
 }
 
+// A metric on a metric source, created in one apply with its source, changed in place, imported by
+// its id and destroyed with it.
+func TestAccService_metricLifecycle(t *testing.T) {
+	svc := testAccService(t)
+	c := svc.Client(t)
+	source, name := svc.MetricPrefix+"orders", svc.MetricPrefix+"revenue"
+	id := name + "::user_warehouse"
+	config := func(description string) string {
+		return svc.ProviderBlock() + fmt.Sprintf(`
+resource "featureconsole_metric_source" "acc" {
+  name             = %q
+  sql              = "SELECT user_id, ts, amount FROM orders"
+  timestamp_column = "ts"
+  id_type_mapping  = [{ service_unit_id = "userID", column = "user_id" }]
+}
+
+resource "featureconsole_metric" "acc" {
+  name        = %q
+  type        = "user_warehouse"
+  description = %q
+  tags        = ["tfacc"]
+  warehouse_native = {
+    aggregation        = "sum"
+    metric_source_name = featureconsole_metric_source.acc.name
+    value_column       = "amount"
+  }
+}
+`, source, name, description)
+	}
+	const addr = "featureconsole_metric.acc"
+	check := func(description string) func(*terraform.State) error {
+		return func(*terraform.State) error {
+			m, err := c.GetMetric(context.Background(), id)
+			if err != nil {
+				return err
+			}
+			if m.WarehouseNative == nil || m.WarehouseNative.MetricSourceName != source || m.Description != nil && *m.Description != description {
+				return fmt.Errorf("metric %q reads %+v, want the source %q and the description %q", id, m, source, description)
+			}
+			return nil
+		}
+	}
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy: func(*terraform.State) error {
+			if _, err := c.GetMetric(context.Background(), id); !console.NotFound(err) {
+				return fmt.Errorf("metric %q after destroy: want not found, got %v", id, err)
+			}
+			return nil
+		},
+		Steps: []resource.TestStep{
+			{Config: config("Revenue per user"), Check: check("Revenue per user"), ConfigPlanChecks: emptyPlanAfterApply()},
+			{Config: config("Revenue per paying user"), Check: check("Revenue per paying user"), ConfigPlanChecks: updateInPlace(addr)},
+			{ResourceName: addr, ImportState: true, ImportStateId: id, ImportStateVerify: true,
+				ImportStateVerifyIgnore: []string{"timeouts", "validate_on_plan"}},
+		},
+	})
+}
+
 // checkServiceMetricSource compares the source's query and description, read through the API.
 func checkServiceMetricSource(c *console.Client, name, sql, description string) func(*terraform.State) error {
 	return func(*terraform.State) error {

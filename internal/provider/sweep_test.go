@@ -17,14 +17,20 @@ import (
 
 // Sweepers clean up what an interrupted acceptance run against a real service leaves behind
 // (make sweep, which runs `go test ./internal/provider -sweep=default`). They touch only the
-// objects the FEATURECONSOLE_ACC_* variables name: the metric sources, gates and release pipelines
+// objects the FEATURECONSOLE_ACC_* variables name: the metrics, metric sources, gates and release pipelines
 // whose name starts with the test prefix (never the test gate itself; pipelines in
 // sweep_release_pipelines_test.go), and the rules of the test gate. The pipeline
 // FEATURECONSOLE_ACC_PIPELINE names is taken over, never deleted.
 func init() {
+	resource.AddTestSweepers("featureconsole_metric", &resource.Sweeper{
+		Name: "featureconsole_metric",
+		F:    sweepMetrics,
+	})
 	resource.AddTestSweepers("featureconsole_metric_source", &resource.Sweeper{
 		Name: "featureconsole_metric_source",
 		F:    sweepMetricSources,
+		// A metric names its source: the metrics go first.
+		Dependencies: []string{"featureconsole_metric"},
 	})
 	resource.AddTestSweepers("featureconsole_gate_rules", &resource.Sweeper{
 		Name: "featureconsole_gate_rules",
@@ -103,6 +109,34 @@ func sweepMetricSources(_ string) error {
 	}
 	for n := range names {
 		if err := c.DeleteMetricSource(ctx, n); err != nil && !console.NotFound(err) {
+			return err
+		}
+	}
+	return nil
+}
+
+// sweepMetrics deletes the metrics the tests create: a name with the test prefix.
+func sweepMetrics(_ string) error {
+	c, e, err := sweepClient()
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	var ids []string
+	err = c.EachMetricsPage(ctx, console.ListOptions{}, func(page []console.Metric) error {
+		for _, m := range page {
+			if strings.HasPrefix(m.Name, e.prefix) && m.ID != "" {
+				ids = append(ids, m.ID)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, id := range ids {
+		if err := c.DeleteMetric(ctx, id); err != nil && !console.NotFound(err) {
 			return err
 		}
 	}

@@ -1,0 +1,4 @@
+import {
+  to = featureconsole_metric.revenue
+  id = "revenue::user_warehouse"
+}
