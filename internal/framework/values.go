@@ -162,6 +162,16 @@ func StringOrNull(s string) types.String {
 	return types.StringValue(s)
 }
 
+// StringOrPrior is s, or where the service's answer leaves it out (the document's examples leave an
+// experiment's or a config's name out), the prior value when known, else null: never "", which
+// the attribute's own validators would refuse in generated configuration.
+func StringOrPrior(s string, prior types.String) types.String {
+	if s == "" && !prior.IsUnknown() && !prior.IsNull() {
+		return prior
+	}
+	return StringOrNull(s)
+}
+
 // OptionalString maps an absent or empty service value to null: the schema rejects "".
 func OptionalString(p *string) types.String { return StringOrNull(Deref(p, "")) }
 

@@ -6,6 +6,8 @@ package framework
 import (
 	"testing"
 	"unicode/utf8"
+
+	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
 func TestTruncateNeverSplitsACharacter(t *testing.T) {
@@ -33,6 +35,23 @@ func TestIsBlank(t *testing.T) {
 	for s, want := range map[string]bool{"": true, " \t\n": true, "\u00a0": true, "a": false, " a ": false} {
 		if got := IsBlank(s); got != want {
 			t.Errorf("isBlank(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+func TestStringOrPrior(t *testing.T) {
+	for _, tc := range []struct {
+		read  string
+		prior types.String
+		want  types.String
+	}{
+		{"Checkout", types.StringValue("Old"), types.StringValue("Checkout")},
+		{"", types.StringValue("Old"), types.StringValue("Old")},
+		{"", types.StringUnknown(), types.StringNull()},
+		{"", types.StringNull(), types.StringNull()},
+	} {
+		if got := StringOrPrior(tc.read, tc.prior); !got.Equal(tc.want) {
+			t.Errorf("StringOrPrior(%q, %s) = %s, want %s", tc.read, tc.prior, got, tc.want)
 		}
 	}
 }

@@ -352,7 +352,7 @@ func (s *Server) getSegmentIDs(r *http.Request, id string) response {
 	lo, hi, pg := p.window(len(shown), basePath+"/segments/"+id+"/id_list")
 	return jsonResp(http.StatusOK, map[string]any{
 		"message":    "Segment ids listed successfully",
-		"data":       map[string]any{"name": st.seg.Name, "count": len(shown), "ids": slices.Clone(shown[lo:hi])},
+		"data":       map[string]any{"name": st.seg.Name, "count": len(shown), "ids": nonNilStrings(slices.Clone(shown[lo:hi]))},
 		"pagination": pg,
 	})
 }

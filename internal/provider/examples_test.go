@@ -450,10 +450,16 @@ func TestAccGuides_hcl(t *testing.T) {
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
 			}
+			steps := []resource.TestStep{step}
+			if unprotected(hcl) != hcl {
+				// A started experiment is protected from deletion: the harness's destroy needs
+				// deletion_protection = false, applied first, as a user's would.
+				steps = append(steps, resource.TestStep{Config: unprotected(hcl)})
+			}
 			resource.Test(t, resource.TestCase{
 				PreCheck:                 func() { testAccPreCheck(t) },
 				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-				Steps:                    []resource.TestStep{step},
+				Steps:                    steps,
 			})
 		})
 	}

@@ -72,6 +72,7 @@ func seedProject(m *mockconsole.Server, gates, pipelines, sources int) {
 			// As pipeline rules written in the console come: no operator, scalar targets (a number
 			// among them), a condition type gate rules do not document.
 			p.Phases[0].Rules = append(p.Phases[0].Rules, consolePipelineRule)
+			m.ServeBeyondDocument("/type: value is not one of the allowed values") // the document's list lacks them
 		}
 		m.PutPipeline(p)
 	}

@@ -161,7 +161,7 @@ func flattenJSONValue(service console.JSONObject, prior framework.JSONValue) fra
 // flattenConfigFields puts what the service holds into the model.
 func flattenConfigFields(c *console.DynamicConfig, m *dynamicConfigFields) {
 	m.ConfigID = types.StringValue(c.ID)
-	m.Name = types.StringValue(c.Name)
+	m.Name = framework.StringOrPrior(c.Name, m.Name)
 	m.Description = types.StringValue(c.Description)
 	m.IsEnabled = types.BoolValue(c.IsEnabled)
 	m.IDType = types.StringValue(c.IDType)

@@ -323,7 +323,7 @@ func withPriorGroupIDs(ctx context.Context, e *console.Experiment, prior types.L
 func flattenExperiment(ctx context.Context, e *console.Experiment, m *experimentFields) {
 	e = withPriorGroupIDs(ctx, e, m.Groups)
 	m.ExperimentID = types.StringValue(e.ID)
-	m.Name = types.StringValue(e.Name)
+	m.Name = framework.StringOrPrior(e.Name, m.Name)
 	m.Description = types.StringValue(e.Description)
 	m.Hypothesis = types.StringValue(e.Hypothesis)
 	m.IDType = types.StringValue(e.IDType)
