@@ -113,6 +113,47 @@ func TestExpandAndChangeGroups(t *testing.T) {
 	}
 }
 
+// Groups are matched by name: reordered, or with a description changed, they change nothing the
+// service freezes mid-run (the write still sends them: sameGroupContent tells them apart).
+func TestGroupChangesMatchByName(t *testing.T) {
+	ctx := context.Background()
+	a := groupList(t, group("Control", 50, `{"color":"grey"}`), group("Green", 50, `{"color":"green"}`))
+	described := group("Control", 50, `{"color":"grey"}`)
+	described.Description = types.StringValue("The grey button")
+	for name, other := range map[string]types.List{
+		"order":       groupList(t, group("Green", 50, `{"color":"green"}`), group("Control", 50, `{"color":"grey"}`)),
+		"description": groupList(t, described, group("Green", 50, `{"color":"green"}`)),
+	} {
+		if changes := groupChanges(ctx, other, a); len(changes) != 0 {
+			t.Errorf("a change of %s is frozen: %q", name, changes)
+		}
+		if sameGroupContent(ctx, a, other) {
+			t.Errorf("a change of %s writes nothing", name)
+		}
+	}
+}
+
+// A lower allocation of an active experiment is refused at allocation; a higher one, or a lower
+// one in setup, is not.
+func TestAllocationLowered(t *testing.T) {
+	model := func(status string, allocation float64) experimentModel {
+		var m experimentModel
+		m.Status, m.Allocation = types.StringValue(status), framework.NumberFromFloat(allocation)
+		return m
+	}
+	for _, c := range []struct {
+		status   string
+		from, to float64
+		refused  bool
+	}{{"active", 50, 40, true}, {"active", 50, 49.99, true}, {"active", 50, 60, false}, {"active", 50, 50, false}, {"setup", 50, 40, false}} {
+		var diags diag.Diagnostics
+		allocationLowered("cta", model(c.status, c.to), model(c.status, c.from), &diags)
+		if diags.HasError() != c.refused || c.refused && !strings.Contains(diagText(diags), "cannot decrease") {
+			t.Errorf("%s %v → %v: %s", c.status, c.from, c.to, diagText(diags))
+		}
+	}
+}
+
 // Each move the service cannot make says why and what to do instead.
 func TestExperimentMoveRefusal(t *testing.T) {
 	for _, c := range []struct{ from, to, why string }{
