@@ -187,15 +187,27 @@ func experimentAttributes(ctx context.Context) map[string]schema.Attribute {
 		},
 		"launched_group": schema.StringAttribute{
 			Optional: true, Computed: true,
-			MarkdownDescription: "With `status = \"decision_made\"`: the name of the group to ship (its values are served to " +
-				"everyone). Read from the service once a decision is made. Set in place, with the move to `decision_made`.",
+			MarkdownDescription: "With `status = \"decision_made\"`: the name of the group to ship. Its values are served to " +
+				"the users the experiment targeted (see `remove_targeting`). Read from the service once a decision is made. " +
+				"Set in place, with the move to `decision_made`.",
 			Validators: []validator.String{framework.NotBlank()},
 		},
 		"decision_reason": schema.StringAttribute{
 			Optional: true, Computed: true,
 			MarkdownDescription: "Why the decision was made, or the experiment abandoned: required with `decision_made` " +
-				"and `abandoned`. Sent with the move it explains; changing it alone sends no request.",
+				"and `abandoned`. Sent with the move it explains; after it, the reason the service recorded (an omitted " +
+				"`decision_reason` follows it). Never changed in place: the service keeps the reason given with the move, " +
+				"so a different one after the move, or one without a move, fails the plan, with nothing sent.",
 			Validators: []validator.String{framework.NotBlank()},
+		},
+		"remove_targeting": schema.BoolAttribute{
+			Optional: true, Computed: true, Default: booldefault.StaticBool(false),
+			MarkdownDescription: "Whom a decision ships `launched_group` to, sent with the move to `decision_made` (the " +
+				"service's `removeTargeting`). With a `targeting_gate_id`, `false` (the default) ships it only to the users " +
+				"who pass the gate; `true` removes the targeting and ships it to everyone (`targeting_gate_id` then stays " +
+				"as configured in the state, the gate the experiment targeted until its decision). Without a targeting " +
+				"gate both ship to everyone. Changing it before the decision sends no request; after it, the decision " +
+				"has shipped and a change fails the plan, with nothing sent.",
 		},
 		"deletion_protection": schema.BoolAttribute{
 			Optional: true, Computed: true, Default: booldefault.StaticBool(true),
@@ -263,12 +275,16 @@ func (r *experimentResource) Read(ctx context.Context, req resource.ReadRequest,
 	if state.DeletionProtection.IsNull() { // imported
 		state.DeletionProtection = types.BoolValue(true)
 	}
+	if state.RemoveTargeting.IsNull() { // imported
+		state.RemoveTargeting = types.BoolValue(false)
+	}
 	readObject(ctx, resp, state.Timeouts, "Experiment", state.ExperimentID.ValueString(), r.data.client.GetExperiment,
 		func(e *console.Experiment) diag.Diagnostics {
 			state.ID = types.StringValue(e.ID)
 			prior := state.experimentFields
 			flattenExperiment(ctx, e, &state.experimentFields)
 			keepDecisionReason(prior, &state.experimentFields)
+			keepRemovedTargeting(prior, state.RemoveTargeting, &state.experimentFields)
 			return nil
 		}, &state)
 }
@@ -300,9 +316,9 @@ func (r *experimentResource) Update(ctx context.Context, req resource.UpdateRequ
 	e = r.settle(ctx, op, e, plan, state.ControlGroup, &resp.Diagnostics)
 	plan.ID = types.StringValue(e.ID)
 	planned := plan.experimentFields
-	planned.Status = state.Status // the reason the configuration gives for a move made before is kept as it
 	flattenExperiment(ctx, e, &plan.experimentFields)
 	keepDecisionReason(planned, &plan.experimentFields)
+	keepRemovedTargeting(planned, plan.RemoveTargeting, &plan.experimentFields)
 	if !planned.LastModifierID.IsUnknown() { // the plan kept them: nothing was written (ModifyPlan)
 		plan.LastModifierID, plan.LastModifierName = planned.LastModifierID, planned.LastModifierName
 	}

@@ -88,7 +88,7 @@ func (r *experimentResource) ValidateConfig(ctx context.Context, req resource.Va
 	}
 	if status == console.ExperimentDecisionMade && m.LaunchedGroup.IsNull() {
 		resp.Diagnostics.AddAttributeError(launchedGroupPath, "Decision without a launched group",
-			`status = "decision_made" ships one group to everyone: name it with launched_group (such as launched_group = "Green").`)
+			`status = "decision_made" ships one group: name it with launched_group (such as launched_group = "Green").`)
 	}
 	if (status == console.ExperimentDecisionMade || status == console.ExperimentAbandoned) && m.DecisionReason.IsNull() {
 		example := "Green: +3.1% purchases"
@@ -204,6 +204,15 @@ func (r *experimentResource) ModifyPlan(ctx context.Context, req resource.Modify
 	frozenChanges(ctx, id, plan, state, &resp.Diagnostics)
 	allocationLowered(id, plan, state, &resp.Diagnostics)
 	moving := known && to != from
+	unsentReason(id, config, plan, state, moving, &resp.Diagnostics)
+	if from == console.ExperimentDecisionMade && !state.RemoveTargeting.IsNull() && !plan.RemoveTargeting.IsUnknown() &&
+		!plan.RemoveTargeting.Equal(state.RemoveTargeting) {
+		resp.Diagnostics.AddAttributeError(removeTargetingPath, "Whom a decision ships to cannot change",
+			fmt.Sprintf("Experiment %q is decision_made: its decision has shipped group %s, and remove_targeting is sent with "+
+				"the decision alone (the service's reads do not say it), so a change now would send nothing. Nothing was "+
+				"sent. Set remove_targeting = %t, as the state holds (after an import, false: the provider cannot read how "+
+				"an earlier decision was made).", id, state.LaunchedGroup, state.RemoveTargeting.ValueBool()))
+	}
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -354,6 +363,30 @@ func allocationLowered(id string, plan, state experimentModel, diags *diag.Diagn
 		fmt.Sprintf("Experiment %q is active with allocation %s: it cannot decrease to %s. The service lowers the "+
 			"allocation of a running experiment only by resetting it, which starts its results over. Nothing was sent. "+
 			"Keep allocation = %s, or raise it; to stop the experiment, make a decision or abandon it (status).", id, h, p, h))
+}
+
+// unsentReason refuses a decision_reason the apply would not send: one that differs from the
+// reason the service recorded with the move (it keeps that one), or one without a move that sends
+// it (a decision or an abandon).
+func unsentReason(id string, config, plan, state experimentModel, moving bool, diags *diag.Diagnostics) {
+	to := plan.Status.ValueString()
+	sent := moving && (to == console.ExperimentDecisionMade || to == console.ExperimentAbandoned)
+	reason, ok := framework.KnownString(config.DecisionReason)
+	if !ok || sent || plan.DecisionReason.Equal(state.DecisionReason) {
+		return
+	}
+	from := state.Status.ValueString()
+	if held, ok := framework.KnownString(state.DecisionReason); ok {
+		diags.AddAttributeError(decisionReasonPath, "A decision's reason cannot change",
+			fmt.Sprintf("Experiment %q is %s with the reason %q. The service keeps the reason given with the move and "+
+				"takes no other after it, so decision_reason = %q would send nothing. Nothing was sent. Set "+
+				"decision_reason = %q, the reason the service holds.", id, from, held, reason, held))
+		return
+	}
+	diags.AddAttributeError(decisionReasonPath, "A reason without a decision",
+		fmt.Sprintf("Experiment %q is %s and this plan makes no decision or abandon: decision_reason is sent with the "+
+			"move it explains (status = \"decision_made\" or \"abandoned\"), so alone it would send nothing. Nothing "+
+			"was sent. Set it together with that status, or remove it.", id, from))
 }
 
 // checkTargetingGate reads, at plan time, the targeting gate the apply would send: one the console

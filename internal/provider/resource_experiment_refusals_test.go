@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
@@ -177,4 +178,113 @@ func TestAccExperiment_refusedAtPlan(t *testing.T) {
 			},
 		},
 	})
+}
+
+// After a move, decision_reason is the service's: a reason without a move, and another reason
+// after the decision, fail the plan in words with nothing sent; an omitted one follows the
+// service's. remove_targeting = true is sent with the decision, which then ships to everyone (the
+// service removes the targeting; the state keeps the gate as configured, and the plan after is
+// empty); a change of it after the decision fails the plan.
+func TestAccExperiment_decisionReason(t *testing.T) {
+	m, url := startMock(t, mockconsole.Config{})
+	cfg := func(lines ...string) string { return providerBlock(url) + experimentHCL(ctaGroupsHCL, lines...) }
+	const gate, removing = `targeting_gate_id = "new_checkout"`, "remove_targeting = true"
+	decide := func(reason string, lines ...string) string {
+		return cfg(append([]string{`status = "decision_made"`, `launched_group = "Green"`, `decision_reason = "` + reason + `"`, gate}, lines...)...)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             expectNoMockExperiment(m, "tfacc_cta"),
+		Steps: []resource.TestStep{
+			{Config: cfg(`status = "active"`, gate)},
+			{
+				PreConfig: m.ResetRequests,
+				Config:    cfg(`status = "active"`, gate, `decision_reason = "Too early to say"`),
+				ExpectError: wrapped("A reason without a decision", `decision_reason = "Too early to say"`,
+					`Experiment "tfacc_cta" is active and this plan makes no decision or abandon`, "Nothing was sent"),
+			},
+			{
+				PreConfig: nothingWritten(t, m),
+				Config:    decide("Green sells more", removing),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(experimentAddr, tfjsonpath.New("decision_reason"), knownvalue.StringExact("Green sells more")),
+					statecheck.ExpectKnownValue(experimentAddr, tfjsonpath.New("targeting_gate_id"), knownvalue.StringExact("new_checkout")),
+					statecheck.ExpectKnownValue(experimentAddr, tfjsonpath.New("remove_targeting"), knownvalue.Bool(true)),
+				},
+				Check: resource.ComposeAggregateTestCheckFunc(
+					expectMockExperiment(m, "tfacc_cta", func(e mockconsole.Experiment) error {
+						if e.Status != mockconsole.ExperimentDecisionMade || e.DecisionReason != "Green sells more" || e.TargetingGateID != "" {
+							return fmt.Errorf("mock holds %s, reason %q, targeting %q", e.Status, e.DecisionReason, e.TargetingGateID)
+						}
+						return nil
+					}),
+					expectDecisionSent(m, true),
+				),
+			},
+			{
+				PreConfig: m.ResetRequests,
+				Config:    decide("Green: +3 % purchases", removing),
+				ExpectError: wrapped("A decision's reason cannot change", `decision_reason = "Green: +3 % purchases"`,
+					`Experiment "tfacc_cta" is decision_made with the reason "Green sells more"`,
+					"The service keeps the reason given with the move", "Nothing was sent", `decision_reason = "Green sells more"`),
+			},
+			{
+				PreConfig:   nothingWritten(t, m),
+				Config:      decide("Green sells more", "remove_targeting = false"),
+				ExpectError: wrapped("Whom a decision ships to cannot change", "remove_targeting = false", "Nothing was sent"),
+			},
+			{
+				// Omitted, the status, the launched group and the reason follow the service's.
+				PreConfig: nothingWritten(t, m),
+				Config:    cfg(gate, removing),
+				PlanOnly:  true,
+			},
+		},
+	})
+}
+
+// By default a decision removes no targeting: removeTargeting false is sent, and the experiment
+// keeps its targeting gate (the group ships to the users who pass it).
+func TestAccExperiment_decisionKeepsTargeting(t *testing.T) {
+	m, url := startMock(t, mockconsole.Config{})
+	cfg := func(lines ...string) string {
+		return providerBlock(url) + experimentHCL(ctaGroupsHCL, append([]string{`targeting_gate_id = "new_checkout"`}, lines...)...)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             expectNoMockExperiment(m, "tfacc_cta"),
+		Steps: []resource.TestStep{
+			{Config: cfg(`status = "active"`)},
+			{
+				Config: cfg(`status = "decision_made"`, `launched_group = "Green"`, `decision_reason = "Green sells more"`),
+				Check: resource.ComposeAggregateTestCheckFunc(
+					expectMockExperiment(m, "tfacc_cta", func(e mockconsole.Experiment) error {
+						if e.Status != mockconsole.ExperimentDecisionMade || e.TargetingGateID != "new_checkout" {
+							return fmt.Errorf("mock holds %s, targeting %q", e.Status, e.TargetingGateID)
+						}
+						return nil
+					}),
+					expectDecisionSent(m, false),
+				),
+			},
+		},
+	})
+}
+
+// expectDecisionSent checks the decision the mock took sent removeTargeting as want.
+func expectDecisionSent(m *mockconsole.Server, want bool) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		var sent struct {
+			RemoveTargeting *bool `json:"removeTargeting"`
+		}
+		if err := sentBody(m, http.MethodPut, "/console/v1/experiments/tfacc_cta/make_decision", &sent); err != nil {
+			return err
+		}
+		if sent.RemoveTargeting == nil || *sent.RemoveTargeting != want {
+			return fmt.Errorf("the decision sent removeTargeting %v, want %t", sent.RemoveTargeting, want)
+		}
+		return nil
+	}
 }

@@ -154,6 +154,59 @@ func TestAllocationLowered(t *testing.T) {
 	}
 }
 
+// A reason the apply would not send is refused: another than the one the move recorded, or one
+// without a move; the reason sent with a move, or the one held, is not.
+func TestUnsentReason(t *testing.T) {
+	model := func(status, reason string) experimentModel {
+		var m experimentModel
+		m.Status, m.DecisionReason = types.StringValue(status), types.StringNull()
+		if reason != "" {
+			m.DecisionReason = types.StringValue(reason)
+		}
+		return m
+	}
+	for _, c := range []struct {
+		from, to, held, said string
+		want                 string
+	}{
+		{"decision_made", "decision_made", "Green sells", "Green wins", "The service keeps the reason given with the move"},
+		{"decision_made", "decision_made", "Green sells", "Green sells", ""},
+		{"decision_made", "decision_made", "Green sells", "", ""},
+		{"active", "active", "", "Too early", "A reason without a decision"},
+		{"active", "decision_made", "", "Green wins", ""},
+		{"active", "abandoned", "", "No traffic", ""},
+		{"abandoned", "abandoned", "No traffic", "Too little traffic", `is abandoned with the reason "No traffic"`},
+	} {
+		var diags diag.Diagnostics
+		plan := model(c.to, c.said)
+		if c.said == "" {
+			plan.DecisionReason = types.StringValue(c.held)
+		}
+		unsentReason("cta", model(c.to, c.said), plan, model(c.from, c.held), c.from != c.to, &diags)
+		text := diagText(diags)
+		if c.want == "" && diags.HasError() || c.want != "" && (!strings.Contains(text, c.want) || !strings.Contains(text, "Nothing was sent")) {
+			t.Errorf("%s → %s, %q then %q: %s", c.from, c.to, c.held, c.said, text)
+		}
+	}
+}
+
+// After a decision that removed the targeting, the service holds no gate: the state keeps the one
+// configured. Without remove_targeting, or before a decision, the service's word stands.
+func TestKeepRemovedTargeting(t *testing.T) {
+	prior := experimentFields{TargetingGateID: types.StringValue("new_checkout")}
+	for _, c := range []struct {
+		remove bool
+		status string
+		want   types.String
+	}{{true, "decision_made", types.StringValue("new_checkout")}, {false, "decision_made", types.StringNull()}, {true, "active", types.StringNull()}} {
+		m := experimentFields{Status: types.StringValue(c.status), TargetingGateID: types.StringNull()}
+		keepRemovedTargeting(prior, types.BoolValue(c.remove), &m)
+		if !m.TargetingGateID.Equal(c.want) {
+			t.Errorf("remove %t, %s: %s", c.remove, c.status, m.TargetingGateID)
+		}
+	}
+}
+
 // Each move the service cannot make says why and what to do instead.
 func TestExperimentMoveRefusal(t *testing.T) {
 	for _, c := range []struct{ from, to, why string }{

@@ -27,4 +27,5 @@ resource "featureconsole_experiment" "checkout_cta" {
   # status          = "decision_made"
   # launched_group  = "Green"
   # decision_reason = "Green: +3.1 % purchases"
+  # remove_targeting = true # with a targeting_gate_id: ship to everyone, not only to who passes it
 }
