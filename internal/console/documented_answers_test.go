@@ -345,7 +345,7 @@ func documentedCalls() []documentedCall {
 		}},
 		moved("StartExperiment", "start", func(ctx context.Context, c *Client) (*Experiment, error) { return c.StartExperiment(ctx, exp) }),
 		moved("MakeExperimentDecision", "make_decision", func(ctx context.Context, c *Client) (*Experiment, error) {
-			return c.MakeExperimentDecision(ctx, exp, "4HbgLdfqlIeN3sHkyMG1qC", "Control wins")
+			return c.MakeExperimentDecision(ctx, exp, "4HbgLdfqlIeN3sHkyMG1qC", "Control wins", false)
 		}),
 		moved("AbandonExperiment", "abandon", func(ctx context.Context, c *Client) (*Experiment, error) {
 			return c.AbandonExperiment(ctx, exp, "no traffic")

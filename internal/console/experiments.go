@@ -199,12 +199,14 @@ func (c *Client) StartExperiment(ctx context.Context, id string) (*Experiment, e
 }
 
 // MakeExperimentDecision moves an active experiment to decision_made, shipping the group groupID
-// (PUT /experiments/{id}/make_decision).
-func (c *Client) MakeExperimentDecision(ctx context.Context, id, groupID, reason string) (*Experiment, error) {
+// (PUT /experiments/{id}/make_decision, ExperimentStatusUpdateDto). With a targeting gate,
+// removeTargeting false ships the group to the users who pass the gate alone, true to everyone.
+func (c *Client) MakeExperimentDecision(ctx context.Context, id, groupID, reason string, removeTargeting bool) (*Experiment, error) {
 	body := struct {
-		ID             string `json:"id"`
-		DecisionReason string `json:"decisionReason"`
-	}{groupID, reason}
+		ID              string `json:"id"`
+		DecisionReason  string `json:"decisionReason"`
+		RemoveTargeting bool   `json:"removeTargeting"`
+	}{groupID, reason, removeTargeting}
 	return c.moveExperiment(ctx, id, "make_decision", "make a decision on", body)
 }
 

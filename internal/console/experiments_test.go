@@ -49,9 +49,9 @@ func TestExperimentWire(t *testing.T) {
 		{"start answered by a message", func(ctx context.Context, c *Client) (*Experiment, error) { return c.StartExperiment(ctx, "e 1") },
 			[]reply{{Status: 200, Body: `{"message":"Experiment successfully started."}`}, ok(exp)}, http.MethodPut, "/console/v1/experiments/e%201/start", `{}`, 2},
 		{"decision answered by a message", func(ctx context.Context, c *Client) (*Experiment, error) {
-			return c.MakeExperimentDecision(ctx, "e 1", "g2", "Green wins")
+			return c.MakeExperimentDecision(ctx, "e 1", "g2", "Green wins", false)
 		}, []reply{{Status: 200, Body: `{"message":"Decision made for Experiment."}`}, ok(exp)}, http.MethodPut,
-			"/console/v1/experiments/e%201/make_decision", `{"id":"g2","decisionReason":"Green wins"}`, 2},
+			"/console/v1/experiments/e%201/make_decision", `{"id":"g2","decisionReason":"Green wins","removeTargeting":false}`, 2},
 		{"abandon answered by a message", func(ctx context.Context, c *Client) (*Experiment, error) {
 			return c.AbandonExperiment(ctx, "e 1", "no traffic")
 		}, []reply{{Status: 200, Body: `{"message":"Experiment successfully abandoned."}`}, ok(exp)}, http.MethodPut,
@@ -61,8 +61,11 @@ func TestExperimentWire(t *testing.T) {
 		{"unarchive answered by a message", func(ctx context.Context, c *Client) (*Experiment, error) { return c.UnarchiveExperiment(ctx, "e 1") },
 			[]reply{{Status: 200, Body: `{"message":"Experiment successfully unarchived."}`}, ok(exp)}, http.MethodPut, "/console/v1/experiments/e%201/unarchive", ``, 2},
 		{"decision", func(ctx context.Context, c *Client) (*Experiment, error) {
-			return c.MakeExperimentDecision(ctx, "e 1", "g2", "Green wins")
-		}, []reply{ok(exp)}, http.MethodPut, "/console/v1/experiments/e%201/make_decision", `{"id":"g2","decisionReason":"Green wins"}`, 1},
+			return c.MakeExperimentDecision(ctx, "e 1", "g2", "Green wins", false)
+		}, []reply{ok(exp)}, http.MethodPut, "/console/v1/experiments/e%201/make_decision", `{"id":"g2","decisionReason":"Green wins","removeTargeting":false}`, 1},
+		{"decision removing the targeting", func(ctx context.Context, c *Client) (*Experiment, error) {
+			return c.MakeExperimentDecision(ctx, "e 1", "g2", "Green wins", true)
+		}, []reply{ok(exp)}, http.MethodPut, "/console/v1/experiments/e%201/make_decision", `{"id":"g2","decisionReason":"Green wins","removeTargeting":true}`, 1},
 		{"abandon", func(ctx context.Context, c *Client) (*Experiment, error) {
 			return c.AbandonExperiment(ctx, "e 1", "no traffic")
 		},

@@ -18,8 +18,9 @@ import (
 
 // Experiments (rows 47-53): at least two groups whose sizes sum to 100, each served a JSON object
 // of parameter values, group ids the service makes. The status moves only through the endpoints
-// of experiment_moves.go; a PATCH never moves it. While active the groups are frozen, and once
-// started the idType and analyticsType.
+// of experiment_moves.go; a PATCH never moves it. While active the groups' names, sizes and values
+// are frozen (matched by name: order and descriptions may change) and the allocation cannot
+// decrease (but by a reset), and once started the idType and analyticsType.
 
 // Experiment is an experiment as the service answers it.
 type Experiment struct {
@@ -386,15 +387,19 @@ func (s *Server) withGroups(held []ExperimentGroup, in []experimentGroupReq) []E
 	return out
 }
 
-// sameGroups reports whether a write of groups changes none of their names, sizes or values.
+// sameGroups reports whether a write of groups changes none of their names, sizes or values,
+// groups matched by name: their order and descriptions are not what an active experiment freezes.
 func sameGroups(held []ExperimentGroup, in []experimentGroupReq) bool {
 	if len(held) != len(in) {
 		return false
 	}
-	for i, g := range in {
-		h := held[i]
-		if h.Name != *g.Name || math.Round(h.Size*100) != math.Round(*g.Size*100) ||
-			string(h.ParameterValues) != string(canonical(*g.ParameterValues)) {
+	for _, g := range in {
+		j := slices.IndexFunc(held, func(h ExperimentGroup) bool { return h.Name == *g.Name })
+		if j < 0 {
+			return false
+		}
+		h := held[j]
+		if math.Round(h.Size*100) != math.Round(*g.Size*100) || string(h.ParameterValues) != string(canonical(*g.ParameterValues)) {
 			return false
 		}
 	}
@@ -514,6 +519,9 @@ func (s *Server) updateExperiment(id string, body []byte) response {
 	}
 	if e.Status == ExperimentActive && req.Groups != nil && !sameGroups(e.Groups, *req.Groups) {
 		return errResp(http.StatusBadRequest, "Experiment %q is active: you can't edit the groups without restarting the experiment", id)
+	}
+	if a := req.Allocation; e.Status == ExperimentActive && a != nil && math.Round(*a*100) < math.Round(e.Allocation*100) {
+		return errResp(http.StatusBadRequest, "Experiment %q is active: its allocation cannot decrease without a reset", id)
 	}
 	if e.StartTime != 0 {
 		if req.IDType != nil && *req.IDType != e.IDType {

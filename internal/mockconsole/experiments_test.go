@@ -83,7 +83,8 @@ func TestExperimentCreate(t *testing.T) {
 }
 
 // TestExperimentPatch: row 49: own fields change, group ids are kept by name, a PATCH never moves
-// the status, and an active experiment's groups, idType and analyticsType are frozen.
+// the status, and an active experiment's groups (matched by name: order and descriptions aside),
+// idType and analyticsType are frozen, and its allocation cannot decrease.
 func TestExperimentPatch(t *testing.T) {
 	s, ts := newCTA(t)
 	before, _ := s.Experiment("checkout_cta")
@@ -120,6 +121,17 @@ func TestExperimentPatch(t *testing.T) {
 	}
 	if e, _ := s.Experiment("checkout_cta"); e.Allocation != 50 || e.Description != "d" || len(e.PrimaryMetrics) != 0 || e.Status != ExperimentActive {
 		t.Errorf("patched while active %+v", e)
+	}
+	// The allocation of an active experiment rises, never decreases (but by a reset).
+	wantRefused(t, ts.URL, http.MethodPatch, "/experiments/checkout_cta", `{"allocation":49.99}`, "its allocation cannot decrease without a reset")
+	// Groups are matched by name: reordered, a description changed, while active.
+	reordered := `[{"name":"Blue","size":30,"parameterValues":{"color":"blue"},"description":"Blue button"},` +
+		`{"name":"Green","size":40,"parameterValues":{"color":"green"}},{"name":"Control","size":30,"parameterValues":{"color":"grey"}}]`
+	if st, b := do(t, ts.URL, http.MethodPatch, "/experiments/checkout_cta", `{"groups":`+reordered+`}`); st != 200 {
+		t.Fatalf("reorder while active: %d %v", st, b)
+	}
+	if e, _ := s.Experiment("checkout_cta"); e.Groups[0].Name != "Blue" || e.Groups[0].Description != "Blue button" || e.Groups[1].ID != green {
+		t.Errorf("reordered while active %+v", e.Groups)
 	}
 }
 

@@ -38,6 +38,11 @@ import (
 //     it), whose dry run would meet a source the service does not have yet: the check waits for
 //     apply. A metric naming such a source by a literal may be planned first: its dry run then says
 //     the source is missing, and the error says to refer to the source.
+//   - gatesCreated: the plan of featureconsole_gate hands the ids of the gates it creates to the plan
+//     of a featureconsole_experiment that targets one (targeting_gate_id refers to it), whose read of
+//     the gate at plan time would not find it yet: the check waits for apply. An experiment naming
+//     such a gate by a literal may be planned first: its read then says the gate is missing, and the
+//     error says to refer to the gate.
 
 // objectLocks are one mutex per object id.
 type objectLocks struct {

@@ -42,6 +42,9 @@ type providerData struct {
 	// sourcesCreated are the names of the metric sources this plan (or apply) creates: a metric
 	// that names one is checked at apply, not by a dry run at plan (handoffs.go).
 	sourcesCreated sync.Map
+	// gatesCreated are the ids of the gates this plan (or apply) creates: an experiment that targets
+	// one reads it at apply, not at plan (handoffs.go).
+	gatesCreated sync.Map
 }
 
 // managedResource is what every resource of the provider implements: plan-time checks and plan

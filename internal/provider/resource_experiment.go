@@ -40,6 +40,10 @@ func NewExperimentResource() resource.Resource {
 // experimentIDPattern is the service's pattern for an experiment id (contract §4).
 var experimentIDPattern = regexp.MustCompile(`^[A-Za-z0-9_-]*$`)
 
+// experimentNamePattern is the document's pattern for an experiment's name: letters, digits,
+// spaces, '_' and '-' (ExperimentCreateDto, ExperimentPartialUpdateDto).
+var experimentNamePattern = regexp.MustCompile(`^[A-Za-z0-9_ -]*$`)
+
 var experimentCreation = creation{typeName: "featureconsole_experiment", kind: "Experiment", noun: "An experiment with id",
 	plural: "experiments", idWord: "experiment id"}
 
@@ -49,8 +53,10 @@ func (r *experimentResource) Schema(ctx context.Context, _ resource.SchemaReques
 			"parameter values, and metrics are measured between them until a decision ships one group. `status` says " +
 			"where the experiment should stand and is moved the service's way: `active` starts it, `decision_made` ships " +
 			"`launched_group`, `abandoned` abandons it; a move the service cannot make fails the plan. While the " +
-			"experiment runs, its groups, `id_type` and `analytics_type` cannot change: changing who sees what mid-run " +
-			"means running another experiment (a new `featureconsole_experiment` block). Once started, an experiment " +
+			"experiment runs, its groups' names, sizes and values, `id_type` and `analytics_type` cannot change, and its " +
+			"`allocation` cannot decrease: changing who sees what mid-run means running another experiment (a new " +
+			"`featureconsole_experiment` block); groups are matched by name, so their order and descriptions may change. " +
+			"After a decision the groups stay as they were decided on. Once started, an experiment " +
 			"is protected from destroy and replacement by `deletion_protection`; destroy deletes the experiment, or " +
 			"archives it with `archive_on_destroy`. Import by experiment id.",
 		Attributes: experimentAttributes(ctx),
@@ -94,8 +100,10 @@ func experimentAttributes(ctx context.Context) map[string]schema.Attribute {
 			},
 			PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 		},
-		"name": chosenString("Display name, at most 100 characters; the `experiment_id` when omitted. Updated in place.",
-			stringvalidator.UTF8LengthBetween(1, 100), framework.NotBlank()),
+		"name": chosenString("Display name: 3 to 100 letters, digits, spaces, `_` and `-` (such as `Checkout CTA v2`); the "+
+			"`experiment_id` when omitted. Updated in place.",
+			stringvalidator.LengthBetween(3, 100), framework.NotBlank(),
+			stringvalidator.RegexMatches(experimentNamePattern, "must contain only letters A-Z and a-z, digits, spaces, '_' and '-'")),
 		"description": chosenString("Description, at most 1,000 characters. Empty when omitted at creation. Updated in place.",
 			stringvalidator.UTF8LengthAtMost(maxDescription)),
 		"hypothesis": chosenString("What the experiment expects to find. Empty when omitted at creation. Updated in place."),
@@ -110,14 +118,17 @@ func experimentAttributes(ctx context.Context) map[string]schema.Attribute {
 		"allocation": schema.NumberAttribute{
 			Optional: true, Computed: true,
 			MarkdownDescription: "Percentage of users in the experiment, from `0` to `100` with at most two decimals; the " +
-				"service chooses `100` when it is omitted. May change while the experiment runs: updated in place.",
+				"service chooses `100` when it is omitted. Updated in place. While the experiment is `active` it may rise but " +
+				"not decrease (the service lowers it only with a reset): a lower value fails the plan, with nothing sent.",
 			Validators:    []validator.Number{framework.PercentageValidator{Noun: "Allocation"}},
 			PlanModifiers: []planmodifier.Number{numberplanmodifier.UseStateForUnknown()},
 		},
 		"targeting_gate_id": schema.StringAttribute{
 			Optional: true,
 			MarkdownDescription: "Gate whose passing users alone take part (for example `featureconsole_gate.checkout.gate_id`). " +
-				"Omit for every user; removing it removes the targeting. Updated in place.",
+				"Omit for every user; removing it removes the targeting. Updated in place. A gate set or changed here is read " +
+				"at plan time: one the console does not have fails the plan, with nothing sent (a gate this configuration " +
+				"creates, referenced as above, is checked at apply).",
 			Validators: []validator.String{framework.NotBlank()},
 		},
 		"duration": schema.Int64Attribute{
@@ -133,8 +144,10 @@ func experimentAttributes(ctx context.Context) map[string]schema.Attribute {
 		"groups": schema.ListNestedAttribute{
 			Required: true,
 			MarkdownDescription: "The groups users are split between: at least two, names unique, sizes summing to 100. " +
-				"Groups are matched by name, so a group that keeps its name keeps its `id`. While the experiment is " +
-				"`active` the groups (names, sizes, values) cannot change: that means restarting the experiment. Updated in place in `setup`.",
+				"Groups are matched by name, so a group that keeps its name keeps its `id`. Updated in place in `setup`. " +
+				"While the experiment is `active`, and after a decision, their names, sizes and values cannot change, nor can " +
+				"groups be added or removed: the plan fails, with nothing sent (mid-run that means restarting the experiment). " +
+				"Their order and descriptions may change at any time: updated in place.",
 			Validators: []validator.List{listvalidator.SizeAtLeast(2)},
 			NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 				"id": schema.StringAttribute{Computed: true,
@@ -174,15 +187,27 @@ func experimentAttributes(ctx context.Context) map[string]schema.Attribute {
 		},
 		"launched_group": schema.StringAttribute{
 			Optional: true, Computed: true,
-			MarkdownDescription: "With `status = \"decision_made\"`: the name of the group to ship (its values are served to " +
-				"everyone). Read from the service once a decision is made. Set in place, with the move to `decision_made`.",
+			MarkdownDescription: "With `status = \"decision_made\"`: the name of the group to ship. Its values are served to " +
+				"the users the experiment targeted (see `remove_targeting`). Read from the service once a decision is made. " +
+				"Set in place, with the move to `decision_made`.",
 			Validators: []validator.String{framework.NotBlank()},
 		},
 		"decision_reason": schema.StringAttribute{
 			Optional: true, Computed: true,
 			MarkdownDescription: "Why the decision was made, or the experiment abandoned: required with `decision_made` " +
-				"and `abandoned`. Sent with the move it explains; changing it alone sends no request.",
+				"and `abandoned`. Sent with the move it explains; after it, the reason the service recorded (an omitted " +
+				"`decision_reason` follows it). Never changed in place: the service keeps the reason given with the move, " +
+				"so a different one after the move, or one without a move, fails the plan, with nothing sent.",
 			Validators: []validator.String{framework.NotBlank()},
+		},
+		"remove_targeting": schema.BoolAttribute{
+			Optional: true, Computed: true, Default: booldefault.StaticBool(false),
+			MarkdownDescription: "Whom a decision ships `launched_group` to, sent with the move to `decision_made` (the " +
+				"service's `removeTargeting`). With a `targeting_gate_id`, `false` (the default) ships it only to the users " +
+				"who pass the gate; `true` removes the targeting and ships it to everyone (`targeting_gate_id` then stays " +
+				"as configured in the state, the gate the experiment targeted until its decision). Without a targeting " +
+				"gate both ship to everyone. Changing it before the decision sends no request; after it, the decision " +
+				"has shipped and a change fails the plan, with nothing sent.",
 		},
 		"deletion_protection": schema.BoolAttribute{
 			Optional: true, Computed: true, Default: booldefault.StaticBool(true),
@@ -250,12 +275,16 @@ func (r *experimentResource) Read(ctx context.Context, req resource.ReadRequest,
 	if state.DeletionProtection.IsNull() { // imported
 		state.DeletionProtection = types.BoolValue(true)
 	}
+	if state.RemoveTargeting.IsNull() { // imported
+		state.RemoveTargeting = types.BoolValue(false)
+	}
 	readObject(ctx, resp, state.Timeouts, "Experiment", state.ExperimentID.ValueString(), r.data.client.GetExperiment,
 		func(e *console.Experiment) diag.Diagnostics {
 			state.ID = types.StringValue(e.ID)
 			prior := state.experimentFields
 			flattenExperiment(ctx, e, &state.experimentFields)
 			keepDecisionReason(prior, &state.experimentFields)
+			keepRemovedTargeting(prior, state.RemoveTargeting, &state.experimentFields)
 			return nil
 		}, &state)
 }
@@ -287,9 +316,9 @@ func (r *experimentResource) Update(ctx context.Context, req resource.UpdateRequ
 	e = r.settle(ctx, op, e, plan, state.ControlGroup, &resp.Diagnostics)
 	plan.ID = types.StringValue(e.ID)
 	planned := plan.experimentFields
-	planned.Status = state.Status // the reason the configuration gives for a move made before is kept as it
 	flattenExperiment(ctx, e, &plan.experimentFields)
 	keepDecisionReason(planned, &plan.experimentFields)
+	keepRemovedTargeting(planned, plan.RemoveTargeting, &plan.experimentFields)
 	if !planned.LastModifierID.IsUnknown() { // the plan kept them: nothing was written (ModifyPlan)
 		plan.LastModifierID, plan.LastModifierName = planned.LastModifierID, planned.LastModifierName
 	}

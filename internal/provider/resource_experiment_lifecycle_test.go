@@ -19,7 +19,9 @@ import (
 
 // A status moved in the console shows in the plan as what it is: with status omitted the plan
 // follows it and writes nothing; a configuration asking for a move the service cannot make from
-// there fails at plan, saying why, with nothing sent.
+// there fails at plan, saying why, with nothing sent. The console's decision reads with its reason:
+// other words for it fail the plan (the service keeps the reason given with the move), its own
+// plan nothing.
 func TestAccExperiment_consoleMoves(t *testing.T) {
 	m, url := startMock(t, mockconsole.Config{})
 	cfg := func(lines ...string) string { return providerBlock(url) + experimentHCL(ctaGroupsHCL, lines...) }
@@ -65,24 +67,25 @@ func TestAccExperiment_consoleMoves(t *testing.T) {
 				ExpectError: wrapped("A decision cannot change", `shipped group "Control"`),
 			},
 			{
-				// The console's decision, declared with other words for it, plans nothing.
 				PreConfig: nothingWritten(t, m),
 				Config:    cfg(`status = "decision_made"`, `launched_group = "Control"`, `decision_reason = "Control holds"`),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(experimentAddr, plancheck.ResourceActionUpdate),
-				}},
+				ExpectError: wrapped("A decision's reason cannot change", `decision_reason = "Control holds"`,
+					`Experiment "tfacc_cta" is decision_made with the reason "Decided in the console"`, "Nothing was sent",
+					`Set decision_reason = "Decided in the console"`),
 			},
 			{
+				// The console's decision, declared with its own words, plans nothing.
 				PreConfig: func() {
+					nothingWritten(t, m)()
 					if err := m.AbandonExperiment("tfacc_cta", "x"); err == nil {
 						t.Error("the mock abandoned a decided experiment")
 					}
-					if w := writes(m); len(w) != 0 {
-						t.Errorf("a change of decision_reason alone sent %s %s", w[0].Method, w[0].Path)
-					}
 				},
-				Config:   cfg(`status = "decision_made"`, `launched_group = "Control"`, `decision_reason = "Control holds"`),
-				PlanOnly: true,
+				Config: cfg(`status = "decision_made"`, `launched_group = "Control"`, `decision_reason = "Decided in the console"`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectEmptyPlan(),
+					plancheck.ExpectKnownValue(experimentAddr, tfjsonpath.New("decision_reason"), knownvalue.StringExact("Decided in the console")),
+				}},
 			},
 		},
 	})

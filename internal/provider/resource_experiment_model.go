@@ -31,9 +31,11 @@ const experimentIdentityAttr = "experiment_id"
 type experimentModel struct {
 	ID types.String `tfsdk:"id"`
 	experimentFields
-	ArchiveOnDestroy   types.Bool     `tfsdk:"archive_on_destroy"`
-	DeletionProtection types.Bool     `tfsdk:"deletion_protection"`
-	Timeouts           timeouts.Value `tfsdk:"timeouts"`
+	ArchiveOnDestroy   types.Bool `tfsdk:"archive_on_destroy"`
+	DeletionProtection types.Bool `tfsdk:"deletion_protection"`
+	// RemoveTargeting is sent with the decision (removeTargeting); the service's reads do not say it.
+	RemoveTargeting types.Bool     `tfsdk:"remove_targeting"`
+	Timeouts        timeouts.Value `tfsdk:"timeouts"`
 }
 
 // experimentFields are what the service holds of an experiment, shared with its data source.
@@ -352,12 +354,22 @@ func flattenExperiment(ctx context.Context, e *console.Experiment, m *experiment
 	m.LastModifierName = types.StringValue(e.LastModifierName)
 }
 
-// keepDecisionReason keeps the reason prior holds where the experiment has not moved since: the
-// reason is sent with a move and no write changes it after, so the words the configuration (or the
-// state) gives for a move made before plan nothing, whatever the service recorded.
+// keepDecisionReason keeps the reason prior holds where the service's answer gives none and the
+// experiment stands where prior says: the reason follows the service's (ModifyPlan refuses another
+// after the move), and a read that leaves it out keeps the one the move sent.
 func keepDecisionReason(prior experimentFields, m *experimentFields) {
-	if !prior.DecisionReason.IsNull() && !prior.DecisionReason.IsUnknown() && prior.Status.Equal(m.Status) {
+	if m.DecisionReason.IsNull() && !prior.DecisionReason.IsNull() && !prior.DecisionReason.IsUnknown() && prior.Status.Equal(m.Status) {
 		m.DecisionReason = prior.DecisionReason
+	}
+}
+
+// keepRemovedTargeting keeps the targeting gate prior holds of a decided experiment whose decision
+// removed the targeting (remove_targeting = true): the service then holds none, and the gate stays
+// in the state as the one the experiment targeted until its decision, as the configuration says.
+func keepRemovedTargeting(prior experimentFields, removeTargeting types.Bool, m *experimentFields) {
+	if removeTargeting.ValueBool() && m.Status.ValueString() == console.ExperimentDecisionMade && m.TargetingGateID.IsNull() &&
+		!prior.TargetingGateID.IsUnknown() {
+		m.TargetingGateID = prior.TargetingGateID
 	}
 }
 
@@ -387,11 +399,12 @@ type experimentResource struct{ resourceData }
 
 // The experiment's attributes that plan-time checks and moves name.
 var (
-	statusPath         = path.Root("status")
-	launchedGroupPath  = path.Root("launched_group")
-	controlGroupPath   = path.Root("control_group")
-	decisionReasonPath = path.Root("decision_reason")
-	groupsPath         = path.Root("groups")
+	statusPath          = path.Root("status")
+	launchedGroupPath   = path.Root("launched_group")
+	controlGroupPath    = path.Root("control_group")
+	decisionReasonPath  = path.Root("decision_reason")
+	removeTargetingPath = path.Root("remove_targeting")
+	groupsPath          = path.Root("groups")
 )
 
 // experimentIDArgument is the experiment_id a data source of an experiment reads by.

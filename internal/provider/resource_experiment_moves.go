@@ -85,7 +85,7 @@ func (r *experimentResource) settle(ctx context.Context, op *framework.Operation
 				fmt.Sprintf("Experiment %q has no group named %q to ship: it holds %s.", id, name, framework.QuoteList(groupNamesOf(e))))
 			return e
 		}
-		got, err = c.MakeExperimentDecision(ctx, id, group, reason)
+		got, err = c.MakeExperimentDecision(ctx, id, group, reason, plan.RemoveTargeting.ValueBool())
 	}
 	if err != nil {
 		return fail(what, err)

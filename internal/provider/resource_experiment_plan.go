@@ -9,14 +9,17 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
@@ -85,7 +88,7 @@ func (r *experimentResource) ValidateConfig(ctx context.Context, req resource.Va
 	}
 	if status == console.ExperimentDecisionMade && m.LaunchedGroup.IsNull() {
 		resp.Diagnostics.AddAttributeError(launchedGroupPath, "Decision without a launched group",
-			`status = "decision_made" ships one group to everyone: name it with launched_group (such as launched_group = "Green").`)
+			`status = "decision_made" ships one group: name it with launched_group (such as launched_group = "Green").`)
 	}
 	if (status == console.ExperimentDecisionMade || status == console.ExperimentAbandoned) && m.DecisionReason.IsNull() {
 		example := "Green: +3.1% purchases"
@@ -160,6 +163,9 @@ func (r *experimentResource) ModifyPlan(ctx context.Context, req resource.Modify
 			resp.Diagnostics.AddAttributeError(statusPath, "Experiment cannot be created "+to, experimentCreateRefusal(id, to))
 		}
 		r.planControlGroup(ctx, config, &plan, types.StringNull())
+		if gate, ok := framework.KnownString(plan.TargetingGateID); ok && !resp.Diagnostics.HasError() {
+			r.checkTargetingGate(ctx, id, gate, plan.Timeouts, false, &resp.Diagnostics)
+		}
 		resp.Diagnostics.Append(setPlanned(ctx, resp, plan)...)
 		return
 	}
@@ -196,10 +202,26 @@ func (r *experimentResource) ModifyPlan(ctx context.Context, req resource.Modify
 				"declare a new featureconsole_experiment block with its own experiment_id, or set launched_group = %s.", id, state.LaunchedGroup, state.LaunchedGroup))
 	}
 	frozenChanges(ctx, id, plan, state, &resp.Diagnostics)
+	allocationLowered(id, plan, state, &resp.Diagnostics)
+	moving := known && to != from
+	unsentReason(id, config, plan, state, moving, &resp.Diagnostics)
+	if from == console.ExperimentDecisionMade && !state.RemoveTargeting.IsNull() && !plan.RemoveTargeting.IsUnknown() &&
+		!plan.RemoveTargeting.Equal(state.RemoveTargeting) {
+		resp.Diagnostics.AddAttributeError(removeTargetingPath, "Whom a decision ships to cannot change",
+			fmt.Sprintf("Experiment %q is decision_made: its decision has shipped group %s, and remove_targeting is sent with "+
+				"the decision alone (the service's reads do not say it), so a change now would send nothing. Nothing was "+
+				"sent. Set remove_targeting = %t, as the state holds (after an import, false: the provider cannot read how "+
+				"an earlier decision was made).", id, state.LaunchedGroup, state.RemoveTargeting.ValueBool()))
+	}
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	moving := known && to != from
+	if gate, ok := framework.KnownString(plan.TargetingGateID); ok && !plan.TargetingGateID.Equal(state.TargetingGateID) {
+		r.checkTargetingGate(ctx, id, gate, plan.Timeouts, true, &resp.Diagnostics)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+	}
 	held, _ := framework.ListModels[experimentGroupModel](ctx, state.Groups)
 	if framework.IsKnownList(plan.Groups) {
 		plan.Groups = framework.MapObjects(ctx, plan.Groups, experimentGroupType, func(g *experimentGroupModel) {
@@ -291,13 +313,15 @@ func (r *experimentResource) planControlGroup(ctx context.Context, config experi
 	plan.ControlGroup = groups[0].Name
 }
 
-// frozenChanges refuses what a started experiment freezes: while it is active its groups, and once
-// started its id_type and analytics_type.
+// frozenChanges refuses what a started experiment freezes: while it is active, and after a
+// decision, its groups' names, sizes and values (groups are matched by name: their order and
+// descriptions may change), and once started its id_type and analytics_type.
 func frozenChanges(ctx context.Context, id string, plan, state experimentModel, diags *diag.Diagnostics) {
 	from := state.Status.ValueString()
 	started := !state.StartTime.IsNull() && !state.StartTime.IsUnknown()
+	frozen := from == console.ExperimentActive || from == console.ExperimentDecisionMade
 	var fields []string
-	if from == console.ExperimentActive && framework.ElementsKnown(plan.Groups) && !sameGroupContent(ctx, plan.Groups, state.Groups) {
+	if frozen && framework.ElementsKnown(plan.Groups) && framework.ElementsKnown(state.Groups) {
 		fields = append(fields, groupChanges(ctx, plan.Groups, state.Groups)...)
 	}
 	if started {
@@ -313,14 +337,89 @@ func frozenChanges(ctx context.Context, id string, plan, state experimentModel, 
 	if len(fields) == 0 {
 		return
 	}
-	diags.AddError("Cannot change a running experiment",
-		fmt.Sprintf("Experiment %q is %s: it cannot change %s. You can't edit the groups without restarting the "+
-			"experiment: changing who sees what mid-run spoils its results, and the service refuses it. Allocation, "+
-			"description, hypothesis, tags, metrics and duration may change. To test other groups, declare a new "+
-			"featureconsole_experiment block with its own experiment_id beside this one. Nothing was sent.", id, from, strings.Join(fields, ", ")))
+	summary, why := "Cannot change a running experiment", "You can't edit the groups without restarting the experiment: "+
+		"changing who sees what mid-run spoils its results, and the service refuses it."
+	if from == console.ExperimentDecisionMade {
+		summary, why = "Cannot change a decided experiment", "A decision has been made on its groups and shipped one of "+
+			"them: the groups it was made on stay as they were."
+	}
+	diags.AddError(summary,
+		fmt.Sprintf("Experiment %q is %s: it cannot change %s. %s Allocation (only upward while it is active), "+
+			"description, hypothesis, tags, metrics, duration, and the groups' order and descriptions may change. To "+
+			"test other groups, declare a new featureconsole_experiment block with its own experiment_id beside this "+
+			"one. Nothing was sent.", id, from, strings.Join(fields, ", "), why))
 }
 
-// groupChanges names what differs between the planned groups and the state's.
+// allocationLowered refuses a lower allocation of an active experiment: the service's docs say it
+// cannot decrease without a reset.
+func allocationLowered(id string, plan, state experimentModel, diags *diag.Diagnostics) {
+	planned, ok1 := percentOf(plan.Allocation)
+	held, ok2 := percentOf(state.Allocation)
+	if state.Status.ValueString() != console.ExperimentActive || !ok1 || !ok2 || math.Round(planned*100) >= math.Round(held*100) {
+		return
+	}
+	p, h := strconv.FormatFloat(planned, 'f', -1, 64), strconv.FormatFloat(held, 'f', -1, 64)
+	diags.AddAttributeError(path.Root("allocation"), "Allocation cannot decrease while the experiment runs",
+		fmt.Sprintf("Experiment %q is active with allocation %s: it cannot decrease to %s. The service lowers the "+
+			"allocation of a running experiment only by resetting it, which starts its results over. Nothing was sent. "+
+			"Keep allocation = %s, or raise it; to stop the experiment, make a decision or abandon it (status).", id, h, p, h))
+}
+
+// unsentReason refuses a decision_reason the apply would not send: one that differs from the
+// reason the service recorded with the move (it keeps that one), or one without a move that sends
+// it (a decision or an abandon).
+func unsentReason(id string, config, plan, state experimentModel, moving bool, diags *diag.Diagnostics) {
+	to := plan.Status.ValueString()
+	sent := moving && (to == console.ExperimentDecisionMade || to == console.ExperimentAbandoned)
+	reason, ok := framework.KnownString(config.DecisionReason)
+	if !ok || sent || plan.DecisionReason.Equal(state.DecisionReason) {
+		return
+	}
+	from := state.Status.ValueString()
+	if held, ok := framework.KnownString(state.DecisionReason); ok {
+		diags.AddAttributeError(decisionReasonPath, "A decision's reason cannot change",
+			fmt.Sprintf("Experiment %q is %s with the reason %q. The service keeps the reason given with the move and "+
+				"takes no other after it, so decision_reason = %q would send nothing. Nothing was sent. Set "+
+				"decision_reason = %q, the reason the service holds.", id, from, held, reason, held))
+		return
+	}
+	diags.AddAttributeError(decisionReasonPath, "A reason without a decision",
+		fmt.Sprintf("Experiment %q is %s and this plan makes no decision or abandon: decision_reason is sent with the "+
+			"move it explains (status = \"decision_made\" or \"abandoned\"), so alone it would send nothing. Nothing "+
+			"was sent. Set it together with that status, or remove it.", id, from))
+}
+
+// checkTargetingGate reads, at plan time, the targeting gate the apply would send: one the console
+// does not have fails the plan at targeting_gate_id; a read that fails otherwise warns, and the
+// plan goes on. A gate this run creates (handoffs.go) is the apply's to check.
+func (r *experimentResource) checkTargetingGate(ctx context.Context, id, gate string, t timeouts.Value, update bool, diags *diag.Diagnostics) {
+	if r.data == nil || r.data.client == nil {
+		return
+	}
+	if _, ok := r.data.gatesCreated.Load(gate); ok {
+		tflog.Info(ctx, "the experiment's targeting gate is checked at apply: this run creates it", map[string]any{"experiment": id, "gate": gate})
+		return
+	}
+	ctx, op, cancel := dryRunOperation(ctx, t, update)
+	defer cancel()
+	_, err := r.data.client.GetGate(ctx, gate)
+	switch {
+	case err == nil:
+	case console.NotFound(err):
+		diags.AddAttributeError(path.Root("targeting_gate_id"), fmt.Sprintf("Targeting gate %q not found", gate),
+			fmt.Sprintf("Experiment %q targets gate %q (targeting_gate_id), which the console does not have: the service "+
+				"would refuse the experiment. Nothing was sent. Create the gate first, or declare it with "+
+				"featureconsole_gate and reference it (targeting_gate_id = featureconsole_gate.<name>.gate_id), so that "+
+				"Terraform creates it before the experiment.", id, gate))
+	default:
+		diags.AddWarning(fmt.Sprintf("Targeting gate %q not checked at plan time", gate),
+			fmt.Sprintf("The read that checks experiment %q's targeting gate failed, so the plan was made without it:\n\n", id)+
+				framework.APIFailure{Op: "read", Object: fmt.Sprintf("gate %q", gate)}.Detail(ctx, op, err))
+	}
+}
+
+// groupChanges names what differs between the planned groups and the state's, matched by name: the
+// groups added or removed, and the sizes and values changed. Order and descriptions are none of it.
 func groupChanges(ctx context.Context, planned, held types.List) []string {
 	ps, _ := framework.ListModels[experimentGroupModel](ctx, planned)
 	hs, _ := framework.ListModels[experimentGroupModel](ctx, held)
@@ -342,18 +441,12 @@ func groupChanges(ctx context.Context, planned, held types.List) []string {
 		if !sameJSON(ctx, p.ParameterValues, h.ParameterValues) {
 			out = append(out, fmt.Sprintf("groups[%d].parameter_values of %q", i, name))
 		}
-		if !p.Description.Equal(h.Description) {
-			out = append(out, fmt.Sprintf("groups[%d].description of %q", i, name))
-		}
 		delete(byName, name)
 	}
 	for _, h := range hs {
 		if _, left := byName[h.Name.ValueString()]; left {
 			out = append(out, fmt.Sprintf("groups (removes group %q)", h.Name.ValueString()))
 		}
-	}
-	if len(out) == 0 {
-		out = append(out, "the order of its groups")
 	}
 	return out
 }

@@ -78,7 +78,7 @@ func nothingWritten(t *testing.T, m *mockconsole.Server) func() {
 
 // The workflow of an experiment: created in setup with its control group second (set by id once the
 // create answered the groups' ids), started with status = "active", plans empty; a size or value
-// change while it runs fails at plan with nothing sent; an allocation change applies; a decision
+// change while it runs fails at plan with nothing sent; a higher allocation applies; a decision
 // ships Green; going back to active fails at plan; destroy deletes.
 func TestAccExperiment_workflow(t *testing.T) {
 	m, url := startMock(t, mockconsole.Config{})
@@ -92,7 +92,7 @@ func TestAccExperiment_workflow(t *testing.T) {
 		CheckDestroy:             expectNoMockExperiment(m, "tfacc_cta"),
 		Steps: []resource.TestStep{
 			{
-				Config: cfg(ctaGroupsHCL),
+				Config: cfg(ctaGroupsHCL, "allocation = 20"),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(experimentAddr, plancheck.ResourceActionCreate),
 					plancheck.ExpectKnownValue(experimentAddr, tfjsonpath.New("status"), knownvalue.StringExact("setup")),
@@ -100,7 +100,7 @@ func TestAccExperiment_workflow(t *testing.T) {
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(experimentAddr, tfjsonpath.New("status"), knownvalue.StringExact("setup")),
 					statecheck.ExpectKnownValue(experimentAddr, tfjsonpath.New("control_group"), knownvalue.StringExact("Control")),
-					statecheck.ExpectKnownValue(experimentAddr, tfjsonpath.New("allocation"), knownvalue.Int64Exact(100)),
+					statecheck.ExpectKnownValue(experimentAddr, tfjsonpath.New("allocation"), knownvalue.Int64Exact(20)),
 					statecheck.ExpectKnownValue(experimentAddr, tfjsonpath.New("start_time"), knownvalue.Null()),
 				},
 				Check: expectMockExperiment(m, "tfacc_cta", func(e mockconsole.Experiment) error {
@@ -112,7 +112,7 @@ func TestAccExperiment_workflow(t *testing.T) {
 				}),
 			},
 			{
-				Config: cfg(ctaGroupsHCL, `status = "active"`),
+				Config: cfg(ctaGroupsHCL, `status = "active"`, "allocation = 20"),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(experimentAddr, plancheck.ResourceActionUpdate),
 					plancheck.ExpectKnownValue(experimentAddr, tfjsonpath.New("groups").AtSliceIndex(0).AtMapKey("id"), knownvalue.NotNull()),

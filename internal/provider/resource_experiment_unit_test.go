@@ -113,6 +113,100 @@ func TestExpandAndChangeGroups(t *testing.T) {
 	}
 }
 
+// Groups are matched by name: reordered, or with a description changed, they change nothing the
+// service freezes mid-run (the write still sends them: sameGroupContent tells them apart).
+func TestGroupChangesMatchByName(t *testing.T) {
+	ctx := context.Background()
+	a := groupList(t, group("Control", 50, `{"color":"grey"}`), group("Green", 50, `{"color":"green"}`))
+	described := group("Control", 50, `{"color":"grey"}`)
+	described.Description = types.StringValue("The grey button")
+	for name, other := range map[string]types.List{
+		"order":       groupList(t, group("Green", 50, `{"color":"green"}`), group("Control", 50, `{"color":"grey"}`)),
+		"description": groupList(t, described, group("Green", 50, `{"color":"green"}`)),
+	} {
+		if changes := groupChanges(ctx, other, a); len(changes) != 0 {
+			t.Errorf("a change of %s is frozen: %q", name, changes)
+		}
+		if sameGroupContent(ctx, a, other) {
+			t.Errorf("a change of %s writes nothing", name)
+		}
+	}
+}
+
+// A lower allocation of an active experiment is refused at allocation; a higher one, or a lower
+// one in setup, is not.
+func TestAllocationLowered(t *testing.T) {
+	model := func(status string, allocation float64) experimentModel {
+		var m experimentModel
+		m.Status, m.Allocation = types.StringValue(status), framework.NumberFromFloat(allocation)
+		return m
+	}
+	for _, c := range []struct {
+		status   string
+		from, to float64
+		refused  bool
+	}{{"active", 50, 40, true}, {"active", 50, 49.99, true}, {"active", 50, 60, false}, {"active", 50, 50, false}, {"setup", 50, 40, false}} {
+		var diags diag.Diagnostics
+		allocationLowered("cta", model(c.status, c.to), model(c.status, c.from), &diags)
+		if diags.HasError() != c.refused || c.refused && !strings.Contains(diagText(diags), "cannot decrease") {
+			t.Errorf("%s %v → %v: %s", c.status, c.from, c.to, diagText(diags))
+		}
+	}
+}
+
+// A reason the apply would not send is refused: another than the one the move recorded, or one
+// without a move; the reason sent with a move, or the one held, is not.
+func TestUnsentReason(t *testing.T) {
+	model := func(status, reason string) experimentModel {
+		var m experimentModel
+		m.Status, m.DecisionReason = types.StringValue(status), types.StringNull()
+		if reason != "" {
+			m.DecisionReason = types.StringValue(reason)
+		}
+		return m
+	}
+	for _, c := range []struct {
+		from, to, held, said string
+		want                 string
+	}{
+		{"decision_made", "decision_made", "Green sells", "Green wins", "The service keeps the reason given with the move"},
+		{"decision_made", "decision_made", "Green sells", "Green sells", ""},
+		{"decision_made", "decision_made", "Green sells", "", ""},
+		{"active", "active", "", "Too early", "A reason without a decision"},
+		{"active", "decision_made", "", "Green wins", ""},
+		{"active", "abandoned", "", "No traffic", ""},
+		{"abandoned", "abandoned", "No traffic", "Too little traffic", `is abandoned with the reason "No traffic"`},
+	} {
+		var diags diag.Diagnostics
+		plan := model(c.to, c.said)
+		if c.said == "" {
+			plan.DecisionReason = types.StringValue(c.held)
+		}
+		unsentReason("cta", model(c.to, c.said), plan, model(c.from, c.held), c.from != c.to, &diags)
+		text := diagText(diags)
+		if c.want == "" && diags.HasError() || c.want != "" && (!strings.Contains(text, c.want) || !strings.Contains(text, "Nothing was sent")) {
+			t.Errorf("%s → %s, %q then %q: %s", c.from, c.to, c.held, c.said, text)
+		}
+	}
+}
+
+// After a decision that removed the targeting, the service holds no gate: the state keeps the one
+// configured. Without remove_targeting, or before a decision, the service's word stands.
+func TestKeepRemovedTargeting(t *testing.T) {
+	prior := experimentFields{TargetingGateID: types.StringValue("new_checkout")}
+	for _, c := range []struct {
+		remove bool
+		status string
+		want   types.String
+	}{{true, "decision_made", types.StringValue("new_checkout")}, {false, "decision_made", types.StringNull()}, {true, "active", types.StringNull()}} {
+		m := experimentFields{Status: types.StringValue(c.status), TargetingGateID: types.StringNull()}
+		keepRemovedTargeting(prior, types.BoolValue(c.remove), &m)
+		if !m.TargetingGateID.Equal(c.want) {
+			t.Errorf("remove %t, %s: %s", c.remove, c.status, m.TargetingGateID)
+		}
+	}
+}
+
 // Each move the service cannot make says why and what to do instead.
 func TestExperimentMoveRefusal(t *testing.T) {
 	for _, c := range []struct{ from, to, why string }{

@@ -36,6 +36,16 @@ func (r *gateResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRe
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	// A gate this apply creates: the experiments that target it read it at apply (handoffs.go).
+	if id, ok := framework.KnownString(plan.GateID); ok && r.data != nil {
+		var prior types.String
+		if !req.State.Raw.IsNull() {
+			resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("gate_id"), &prior)...)
+		}
+		if !prior.Equal(plan.GateID) {
+			r.data.gatesCreated.Store(id, true)
+		}
+	}
 	if !req.State.Raw.IsNull() {
 		var state gateModel
 		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)

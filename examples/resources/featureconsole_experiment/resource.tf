@@ -6,10 +6,11 @@ resource "featureconsole_experiment" "checkout_cta" {
   description   = "Which button sells"
   hypothesis    = "A green button sells more"
   tags          = ["checkout"]
-  allocation    = 20 # percent of users in the experiment; may change while it runs
+  allocation    = 20 # percent of users in the experiment; may rise, not decrease, while it runs
   duration      = 14 # days
 
-  # Groups are matched by name; while the experiment is active they cannot change.
+  # Groups are matched by name; while the experiment is active, and after a decision, their names,
+  # sizes and values cannot change (their order and descriptions may).
   groups = [
     { name = "Control", size = 50, parameter_values = jsonencode({ color = "grey" }) },
     { name = "Green", size = 50, parameter_values = jsonencode({ color = "green" }) },
@@ -26,4 +27,5 @@ resource "featureconsole_experiment" "checkout_cta" {
   # status          = "decision_made"
   # launched_group  = "Green"
   # decision_reason = "Green: +3.1 % purchases"
+  # remove_targeting = true # with a targeting_gate_id: ship to everyone, not only to who passes it
 }
