@@ -42,7 +42,7 @@ type documentCheck struct {
 func (s *Server) HoldToDocument(t testing.TB) {
 	t.Helper()
 	s.mu.Lock()
-	s.document = &documentCheck{doc: mustDocument()}
+	s.document = &documentCheck{doc: apidoc.MustLoad()}
 	s.mu.Unlock()
 	t.Cleanup(func() {
 		for _, b := range s.DocumentBreaks() {
@@ -61,8 +61,6 @@ func (s *Server) ServeBeyondDocument(fields ...string) {
 		s.document.beyond = append(s.document.beyond, fields...)
 	}
 }
-
-func mustDocument() *apidoc.Document { return apidoc.MustLoad() }
 
 // DocumentBreaks returns the breaks of the document seen since HoldToDocument, in order.
 func (s *Server) DocumentBreaks() []string {

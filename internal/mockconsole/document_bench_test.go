@@ -8,6 +8,8 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/apidoc"
 )
 
 // BenchmarkHoldToDocument: what checking an exchange against the service's document adds to the
@@ -17,7 +19,7 @@ func BenchmarkHoldToDocument(b *testing.B) {
 		s := New(Config{})
 		if held {
 			s.mu.Lock()
-			s.document = &documentCheck{doc: mustDocument()}
+			s.document = &documentCheck{doc: apidoc.MustLoad()}
 			s.mu.Unlock()
 		}
 		name := "as documented"
