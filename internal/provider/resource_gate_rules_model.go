@@ -22,6 +22,6 @@ type gateRulesModel struct {
 func (m *gateRulesModel) identity() (string, types.String) { return gateIdentityAttr, m.GateID }
 
 // flattenGate stores the service's gate in m (flattenRulesModel).
-func flattenGate(ctx context.Context, g *console.Gate, m *gateRulesModel, hints []gateRuleModel) diag.Diagnostics {
+func flattenGate(ctx context.Context, g *console.Gate, m *gateRulesModel, hints []ruleModel) diag.Diagnostics {
 	return flattenRulesModel(ctx, gateRuleObjectType, g.Rules, m, hints)
 }

@@ -124,8 +124,8 @@ func TestGateRulesExpandTargets(t *testing.T) {
 	}
 }
 
-func testRule(t *testing.T, name, pct string) gateRuleModel {
-	return gateRuleModel{
+func testRule(t *testing.T, name, pct string) ruleModel {
+	return ruleModel{
 		ID: types.StringValue("id-" + name), BaseID: types.StringValue("base-" + name),
 		Name: types.StringValue(name), PassPercentage: hclNumber(t, pct),
 		Environments:      types.ListNull(types.StringType),
@@ -138,11 +138,11 @@ func testRule(t *testing.T, name, pct string) gateRuleModel {
 func TestGateRulesSameRuleContent(t *testing.T) {
 	ctx := context.Background()
 	base := testRule(t, "a", "50")
-	same := []func(*gateRuleModel){
-		func(r *gateRuleModel) { r.Environments = types.ListValueMust(types.StringType, nil) },
-		func(r *gateRuleModel) { r.Conditions = types.ListValueMust(gateConditionObjectType, nil) },
-		func(r *gateRuleModel) { r.ReturnValue = framework.NewJSONValue(`{ }`) },
-		func(r *gateRuleModel) { r.ID, r.BaseID = types.StringUnknown(), types.StringNull() },
+	same := []func(*ruleModel){
+		func(r *ruleModel) { r.Environments = types.ListValueMust(types.StringType, nil) },
+		func(r *ruleModel) { r.Conditions = types.ListValueMust(gateConditionObjectType, nil) },
+		func(r *ruleModel) { r.ReturnValue = framework.NewJSONValue(`{ }`) },
+		func(r *ruleModel) { r.ID, r.BaseID = types.StringUnknown(), types.StringNull() },
 	}
 	for i, f := range same {
 		r := base
@@ -172,7 +172,7 @@ func TestGateRulesSameRuleContent(t *testing.T) {
 	pct.PassPercentage = hclNumber(t, "50.5")
 	unknown := base
 	unknown.Environments = types.ListUnknown(types.StringType)
-	for name, r := range map[string]gateRuleModel{"percentage": pct, "unknown": unknown, "strings": asStrings} {
+	for name, r := range map[string]ruleModel{"percentage": pct, "unknown": unknown, "strings": asStrings} {
 		other := base
 		if name == "strings" {
 			other = asNumbers
@@ -185,8 +185,8 @@ func TestGateRulesSameRuleContent(t *testing.T) {
 
 func TestGateRulesMatchPriorRules(t *testing.T) {
 	ctx := context.Background()
-	prior := []gateRuleModel{testRule(t, "a", "10"), testRule(t, "b", "20"), testRule(t, "c", "30")}
-	planned := []gateRuleModel{testRule(t, "new", "1"), testRule(t, "c", "30"), testRule(t, "a", "11"), testRule(t, "b", "20")}
+	prior := []ruleModel{testRule(t, "a", "10"), testRule(t, "b", "20"), testRule(t, "c", "30")}
+	planned := []ruleModel{testRule(t, "new", "1"), testRule(t, "c", "30"), testRule(t, "a", "11"), testRule(t, "b", "20")}
 	for i := range planned {
 		planned[i].ID, planned[i].BaseID = types.StringUnknown(), types.StringUnknown()
 	}
@@ -206,7 +206,7 @@ func TestGateRulesMatchPriorRules(t *testing.T) {
 	}
 
 	// The same list as before, rule for rule: nothing is written, every id is kept.
-	same := []gateRuleModel{testRule(t, "a", "10"), testRule(t, "b", "20"), testRule(t, "c", "30")}
+	same := []ruleModel{testRule(t, "a", "10"), testRule(t, "b", "20"), testRule(t, "c", "30")}
 	matchPriorRules(ctx, same, prior)
 	for i, r := range same {
 		if got(r.ID) != got(prior[i].ID) || got(r.BaseID) != got(prior[i].BaseID) {
@@ -214,7 +214,7 @@ func TestGateRulesMatchPriorRules(t *testing.T) {
 		}
 	}
 	// Reordered only: still a write, ids unknown.
-	moved := []gateRuleModel{testRule(t, "b", "20"), testRule(t, "a", "10"), testRule(t, "c", "30")}
+	moved := []ruleModel{testRule(t, "b", "20"), testRule(t, "a", "10"), testRule(t, "c", "30")}
 	matchPriorRules(ctx, moved, prior)
 	for i, r := range moved {
 		if !r.ID.IsUnknown() {
@@ -237,7 +237,7 @@ func TestGateRulesFlattenGateKeepsConfigForms(t *testing.T) {
 		{ID: "3", BaseID: "C", Name: "c", PassPercentage: 5, Conditions: []console.Condition{}, ReturnValue: json.RawMessage(`{}`)},
 	}}
 	m := gateRulesModel{GateID: types.StringValue("g")}
-	if d := flattenGate(ctx, g, &m, []gateRuleModel{hint, hintB}); d.HasError() {
+	if d := flattenGate(ctx, g, &m, []ruleModel{hint, hintB}); d.HasError() {
 		t.Fatal(d)
 	}
 	rules, _ := ruleModels(ctx, m.Rules)
@@ -329,14 +329,14 @@ func TestGateRulesFlattenSchedule(t *testing.T) {
 		t.Errorf("no schedule = %s, want []", none)
 	}
 	// Planned: unknown when the list is written, the prior schedule when nothing is.
-	prior := []gateRuleModel{testRule(t, "a", "10")}
+	prior := []ruleModel{testRule(t, "a", "10")}
 	prior[0].ScheduledRollouts = flattenSchedule(r)
-	changed := []gateRuleModel{testRule(t, "a", "11")}
+	changed := []ruleModel{testRule(t, "a", "11")}
 	matchPriorRules(context.Background(), changed, prior)
 	if !changed[0].ScheduledRollouts.IsUnknown() {
 		t.Errorf("a written rule promises its schedule %s", changed[0].ScheduledRollouts)
 	}
-	same := []gateRuleModel{testRule(t, "a", "10")}
+	same := []ruleModel{testRule(t, "a", "10")}
 	matchPriorRules(context.Background(), same, prior)
 	if !same[0].ScheduledRollouts.Equal(prior[0].ScheduledRollouts) {
 		t.Errorf("an unchanged rule's schedule = %s", same[0].ScheduledRollouts)

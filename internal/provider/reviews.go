@@ -96,12 +96,12 @@ func savePendingRules(ctx context.Context, p privateState, rules types.List) dia
 
 // pendingRules reads what savePendingRules stored of a gate's rules; nothing (and no error) when
 // there is none or it cannot be read.
-func pendingRules(ctx context.Context, p privateState) []gateRuleModel {
+func pendingRules(ctx context.Context, p privateState) []ruleModel {
 	return pendingRulesOf(ctx, p, gateRulesListType)
 }
 
 // pendingRulesOf is pendingRules of rules of listType (a config's rules have variants).
-func pendingRulesOf(ctx context.Context, p privateState, listType types.ListType) []gateRuleModel {
+func pendingRulesOf(ctx context.Context, p privateState, listType types.ListType) []ruleModel {
 	if p == nil {
 		return nil
 	}

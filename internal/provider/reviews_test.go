@@ -62,7 +62,7 @@ func TestReviewDiagnostics(t *testing.T) {
 func TestPendingRulesPrivateState(t *testing.T) {
 	ctx := context.Background()
 	p := &memPrivate{}
-	rules := []gateRuleModel{testRule(t, "a", "10"), testRule(t, "b", "33.33")}
+	rules := []ruleModel{testRule(t, "a", "10"), testRule(t, "b", "33.33")}
 	l, d := typesListOfRules(ctx, rules)
 	if d.HasError() {
 		t.Fatal(d)
@@ -94,6 +94,6 @@ func (m *memPrivate) SetKey(_ context.Context, key string, value []byte) diag.Di
 	return nil
 }
 
-func typesListOfRules(ctx context.Context, rules []gateRuleModel) (types.List, diag.Diagnostics) {
+func typesListOfRules(ctx context.Context, rules []ruleModel) (types.List, diag.Diagnostics) {
 	return types.ListValueFrom(ctx, gateRuleObjectType, rules)
 }

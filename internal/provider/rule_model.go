@@ -15,7 +15,7 @@ import (
 // One rule as Terraform holds it (rules.go converts it to and from the service, rule_variants.go its
 // variants), and the matching by name and the written forms that both keep.
 
-type gateRuleModel struct {
+type ruleModel struct {
 	ID             types.String        `tfsdk:"id"`
 	BaseID         types.String        `tfsdk:"base_id"`
 	Name           types.String        `tfsdk:"name"`

@@ -26,7 +26,7 @@ import (
 
 // Variants of a config rule: the users a rule passes split between variants, each served its own
 // return value. A config rule is a gate rule with variants: the rule family's code (plannedRules,
-// expandRules, flattenRules, the comparisons of written.go) handles it as a gateRuleModel whose
+// expandRules, flattenRules, the comparisons of written.go) handles it as a ruleModel whose
 // Variants ruleModels and ruleList carry to and from the config rule's object. Variants are matched
 // by name within their rule (nameIndex, as rules are), so a kept variant keeps its id.
 
@@ -164,7 +164,7 @@ func variantsKnown(ctx context.Context, l types.List) bool {
 // fillVariantIDs gives a variant written without an id the id of the variant of the same name of
 // the rule of the same name that holds (what the config holds) or prior (the state's) has, as
 // expandForWrite does for base ids.
-func fillVariantIDs(rules []console.GateRule, prior []gateRuleModel, holds []console.GateRule) {
+func fillVariantIDs(rules []console.GateRule, prior []ruleModel, holds []console.GateRule) {
 	ids := map[[2]string]string{}
 	for _, p := range prior {
 		for _, v := range framework.KnownElements(p.Variants) {
@@ -254,7 +254,7 @@ func variantPercentSum(variants types.List) (int64, bool) {
 
 // checkVariantValues checks the return values of rule i's variants against the schema s, as
 // checkReturnValues checks the rule's own.
-func checkVariantValues(ctx context.Context, s *valueschema.Schema, rule gateRuleModel, i int, against string, diags *diag.Diagnostics) {
+func checkVariantValues(ctx context.Context, s *valueschema.Schema, rule ruleModel, i int, against string, diags *diag.Diagnostics) {
 	variants, d := framework.ListModels[variantModel](ctx, rule.Variants)
 	diags.Append(d...)
 	for k, v := range variants {

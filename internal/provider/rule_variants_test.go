@@ -31,7 +31,7 @@ func testVariant(t *testing.T, id, name, pct, value string) attr.Value {
 	})
 }
 
-func testConfigRule(t *testing.T, name string, variants ...attr.Value) gateRuleModel {
+func testConfigRule(t *testing.T, name string, variants ...attr.Value) ruleModel {
 	r := testRule(t, name, "100")
 	r.Variants = types.ListNull(variantObjectType)
 	if variants != nil {
@@ -59,7 +59,7 @@ func variantIDs(t *testing.T, l types.List) []string {
 // sends none.
 func TestConfigRuleVariantsExpand(t *testing.T) {
 	ctx := context.Background()
-	models := []gateRuleModel{
+	models := []ruleModel{
 		testConfigRule(t, "split", testVariant(t, "v1", "control", "66.67", `{ "a": 1 }`), testVariant(t, "", "urgent", "33.33", `{"b": [2]}`)),
 		testConfigRule(t, "plain"),
 	}
@@ -85,11 +85,11 @@ func TestConfigRuleVariantsExpand(t *testing.T) {
 		t.Errorf("expanded %s and %v, want %s and none", got, rules[1].Variants, wantJSON)
 	}
 	// A gate's rules stay gate rules: no variants attribute, none sent.
-	gl, _ := ruleList(ctx, gateRuleObjectType, []gateRuleModel{testRule(t, "g", "1")})
+	gl, _ := ruleList(ctx, gateRuleObjectType, []ruleModel{testRule(t, "g", "1")})
 	if gl.ElementType(ctx).Equal(configRuleObjectType) {
 		t.Error("a gate rule list took variants")
 	}
-	if gr, _ := expandRules(ctx, []gateRuleModel{testRule(t, "g", "1")}); gr[0].Variants != nil {
+	if gr, _ := expandRules(ctx, []ruleModel{testRule(t, "g", "1")}); gr[0].Variants != nil {
 		t.Errorf("a gate rule expanded with variants %v", gr[0].Variants)
 	}
 }
@@ -107,7 +107,7 @@ func TestConfigRuleVariantsFlatten(t *testing.T) {
 	}}, {Name: "empty", ID: "r2", BaseID: "b2"}, {Name: "none", ID: "r3", BaseID: "b3"}}
 	empty := testConfigRule(t, "empty")
 	empty.Variants = types.ListValueMust(variantObjectType, nil)
-	l, diags := flattenRulesAs(ctx, configRuleObjectType, service, []gateRuleModel{hint, empty})
+	l, diags := flattenRulesAs(ctx, configRuleObjectType, service, []ruleModel{hint, empty})
 	if diags.HasError() {
 		t.Fatal(diags)
 	}
@@ -139,9 +139,9 @@ func TestConfigRuleVariantsFlatten(t *testing.T) {
 // change of the rule; a write that may meet a run bringing older rules back promises no id.
 func TestConfigRuleVariantsMatching(t *testing.T) {
 	ctx := context.Background()
-	prior := []gateRuleModel{testConfigRule(t, "split",
+	prior := []ruleModel{testConfigRule(t, "split",
 		testVariant(t, "v1", "control", "50", `{"a":1}`), testVariant(t, "v2", "urgent", "50", `{"a":2}`))}
-	planned := []gateRuleModel{testConfigRule(t, "split",
+	planned := []ruleModel{testConfigRule(t, "split",
 		testVariant(t, "", "urgent", "30", `{"a":2}`), testVariant(t, "", "calm", "20", `{"a":3}`), testVariant(t, "", "control", "50", `{"a":1}`))}
 	if matchPriorRules(ctx, planned, prior) {
 		t.Error("a change of the variants reads as unchanged")
@@ -149,12 +149,12 @@ func TestConfigRuleVariantsMatching(t *testing.T) {
 	if got := strings.Join(variantIDs(t, planned[0].Variants), ","); got != "v2,?,v1" {
 		t.Errorf("planned variant ids %s, want v2,?,v1", got)
 	}
-	renamed := []gateRuleModel{testConfigRule(t, "other", testVariant(t, "", "control", "100", `{"a":1}`))}
+	renamed := []ruleModel{testConfigRule(t, "other", testVariant(t, "", "control", "100", `{"a":1}`))}
 	matchPriorRules(ctx, renamed, prior)
 	if got := strings.Join(variantIDs(t, renamed[0].Variants), ","); got != "?" {
 		t.Errorf("a renamed rule's variant ids %s", got)
 	}
-	same := []gateRuleModel{testConfigRule(t, "split",
+	same := []ruleModel{testConfigRule(t, "split",
 		testVariant(t, "", "control", "50", `{ "a": 1 }`), testVariant(t, "", "urgent", "50.00", `{"a":2}`))}
 	if !matchPriorRules(ctx, same, prior) || strings.Join(variantIDs(t, same[0].Variants), ",") != "v1,v2" {
 		t.Errorf("the same variants: ids %v", variantIDs(t, same[0].Variants))
@@ -180,7 +180,7 @@ func TestConfigRuleVariantsMatching(t *testing.T) {
 // ids aside.
 func TestConfigRuleVariantsWritten(t *testing.T) {
 	rules := []console.GateRule{{Name: "split", Variants: []console.RuleVariant{{Name: "control"}, {Name: "new"}, {ID: "kept", Name: "urgent"}}}}
-	prior := []gateRuleModel{testConfigRule(t, "split", testVariant(t, "p1", "control", "50", `{}`), testVariant(t, "p2", "new", "50", `{}`))}
+	prior := []ruleModel{testConfigRule(t, "split", testVariant(t, "p1", "control", "50", `{}`), testVariant(t, "p2", "new", "50", `{}`))}
 	holds := []console.GateRule{{Name: "split", Variants: []console.RuleVariant{{ID: "h1", Name: "control"}}}, {Name: "other", Variants: []console.RuleVariant{{ID: "h9", Name: "new"}}}}
 	fillVariantIDs(rules, prior, holds)
 	if v := rules[0].Variants; v[0].ID != "h1" || v[1].ID != "p2" || v[2].ID != "kept" {
@@ -214,7 +214,7 @@ func TestConfigRuleVariantsWritten(t *testing.T) {
 func TestConfigRuleVariantsValidate(t *testing.T) {
 	ctx := context.Background()
 	check := func(variants ...attr.Value) diag.Diagnostics {
-		l, _ := ruleList(ctx, configRuleObjectType, []gateRuleModel{testConfigRule(t, "split", variants...)})
+		l, _ := ruleList(ctx, configRuleObjectType, []ruleModel{testConfigRule(t, "split", variants...)})
 		var diags diag.Diagnostics
 		validateVariants(l, &diags)
 		return diags
@@ -238,7 +238,7 @@ func TestConfigRuleVariantsValidate(t *testing.T) {
 			t.Errorf("%s: %q, want %q", name, got, tc.want)
 		}
 	}
-	empty, _ := ruleList(ctx, configRuleObjectType, []gateRuleModel{testConfigRule(t, "split")})
+	empty, _ := ruleList(ctx, configRuleObjectType, []ruleModel{testConfigRule(t, "split")})
 	var diags diag.Diagnostics
 	validateVariants(empty, &diags)
 	if diags.HasError() {

@@ -34,18 +34,18 @@ var (
 )
 
 // ruleModels reads a list of rules, a config's with their variants.
-func ruleModels(ctx context.Context, l types.List) ([]gateRuleModel, diag.Diagnostics) {
+func ruleModels(ctx context.Context, l types.List) ([]ruleModel, diag.Diagnostics) {
 	if hasVariants(l.ElementType(ctx)) {
 		return configRuleModels(ctx, l)
 	}
-	return framework.ListModels[gateRuleModel](ctx, l)
+	return framework.ListModels[ruleModel](ctx, l)
 }
 
 // expandRules builds the request body. baseID goes back for every rule whose base_id is known,
 // so the service keeps the rule's identity; empty lists and objects take one canonical wire form
 // (environments null, conditions [], targetValue [], returnValue {}) so that what was sent and what
 // is read back always compare equal.
-func expandRules(ctx context.Context, rules []gateRuleModel) ([]console.GateRule, diag.Diagnostics) {
+func expandRules(ctx context.Context, rules []ruleModel) ([]console.GateRule, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	out := make([]console.GateRule, 0, len(rules))
 	for i, m := range rules {
@@ -92,19 +92,19 @@ func expandRules(ctx context.Context, rules []gateRuleModel) ([]console.GateRule
 
 // flattenRules is the service's rules (of a gate or a segment) as the gate rule object type, each
 // matched by name to its hint.
-func flattenRules(ctx context.Context, service []console.GateRule, hints []gateRuleModel) (types.List, diag.Diagnostics) {
+func flattenRules(ctx context.Context, service []console.GateRule, hints []ruleModel) (types.List, diag.Diagnostics) {
 	return flattenRulesAs(ctx, gateRuleObjectType, service, hints)
 }
 
 // flattenRulesAs is flattenRules as ruleType, the gate rule's or the config rule's (with variants).
-func flattenRulesAs(ctx context.Context, ruleType types.ObjectType, service []console.GateRule, hints []gateRuleModel) (types.List, diag.Diagnostics) {
+func flattenRulesAs(ctx context.Context, ruleType types.ObjectType, service []console.GateRule, hints []ruleModel) (types.List, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	byName := indexByName(len(hints), func(i int) (string, bool) {
 		return hints[i].Name.ValueString(), !hints[i].Name.IsUnknown() && !hints[i].Name.IsNull()
 	})
 	rules := make([]attr.Value, 0, len(service))
 	for _, r := range service {
-		var hint *gateRuleModel
+		var hint *ruleModel
 		if i, ok := byName.take(r.Name); ok { // a name the service holds twice takes its hint once
 			hint = &hints[i]
 		}
@@ -122,10 +122,10 @@ func flattenRulesAs(ctx context.Context, ruleType types.ObjectType, service []co
 	return types.ListValueMust(ruleType, rules), diags
 }
 
-func flattenRule(ctx context.Context, r console.GateRule, hint *gateRuleModel) (attr.Value, diag.Diagnostics) {
+func flattenRule(ctx context.Context, r console.GateRule, hint *ruleModel) (attr.Value, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	if hint == nil {
-		hint = &gateRuleModel{}
+		hint = &ruleModel{}
 	}
 
 	pct := heldPercent(r.PassPercentage, hint.PassPercentage)
@@ -268,7 +268,7 @@ func gateRuleAttributes() map[string]schema.Attribute {
 
 // sameRuleContent compares two rules as the service will see them; a rule with values unknown
 // until apply is never the same.
-func sameRuleContent(ctx context.Context, a, b gateRuleModel) bool {
+func sameRuleContent(ctx context.Context, a, b ruleModel) bool {
 	if !ruleFullyKnown(ctx, a) || !ruleFullyKnown(ctx, b) {
 		return false
 	}
@@ -280,14 +280,14 @@ func sameRuleContent(ctx context.Context, a, b gateRuleModel) bool {
 	return ok && ca == cb
 }
 
-func ruleFullyKnown(ctx context.Context, m gateRuleModel) bool {
+func ruleFullyKnown(ctx context.Context, m ruleModel) bool {
 	return fullyKnown(ctx, m.Name, m.PassPercentage, m.Environments, m.Conditions, m.ReturnValue) && variantsKnown(ctx, m.Variants)
 }
 
 // canonicalRule renders the content of a rule (everything but its ids) as sent on the wire, with
 // the return value's keys sorted.
-func canonicalRule(ctx context.Context, m gateRuleModel) (string, bool) {
-	rules, d := expandRules(ctx, []gateRuleModel{m})
+func canonicalRule(ctx context.Context, m ruleModel) (string, bool) {
+	rules, d := expandRules(ctx, []ruleModel{m})
 	if d.HasError() || len(rules) != 1 {
 		return "", false
 	}
@@ -334,9 +334,9 @@ func configRuleAttributes() map[string]schema.Attribute {
 	return attrs
 }
 
-// configRuleModels reads a list of config rules: each a gateRuleModel with its Variants.
-func configRuleModels(ctx context.Context, l types.List) ([]gateRuleModel, diag.Diagnostics) {
-	models, diags := framework.ListModels[gateRuleModel](ctx, convertRules(l, gateRuleObjectType, func(attrs map[string]attr.Value) {
+// configRuleModels reads a list of config rules: each a ruleModel with its Variants.
+func configRuleModels(ctx context.Context, l types.List) ([]ruleModel, diag.Diagnostics) {
+	models, diags := framework.ListModels[ruleModel](ctx, convertRules(l, gateRuleObjectType, func(attrs map[string]attr.Value) {
 		delete(attrs, "variants")
 	}))
 	for i, e := range framework.KnownElements(l) {
@@ -348,7 +348,7 @@ func configRuleModels(ctx context.Context, l types.List) ([]gateRuleModel, diag.
 }
 
 // ruleList lists models as rules of elem's type: a config rule's carries the model's Variants.
-func ruleList(ctx context.Context, elem attr.Type, models []gateRuleModel) (types.List, diag.Diagnostics) {
+func ruleList(ctx context.Context, elem attr.Type, models []ruleModel) (types.List, diag.Diagnostics) {
 	l, diags := types.ListValueFrom(ctx, gateRuleObjectType, models)
 	if diags.HasError() || !hasVariants(elem) {
 		return l, diags
@@ -381,7 +381,7 @@ func setVariants(ctx context.Context, rule attr.Value, variants types.List) (att
 
 // withVariantsOf is a flattened gate rule as a config rule holding the service's variants, each
 // matched by name to the hint's to keep the configuration's forms.
-func withVariantsOf(ctx context.Context, rule attr.Value, service []console.RuleVariant, hint *gateRuleModel) (attr.Value, diag.Diagnostics) {
+func withVariantsOf(ctx context.Context, rule attr.Value, service []console.RuleVariant, hint *ruleModel) (attr.Value, diag.Diagnostics) {
 	var hints types.List
 	if hint != nil {
 		hints = hint.Variants
@@ -424,7 +424,7 @@ func convertRules(l types.List, to types.ObjectType, edit func(map[string]attr.V
 // takes the one of the rule of the same name that holds (what the object holds, on create) or prior
 // (the state's rules) has. A plan that may supersede a run promises no base_id (supersedePlan), yet
 // the service keeps the identity of every rule the object still holds when it is sent back.
-func expandForWrite(ctx context.Context, planned, prior []gateRuleModel, holds []console.GateRule) ([]console.GateRule, diag.Diagnostics) {
+func expandForWrite(ctx context.Context, planned, prior []ruleModel, holds []console.GateRule) ([]console.GateRule, diag.Diagnostics) {
 	rules, diags := expandRules(ctx, planned)
 	if diags.HasError() {
 		return nil, diags
@@ -487,7 +487,7 @@ func objectID(m rulesModel) string {
 // state on read) are matched to the service's rules by name; where the service's value means the
 // same as the hint's, the hint's form is kept so the configuration and the state never differ in
 // form only (flattenRulesAs).
-func flattenRulesModel(ctx context.Context, ruleType types.ObjectType, service []console.GateRule, m rulesModel, hints []gateRuleModel) diag.Diagnostics {
+func flattenRulesModel(ctx context.Context, ruleType types.ObjectType, service []console.GateRule, m rulesModel, hints []ruleModel) diag.Diagnostics {
 	f := m.fields()
 	f.ID = types.StringValue(objectID(m))
 	if f.OnActiveRun.IsNull() || f.OnActiveRun.IsUnknown() { // imported, or listed: the default

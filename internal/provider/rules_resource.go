@@ -34,7 +34,7 @@ type rulesResource struct {
 	target rulesTarget
 }
 
-func (r *rulesResource) flatten(ctx context.Context, service []console.GateRule, m rulesModel, hints []gateRuleModel) diag.Diagnostics {
+func (r *rulesResource) flatten(ctx context.Context, service []console.GateRule, m rulesModel, hints []ruleModel) diag.Diagnostics {
 	return flattenRulesModel(ctx, r.target.ruleType, service, m, hints)
 }
 
@@ -134,7 +134,7 @@ func (r *rulesResource) Update(ctx context.Context, req resource.UpdateRequest, 
 // the state's rules, the hints for rules the object kept although the write removed them. Held and
 // notTaken writes are reported (kept says what Terraform kept for a held one). review settles an
 // earlier apply's review of the same change (reviews.go).
-func (r *rulesResource) apply(ctx context.Context, op *framework.Operation, plan rulesModel, existing *ruleHolder, prior []gateRuleModel,
+func (r *rulesResource) apply(ctx context.Context, op *framework.Operation, plan rulesModel, existing *ruleHolder, prior []ruleModel,
 	review *changeReview[ruleHolder], kept string, diags *diag.Diagnostics) writeOutcome {
 	id := objectID(plan)
 	if r.target.outOfOrder != nil && r.target.outOfOrder(r.data, id, diags) {

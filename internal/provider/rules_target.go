@@ -397,7 +397,7 @@ func plannedRules(ctx context.Context, plan, state types.List, sp supersedePlan)
 // of its variants from the prior rule's variants of the same name), and says whether the list is
 // unchanged. Ids are kept only when the whole list is what the prior state holds, rule for rule: no
 // write is sent.
-func matchPriorRules(ctx context.Context, planned, prior []gateRuleModel) (unchanged bool) {
+func matchPriorRules(ctx context.Context, planned, prior []ruleModel) (unchanged bool) {
 	byName := indexByName(len(prior), func(j int) (string, bool) { return prior[j].Name.ValueString(), true })
 	unchanged = len(planned) == len(prior)
 	for i := range planned {
