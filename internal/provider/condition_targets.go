@@ -33,7 +33,7 @@ func expandCondition(c conditionModel, targets json.RawMessage) console.Conditio
 }
 
 // expandTargets renders target_value as JSON strings and target_numbers as JSON numbers; neither is `[]`.
-func expandTargets(ctx context.Context, c gateConditionModel) (json.RawMessage, error) {
+func expandTargets(ctx context.Context, c ruleConditionModel) (json.RawMessage, error) {
 	switch {
 	case !c.TargetNumbers.IsNull():
 		var nums []types.Number
@@ -110,9 +110,9 @@ func (k conditionKind) flattenConditions(ctx context.Context, conds []console.Co
 
 // flattenGateCondition puts the targets back into the attribute matching their JSON type: all strings
 // into target_value, all numbers into target_numbers (exactly), a mix into target_value as strings.
-func flattenGateCondition(c console.Condition, hint *gateConditionModel) (attr.Value, error) {
+func flattenGateCondition(c console.Condition, hint *ruleConditionModel) (attr.Value, error) {
 	if hint == nil {
-		hint = &gateConditionModel{}
+		hint = &ruleConditionModel{}
 	}
 	tv := types.ListNull(types.StringType)
 	tn := types.ListNull(types.NumberType)

@@ -28,8 +28,8 @@ type conditionModel struct {
 	TargetValue types.List   `tfsdk:"target_value"`
 }
 
-// gateConditionModel adds target_numbers: gate rules can send targets as JSON numbers.
-type gateConditionModel struct {
+// ruleConditionModel adds target_numbers: gate rules can send targets as JSON numbers.
+type ruleConditionModel struct {
 	conditionModel
 	TargetNumbers types.List `tfsdk:"target_numbers"`
 }

@@ -49,7 +49,7 @@ func TestGateRulesFlattenConditionTargets(t *testing.T) {
 	cases := []struct {
 		name        string
 		raw         string
-		hint        *gateConditionModel
+		hint        *ruleConditionModel
 		wantValue   types.List
 		wantNumbers types.List
 	}{
@@ -59,8 +59,8 @@ func TestGateRulesFlattenConditionTargets(t *testing.T) {
 		{"scalar", `"x"`, nil, framework.StringList([]string{"x"}), types.ListNull(types.NumberType)},
 		{"absent", ``, nil, types.ListNull(types.StringType), types.ListNull(types.NumberType)},
 		{"empty, no hint", `[]`, nil, types.ListNull(types.StringType), types.ListNull(types.NumberType)},
-		{"empty, hint []", `[]`, &gateConditionModel{conditionModel: conditionModel{TargetValue: emptyStrings}, TargetNumbers: types.ListNull(types.NumberType)}, emptyStrings, types.ListNull(types.NumberType)},
-		{"null, hint numbers []", `null`, &gateConditionModel{conditionModel: conditionModel{TargetValue: types.ListNull(types.StringType)}, TargetNumbers: emptyNumbers}, types.ListNull(types.StringType), emptyNumbers},
+		{"empty, hint []", `[]`, &ruleConditionModel{conditionModel: conditionModel{TargetValue: emptyStrings}, TargetNumbers: types.ListNull(types.NumberType)}, emptyStrings, types.ListNull(types.NumberType)},
+		{"null, hint numbers []", `null`, &ruleConditionModel{conditionModel: conditionModel{TargetValue: types.ListNull(types.StringType)}, TargetNumbers: emptyNumbers}, types.ListNull(types.StringType), emptyNumbers},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -87,7 +87,7 @@ func TestGateRulesNumbersRoundTrip(t *testing.T) {
 	ctx := context.Background()
 	for _, s := range []string{"12.5", "100", "0.1", "33.33", "0", "-7.25", "1e3", "0.30"} {
 		cfg := hclNumber(t, s)
-		tv, err := expandTargets(ctx, gateConditionModel{conditionModel: conditionModel{TargetValue: types.ListNull(types.StringType)}, TargetNumbers: types.ListValueMust(types.NumberType, []attr.Value{cfg})})
+		tv, err := expandTargets(ctx, ruleConditionModel{conditionModel: conditionModel{TargetValue: types.ListNull(types.StringType)}, TargetNumbers: types.ListValueMust(types.NumberType, []attr.Value{cfg})})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -108,13 +108,13 @@ func TestGateRulesNumbersRoundTrip(t *testing.T) {
 
 func TestGateRulesExpandTargets(t *testing.T) {
 	ctx := context.Background()
-	null := gateConditionModel{conditionModel: conditionModel{TargetValue: types.ListNull(types.StringType)}, TargetNumbers: types.ListNull(types.NumberType)}
+	null := ruleConditionModel{conditionModel: conditionModel{TargetValue: types.ListNull(types.StringType)}, TargetNumbers: types.ListNull(types.NumberType)}
 	numbers := null
 	numbers.TargetNumbers = numberList(t, "12.5", "100", "0.1")
 	strs := null
 	strs.TargetValue = framework.StringList([]string{"18", "a\"b"})
 	for _, c := range []struct {
-		in   gateConditionModel
+		in   ruleConditionModel
 		want string
 	}{{null, `[]`}, {numbers, `[12.5,100,0.1]`}, {strs, `["18","a\"b"]`}} {
 		got, err := expandTargets(ctx, c.in)

@@ -69,7 +69,7 @@ func expandRules(ctx context.Context, rules []ruleModel) ([]console.GateRule, di
 				r.Environments = envs
 			}
 		}
-		conds, d := framework.ListModels[gateConditionModel](ctx, m.Conditions)
+		conds, d := framework.ListModels[ruleConditionModel](ctx, m.Conditions)
 		diags.Append(d...)
 		for k, c := range conds {
 			tv, err := expandTargets(ctx, c)
@@ -137,13 +137,13 @@ func flattenRule(ctx context.Context, r console.GateRule, hint *ruleModel) (attr
 		envs = hint.Environments
 	}
 
-	hintConds, d := framework.ListModels[gateConditionModel](ctx, hint.Conditions)
+	hintConds, d := framework.ListModels[ruleConditionModel](ctx, hint.Conditions)
 	diags.Append(d...)
 	conds := types.ListNull(gateConditionObjectType)
 	if len(r.Conditions) > 0 {
 		vals := make([]attr.Value, len(r.Conditions))
 		for k, c := range r.Conditions {
-			var hc *gateConditionModel
+			var hc *ruleConditionModel
 			if k < len(hintConds) {
 				hc = &hintConds[k]
 			}
