@@ -164,7 +164,7 @@ func flattenGateCondition(c console.Condition, hint *ruleConditionModel) (attr.V
 		tv = l
 	}
 
-	return types.ObjectValueMust(gateConditionObjectType.AttrTypes, map[string]attr.Value{
+	return types.ObjectValueMust(ruleConditionObjectType.AttrTypes, map[string]attr.Value{
 		"type":           types.StringValue(c.Type),
 		"operator":       framework.StringOrNull(c.Operator),
 		"field":          framework.StringOrNull(c.Field),

@@ -124,7 +124,7 @@ var (
 		targetDesc:   "Target values as strings; numbers in their shortest decimal form, a single value as a one-element list.",
 	}
 
-	gateConditionObjectType    = resourceObjectType(gateConditions.resourceAttributes())
+	ruleConditionObjectType    = resourceObjectType(gateConditions.resourceAttributes())
 	pipelineConditionType      = resourceObjectType(pipelineConditions.resourceAttributes())
 	segmentConditionObjectType = dataSourceObjectType(segmentConditions.dataSourceAttributes())
 )

@@ -129,7 +129,7 @@ func testRule(t *testing.T, name, pct string) ruleModel {
 		ID: types.StringValue("id-" + name), BaseID: types.StringValue("base-" + name),
 		Name: types.StringValue(name), PassPercentage: hclNumber(t, pct),
 		Environments:      types.ListNull(types.StringType),
-		Conditions:        types.ListNull(gateConditionObjectType),
+		Conditions:        types.ListNull(ruleConditionObjectType),
 		ReturnValue:       framework.NewJSONNull(),
 		ScheduledRollouts: types.ListNull(scheduledRolloutType),
 	}
@@ -140,7 +140,7 @@ func TestGateRulesSameRuleContent(t *testing.T) {
 	base := testRule(t, "a", "50")
 	same := []func(*ruleModel){
 		func(r *ruleModel) { r.Environments = types.ListValueMust(types.StringType, nil) },
-		func(r *ruleModel) { r.Conditions = types.ListValueMust(gateConditionObjectType, nil) },
+		func(r *ruleModel) { r.Conditions = types.ListValueMust(ruleConditionObjectType, nil) },
 		func(r *ruleModel) { r.ReturnValue = framework.NewJSONValue(`{ }`) },
 		func(r *ruleModel) { r.ID, r.BaseID = types.StringUnknown(), types.StringNull() },
 	}
@@ -160,7 +160,7 @@ func TestGateRulesSameRuleContent(t *testing.T) {
 	}
 
 	cond := func(tv, tn types.List) types.List {
-		return types.ListValueMust(gateConditionObjectType, []attr.Value{types.ObjectValueMust(gateConditionObjectType.AttrTypes, map[string]attr.Value{
+		return types.ListValueMust(ruleConditionObjectType, []attr.Value{types.ObjectValueMust(ruleConditionObjectType.AttrTypes, map[string]attr.Value{
 			"type": types.StringValue("custom_field"), "operator": types.StringValue("gt"), "field": types.StringValue("age"),
 			"custom_id": types.StringNull(), "target_value": tv, "target_numbers": tn,
 		})})
@@ -227,7 +227,7 @@ func TestGateRulesFlattenGateKeepsConfigForms(t *testing.T) {
 	ctx := context.Background()
 	hint := testRule(t, "a", "0.1")
 	hint.Environments = types.ListValueMust(types.StringType, nil)
-	hint.Conditions = types.ListValueMust(gateConditionObjectType, nil)
+	hint.Conditions = types.ListValueMust(ruleConditionObjectType, nil)
 	hint.ReturnValue = framework.NewJSONValue(`{}`)
 	hintB := testRule(t, "b", "1")
 	hintB.ReturnValue = framework.NewJSONValue(`{"z": 1, "y": 2}`)

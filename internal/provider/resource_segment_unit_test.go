@@ -62,7 +62,7 @@ func TestSegmentRulesRoundTrip(t *testing.T) {
 	rule := types.ObjectValueMust(segmentRuleObjectType.AttrTypes, map[string]attr.Value{
 		"id": types.StringUnknown(), "base_id": types.StringValue("b1"), "name": types.StringValue("a"),
 		"pass_percentage": types.NumberNull(), "environments": types.ListNull(types.StringType),
-		"conditions": types.ListNull(gateConditionObjectType),
+		"conditions": types.ListNull(ruleConditionObjectType),
 	})
 	l := types.ListValueMust(segmentRuleObjectType, []attr.Value{rule})
 	if back := asSegmentRules(asGateRules(l)); !back.Equal(l) {
@@ -82,7 +82,7 @@ func TestExpandAndFlattenSegment(t *testing.T) {
 		Rules: types.ListValueMust(segmentRuleObjectType, []attr.Value{types.ObjectValueMust(segmentRuleObjectType.AttrTypes, map[string]attr.Value{
 			"id": types.StringUnknown(), "base_id": types.StringUnknown(), "name": types.StringValue("a"),
 			"pass_percentage": types.NumberValue(framework.PercentFromFloat(12.5).ValueBigFloat()), "environments": types.ListNull(types.StringType),
-			"conditions": types.ListNull(gateConditionObjectType),
+			"conditions": types.ListNull(ruleConditionObjectType),
 		})}),
 	}
 	seg, rules, ids, diags := expandSegment(ctx, m)

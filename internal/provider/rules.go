@@ -139,7 +139,7 @@ func flattenRule(ctx context.Context, r console.GateRule, hint *ruleModel) (attr
 
 	hintConds, d := framework.ListModels[ruleConditionModel](ctx, hint.Conditions)
 	diags.Append(d...)
-	conds := types.ListNull(gateConditionObjectType)
+	conds := types.ListNull(ruleConditionObjectType)
 	if len(r.Conditions) > 0 {
 		vals := make([]attr.Value, len(r.Conditions))
 		for k, c := range r.Conditions {
@@ -155,7 +155,7 @@ func flattenRule(ctx context.Context, r console.GateRule, hint *ruleModel) (attr
 			}
 			vals[k] = v
 		}
-		conds = types.ListValueMust(gateConditionObjectType, vals)
+		conds = types.ListValueMust(ruleConditionObjectType, vals)
 	} else if framework.IsEmptyList(hint.Conditions) {
 		conds = hint.Conditions
 	}
