@@ -72,7 +72,7 @@ var (
 )
 
 var (
-	gateConditions = conditionKind{
+	ruleConditions = conditionKind{
 		typeDesc: "What the condition tests. Documented types: " + framework.CodeList(gateConditionTypes) +
 			". A value that differs from one of them only by case or a typo (such as `emial`) is refused with " +
 			"a suggestion; other values are accepted with a warning, since the service may add types.",
@@ -94,9 +94,9 @@ var (
 			"time, and a value that differs from one of them only by case or a typo (such as `emial`) is refused " +
 			"with a suggestion.",
 		operatorDesc: operatorDesc,
-		fieldDesc:    gateConditions.fieldDesc,
-		customIDDesc: gateConditions.customIDDesc,
-		targetDesc:   gateConditions.targetDesc,
+		fieldDesc:    ruleConditions.fieldDesc,
+		customIDDesc: ruleConditions.customIDDesc,
+		targetDesc:   ruleConditions.targetDesc,
 		types:        segmentConditionTypes,
 		typesOnlyIn:  "segments",
 		operators:    gateConditionOperators,
@@ -124,7 +124,7 @@ var (
 		targetDesc:   "Target values as strings; numbers in their shortest decimal form, a single value as a one-element list.",
 	}
 
-	ruleConditionObjectType    = resourceObjectType(gateConditions.resourceAttributes())
+	ruleConditionObjectType    = resourceObjectType(ruleConditions.resourceAttributes())
 	pipelineConditionType      = resourceObjectType(pipelineConditions.resourceAttributes())
 	segmentConditionObjectType = dataSourceObjectType(segmentConditions.dataSourceAttributes())
 )

@@ -237,7 +237,7 @@ func gateRuleAttributes() map[string]schema.Attribute {
 			Optional: true,
 			MarkdownDescription: "Conditions, all of which must match for the rule to apply. Omit (or `[]`) for a " +
 				"rule that matches every unit.",
-			NestedObject: schema.NestedAttributeObject{Attributes: gateConditions.resourceAttributes()},
+			NestedObject: schema.NestedAttributeObject{Attributes: ruleConditions.resourceAttributes()},
 		},
 		"scheduled_rollouts": schema.ListNestedAttribute{
 			Computed: true,
