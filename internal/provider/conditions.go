@@ -57,7 +57,7 @@ var (
 		"app_version", "browser_name", "browser_version", "country", "custom_field", "email", "environment_tier",
 		"fails_segment", "ip_address", "os_name", "os_version", "passes_segment", "unit_id", "user_id",
 	}
-	gateConditionTypes = []string{
+	conditionTypes = []string{
 		"app_version", "browser_name", "browser_version", "country", "custom_field", "email", "environment_tier",
 		"fails_gate", "fails_segment", "ip_address", "locale", "os_name", "os_version", "passes_gate",
 		"passes_segment", "public", "time", "unit_id", "user_id", "url", "javascript", "device_model", "target_app",
@@ -73,7 +73,7 @@ var (
 
 var (
 	ruleConditions = conditionKind{
-		typeDesc: "What the condition tests. Documented types: " + framework.CodeList(gateConditionTypes) +
+		typeDesc: "What the condition tests. Documented types: " + framework.CodeList(conditionTypes) +
 			". A value that differs from one of them only by case or a typo (such as `emial`) is refused with " +
 			"a suggestion; other values are accepted with a warning, since the service may add types.",
 		operatorDesc: operatorDesc,
@@ -81,7 +81,7 @@ var (
 		customIDDesc: "Custom unit ID type, for conditions on a custom ID (such as `unit_id`).",
 		targetDesc: "Target values, sent as JSON strings. Conflicts with `target_numbers`. " +
 			"Values the service holds as a mix of strings and numbers are read back here as strings.",
-		types:       gateConditionTypes,
+		types:       conditionTypes,
 		operators:   gateConditionOperators,
 		warnUnknown: true,
 		numbers:     true,
@@ -112,7 +112,7 @@ var (
 		customIDDesc: "Custom unit ID type, for conditions on a custom unit ID.",
 		targetDesc:   "Values the operator compares with, as strings (for example `[\"42\"]`). " + emptyMeansNone,
 		// Console-written pipeline rules hold types beyond the gates' list: only near misses are refused.
-		types:          gateConditionTypes,
+		types:          conditionTypes,
 		operators:      gateConditionOperators,
 		plannedTargets: true,
 	}

@@ -275,7 +275,7 @@ func TestGateRulesPassPercentageValidator(t *testing.T) {
 
 func TestGateRulesDocumentedValueWarns(t *testing.T) {
 	ctx := context.Background()
-	v := framework.KnownValue("condition type", gateConditionTypes, "", true)
+	v := framework.KnownValue("condition type", conditionTypes, "", true)
 	for s, warn := range map[string]bool{"email": false, "target_app": false, "shiny_new_type": true} {
 		resp := &validator.StringResponse{}
 		v.ValidateString(ctx, validator.StringRequest{Path: path.Root("type"), ConfigValue: types.StringValue(s)}, resp)

@@ -129,8 +129,8 @@ func TestKnownValue(t *testing.T) {
 	ctx := context.Background()
 	at := path.Root("rules").AtListIndex(1).AtName("conditions").AtListIndex(0).AtName("type")
 	segments := framework.KnownValue("condition type", segmentConditionTypes, "segments", true)
-	gates := framework.KnownValue("condition type", gateConditionTypes, "", true)
-	pipelines := framework.KnownValue("condition type", gateConditionTypes, "", false)
+	gates := framework.KnownValue("condition type", conditionTypes, "", true)
+	pipelines := framework.KnownValue("condition type", conditionTypes, "", false)
 	for _, tc := range []struct {
 		name     string
 		v        validator.String
