@@ -62,7 +62,7 @@ var (
 		"fails_gate", "fails_segment", "ip_address", "locale", "os_name", "os_version", "passes_gate",
 		"passes_segment", "public", "time", "unit_id", "user_id", "url", "javascript", "device_model", "target_app",
 	}
-	gateConditionOperators = []string{
+	conditionOperators = []string{
 		"any", "none", "any_case_sensitive", "none_case_sensitive", "str_contains_any", "str_contains_none",
 		"str_starts_with_any", "str_ends_with_any", "str_matches", "gt", "gte", "lt", "lte", "eq", "neq",
 		"before", "after", "on", "version_gt", "version_gte", "version_lt", "version_lte", "version_eq",
@@ -82,7 +82,7 @@ var (
 		targetDesc: "Target values, sent as JSON strings. Conflicts with `target_numbers`. " +
 			"Values the service holds as a mix of strings and numbers are read back here as strings.",
 		types:       conditionTypes,
-		operators:   gateConditionOperators,
+		operators:   conditionOperators,
 		warnUnknown: true,
 		numbers:     true,
 	}
@@ -99,7 +99,7 @@ var (
 		targetDesc:   ruleConditions.targetDesc,
 		types:        segmentConditionTypes,
 		typesOnlyIn:  "segments",
-		operators:    gateConditionOperators,
+		operators:    conditionOperators,
 		warnUnknown:  true,
 		numbers:      true,
 	}
@@ -113,7 +113,7 @@ var (
 		targetDesc:   "Values the operator compares with, as strings (for example `[\"42\"]`). " + emptyMeansNone,
 		// Console-written pipeline rules hold types beyond the gates' list: only near misses are refused.
 		types:          conditionTypes,
-		operators:      gateConditionOperators,
+		operators:      conditionOperators,
 		plannedTargets: true,
 	}
 	segmentConditions = conditionKind{
@@ -130,7 +130,7 @@ var (
 )
 
 // operatorDesc describes the operator of gate and segment rules.
-var operatorDesc = "How the value is compared with the targets. Documented operators: " + framework.CodeList(gateConditionOperators) +
+var operatorDesc = "How the value is compared with the targets. Documented operators: " + framework.CodeList(conditionOperators) +
 	". A value that differs from one of them only by case or a typo is refused with a suggestion; " +
 	"other values are accepted with a warning."
 

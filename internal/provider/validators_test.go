@@ -99,7 +99,7 @@ func TestNearest(t *testing.T) {
 		{"in", nil}, // the service may know it
 		{"anyy", []string{"any"}},
 	} {
-		if got := framework.Nearest(tc.in, gateConditionOperators); strings.Join(got, ",") != strings.Join(tc.want, ",") {
+		if got := framework.Nearest(tc.in, conditionOperators); strings.Join(got, ",") != strings.Join(tc.want, ",") {
 			t.Errorf("nearest(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
