@@ -85,7 +85,7 @@ func TestCancelStopsResourceWrites(t *testing.T) {
 	t.Run("gate rules update", func(t *testing.T) {
 		r := gateRulesWith(data)
 		plan := testPlan(t, r, map[string]attr.Value{
-			"gate_id": types.StringValue("dark_mode"), "rules": types.ListValueMust(gateRuleObjectType, nil),
+			"gate_id": types.StringValue("dark_mode"), "rules": types.ListValueMust(ruleObjectType, nil),
 		})
 		state := tfsdk.State(testPlan(t, r, map[string]attr.Value{"gate_id": types.StringValue("dark_mode")}))
 		cancelAfter(t, 300*time.Millisecond, func(ctx context.Context) string {

@@ -84,7 +84,7 @@ func (d *listDataSource[M]) Read(ctx context.Context, req datasource.ReadRequest
 
 // ruledObjectSpec is a data source that reads one object with its rules (T: console.Gate,
 // console.DynamicConfig): its own fields as its resource holds them and its rules as its rules
-// resource holds them (flattenRules, gateRuleObjectType).
+// resource holds them (flattenRules, ruleObjectType).
 type ruledObjectSpec[T any] struct {
 	typeName      string // after the provider's name: gate for featureconsole_gate
 	description   string
@@ -105,7 +105,7 @@ type ruledObjectSpec[T any] struct {
 
 func (s ruledObjectSpec[T]) rulesType() types.ObjectType {
 	if s.ruleType.AttrTypes == nil {
-		return gateRuleObjectType
+		return ruleObjectType
 	}
 	return s.ruleType
 }

@@ -14,7 +14,7 @@ import (
 
 // The featureconsole_gate data source: one gate, archived and stale ones too, with its own fields as
 // featureconsole_gate holds them (flattenGateFields) and its rules as featureconsole_gate_rules holds
-// them (flattenRules, gateRuleObjectType).
+// them (flattenRules, ruleObjectType).
 
 func NewGateDataSource() datasource.DataSource {
 	return newRuledObjectDataSource(ruledObjectSpec[console.Gate]{

@@ -27,7 +27,7 @@ func NewGateRulesResource() resource.Resource {
 
 var gateRulesTarget = newRulesTarget(rulesTarget{
 	noun: "gate", holder: "the gate", typeName: "featureconsole_gate_rules", idAttr: gateIdentityAttr, exampleID: "new_checkout",
-	ruleType: gateRuleObjectType,
+	ruleType: ruleObjectType,
 	model:    func() rulesModel { return &gateRulesModel{} },
 	runs:     activeRunsOfGate,
 	filter:   func(id string) console.TriggerFilter { return console.TriggerFilter{GateID: id} },

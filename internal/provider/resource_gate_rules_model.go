@@ -23,5 +23,5 @@ func (m *gateRulesModel) identity() (string, types.String) { return gateIdentity
 
 // flattenGate stores the service's gate in m (flattenRulesModel).
 func flattenGate(ctx context.Context, g *console.Gate, m *gateRulesModel, hints []ruleModel) diag.Diagnostics {
-	return flattenRulesModel(ctx, gateRuleObjectType, g.Rules, m, hints)
+	return flattenRulesModel(ctx, ruleObjectType, g.Rules, m, hints)
 }

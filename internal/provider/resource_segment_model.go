@@ -50,7 +50,7 @@ var gateOnlyRuleAttributes = []string{"return_value", "scheduled_rollouts"}
 // asGateRules is a list of segment rules as gate rules (return_value and scheduled_rollouts null);
 // null and unknown stay so.
 func asGateRules(l types.List) types.List {
-	return convertRules(l, gateRuleObjectType, func(attrs map[string]attr.Value) {
+	return convertRules(l, ruleObjectType, func(attrs map[string]attr.Value) {
 		attrs["return_value"] = framework.NewJSONNull()
 		attrs["scheduled_rollouts"] = types.ListNull(scheduledRolloutType)
 	})

@@ -68,7 +68,7 @@ func TestSegmentRulesRoundTrip(t *testing.T) {
 	if back := asSegmentRules(asGateRules(l)); !back.Equal(l) {
 		t.Errorf("round trip: %v", back)
 	}
-	if !asGateRules(types.ListNull(segmentRuleObjectType)).IsNull() || !asSegmentRules(types.ListUnknown(gateRuleObjectType)).IsUnknown() {
+	if !asGateRules(types.ListNull(segmentRuleObjectType)).IsNull() || !asSegmentRules(types.ListUnknown(ruleObjectType)).IsUnknown() {
 		t.Error("null and unknown are kept")
 	}
 }

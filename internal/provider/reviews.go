@@ -75,7 +75,7 @@ type privateState interface {
 	SetKey(ctx context.Context, key string, value []byte) diag.Diagnostics
 }
 
-var gateRulesListType = types.ListType{ElemType: gateRuleObjectType}
+var gateRulesListType = types.ListType{ElemType: ruleObjectType}
 
 // savePendingRules stores rules (a planned list) under pendingRulesKey; an empty list clears it.
 func savePendingRules(ctx context.Context, p privateState, rules types.List) diag.Diagnostics {

@@ -95,5 +95,5 @@ func (m *memPrivate) SetKey(_ context.Context, key string, value []byte) diag.Di
 }
 
 func typesListOfRules(ctx context.Context, rules []ruleModel) (types.List, diag.Diagnostics) {
-	return types.ListValueFrom(ctx, gateRuleObjectType, rules)
+	return types.ListValueFrom(ctx, ruleObjectType, rules)
 }

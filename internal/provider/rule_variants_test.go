@@ -85,7 +85,7 @@ func TestConfigRuleVariantsExpand(t *testing.T) {
 		t.Errorf("expanded %s and %v, want %s and none", got, rules[1].Variants, wantJSON)
 	}
 	// A gate's rules stay gate rules: no variants attribute, none sent.
-	gl, _ := ruleList(ctx, gateRuleObjectType, []ruleModel{testRule(t, "g", "1")})
+	gl, _ := ruleList(ctx, ruleObjectType, []ruleModel{testRule(t, "g", "1")})
 	if gl.ElementType(ctx).Equal(configRuleObjectType) {
 		t.Error("a gate rule list took variants")
 	}

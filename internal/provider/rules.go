@@ -29,8 +29,8 @@ import (
 // one rule, its schema, and its way to and from the service (conditions.go holds its conditions).
 
 var (
-	gateRuleObjectType   = resourceObjectType(gateRuleAttributes())
-	scheduledRolloutType = nestedObjectType(gateRuleObjectType, "scheduled_rollouts")
+	ruleObjectType   = resourceObjectType(gateRuleAttributes())
+	scheduledRolloutType = nestedObjectType(ruleObjectType, "scheduled_rollouts")
 )
 
 // ruleModels reads a list of rules, a config's with their variants.
@@ -93,7 +93,7 @@ func expandRules(ctx context.Context, rules []ruleModel) ([]console.GateRule, di
 // flattenRules is the service's rules (of a gate or a segment) as the gate rule object type, each
 // matched by name to its hint.
 func flattenRules(ctx context.Context, service []console.GateRule, hints []ruleModel) (types.List, diag.Diagnostics) {
-	return flattenRulesAs(ctx, gateRuleObjectType, service, hints)
+	return flattenRulesAs(ctx, ruleObjectType, service, hints)
 }
 
 // flattenRulesAs is flattenRules as ruleType, the gate rule's or the config rule's (with variants).
@@ -168,7 +168,7 @@ func flattenRule(ctx context.Context, r console.GateRule, hint *ruleModel) (attr
 		rv = hint.ReturnValue
 	}
 
-	obj, d := types.ObjectValue(gateRuleObjectType.AttrTypes, map[string]attr.Value{
+	obj, d := types.ObjectValue(ruleObjectType.AttrTypes, map[string]attr.Value{
 		"id":                 types.StringValue(r.ID),
 		"base_id":            types.StringValue(r.BaseID),
 		"name":               types.StringValue(r.Name),
@@ -200,7 +200,7 @@ func flattenSchedule(r console.GateRule) types.List {
 	return types.ListValueMust(elem, steps)
 }
 
-// gateRuleAttributes is the schema of one rule; gateRuleObjectType is derived from it.
+// gateRuleAttributes is the schema of one rule; ruleObjectType is derived from it.
 func gateRuleAttributes() map[string]schema.Attribute {
 	return map[string]schema.Attribute{
 		"id": schema.StringAttribute{
@@ -336,7 +336,7 @@ func configRuleAttributes() map[string]schema.Attribute {
 
 // configRuleModels reads a list of config rules: each a ruleModel with its Variants.
 func configRuleModels(ctx context.Context, l types.List) ([]ruleModel, diag.Diagnostics) {
-	models, diags := framework.ListModels[ruleModel](ctx, convertRules(l, gateRuleObjectType, func(attrs map[string]attr.Value) {
+	models, diags := framework.ListModels[ruleModel](ctx, convertRules(l, ruleObjectType, func(attrs map[string]attr.Value) {
 		delete(attrs, "variants")
 	}))
 	for i, e := range framework.KnownElements(l) {
@@ -349,7 +349,7 @@ func configRuleModels(ctx context.Context, l types.List) ([]ruleModel, diag.Diag
 
 // ruleList lists models as rules of elem's type: a config rule's carries the model's Variants.
 func ruleList(ctx context.Context, elem attr.Type, models []ruleModel) (types.List, diag.Diagnostics) {
-	l, diags := types.ListValueFrom(ctx, gateRuleObjectType, models)
+	l, diags := types.ListValueFrom(ctx, ruleObjectType, models)
 	if diags.HasError() || !hasVariants(elem) {
 		return l, diags
 	}
