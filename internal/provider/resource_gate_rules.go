@@ -77,7 +77,7 @@ func (r *gateRulesResource) Schema(ctx context.Context, _ resource.SchemaRequest
 				"their gate fail, saying so. Changing it forces replacement.",
 			rules: "The gate's rules in evaluation order; `[]` leaves the gate with no rules. " +
 				"Changes are made in place.",
-			ruleAttributes: gateRuleAttributes(),
+			ruleAttributes: ruleAttributes(),
 			onActiveRun: "What a change of the rules does while the gate's rules are locked by an active run of " +
 				"its release pipeline (an earlier change still rolling out): `fail` (the default) stops with an error " +
 				"naming the run and changes nothing; `abort` aborts that run (the gate's rules it was rolling out are " +

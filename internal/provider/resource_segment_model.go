@@ -184,7 +184,7 @@ type segmentResource struct{ resourceData }
 // service's segment rule (segments have no scheduled rollouts), described in a segment's words,
 // whose conditions are of the types segments accept.
 func segmentRuleAttributes() map[string]schema.Attribute {
-	attrs := gateRuleAttributes()
+	attrs := ruleAttributes()
 	for _, gateOnly := range gateOnlyRuleAttributes {
 		delete(attrs, gateOnly)
 	}

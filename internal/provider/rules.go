@@ -29,7 +29,7 @@ import (
 // one rule, its schema, and its way to and from the service (conditions.go holds its conditions).
 
 var (
-	ruleObjectType   = resourceObjectType(gateRuleAttributes())
+	ruleObjectType   = resourceObjectType(ruleAttributes())
 	scheduledRolloutType = nestedObjectType(ruleObjectType, "scheduled_rollouts")
 )
 
@@ -200,8 +200,8 @@ func flattenSchedule(r console.GateRule) types.List {
 	return types.ListValueMust(elem, steps)
 }
 
-// gateRuleAttributes is the schema of one rule; ruleObjectType is derived from it.
-func gateRuleAttributes() map[string]schema.Attribute {
+// ruleAttributes is the schema of one rule; ruleObjectType is derived from it.
+func ruleAttributes() map[string]schema.Attribute {
 	return map[string]schema.Attribute{
 		"id": schema.StringAttribute{
 			Computed: true,
@@ -329,7 +329,7 @@ var configRuleObjectType = resourceObjectType(configRuleAttributes())
 
 // configRuleAttributes is a gate rule's schema with variants: a config rule's.
 func configRuleAttributes() map[string]schema.Attribute {
-	attrs := gateRuleAttributes()
+	attrs := ruleAttributes()
 	attrs["variants"] = variantsAttribute()
 	return attrs
 }
