@@ -14,7 +14,7 @@ import (
 
 // The featureconsole_dynamic_config data source: one config with its own fields as
 // featureconsole_dynamic_config holds them (flattenConfigFields) and its rules as
-// featureconsole_dynamic_config_rules holds them (flattenRulesAs, configRuleObjectType: with variants).
+// featureconsole_dynamic_config_rules holds them (flattenRulesAs, variantRuleObjectType: with variants).
 
 func NewDynamicConfigDataSource() datasource.DataSource {
 	json := func(desc string) schema.StringAttribute {
@@ -53,7 +53,7 @@ func NewDynamicConfigDataSource() datasource.DataSource {
 			"`featureconsole_dynamic_config_rules` holds it (see that resource for what each attribute means).",
 		get:      (*console.Client).GetDynamicConfig,
 		rules:    func(c *console.DynamicConfig) []console.GateRule { return c.Rules },
-		ruleType: configRuleObjectType,
+		ruleType: variantRuleObjectType,
 		model: func(c *console.DynamicConfig, rules types.List) any {
 			m := &configDataModel{Rules: rules}
 			flattenConfigFields(c, &m.dynamicConfigFields)

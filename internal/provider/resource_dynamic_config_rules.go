@@ -26,7 +26,7 @@ func NewDynamicConfigRulesResource() resource.Resource {
 
 var configRulesTarget = newRulesTarget(rulesTarget{
 	noun: "dynamic config", holder: "the config", typeName: "featureconsole_dynamic_config_rules", idAttr: configIdentityAttr,
-	exampleID: "checkout_copy", ruleType: configRuleObjectType,
+	exampleID: "checkout_copy", ruleType: variantRuleObjectType,
 	model:    func() rulesModel { return &configRulesModel{} },
 	runs:     activeRunsOfConfig,
 	filter:   func(id string) console.TriggerFilter { return console.TriggerFilter{DynamicConfigID: id} },

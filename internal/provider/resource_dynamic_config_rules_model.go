@@ -22,5 +22,5 @@ func (m *configRulesModel) identity() (string, types.String) { return configIden
 
 // flattenConfigRules stores the service's rules in m with their variants (flattenRulesModel).
 func flattenConfigRules(ctx context.Context, service []console.GateRule, m *configRulesModel, hints []ruleModel) diag.Diagnostics {
-	return flattenRulesModel(ctx, configRuleObjectType, service, m, hints)
+	return flattenRulesModel(ctx, variantRuleObjectType, service, m, hints)
 }

@@ -63,8 +63,8 @@ func TestConfigRuleVariantsExpand(t *testing.T) {
 		testConfigRule(t, "split", testVariant(t, "v1", "control", "66.67", `{ "a": 1 }`), testVariant(t, "", "urgent", "33.33", `{"b": [2]}`)),
 		testConfigRule(t, "plain"),
 	}
-	l, diags := ruleList(ctx, configRuleObjectType, models)
-	if diags.HasError() || !l.ElementType(ctx).Equal(configRuleObjectType) {
+	l, diags := ruleList(ctx, variantRuleObjectType, models)
+	if diags.HasError() || !l.ElementType(ctx).Equal(variantRuleObjectType) {
 		t.Fatalf("ruleList: %v %v", l, diags)
 	}
 	back, diags := ruleModels(ctx, l)
@@ -86,7 +86,7 @@ func TestConfigRuleVariantsExpand(t *testing.T) {
 	}
 	// A gate's rules stay gate rules: no variants attribute, none sent.
 	gl, _ := ruleList(ctx, ruleObjectType, []ruleModel{testRule(t, "g", "1")})
-	if gl.ElementType(ctx).Equal(configRuleObjectType) {
+	if gl.ElementType(ctx).Equal(variantRuleObjectType) {
 		t.Error("a gate rule list took variants")
 	}
 	if gr, _ := expandRules(ctx, []ruleModel{testRule(t, "g", "1")}); gr[0].Variants != nil {
@@ -107,7 +107,7 @@ func TestConfigRuleVariantsFlatten(t *testing.T) {
 	}}, {Name: "empty", ID: "r2", BaseID: "b2"}, {Name: "none", ID: "r3", BaseID: "b3"}}
 	empty := testConfigRule(t, "empty")
 	empty.Variants = types.ListValueMust(variantObjectType, nil)
-	l, diags := flattenRulesAs(ctx, configRuleObjectType, service, []ruleModel{hint, empty})
+	l, diags := flattenRulesAs(ctx, variantRuleObjectType, service, []ruleModel{hint, empty})
 	if diags.HasError() {
 		t.Fatal(diags)
 	}
@@ -127,7 +127,7 @@ func TestConfigRuleVariantsFlatten(t *testing.T) {
 		t.Errorf("none held: %v and %v, want [] and null", rules[1].Variants, rules[2].Variants)
 	}
 	// The data source's read: no hints, the service's forms.
-	l, _ = flattenRulesAs(ctx, configRuleObjectType, service[:1], nil)
+	l, _ = flattenRulesAs(ctx, variantRuleObjectType, service[:1], nil)
 	rules, _ = ruleModels(ctx, l)
 	if vs, _ := framework.ListModels[variantModel](ctx, rules[0].Variants); vs[1].ReturnValue.ValueString() != `{"a":2,"b":1}` {
 		t.Errorf("without hints %+v", vs)
@@ -160,8 +160,8 @@ func TestConfigRuleVariantsMatching(t *testing.T) {
 		t.Errorf("the same variants: ids %v", variantIDs(t, same[0].Variants))
 	}
 
-	planList, _ := ruleList(ctx, configRuleObjectType, planned)
-	stateList, _ := ruleList(ctx, configRuleObjectType, prior)
+	planList, _ := ruleList(ctx, variantRuleObjectType, planned)
+	stateList, _ := ruleList(ctx, variantRuleObjectType, prior)
 	active := func(context.Context) ([]console.ReleasePipelineTrigger, error) {
 		return []console.ReleasePipelineTrigger{{ID: "rpt_1"}}, nil
 	}
@@ -214,7 +214,7 @@ func TestConfigRuleVariantsWritten(t *testing.T) {
 func TestConfigRuleVariantsValidate(t *testing.T) {
 	ctx := context.Background()
 	check := func(variants ...attr.Value) diag.Diagnostics {
-		l, _ := ruleList(ctx, configRuleObjectType, []ruleModel{testConfigRule(t, "split", variants...)})
+		l, _ := ruleList(ctx, variantRuleObjectType, []ruleModel{testConfigRule(t, "split", variants...)})
 		var diags diag.Diagnostics
 		validateVariants(l, &diags)
 		return diags
@@ -238,7 +238,7 @@ func TestConfigRuleVariantsValidate(t *testing.T) {
 			t.Errorf("%s: %q, want %q", name, got, tc.want)
 		}
 	}
-	empty, _ := ruleList(ctx, configRuleObjectType, []ruleModel{testConfigRule(t, "split")})
+	empty, _ := ruleList(ctx, variantRuleObjectType, []ruleModel{testConfigRule(t, "split")})
 	var diags diag.Diagnostics
 	validateVariants(empty, &diags)
 	if diags.HasError() {

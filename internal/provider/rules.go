@@ -324,8 +324,8 @@ func sortedJSON(raw json.RawMessage) (json.RawMessage, bool) {
 	return b, err == nil
 }
 
-// configRuleObjectType is a config rule's object type.
-var configRuleObjectType = resourceObjectType(configRuleAttributes())
+// variantRuleObjectType is a config rule's object type.
+var variantRuleObjectType = resourceObjectType(configRuleAttributes())
 
 // configRuleAttributes is a gate rule's schema with variants: a config rule's.
 func configRuleAttributes() map[string]schema.Attribute {
@@ -360,23 +360,23 @@ func ruleList(ctx context.Context, elem attr.Type, models []ruleModel) (types.Li
 		vals = append(vals, obj)
 	}
 	if diags.HasError() {
-		return types.ListNull(configRuleObjectType), diags
+		return types.ListNull(variantRuleObjectType), diags
 	}
-	return types.ListValue(configRuleObjectType, vals)
+	return types.ListValue(variantRuleObjectType, vals)
 }
 
 // setVariants is the gate rule object rule as a config rule's, with variants (null when unset).
 func setVariants(ctx context.Context, rule attr.Value, variants types.List) (attr.Value, diag.Diagnostics) {
 	obj, ok := rule.(types.Object)
 	if !ok {
-		return types.ObjectUnknown(configRuleObjectType.AttrTypes), nil
+		return types.ObjectUnknown(variantRuleObjectType.AttrTypes), nil
 	}
 	if variants.ElementType(ctx) == nil {
 		variants = types.ListNull(variantObjectType)
 	}
 	attrs := maps.Clone(obj.Attributes())
 	attrs["variants"] = variants
-	return types.ObjectValue(configRuleObjectType.AttrTypes, attrs)
+	return types.ObjectValue(variantRuleObjectType.AttrTypes, attrs)
 }
 
 // withVariantsOf is a flattened gate rule as a config rule holding the service's variants, each

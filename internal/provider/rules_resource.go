@@ -258,7 +258,7 @@ func (r *rulesResource) ValidateConfig(ctx context.Context, req resource.Validat
 	framework.UniqueNames(rules, path.Root("rules"), &resp.Diagnostics, func(first, i int, name string) (string, string) {
 		return "Duplicate rule name", fmt.Sprintf("Rule names must be unique within a %s: rules[%d] and rules[%d] are both named %q.", r.target.noun, first, i, name)
 	})
-	if r.target.ruleType.Equal(configRuleObjectType) {
+	if r.target.ruleType.Equal(variantRuleObjectType) {
 		validateVariants(rules, &resp.Diagnostics)
 	}
 }
