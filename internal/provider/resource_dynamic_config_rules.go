@@ -71,7 +71,7 @@ func (r *configRulesResource) Schema(ctx context.Context, _ resource.SchemaReque
 			rules: "The config's rules in evaluation order, each with its `return_value` (a JSON object " +
 				"written with `jsonencode({...})`, compared as JSON); `[]` leaves the config with no rules. Changes are " +
 				"made in place.",
-			ruleAttributes: configRuleAttributes(),
+			ruleAttributes: variantRuleAttributes(),
 			onActiveRun: "What a change of the rules does while an active run of the config's release pipeline " +
 				"locks them: `fail` (the default) stops with an error naming the run; `abort` aborts the run and writes " +
 				"the new rules, which start the next run (the plan then shows rule `id` and `base_id` as known after " +

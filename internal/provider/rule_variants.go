@@ -277,7 +277,7 @@ func checkHeldVariantValues(s *valueschema.Schema, rule console.GateRule, i int,
 	}
 }
 
-// variantsAttribute is the schema of a config rule's variants (configRuleAttributes).
+// variantsAttribute is the schema of a config rule's variants (variantRuleAttributes).
 func variantsAttribute() schema.ListNestedAttribute {
 	return schema.ListNestedAttribute{
 		Optional: true,

@@ -325,10 +325,10 @@ func sortedJSON(raw json.RawMessage) (json.RawMessage, bool) {
 }
 
 // variantRuleObjectType is a config rule's object type.
-var variantRuleObjectType = resourceObjectType(configRuleAttributes())
+var variantRuleObjectType = resourceObjectType(variantRuleAttributes())
 
-// configRuleAttributes is a gate rule's schema with variants: a config rule's.
-func configRuleAttributes() map[string]schema.Attribute {
+// variantRuleAttributes is a gate rule's schema with variants: a config rule's.
+func variantRuleAttributes() map[string]schema.Attribute {
 	attrs := ruleAttributes()
 	attrs["variants"] = variantsAttribute()
 	return attrs
