@@ -36,7 +36,7 @@ var (
 // ruleModels reads a list of rules, a config's with their variants.
 func ruleModels(ctx context.Context, l types.List) ([]ruleModel, diag.Diagnostics) {
 	if hasVariants(l.ElementType(ctx)) {
-		return configRuleModels(ctx, l)
+		return variantRuleModels(ctx, l)
 	}
 	return framework.ListModels[ruleModel](ctx, l)
 }
@@ -334,8 +334,8 @@ func variantRuleAttributes() map[string]schema.Attribute {
 	return attrs
 }
 
-// configRuleModels reads a list of config rules: each a ruleModel with its Variants.
-func configRuleModels(ctx context.Context, l types.List) ([]ruleModel, diag.Diagnostics) {
+// variantRuleModels reads a list of config rules: each a ruleModel with its Variants.
+func variantRuleModels(ctx context.Context, l types.List) ([]ruleModel, diag.Diagnostics) {
 	models, diags := framework.ListModels[ruleModel](ctx, convertRules(l, ruleObjectType, func(attrs map[string]attr.Value) {
 		delete(attrs, "variants")
 	}))
