@@ -184,7 +184,7 @@ func (r *segmentResource) writeSegmentRules(ctx context.Context, op *framework.O
 		segmentWriteFailure(ctx, diags, op, id, op.Name+" rules of", err)
 		return nil
 	}
-	if !sameGateRules(got.Rules, rules) {
+	if !sameRules(got.Rules, rules) {
 		addNotAsSent(diags, fmt.Sprintf("Rules of segment %q not updated as sent", id), heldRuleDifferences("the segment", got.Rules, rules), reviewKeptState)
 		return nil
 	}

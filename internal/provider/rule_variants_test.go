@@ -195,11 +195,11 @@ func TestConfigRuleVariantsWritten(t *testing.T) {
 	c.Variants = []console.RuleVariant{{Name: "control", PassPercentage: 33.33, ReturnValue: json.RawMessage(`{"a":1,"b":3}`)}}
 	d := a
 	d.Variants = nil
-	if !sameGateRules([]console.GateRule{a}, []console.GateRule{b}) {
+	if !sameRules([]console.GateRule{a}, []console.GateRule{b}) {
 		t.Error("variants differing in ids and forms only compare different")
 	}
 	for name, other := range map[string]console.GateRule{"value": c, "none": d} {
-		if sameGateRules([]console.GateRule{a}, []console.GateRule{other}) {
+		if sameRules([]console.GateRule{a}, []console.GateRule{other}) {
 			t.Errorf("%s: variants that differ compare the same", name)
 		}
 	}

@@ -155,7 +155,7 @@ func (r *rulesResource) apply(ctx context.Context, op *framework.Operation, plan
 	if diags.HasError() {
 		return outcomeWritten
 	}
-	if existing != nil && sameGateRules(existing.Rules, rules) {
+	if existing != nil && sameRules(existing.Rules, rules) {
 		diags.Append(r.flatten(ctx, existing.Rules, plan, planned)...)
 		return outcomeWritten
 	}

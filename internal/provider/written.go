@@ -21,10 +21,10 @@ import (
 // write whose answer differs from what was sent is reported in words rather than stored, which
 // Terraform would call "Provider produced inconsistent result".
 
-// sameGateRules reports whether an object (a gate, a dynamic config, a segment) already holds
+// sameRules reports whether an object (a gate, a dynamic config, a segment) already holds
 // exactly the rules to be written (by content, in order): a create then adopts them without a
 // write, which matters after a held create was approved.
-func sameGateRules(held, want []console.GateRule) bool {
+func sameRules(held, want []console.GateRule) bool {
 	if len(held) != len(want) {
 		return false
 	}
@@ -280,7 +280,7 @@ func heldRuleDifferences(holder string, held, sent []console.GateRule) string {
 		parts = append(parts, "changed but held otherwise: "+strings.Join(changed, "; "))
 	}
 	switch {
-	case len(parts) > 0 || sameGateRules(held, sent):
+	case len(parts) > 0 || sameRules(held, sent):
 	case len(held) != len(sent): // names held twice
 		parts = append(parts, fmt.Sprintf("%d rules were sent, %s holds %d: %s", len(sent), holder, len(held), strings.Join(heldOrder, ", ")))
 	default:

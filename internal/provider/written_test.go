@@ -38,7 +38,7 @@ func TestSameGateRulesByMeaning(t *testing.T) {
 		}
 		return &console.Gate{ID: "g", Rules: rs}
 	}
-	if g := answer(nil); !sameGateRules(g.Rules, sent) {
+	if g := answer(nil); !sameRules(g.Rules, sent) {
 		t.Fatalf("the same rules in the service's forms differ: %s", heldRuleDifferences("the gate", g.Rules, sent))
 	}
 	for name, mod := range map[string]func([]console.GateRule){
@@ -49,7 +49,7 @@ func TestSameGateRulesByMeaning(t *testing.T) {
 		"operator":     func(rs []console.GateRule) { rs[0].Conditions[0].Operator = "any" },
 		"order":        func(rs []console.GateRule) { rs[0], rs[1] = rs[1], rs[0] },
 	} {
-		if g := answer(mod); sameGateRules(g.Rules, sent) {
+		if g := answer(mod); sameRules(g.Rules, sent) {
 			t.Errorf("%s: a different rule list compares the same", name)
 		} else if d := heldRuleDifferences("the gate", g.Rules, sent); !strings.Contains(d, `"employees"`) && !strings.Contains(d, `"everyone"`) {
 			t.Errorf("%s: difference %q does not say which rule", name, d)
