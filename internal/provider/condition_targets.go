@@ -108,9 +108,9 @@ func (k conditionKind) flattenConditions(ctx context.Context, conds []console.Co
 	return list, diags
 }
 
-// flattenGateCondition puts the targets back into the attribute matching their JSON type: all strings
+// flattenRuleCondition puts the targets back into the attribute matching their JSON type: all strings
 // into target_value, all numbers into target_numbers (exactly), a mix into target_value as strings.
-func flattenGateCondition(c console.Condition, hint *ruleConditionModel) (attr.Value, error) {
+func flattenRuleCondition(c console.Condition, hint *ruleConditionModel) (attr.Value, error) {
 	if hint == nil {
 		hint = &ruleConditionModel{}
 	}

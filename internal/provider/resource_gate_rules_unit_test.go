@@ -64,7 +64,7 @@ func TestGateRulesFlattenConditionTargets(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			v, err := flattenGateCondition(console.Condition{Type: "user_id", TargetValue: json.RawMessage(c.raw)}, c.hint)
+			v, err := flattenRuleCondition(console.Condition{Type: "user_id", TargetValue: json.RawMessage(c.raw)}, c.hint)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -91,7 +91,7 @@ func TestGateRulesNumbersRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		v, err := flattenGateCondition(console.Condition{Type: "custom_field", TargetValue: tv}, nil)
+		v, err := flattenRuleCondition(console.Condition{Type: "custom_field", TargetValue: tv}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -147,7 +147,7 @@ func flattenRule(ctx context.Context, r console.GateRule, hint *ruleModel) (attr
 			if k < len(hintConds) {
 				hc = &hintConds[k]
 			}
-			v, err := flattenGateCondition(c, hc)
+			v, err := flattenRuleCondition(c, hc)
 			if err != nil {
 				diags.AddError("Unable to read a gate rule condition",
 					fmt.Sprintf("Rule %q, condition %d: the service's targetValue could not be read: %s", r.Name, k, err))
