@@ -29,7 +29,7 @@ import (
 // one rule, its schema, and its way to and from the service (conditions.go holds its conditions).
 
 var (
-	ruleObjectType   = resourceObjectType(ruleAttributes())
+	ruleObjectType       = resourceObjectType(ruleAttributes())
 	scheduledRolloutType = nestedObjectType(ruleObjectType, "scheduled_rollouts")
 )
 
