@@ -141,7 +141,7 @@ func documentedCalls() []documentedCall {
 		}, facts: gateFacts},
 		{method: "DeleteGate", route: "DELETE /gates/{id}", call: func(ctx context.Context, c *Client) (any, error) { return nil, c.DeleteGate(ctx, "a_gate") }},
 		{method: "UpdateGateRules", route: "PATCH /gates/{id}/rules", call: func(ctx context.Context, c *Client) (any, error) {
-			return c.UpdateGateRules(ctx, "a_gate", []GateRule{{Name: "All Conditions", PassPercentage: 10}})
+			return c.UpdateGateRules(ctx, "a_gate", []Rule{{Name: "All Conditions", PassPercentage: 10}})
 		}, facts: []string{"id", "status", "rules.#", "rules.0.id", "rules.0.baseID", "rules.0.name", "rules.0.passPercentage",
 			"rules.0.conditions.0.targetValue.0", "rules.0.environments.0", "tags.0"}},
 		{method: "ArchiveGate", route: "PUT /gates/{id}/archive", call: func(ctx context.Context, c *Client) (any, error) {
@@ -171,7 +171,7 @@ func documentedCalls() []documentedCall {
 			return c.UpdateDynamicConfig(ctx, "a_dynamic_config", DynamicConfigFields{Description: ptr("d")})
 		}, facts: configFacts},
 		{method: "UpdateDynamicConfigRules", route: "PATCH /dynamic_configs/{id}", call: func(ctx context.Context, c *Client) (any, error) {
-			return c.UpdateDynamicConfigRules(ctx, "a_dynamic_config", []GateRule{{Name: "All Conditions", PassPercentage: 10,
+			return c.UpdateDynamicConfigRules(ctx, "a_dynamic_config", []Rule{{Name: "All Conditions", PassPercentage: 10,
 				ReturnValue: json.RawMessage(`{"key":true}`)}})
 		}, facts: configFacts},
 		{method: "DeleteDynamicConfig", route: "DELETE /dynamic_configs/{id}", call: func(ctx context.Context, c *Client) (any, error) {

@@ -31,7 +31,7 @@ type DynamicConfig struct {
 	TargetApps        StringList  `json:"targetApps"`
 	Team              string      `json:"team,omitempty"`
 	ReleasePipelineID string      `json:"releasePipelineID"` // "" for none (links.go)
-	Rules             []GateRule  `json:"rules"`
+	Rules             []Rule      `json:"rules"`
 	Version           WholeNumber `json:"version"`
 	CreatorName       string      `json:"creatorName"`
 	CreatedTime       WholeNumber `json:"createdTime"`
@@ -170,7 +170,7 @@ func DynamicConfigFieldsChange(f DynamicConfigFields) any {
 // UpdateDynamicConfigRules replaces the config's complete, ordered rule list and returns the config:
 // PATCH /dynamic_configs/{id} with {"rules": [...]} only (row 39), rules sent as gate rules are. The
 // route PATCH /dynamic_configs/{id}/rules of older service versions is gone (a 404 there).
-func (c *Client) UpdateDynamicConfigRules(ctx context.Context, id string, rules []GateRule) (*DynamicConfig, error) {
+func (c *Client) UpdateDynamicConfigRules(ctx context.Context, id string, rules []Rule) (*DynamicConfig, error) {
 	body := gateRulesBody(rules)
 	r := request{method: http.MethodPatch, path: configPath(id), body: body, op: "update rules of dynamic config", object: strconv.Quote(id)}
 	return writeReviewed(ctx, c, r, func() (*DynamicConfig, error) { return c.GetDynamicConfig(ctx, id) },

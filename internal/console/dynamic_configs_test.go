@@ -41,7 +41,7 @@ func TestDynamicConfigWire(t *testing.T) {
 			return c.UpdateDynamicConfig(ctx, "c 1", DynamicConfigFields{ReleasePipelineID: Unlinked()})
 		}, []reply{ok(cfg)}, http.MethodPatch, "/console/v1/dynamic_configs/c%201", `{"releasePipelineID":null}`, 1},
 		{"rules", func(ctx context.Context, c *Client) (*DynamicConfig, error) {
-			return c.UpdateDynamicConfigRules(ctx, "c 1", []GateRule{{Name: "r", PassPercentage: 50, ReturnValue: json.RawMessage(`{"b":2}`),
+			return c.UpdateDynamicConfigRules(ctx, "c 1", []Rule{{Name: "r", PassPercentage: 50, ReturnValue: json.RawMessage(`{"b":2}`),
 				PendingAutomatedRollouts: []AutomatedRollout{{PassPercent: 1}}}})
 		}, []reply{ok(cfg)}, http.MethodPatch, "/console/v1/dynamic_configs/c%201",
 			`{"rules":[{"name":"r","passPercentage":50,"conditions":[],"returnValue":{"b":2},"environments":null}]}`, 1},

@@ -24,7 +24,7 @@ const gateJSON = `{"id":"a b/c","isEnabled":true,"description":"Checkout","statu
 var wantGate = &Gate{
 	ID: "a b/c", IsEnabled: true, Description: "Checkout", Status: "In Progress",
 	LastModifierName: "CONSOLE API", LastModifierID: "u1", Tags: []string{"web"},
-	Rules: []GateRule{{
+	Rules: []Rule{{
 		Name: "employees", ID: "6X:100.00:3", BaseID: "6X", PassPercentage: 12.5,
 		Conditions: []Condition{
 			{Type: "email", Operator: "str_contains_any", TargetValue: json.RawMessage(`["@example.com"]`)},
@@ -171,7 +171,7 @@ func TestEndpointsWire(t *testing.T) {
 			name:   "5 update gate rules: numbers stay numbers, nil environments are null",
 			method: http.MethodPatch, path: "/console/v1/gates/a%20b%2Fc/rules",
 			call: func(ctx context.Context, c *Client) (any, error) {
-				return c.UpdateGateRules(ctx, "a b/c", []GateRule{{
+				return c.UpdateGateRules(ctx, "a b/c", []Rule{{
 					BaseID: "6X", Name: "employees", PassPercentage: 12.5,
 					Conditions: []Condition{
 						{Type: "email", Operator: "str_contains_any", TargetValue: json.RawMessage(`["@example.com"]`)},
@@ -196,20 +196,20 @@ func TestEndpointsWire(t *testing.T) {
 			call:  func(ctx context.Context, c *Client) (any, error) { return c.UpdateGateRules(ctx, "g", nil) },
 			body:  `{"rules":[]}`,
 			reply: ok(`{"id":"g","rules":[],"tags":null}`),
-			want:  &Gate{ID: "g", Rules: []GateRule{}},
+			want:  &Gate{ID: "g", Rules: []Rule{}},
 		},
 		{
 			name:   "5 update gate rules: no empty ids, the read-only schedule never sent back; the answer's schedule and pipeline read",
 			method: http.MethodPatch, path: "/console/v1/gates/g/rules",
 			call: func(ctx context.Context, c *Client) (any, error) {
-				return c.UpdateGateRules(ctx, "g", []GateRule{{Name: "ramp", PassPercentage: 10,
+				return c.UpdateGateRules(ctx, "g", []Rule{{Name: "ramp", PassPercentage: 10,
 					PendingAutomatedRollouts:   []AutomatedRollout{{Time: Millis{Value: 2, Set: true}, PassPercent: 60}},
 					CompletedAutomatedRollouts: []AutomatedRollout{{Time: Millis{Value: 1, Set: true}, PassPercent: 30}}}})
 			},
 			body: `{"rules":[{"name":"ramp","passPercentage":10,"conditions":[],"environments":null}]}`,
 			reply: ok(`{"id":"g","releasePipelineID":"pl_web","rules":[{"id":"b:10:2","baseID":"b","name":"ramp","passPercentage":10,` +
 				`"conditions":[],"pendingAutomatedRollouts":[{"time":2.0,"passPercent":60}],"completedAutomatedRollouts":[]}]}`),
-			want: &Gate{ID: "g", ReleasePipelineID: "pl_web", Rules: []GateRule{{ID: "b:10:2", BaseID: "b", Name: "ramp", PassPercentage: 10,
+			want: &Gate{ID: "g", ReleasePipelineID: "pl_web", Rules: []Rule{{ID: "b:10:2", BaseID: "b", Name: "ramp", PassPercentage: 10,
 				Conditions: []Condition{}, PendingAutomatedRollouts: []AutomatedRollout{{Time: Millis{Value: 2, Set: true}, PassPercent: 60}},
 				CompletedAutomatedRollouts: []AutomatedRollout{}}}},
 		},

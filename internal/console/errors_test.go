@@ -14,7 +14,7 @@ import (
 
 func TestAPIErrorMessage(t *testing.T) {
 	f := newFake(t, script(apiErr(400, "rules[0].passPercentage must be between 0 and 100")))
-	_, err := f.client().UpdateGateRules(context.Background(), "x", []GateRule{{Name: "r", PassPercentage: 101}})
+	_, err := f.client().UpdateGateRules(context.Background(), "x", []Rule{{Name: "r", PassPercentage: 101}})
 	var ae *APIError
 	if !errors.As(err, &ae) {
 		t.Fatalf("got %T %v, want *APIError", err, err)

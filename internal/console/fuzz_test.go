@@ -163,7 +163,7 @@ func FuzzGateResponse(f *testing.F) {
 		case 3:
 			return nil, c.DeleteGate(ctx, "g")
 		}
-		return c.UpdateGateRules(ctx, "g", []GateRule{{Name: "r", PassPercentage: 50}})
+		return c.UpdateGateRules(ctx, "g", []Rule{{Name: "r", PassPercentage: 50}})
 	})
 }
 

@@ -22,8 +22,8 @@ type Condition struct {
 	CustomID    string          `json:"customID,omitempty"`
 }
 
-// GateRule is one rule of a gate. ID is opaque; BaseID is the rule's lasting identity.
-type GateRule struct {
+// Rule is one rule of a gate. ID is opaque; BaseID is the rule's lasting identity.
+type Rule struct {
 	ID             string          `json:"id,omitempty"`
 	BaseID         string          `json:"baseID,omitempty"`
 	Name           string          `json:"name"`
@@ -47,16 +47,16 @@ type AutomatedRollout struct {
 
 // Gate is a feature gate with its rules.
 type Gate struct {
-	ID               string     `json:"id"`
-	Name             string     `json:"name"`
-	IsEnabled        bool       `json:"isEnabled"`
-	Description      string     `json:"description"`
-	Status           string     `json:"status"`
-	LastModifierName string     `json:"lastModifierName"`
-	LastModifierID   string     `json:"lastModifierID"`
-	Rules            []GateRule `json:"rules"`
-	Tags             []string   `json:"tags"`
-	Type             string     `json:"type"`
+	ID               string   `json:"id"`
+	Name             string   `json:"name"`
+	IsEnabled        bool     `json:"isEnabled"`
+	Description      string   `json:"description"`
+	Status           string   `json:"status"`
+	LastModifierName string   `json:"lastModifierName"`
+	LastModifierID   string   `json:"lastModifierID"`
+	Rules            []Rule   `json:"rules"`
+	Tags             []string `json:"tags"`
+	Type             string   `json:"type"`
 	// TypeReason is why the service judges a TEMPORARY gate stale (Type is then "STALE"); "NONE"
 	// (or absent) otherwise.
 	TypeReason string `json:"typeReason"`
@@ -130,7 +130,7 @@ func (c *Client) EachGatesPage(ctx context.Context, opts ListOptions, fn func([]
 
 // UpdateGateRules replaces the gate's complete rule list (PATCH /gates/{id}/rules) and returns the
 // gate. An id or baseID not known yet is left out, never sent as "" (which the service refuses).
-func (c *Client) UpdateGateRules(ctx context.Context, id string, rules []GateRule) (*Gate, error) {
+func (c *Client) UpdateGateRules(ctx context.Context, id string, rules []Rule) (*Gate, error) {
 	body := gateRulesBody(withoutVariants(rules))
 	r := request{method: http.MethodPatch, path: "/gates/" + pathEscape(id) + "/rules", body: body, op: "update rules of gate", object: strconv.Quote(id)}
 	// An answer that leaves out the rules it was sent is completed by a read.
@@ -139,12 +139,12 @@ func (c *Client) UpdateGateRules(ctx context.Context, id string, rules []GateRul
 }
 
 type rulesBody struct {
-	Rules []GateRule `json:"rules"`
+	Rules []Rule `json:"rules"`
 }
 
 // gateRulesBody is what PATCH /gates/{id}/rules is sent for rules.
-func gateRulesBody(rules []GateRule) rulesBody {
-	out := make([]GateRule, len(rules))
+func gateRulesBody(rules []Rule) rulesBody {
+	out := make([]Rule, len(rules))
 	for i, r := range rules {
 		r.Conditions = orEmpty(r.Conditions)
 		// Read-only: the service refuses a write that carries them.

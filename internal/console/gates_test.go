@@ -16,7 +16,7 @@ const createdGateJSON = `{"id":"new.checkout","name":"New checkout","isEnabled":
 
 var wantCreatedGate = &Gate{ID: "new.checkout", Name: "New checkout", Description: "d", Status: "In Progress",
 	Tags: []string{"web"}, Type: "TEMPORARY", IDType: "stableID", ReleasePipelineID: "pl1", CreatorName: "CONSOLE API",
-	CreatedTime: 1700000000000, LastModifierName: "CONSOLE API", LastModifierID: "k", Rules: []GateRule{}}
+	CreatedTime: 1700000000000, LastModifierName: "CONSOLE API", LastModifierID: "k", Rules: []Rule{}}
 
 // TestGateWritesWire checks rows 19-21 on the wire: method, escaped path, the exact body (fields
 // left nil are left out, never rules) and the decoded answer.
@@ -45,7 +45,7 @@ func TestGateWritesWire(t *testing.T) {
 			call:    func(ctx context.Context, c *Client) (any, error) { return c.CreateGate(ctx, GateFields{ID: "g_1"}) },
 			body:    `{"id":"g_1"}`,
 			replies: []reply{ok(`{"id":"g_1","name":"g_1","isEnabled":true,"type":"PERMANENT","idType":"userID","rules":[]}`)},
-			want:    &Gate{ID: "g_1", Name: "g_1", IsEnabled: true, Type: "PERMANENT", IDType: "userID", Rules: []GateRule{}}, requests: 1,
+			want:    &Gate{ID: "g_1", Name: "g_1", IsEnabled: true, Type: "PERMANENT", IDType: "userID", Rules: []Rule{}}, requests: 1,
 		},
 		{
 			name: "19 create gate answered without a body reads it back", method: http.MethodPost, path: "/console/v1/gates",

@@ -32,7 +32,7 @@ func TestListEndpoints(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := []Gate{*wantGate, {ID: "g2", Rules: []GateRule{}}}
+		want := []Gate{*wantGate, {ID: "g2", Rules: []Rule{}}}
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("got %+v\nwant %+v", got, want)
 		}

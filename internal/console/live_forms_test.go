@@ -142,7 +142,7 @@ func TestWriteWithoutBodyReadBack(t *testing.T) {
 	})
 	c := f.client()
 	ctx := context.Background()
-	g, err := c.UpdateGateRules(ctx, "g", []GateRule{{Name: "r", PassPercentage: 50}})
+	g, err := c.UpdateGateRules(ctx, "g", []Rule{{Name: "r", PassPercentage: 50}})
 	if err != nil || len(g.Rules) != 1 || g.Rules[0].BaseID != "b" {
 		t.Errorf("gate: %+v, %v", g, err)
 	}
@@ -220,7 +220,7 @@ func TestWriteAnswerWithoutListReadBack(t *testing.T) {
 		}
 		return ok(`{"id":"g","isEnabled":true}`)
 	})
-	g, err := f.client().UpdateGateRules(context.Background(), "g", []GateRule{{Name: "r", PassPercentage: 50}})
+	g, err := f.client().UpdateGateRules(context.Background(), "g", []Rule{{Name: "r", PassPercentage: 50}})
 	if err != nil || len(g.Rules) != 1 || f.count() != 2 {
 		t.Errorf("got %+v, %v after %d requests", g, err, f.count())
 	}

@@ -27,7 +27,7 @@ func TestRetry503ThenSuccess(t *testing.T) {
 // The body of a retried write is sent again, whole, on every attempt.
 func TestRetryResendsBody(t *testing.T) {
 	f := newFake(t, script(reply{Status: 500}, reply{Status: 502}, ok(`{"id":"g","rules":[{"name":"a","passPercentage":1}]}`)))
-	_, err := f.client().UpdateGateRules(context.Background(), "g", []GateRule{{Name: "a", PassPercentage: 1}})
+	_, err := f.client().UpdateGateRules(context.Background(), "g", []Rule{{Name: "a", PassPercentage: 1}})
 	if err != nil {
 		t.Fatal(err)
 	}

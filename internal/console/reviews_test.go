@@ -65,7 +65,7 @@ func TestCommitGateReviewRefused(t *testing.T) {
 }
 
 func TestReviewProposes(t *testing.T) {
-	rules := []GateRule{{Name: "r", PassPercentage: 50, Environments: []string{}}}
+	rules := []Rule{{Name: "r", PassPercentage: 50, Environments: []string{}}}
 	body := GateRulesChange(rules)
 	cases := map[string]bool{
 		`{"rules":[{"name":"r","passPercentage":50.0,"conditions":[],"environments":[]}]}`:             true,

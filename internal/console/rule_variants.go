@@ -20,8 +20,8 @@ type RuleVariant struct {
 
 // withoutVariants is rules with no variants: only config rules have them, so a gate's write never
 // carries the field.
-func withoutVariants(rules []GateRule) []GateRule {
-	out := make([]GateRule, len(rules))
+func withoutVariants(rules []Rule) []Rule {
+	out := make([]Rule, len(rules))
 	for i, r := range rules {
 		r.Variants = nil
 		out[i] = r

@@ -34,7 +34,7 @@ func TestRuleVariantsRead(t *testing.T) {
 func TestRuleVariantsWire(t *testing.T) {
 	f := newFake(t, script(ok(`{"id":"c","rules":[]}`), ok(`{"id":"g","rules":[]}`)))
 	c := f.client()
-	rules := []GateRule{
+	rules := []Rule{
 		{Name: "split", PassPercentage: 100, ReturnValue: json.RawMessage(`{}`), Variants: []RuleVariant{
 			{ID: "v1", Name: "control", PassPercentage: 50, ReturnValue: json.RawMessage(`{"a":1}`)},
 			{Name: "urgent", PassPercentage: 50, ReturnValue: json.RawMessage(`{"a":2}`)},

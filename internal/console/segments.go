@@ -53,7 +53,7 @@ func (s *Segment) KnownCount() (n int64, known bool) {
 
 // SegmentRule has the gate rule's shape (the service documents it as such, without returnValue,
 // which the seed's form may still carry): one type keeps one comparison of what was sent.
-type SegmentRule = GateRule
+type SegmentRule = Rule
 
 // Segment types. The API writes only rule_based and id_list segments; the other two exist in
 // projects (made in the console or by the service) and are read as what they are.

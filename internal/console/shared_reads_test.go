@@ -90,7 +90,7 @@ func gateGETs(m *mockconsole.Server) (reads, pages int) {
 // its own copy.
 func TestGetGateSharedInFlight(t *testing.T) {
 	m, c := mockClient(t, mockconsole.Config{Latency: 50 * time.Millisecond})
-	m.PutGate(mockconsole.Gate{ID: "gate_001", Rules: []mockconsole.GateRule{{Name: "employees", PassPercentage: 100}}})
+	m.PutGate(mockconsole.Gate{ID: "gate_001", Rules: []mockconsole.Rule{{Name: "employees", PassPercentage: 100}}})
 	m.ResetRequests()
 	var wg sync.WaitGroup
 	got := make([]*Gate, 8)
@@ -132,7 +132,7 @@ func TestGetGateWriteForgets(t *testing.T) {
 			return err
 		},
 		"the gate's rules": func(ctx context.Context, c *Client) error {
-			_, err := c.UpdateGateRules(ctx, "gate_001", []GateRule{})
+			_, err := c.UpdateGateRules(ctx, "gate_001", []Rule{})
 			return err
 		},
 		"another gate": func(ctx context.Context, c *Client) error { return c.DeleteGate(ctx, "gate_002") },

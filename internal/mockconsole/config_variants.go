@@ -57,7 +57,7 @@ func variantContents(vs []Variant) []variantContent {
 }
 
 // gateVariantsRefused is the service's 400 for a gate rule carrying variants.
-func gateVariantsRefused(in []GateRule) *response {
+func gateVariantsRefused(in []Rule) *response {
 	for i, r := range in {
 		if r.Variants != nil {
 			return ref(errResp(http.StatusBadRequest, "rules[%d].variants: gate rules have no variants", i))
@@ -69,7 +69,7 @@ func gateVariantsRefused(in []GateRule) *response {
 // variantsRefused is the service's check of config rules' variants, schema aside: names present and
 // unique within the rule, percentages between 0 and 100 summing to 100 (to the hundredth), return
 // values JSON objects.
-func variantsRefused(in []GateRule) *response {
+func variantsRefused(in []Rule) *response {
 	for i, r := range in {
 		if len(r.Variants) == 0 {
 			continue
@@ -102,7 +102,7 @@ func variantsRefused(in []GateRule) *response {
 }
 
 // variantValuesRefused is the schema check of the return values of rule i's variants.
-func variantValuesRefused(sch *jsonschema.Schema, i int, r GateRule) *response {
+func variantValuesRefused(sch *jsonschema.Schema, i int, r Rule) *response {
 	for k, v := range r.Variants {
 		if err := validateValue(sch, marshal(v.ReturnValue)); err != nil {
 			return ref(errResp(http.StatusBadRequest, "rules[%d].variants[%d].returnValue (rule %q, variant %q) does not match the schema: %v",
@@ -114,7 +114,7 @@ func variantValuesRefused(sch *jsonschema.Schema, i int, r GateRule) *response {
 
 // withVariantIDs gives the variants of the rules written their ids: the id of a variant sent back
 // that held (the config's rules) holds is kept, any other variant gets a new one; s.mu is held.
-func (s *Server) withVariantIDs(rules, held []GateRule) {
+func (s *Server) withVariantIDs(rules, held []Rule) {
 	heldIDs := map[string]bool{}
 	for _, r := range held {
 		for _, v := range r.Variants {
@@ -128,7 +128,7 @@ func (s *Server) withVariantIDs(rules, held []GateRule) {
 
 // storeVariants puts a rule's variants in their stored form, keeping the ids keep says to keep and
 // giving the others new ones; s.mu is held.
-func (s *Server) storeVariants(r *GateRule, keep func(Variant) bool) {
+func (s *Server) storeVariants(r *Rule, keep func(Variant) bool) {
 	if len(r.Variants) == 0 {
 		r.Variants = nil // the service answers a rule without variants without the field
 		return
@@ -148,7 +148,7 @@ func (s *Server) storeVariants(r *GateRule, keep func(Variant) bool) {
 }
 
 // reorderVariants writes the return values of a rule's variants as ServeConfigValuesReordered does.
-func reorderVariants(r *GateRule) {
+func reorderVariants(r *Rule) {
 	for k := range r.Variants {
 		r.Variants[k].ReturnValue = json.RawMessage(reorderedJSON(marshal(r.Variants[k].ReturnValue)))
 	}

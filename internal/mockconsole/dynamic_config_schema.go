@@ -61,7 +61,7 @@ func (s *Server) configFieldsRefused(req configFieldsReq, c DynamicConfig) *resp
 // first value that breaks it.
 // The mock validates with the library itself, not with the provider's internal/valueschema: the
 // mock is an independent implementation of the service (DESIGN.md §1).
-func valuesRefused(schema, defaultValue []byte, rules []GateRule) *response {
+func valuesRefused(schema, defaultValue []byte, rules []Rule) *response {
 	if len(schema) == 0 {
 		return nil
 	}

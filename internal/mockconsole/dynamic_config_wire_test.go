@@ -72,7 +72,7 @@ func TestConfigWireHabits(t *testing.T) {
 	s, ts := NewTestServer(t, Config{NoSeed: true})
 	s.SetHabits(Habits{BareTargetApps: true, JSON5Copies: true, SchemaReserialised: true})
 	s.PutDynamicConfig(DynamicConfig{ID: "cfg1", TargetApps: []string{"web"}, DefaultValue: []byte(`{"text":"Hi"}`),
-		Schema: []byte(`{"type":"object","minProperties":1}`), Rules: []GateRule{{Name: "r", PassPercentage: 5, ReturnValue: map[string]any{"text": "Yo"}}}})
+		Schema: []byte(`{"type":"object","minProperties":1}`), Rules: []Rule{{Name: "r", PassPercentage: 5, ReturnValue: map[string]any{"text": "Yo"}}}})
 	st, b := do(t, ts.URL, http.MethodGet, "/dynamic_configs/cfg1", "")
 	d := b["data"].(map[string]any)
 	rule := d["rules"].([]any)[0].(map[string]any)

@@ -35,7 +35,7 @@ type DynamicConfig struct {
 	TargetApps        []string        `json:"targetApps"`
 	Team              string          `json:"team"`
 	ReleasePipelineID string          `json:"releasePipelineID"`
-	Rules             []GateRule      `json:"rules"`
+	Rules             []Rule          `json:"rules"`
 	Version           int64           `json:"version"`
 	CreatorName       string          `json:"creatorName"`
 	CreatedTime       int64           `json:"createdTime"`
@@ -50,7 +50,7 @@ type configState struct {
 	cfg     DynamicConfig
 	counter int
 	// retired are the rules aborted runs took away: a baseID of theirs sent back is kept too.
-	retired []GateRule
+	retired []Rule
 	// reordered: answers write the config's JSON values with their keys in another order, other
 	// spacing and whole numbers as 5.0 (ServeConfigValuesReordered).
 	reordered bool
@@ -242,7 +242,7 @@ func (s *Server) seedDynamicConfigs() {
 		Schema:       json.RawMessage(`{"type":"object","required":["text"],"properties":{"text":{"type":"string"},"color":{"enum":["blue","red","green"]}}}`),
 		Tags:         []string{"web"}, TargetApps: []string{"web"}, CreatorName: "Seed Admin", CreatedTime: seedEpochMs,
 		LastModifierName: "Seed Admin", LastModifierID: "user_admin_1", Version: 3,
-		Rules: []GateRule{{
+		Rules: []Rule{{
 			Name: "germany", PassPercentage: 100,
 			Conditions:  []Condition{{Type: "country", Operator: "any", TargetValue: []any{"DE"}}},
 			ReturnValue: map[string]any{"text": "Willkommen", "color": "red"},
@@ -316,7 +316,7 @@ func withConfigDefaults(c DynamicConfig) DynamicConfig {
 		c.DefaultValue = json.RawMessage(`{}`)
 	}
 	if c.Rules == nil {
-		c.Rules = []GateRule{}
+		c.Rules = []Rule{}
 	}
 	return c
 }
@@ -472,7 +472,7 @@ func (s *Server) activeRunOfConfig(configID string) *runState {
 
 // startConfigRun starts a run of the pipeline the config is attached to when a write changed its
 // rules; the run's abort puts prev back. s.mu is held.
-func (s *Server) startConfigRun(configID string, st *configState, prev []GateRule) {
+func (s *Server) startConfigRun(configID string, st *configState, prev []Rule) {
 	pid := st.cfg.ReleasePipelineID
 	if pid == "" || sameRuleContents(prev, st.cfg.Rules) {
 		return

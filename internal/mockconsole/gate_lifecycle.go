@@ -40,7 +40,7 @@ func (s *Server) tickStaleness() {
 
 // staleReason is why the service judges a gate stale from its rules: none at all; every user
 // passes (probably launched); nobody passes (probably never launched); or left half-way.
-func staleReason(rules []GateRule) string {
+func staleReason(rules []Rule) string {
 	if len(rules) == 0 {
 		return "STALE_NO_RULES"
 	}

@@ -67,7 +67,7 @@ func (s *Server) activeRunOfGate(gateID string) *runState {
 
 // startGateRun starts a run of the pipeline a gate is attached to when a write changed its rules
 // (prev is what they were); the run's abort puts prev back. s.mu is held.
-func (s *Server) startGateRun(gateID string, st *gateState, prev []GateRule) {
+func (s *Server) startGateRun(gateID string, st *gateState, prev []Rule) {
 	pid := st.gate.ReleasePipelineID
 	if pid == "" || st.runless || sameRuleContents(prev, st.gate.Rules) {
 		return
@@ -89,14 +89,14 @@ func (s *Server) abortRun(rs *runState) {
 	s.abortConfigRun(rs)
 }
 
-func sameRuleContents(a, b []GateRule) bool {
-	return slices.EqualFunc(a, b, func(x, y GateRule) bool { return x.BaseID == y.BaseID && bytes.Equal(contentOf(x), contentOf(y)) })
+func sameRuleContents(a, b []Rule) bool {
+	return slices.EqualFunc(a, b, func(x, y Rule) bool { return x.BaseID == y.BaseID && bytes.Equal(contentOf(x), contentOf(y)) })
 }
 
 // changesOnly is what a write that does not take leaves: the rules the gate held, in their order,
 // each replaced by the written rule of its baseID; added rules are ignored, omitted ones kept.
-func changesOnly(held []GateRule, written map[string]GateRule) []GateRule {
-	out := make([]GateRule, len(held))
+func changesOnly(held []Rule, written map[string]Rule) []Rule {
+	out := make([]Rule, len(held))
 	for i, r := range held {
 		if w, ok := written[r.BaseID]; ok {
 			r = w

@@ -155,7 +155,7 @@ func TestGateRulesAbortedRunBaseIDsAndDeletedGate(t *testing.T) {
 	s, ts := NewTestServer(t, Config{})
 	s.SetRunSpeed(0)
 	s.PutPipeline(Pipeline{ID: "pl_x", Name: "X", Phases: []Phase{{ID: "ph_1", Name: "One", TimeIntervalMs: 3600000}}})
-	s.PutGate(Gate{ID: "g_x", ReleasePipelineID: "pl_x", Rules: []GateRule{{Name: "old", PassPercentage: 1}}})
+	s.PutGate(Gate{ID: "g_x", ReleasePipelineID: "pl_x", Rules: []Rule{{Name: "old", PassPercentage: 1}}})
 	before, _ := s.Gate("g_x")
 	if st, _ := do(t, ts.URL, http.MethodPatch, "/gates/g_x/rules", `{"rules":[{"name":"all","passPercentage":5}]}`); st != 200 {
 		t.Fatalf("write: %d", st)

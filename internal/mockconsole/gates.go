@@ -18,8 +18,8 @@ import (
 	"unicode/utf8"
 )
 
-// GateRule is one rule of a gate.
-type GateRule struct {
+// Rule is one rule of a gate.
+type Rule struct {
 	Name             string      `json:"name"`
 	ID               string      `json:"id"`
 	BaseID           string      `json:"baseID"`
@@ -39,16 +39,16 @@ type GateRule struct {
 // Gate is a feature gate. Name, Type and IDType left empty take the service's defaults when the
 // gate is stored (withGateDefaults).
 type Gate struct {
-	ID               string     `json:"id"`
-	Name             string     `json:"name"`
-	IsEnabled        bool       `json:"isEnabled"`
-	Description      string     `json:"description"`
-	Status           string     `json:"status"`
-	LastModifierName string     `json:"lastModifierName"`
-	LastModifierID   string     `json:"lastModifierID"`
-	Rules            []GateRule `json:"rules"`
-	Tags             []string   `json:"tags"`
-	Type             string     `json:"type"`
+	ID               string   `json:"id"`
+	Name             string   `json:"name"`
+	IsEnabled        bool     `json:"isEnabled"`
+	Description      string   `json:"description"`
+	Status           string   `json:"status"`
+	LastModifierName string   `json:"lastModifierName"`
+	LastModifierID   string   `json:"lastModifierID"`
+	Rules            []Rule   `json:"rules"`
+	Tags             []string `json:"tags"`
+	Type             string   `json:"type"`
 	// TypeReason is why the service judges the gate stale (Type "STALE"; see MarkGateStale), "NONE"
 	// otherwise.
 	TypeReason        string `json:"typeReason"`
@@ -171,7 +171,7 @@ func (s *Server) getGate(id string) response {
 }
 
 type gateRulesReq struct {
-	Rules *[]GateRule `json:"rules"`
+	Rules *[]Rule `json:"rules"`
 }
 
 type ruleContent struct {
@@ -186,7 +186,7 @@ type ruleContent struct {
 
 // contentOf is what decides whether a rule changed; like the stored form, it does not tell an
 // absent targetValue from an empty one.
-func contentOf(r GateRule) []byte {
+func contentOf(r Rule) []byte {
 	conds := make([]Condition, len(r.Conditions))
 	for i, c := range r.Conditions {
 		if c.TargetValue == nil {
@@ -242,7 +242,7 @@ func (s *Server) updateGateRules(id string, body []byte) response {
 }
 
 // rulesRefused is the service's check of a rule list, gate or segment rules alike.
-func rulesRefused(in []GateRule) *response {
+func rulesRefused(in []Rule) *response {
 	names := map[string]int{}
 	for i, r := range in {
 		if strings.TrimSpace(r.Name) == "" {
@@ -277,13 +277,13 @@ func ref(r response) *response { return &r }
 // withRuleIDs gives the rules written their ids, as the service does for gate and segment rules: a
 // baseID sent back that the object holds is kept, and so is the id of a rule whose content did not
 // change; any other rule is new. counter is the object's highest rule id counter.
-func (s *Server) withRuleIDs(in, held []GateRule, counter *int) []GateRule {
-	current := map[string]GateRule{}
+func (s *Server) withRuleIDs(in, held []Rule, counter *int) []Rule {
+	current := map[string]Rule{}
 	for _, r := range held {
 		current[r.BaseID] = r
 	}
 	taken := map[string]bool{}
-	out := make([]GateRule, len(in))
+	out := make([]Rule, len(in))
 	for i, r := range in {
 		if r.Conditions == nil {
 			r.Conditions = []Condition{}
@@ -316,12 +316,12 @@ func (s *Server) withRuleIDs(in, held []GateRule, counter *int) []GateRule {
 }
 
 // heldOf is the rules written that the object already held, by baseID (a new rule gets a new one).
-func heldOf(written, held []GateRule) map[string]GateRule {
+func heldOf(written, held []Rule) map[string]Rule {
 	had := map[string]bool{}
 	for _, r := range held {
 		had[r.BaseID] = true
 	}
-	out := map[string]GateRule{}
+	out := map[string]Rule{}
 	for _, r := range written {
 		if had[r.BaseID] {
 			out[r.BaseID] = r
@@ -340,7 +340,7 @@ func (g Gate) clone() Gate {
 		o := *g.Owner
 		g.Owner = &o
 	}
-	rules := make([]GateRule, len(g.Rules))
+	rules := make([]Rule, len(g.Rules))
 	for i, r := range g.Rules {
 		r.Conditions = withTargets(r.Conditions, copyJSON)
 		r.ReturnValue = copyJSON(r.ReturnValue)
@@ -398,7 +398,7 @@ func withGateDefaults(g Gate) Gate {
 	g.TypeReason = cmp.Or(g.TypeReason, typeReasonNone)
 	g.Tags = nonNilStrings(g.Tags)
 	if g.Rules == nil {
-		g.Rules = []GateRule{}
+		g.Rules = []Rule{}
 	}
 	return g
 }

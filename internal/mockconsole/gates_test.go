@@ -46,7 +46,7 @@ func TestGateWrites(t *testing.T) {
 	}
 
 	// A PATCH changes what it carries and nothing else, rules included.
-	s.PutGate(Gate{ID: "g_rules", Rules: []GateRule{{Name: "r", PassPercentage: 5}}})
+	s.PutGate(Gate{ID: "g_rules", Rules: []Rule{{Name: "r", PassPercentage: 5}}})
 	r = c.do("PATCH", "/gates/g_rules", map[string]any{"description": "changed", "tags": []string{}})
 	expect(t, r, 200)
 	got, _ = s.Gate("g_rules")
@@ -266,7 +266,7 @@ func TestPutGateAndAccessors(t *testing.T) {
 	if _, ok := s.Gate("new_checkout"); ok {
 		t.Fatal("NoSeed has gates")
 	}
-	s.PutGate(Gate{ID: "g", Rules: []GateRule{
+	s.PutGate(Gate{ID: "g", Rules: []Rule{
 		{Name: "a", PassPercentage: 12.5, Conditions: []Condition{{Type: "t", TargetValue: []string{"x"}}}},
 		{Name: "b", BaseID: "fixedbase", ID: "fixedbase:100:7", PassPercentage: 100},
 	}})

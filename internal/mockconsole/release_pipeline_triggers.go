@@ -58,7 +58,7 @@ type runState struct {
 	remaining time.Duration
 	// restore is what the gate's rules were before the write that started the run: an abort puts
 	// them back. Nil for a run started otherwise.
-	restore []GateRule
+	restore []Rule
 }
 
 // runClock is the time runs see: real time scaled by speed, plus whatever tests advanced it by.

@@ -110,7 +110,7 @@ func (s *Server) seed(eventRecords int) {
 	s.putGate(Gate{
 		ID: "new_checkout", IsEnabled: true, Description: "The new checkout flow", Status: "In Progress",
 		LastModifierName: "Seed Admin", LastModifierID: "user_admin_1", Tags: []string{"checkout", "web"},
-		Rules: []GateRule{
+		Rules: []Rule{
 			{
 				Name: "employees", PassPercentage: 100,
 				Conditions:   []Condition{{Type: "email", Operator: "str_contains_any", TargetValue: []any{"@example.com"}}},
@@ -131,7 +131,7 @@ func (s *Server) seed(eventRecords int) {
 	s.putGate(Gate{
 		ID: "search_v2", IsEnabled: false, Description: "Second search backend", Status: "In Progress",
 		LastModifierName: "Seed Admin", LastModifierID: "user_admin_1", Tags: []string{},
-		Rules: []GateRule{{
+		Rules: []Rule{{
 			Name: "internal", PassPercentage: 50,
 			Conditions:  []Condition{{Type: "user_id", Operator: "any", TargetValue: []any{"42", "43"}}},
 			ReturnValue: map[string]any{},
@@ -141,7 +141,7 @@ func (s *Server) seed(eventRecords int) {
 		id := fmt.Sprintf("gate_%03d", i)
 		s.gates[id] = &gateState{gate: withGateDefaults(Gate{
 			ID: id, IsEnabled: true, Description: "Benchmark gate " + id, Status: "In Progress",
-			LastModifierName: "Seed Admin", LastModifierID: "user_admin_1", Rules: []GateRule{}, Tags: []string{},
+			LastModifierName: "Seed Admin", LastModifierID: "user_admin_1", Rules: []Rule{}, Tags: []string{},
 		})}
 	}
 

@@ -15,7 +15,7 @@ import (
 )
 
 // SegmentRule is one rule of a rule_based segment: a gate rule's shape.
-type SegmentRule = GateRule
+type SegmentRule = Rule
 
 // SegmentRules is the seed's name of a segment's rule.
 type SegmentRules = SegmentRule

@@ -96,7 +96,7 @@ type ruledObjectSpec[T any] struct {
 	fields           map[string]schema.Attribute // the object's own fields, computed
 	rulesDescription string
 	get              func(client *console.Client, ctx context.Context, id string) (*T, error)
-	rules            func(*T) []console.GateRule
+	rules            func(*T) []console.Rule
 	// ruleType is the rules' object type as the rules resource holds them; the gate rule's when unset.
 	ruleType types.ObjectType
 	// model is the data source's model (a pointer to its tfsdk struct) of obj and its rules.

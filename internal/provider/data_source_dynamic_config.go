@@ -52,7 +52,7 @@ func NewDynamicConfigDataSource() datasource.DataSource {
 		rulesDescription: "The config's rules in evaluation order, each with its `return_value` and `variants`, as a rule of " +
 			"`featureconsole_dynamic_config_rules` holds it (see that resource for what each attribute means).",
 		get:      (*console.Client).GetDynamicConfig,
-		rules:    func(c *console.DynamicConfig) []console.GateRule { return c.Rules },
+		rules:    func(c *console.DynamicConfig) []console.Rule { return c.Rules },
 		ruleType: variantRuleObjectType,
 		model: func(c *console.DynamicConfig, rules types.List) any {
 			m := &configDataModel{Rules: rules}

@@ -49,7 +49,7 @@ func NewGateDataSource() datasource.DataSource {
 		rulesDescription: "The gate's rules in evaluation order, each as a rule of `featureconsole_gate_rules` " +
 			"holds it (see that resource for what each attribute means).",
 		get:   (*console.Client).GetGate,
-		rules: func(g *console.Gate) []console.GateRule { return g.Rules },
+		rules: func(g *console.Gate) []console.Rule { return g.Rules },
 		model: func(g *console.Gate, rules types.List) any {
 			var f gateModel
 			flattenGateFields(g, &f)

@@ -22,10 +22,10 @@ func TestAccGateDataSource(t *testing.T) {
 	m.PutPipeline(mockconsole.Pipeline{ID: "pl_web", Name: "Web rollout"})
 	m.PutGate(mockconsole.Gate{ID: "fresh_gate", Name: "Fresh gate", Description: "d", IsEnabled: true, Tags: []string{"web"},
 		Type: "PERMANENT", IDType: "stableID", ReleasePipelineID: "pl_web",
-		Rules: []mockconsole.GateRule{{Name: "staff", PassPercentage: 50, Conditions: []mockconsole.Condition{
+		Rules: []mockconsole.Rule{{Name: "staff", PassPercentage: 50, Conditions: []mockconsole.Condition{
 			{Type: "email", Operator: "str_contains_any", TargetValue: []any{"@example.com"}}}}}})
 	m.PutGate(mockconsole.Gate{ID: "stale_gate", Type: "TEMPORARY"})
-	m.PutGate(mockconsole.Gate{ID: "archived_gate", Rules: []mockconsole.GateRule{{Name: "r", PassPercentage: 1}}})
+	m.PutGate(mockconsole.Gate{ID: "archived_gate", Rules: []mockconsole.Rule{{Name: "r", PassPercentage: 1}}})
 	if err := m.MarkGateStale("stale_gate", "STALE_NO_RULES"); err != nil {
 		t.Fatal(err)
 	}

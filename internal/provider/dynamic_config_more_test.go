@@ -33,7 +33,7 @@ func seedConfigs(m *mockconsole.Server, n int) {
 			c.Tags = []string{"checkout"}
 		}
 		if i%3 != 0 {
-			c.Rules = []mockconsole.GateRule{{
+			c.Rules = []mockconsole.Rule{{
 				Name: "germany", PassPercentage: 33.33,
 				Conditions:  []mockconsole.Condition{{Type: "country", Operator: "any", TargetValue: []any{"DE"}}},
 				ReturnValue: map[string]any{"title": "Jetzt kaufen", "nested": map[string]any{"b": json.Number("1.50"), "a": []any{"x"}}},

@@ -190,7 +190,7 @@ func TestFlattenHugeExponentsQuickly(t *testing.T) {
 	for _, tv := range []string{`[1e9999999]`, `[-1e-9999999]`, `[1e9999999, "a"]`, `1e999999999`, `[1` + strings.Repeat("0", 5000) + `]`} {
 		start := time.Now()
 		cond := console.Condition{Type: "x", TargetValue: json.RawMessage(tv)}
-		g := console.Gate{Rules: []console.GateRule{{Name: "r", Conditions: []console.Condition{cond}}}}
+		g := console.Gate{Rules: []console.Rule{{Name: "r", Conditions: []console.Condition{cond}}}}
 		m := gateRulesModel{GateID: types.StringValue("g"), rulesFields: rulesFields{Timeouts: nullTimeouts(ctx, NewGateRulesResource())}}
 		failOn(t, flattenGate(ctx, &g, &m, nil))
 		mustFitState(t, NewGateRulesResource(), &m)

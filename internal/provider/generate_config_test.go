@@ -68,7 +68,7 @@ var generateConfigCases = []struct {
 	{name: "gate_rules_no_rules", typ: "featureconsole_gate_rules", id: "dark_mode"},
 	{name: "gate_rules_every_field", typ: "featureconsole_gate_rules", id: "gate_001", seed: func(m *mockconsole.Server) {
 		g, _ := m.Gate("gate_001")
-		g.Rules = []mockconsole.GateRule{
+		g.Rules = []mockconsole.Rule{
 			{
 				Name: "mixed targets", PassPercentage: 33.33, Environments: []string{"staging", "production"},
 				Conditions: []mockconsole.Condition{

@@ -266,7 +266,7 @@ list "featureconsole_release_pipeline" "one" {
 			PreConfig: func() {
 				for _, id := range []string{"gate_001", "gate_120"} {
 					g, _ := m.Gate(id)
-					g.Rules = []mockconsole.GateRule{{Name: "all", PassPercentage: 10}}
+					g.Rules = []mockconsole.Rule{{Name: "all", PassPercentage: 10}}
 					m.PutGate(g)
 				}
 				m.ResetRequests()

@@ -29,12 +29,12 @@ func seedProject(m *mockconsole.Server, gates, pipelines, sources int) {
 			g.Tags = []string{"team-a"}
 		}
 		if i%6 != 0 {
-			g.Rules = []mockconsole.GateRule{{
+			g.Rules = []mockconsole.Rule{{
 				Name: "employees", PassPercentage: 100,
 				Conditions: []mockconsole.Condition{{Type: "email", Operator: "str_contains_any", TargetValue: []any{"@example.com"}}},
 			}}
 			if i%2 == 1 {
-				g.Rules = append(g.Rules, mockconsole.GateRule{
+				g.Rules = append(g.Rules, mockconsole.Rule{
 					Name: "rollout", PassPercentage: []float64{12.5, 33.33, 0, 50}[i%4], Environments: []string{"production"},
 					Conditions: []mockconsole.Condition{
 						{Type: "custom_field", Operator: "gte", Field: "age", TargetValue: []any{json.Number("18")}},
@@ -46,7 +46,7 @@ func seedProject(m *mockconsole.Server, gates, pipelines, sources int) {
 		}
 		if i%10 == 7 {
 			// As rules written in the console come: no operator, a scalar target, no return value.
-			g.Rules = append(g.Rules, mockconsole.GateRule{
+			g.Rules = append(g.Rules, mockconsole.Rule{
 				Name: "console made", PassPercentage: 33.330000000000005, // 33.33 with binary float noise, as the live service answers
 				Conditions: []mockconsole.Condition{{Type: "public"}, {Type: "country", Operator: "any", TargetValue: "US"}},
 			})

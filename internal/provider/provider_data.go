@@ -26,7 +26,7 @@ type providerData struct {
 	client          *console.Client
 	readConcurrency int
 	runPollInterval time.Duration // 0: the action's default
-	// rulesRemoved holds, by gate id, the rules ([]console.GateRule) a destroy of
+	// rulesRemoved holds, by gate id, the rules ([]console.Rule) a destroy of
 	// featureconsole_gate_rules removed while this configuration of the provider served Terraform
 	// (one apply): a gate that destroy then archives writes them back first, so the archived gate
 	// keeps them (keep_on_destroy leaves them in place instead).

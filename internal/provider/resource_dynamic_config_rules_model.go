@@ -21,6 +21,6 @@ type configRulesModel struct {
 func (m *configRulesModel) identity() (string, types.String) { return configIdentityAttr, m.ConfigID }
 
 // flattenConfigRules stores the service's rules in m with their variants (flattenRulesModel).
-func flattenConfigRules(ctx context.Context, service []console.GateRule, m *configRulesModel, hints []ruleModel) diag.Diagnostics {
+func flattenConfigRules(ctx context.Context, service []console.Rule, m *configRulesModel, hints []ruleModel) diag.Diagnostics {
 	return flattenRulesModel(ctx, variantRuleObjectType, service, m, hints)
 }

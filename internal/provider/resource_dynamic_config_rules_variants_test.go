@@ -229,7 +229,7 @@ func TestAccDynamicConfigRules_variantsImported(t *testing.T) {
 	m.PutDynamicConfig(mockconsole.DynamicConfig{
 		ID: "tfacc_copy", DefaultValue: json.RawMessage(`{"title":"Buy now","max_items":5}`),
 		Schema: json.RawMessage(`{"type":"object","required":["title"],"properties":{"title":{"type":"string"},"max_items":{"type":"integer","minimum":1}}}`),
-		Rules: []mockconsole.GateRule{{
+		Rules: []mockconsole.Rule{{
 			Name: "us_test", PassPercentage: 100,
 			Conditions:  []mockconsole.Condition{{Type: "country", Operator: "any", TargetValue: []any{"US"}}},
 			ReturnValue: map[string]any{"title": "Buy now", "max_items": 5},

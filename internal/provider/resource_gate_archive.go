@@ -96,7 +96,7 @@ func (r *gateResource) restoreRemovedRules(ctx context.Context, gateID string, d
 	if !removed {
 		return
 	}
-	rules, _ := v.([]console.GateRule)
+	rules, _ := v.([]console.Rule)
 	if len(rules) == 0 {
 		return
 	}

@@ -280,7 +280,7 @@ resource "featureconsole_gate_rules" "checkout" {
 // say it is archived and what to set.
 func TestAccGate_archivedErrors(t *testing.T) {
 	m, url := startMock(t, mockconsole.Config{})
-	m.PutGate(mockconsole.Gate{ID: "tfacc_archived", Rules: []mockconsole.GateRule{{Name: "old", PassPercentage: 5}}})
+	m.PutGate(mockconsole.Gate{ID: "tfacc_archived", Rules: []mockconsole.Rule{{Name: "old", PassPercentage: 5}}})
 	if err := m.ArchiveGateInConsole("tfacc_archived"); err != nil {
 		t.Fatal(err)
 	}
@@ -316,8 +316,8 @@ resource "featureconsole_gate_rules" "x" {
 func TestAccGate_listIncludeArchived(t *testing.T) {
 	t.Parallel()
 	m, url := startMock(t, mockconsole.Config{NoSeed: true})
-	m.PutGate(mockconsole.Gate{ID: "live_gate", Rules: []mockconsole.GateRule{{Name: "r", PassPercentage: 1}}})
-	m.PutGate(mockconsole.Gate{ID: "old_gate", Rules: []mockconsole.GateRule{{Name: "r", PassPercentage: 1}}})
+	m.PutGate(mockconsole.Gate{ID: "live_gate", Rules: []mockconsole.Rule{{Name: "r", PassPercentage: 1}}})
+	m.PutGate(mockconsole.Gate{ID: "old_gate", Rules: []mockconsole.Rule{{Name: "r", PassPercentage: 1}}})
 	if err := m.ArchiveGateInConsole("old_gate"); err != nil {
 		t.Fatal(err)
 	}

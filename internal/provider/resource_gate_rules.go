@@ -43,7 +43,7 @@ var gateRulesTarget = newRulesTarget(rulesTarget{
 	archiveKeeps: " with its history",
 	// What the gate held, for a featureconsole_gate that destroy archives next (archive_on_destroy)
 	// to write back: Terraform destroys the rules first, and the archived gate should keep them.
-	removed: func(data *providerData, id string, held []console.GateRule) { data.rulesRemoved.Store(id, held) },
+	removed: func(data *providerData, id string, held []console.Rule) { data.rulesRemoved.Store(id, held) },
 }, targetCalls[console.Gate]{
 	get: (*console.Client).GetGate, write: (*console.Client).UpdateGateRules,
 	review: (*console.Client).GetGateReview, commit: (*console.Client).CommitGateReview, holder: gateHolder,

@@ -231,7 +231,7 @@ func TestGateRulesFlattenGateKeepsConfigForms(t *testing.T) {
 	hint.ReturnValue = framework.NewJSONValue(`{}`)
 	hintB := testRule(t, "b", "1")
 	hintB.ReturnValue = framework.NewJSONValue(`{"z": 1, "y": 2}`)
-	g := &console.Gate{ID: "g", Rules: []console.GateRule{
+	g := &console.Gate{ID: "g", Rules: []console.Rule{
 		{ID: "2", BaseID: "B", Name: "b", PassPercentage: 1, ReturnValue: json.RawMessage(`{"y":2,"z":1}`)},
 		{ID: "1", BaseID: "A", Name: "a", PassPercentage: 0.1, ReturnValue: json.RawMessage(`{}`)},
 		{ID: "3", BaseID: "C", Name: "c", PassPercentage: 5, Conditions: []console.Condition{}, ReturnValue: json.RawMessage(`{}`)},
@@ -316,7 +316,7 @@ func TestPercentFromFloat(t *testing.T) {
 
 // A rule's schedule reads as the steps made, then the steps to come; none is [], never null.
 func TestGateRulesFlattenSchedule(t *testing.T) {
-	r := console.GateRule{
+	r := console.Rule{
 		CompletedAutomatedRollouts: []console.AutomatedRollout{{Time: console.Millis{Value: 1767225600000, Set: true}, PassPercent: 30}},
 		PendingAutomatedRollouts:   []console.AutomatedRollout{{Time: console.Millis{Value: 1767229200000, Set: true}, PassPercent: 60.5}},
 	}
@@ -325,7 +325,7 @@ func TestGateRulesFlattenSchedule(t *testing.T) {
 	if got != want {
 		t.Errorf("schedule = %s\nwant %s", got, want)
 	}
-	if none := flattenSchedule(console.GateRule{}); none.IsNull() || len(none.Elements()) != 0 {
+	if none := flattenSchedule(console.Rule{}); none.IsNull() || len(none.Elements()) != 0 {
 		t.Errorf("no schedule = %s, want []", none)
 	}
 	// Planned: unknown when the list is written, the prior schedule when nothing is.
@@ -431,7 +431,7 @@ func TestWriteRules_onlyTheLockAbortsTheRun(t *testing.T) {
 			ctx, op, cancel, _ := framework.NewOperation(context.Background(), "update", 10*time.Second, nil)
 			defer cancel()
 			var diags diag.Diagnostics
-			_, superseded, err := r.target.writePastRun(ctx, op, r.data, "new_checkout", []console.GateRule{}, onActiveRunAbort, &diags)
+			_, superseded, err := r.target.writePastRun(ctx, op, r.data, "new_checkout", []console.Rule{}, onActiveRunAbort, &diags)
 			mu.Lock()
 			defer mu.Unlock()
 			if wantAbort {

@@ -380,7 +380,7 @@ resource "featureconsole_gate" "checkout" {
 					}),
 					func(*terraform.State) error {
 						g, _ := m.Gate("tfacc_checkout")
-						g.Rules = []mockconsole.GateRule{{Name: "console made", PassPercentage: 5}}
+						g.Rules = []mockconsole.Rule{{Name: "console made", PassPercentage: 5}}
 						m.PutGate(g)
 						return nil
 					},
@@ -473,7 +473,7 @@ func TestAccGate_generatedConfiguration(t *testing.T) {
 	m.PutGate(mockconsole.Gate{ID: "plain", Tags: []string{"team-a"}})
 	m.PutGate(mockconsole.Gate{ID: "every_field", Name: "Every field", Description: "All set", IsEnabled: false,
 		Tags: []string{"team-a", "web"}, Type: "TEMPORARY", IDType: "stableID", ReleasePipelineID: "pl_web",
-		Rules: []mockconsole.GateRule{{Name: "staff", PassPercentage: 100}}})
+		Rules: []mockconsole.Rule{{Name: "staff", PassPercentage: 100}}})
 	m.PutGate(mockconsole.Gate{ID: "other_team", IsEnabled: true})
 	// A stale gate onboards as TEMPORARY: STALE is the service's verdict, which validation refuses.
 	if err := m.MarkGateStale("every_field", "STALE_PROBABLY_LAUNCHED"); err != nil {

@@ -164,7 +164,7 @@ func variantsKnown(ctx context.Context, l types.List) bool {
 // fillVariantIDs gives a variant written without an id the id of the variant of the same name of
 // the rule of the same name that holds (what the config holds) or prior (the state's) has, as
 // expandForWrite does for base ids.
-func fillVariantIDs(rules []console.GateRule, prior []ruleModel, holds []console.GateRule) {
+func fillVariantIDs(rules []console.Rule, prior []ruleModel, holds []console.Rule) {
 	ids := map[[2]string]string{}
 	for _, p := range prior {
 		for _, v := range framework.KnownElements(p.Variants) {
@@ -270,7 +270,7 @@ func checkVariantValues(ctx context.Context, s *valueschema.Schema, rule ruleMod
 
 // checkHeldVariantValues checks the return values of the variants of rule i that config id holds
 // against a changed schema s, as checkHeldValues checks the rule's own.
-func checkHeldVariantValues(s *valueschema.Schema, rule console.GateRule, i int, id string, diags *diag.Diagnostics) {
+func checkHeldVariantValues(s *valueschema.Schema, rule console.Rule, i int, id string, diags *diag.Diagnostics) {
 	for k, v := range rule.Variants {
 		checkValue(s, v.ReturnValue, path.Root("schema"), fmt.Sprintf("Return value of variant %q of rule %q", v.Name, rule.Name),
 			fmt.Sprintf("rules[%d].variants[%d] as dynamic config %q holds it", i, k, id), "the planned schema", diags)

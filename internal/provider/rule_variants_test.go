@@ -100,7 +100,7 @@ func TestConfigRuleVariantsExpand(t *testing.T) {
 func TestConfigRuleVariantsFlatten(t *testing.T) {
 	ctx := context.Background()
 	hint := testConfigRule(t, "split", testVariant(t, "-", "urgent", "33.33", `{ "b": 1, "a": 2 }`), testVariant(t, "-", "control", "66.67", `{"a":1}`))
-	service := []console.GateRule{{Name: "split", PassPercentage: 100, ID: "r1", BaseID: "b1", Variants: []console.RuleVariant{
+	service := []console.Rule{{Name: "split", PassPercentage: 100, ID: "r1", BaseID: "b1", Variants: []console.RuleVariant{
 		{ID: "v1", Name: "control", PassPercentage: 66.67, ReturnValue: json.RawMessage(`{"a":1.0}`)},
 		{ID: "v2", Name: "urgent", PassPercentage: 33.330000000000005, ReturnValue: json.RawMessage(`{"a":2,"b":1}`)},
 		{ID: "v3", Name: "new", PassPercentage: 0},
@@ -179,15 +179,15 @@ func TestConfigRuleVariantsMatching(t *testing.T) {
 // state), by rule and variant name; the comparisons of what was written see variants by meaning,
 // ids aside.
 func TestConfigRuleVariantsWritten(t *testing.T) {
-	rules := []console.GateRule{{Name: "split", Variants: []console.RuleVariant{{Name: "control"}, {Name: "new"}, {ID: "kept", Name: "urgent"}}}}
+	rules := []console.Rule{{Name: "split", Variants: []console.RuleVariant{{Name: "control"}, {Name: "new"}, {ID: "kept", Name: "urgent"}}}}
 	prior := []ruleModel{testConfigRule(t, "split", testVariant(t, "p1", "control", "50", `{}`), testVariant(t, "p2", "new", "50", `{}`))}
-	holds := []console.GateRule{{Name: "split", Variants: []console.RuleVariant{{ID: "h1", Name: "control"}}}, {Name: "other", Variants: []console.RuleVariant{{ID: "h9", Name: "new"}}}}
+	holds := []console.Rule{{Name: "split", Variants: []console.RuleVariant{{ID: "h1", Name: "control"}}}, {Name: "other", Variants: []console.RuleVariant{{ID: "h9", Name: "new"}}}}
 	fillVariantIDs(rules, prior, holds)
 	if v := rules[0].Variants; v[0].ID != "h1" || v[1].ID != "p2" || v[2].ID != "kept" {
 		t.Errorf("ids %+v, want h1 (held), p2 (state), kept", v)
 	}
 
-	a := console.GateRule{Name: "split", PassPercentage: 100, Variants: []console.RuleVariant{
+	a := console.Rule{Name: "split", PassPercentage: 100, Variants: []console.RuleVariant{
 		{ID: "x", Name: "control", PassPercentage: 33.33, ReturnValue: json.RawMessage(`{"a":1,"b":2}`)}}}
 	b := a
 	b.Variants = []console.RuleVariant{{ID: "y", Name: "control", PassPercentage: 33.330000000000005, ReturnValue: json.RawMessage(`{ "b": 2, "a": 1.0 }`)}}
@@ -195,15 +195,15 @@ func TestConfigRuleVariantsWritten(t *testing.T) {
 	c.Variants = []console.RuleVariant{{Name: "control", PassPercentage: 33.33, ReturnValue: json.RawMessage(`{"a":1,"b":3}`)}}
 	d := a
 	d.Variants = nil
-	if !sameRules([]console.GateRule{a}, []console.GateRule{b}) {
+	if !sameRules([]console.Rule{a}, []console.Rule{b}) {
 		t.Error("variants differing in ids and forms only compare different")
 	}
-	for name, other := range map[string]console.GateRule{"value": c, "none": d} {
-		if sameRules([]console.GateRule{a}, []console.GateRule{other}) {
+	for name, other := range map[string]console.Rule{"value": c, "none": d} {
+		if sameRules([]console.Rule{a}, []console.Rule{other}) {
 			t.Errorf("%s: variants that differ compare the same", name)
 		}
 	}
-	if diff := heldRuleDifferences("the config", []console.GateRule{d}, []console.GateRule{a}); !strings.Contains(diff, `"split"`) ||
+	if diff := heldRuleDifferences("the config", []console.Rule{d}, []console.Rule{a}); !strings.Contains(diff, `"split"`) ||
 		!strings.Contains(diff, "Variants") {
 		t.Errorf("differences %q", diff)
 	}

@@ -45,12 +45,12 @@ func ruleModels(ctx context.Context, l types.List) ([]ruleModel, diag.Diagnostic
 // so the service keeps the rule's identity; empty lists and objects take one canonical wire form
 // (environments null, conditions [], targetValue [], returnValue {}) so that what was sent and what
 // is read back always compare equal.
-func expandRules(ctx context.Context, rules []ruleModel) ([]console.GateRule, diag.Diagnostics) {
+func expandRules(ctx context.Context, rules []ruleModel) ([]console.Rule, diag.Diagnostics) {
 	var diags diag.Diagnostics
-	out := make([]console.GateRule, 0, len(rules))
+	out := make([]console.Rule, 0, len(rules))
 	for i, m := range rules {
 		p := path.Root("rules").AtListIndex(i)
-		r := console.GateRule{
+		r := console.Rule{
 			Name:         m.Name.ValueString(),
 			Environments: nil,
 			Conditions:   []console.Condition{},
@@ -92,12 +92,12 @@ func expandRules(ctx context.Context, rules []ruleModel) ([]console.GateRule, di
 
 // flattenRules is the service's rules (of a gate or a segment) as the gate rule object type, each
 // matched by name to its hint.
-func flattenRules(ctx context.Context, service []console.GateRule, hints []ruleModel) (types.List, diag.Diagnostics) {
+func flattenRules(ctx context.Context, service []console.Rule, hints []ruleModel) (types.List, diag.Diagnostics) {
 	return flattenRulesAs(ctx, ruleObjectType, service, hints)
 }
 
 // flattenRulesAs is flattenRules as ruleType, the gate rule's or the config rule's (with variants).
-func flattenRulesAs(ctx context.Context, ruleType types.ObjectType, service []console.GateRule, hints []ruleModel) (types.List, diag.Diagnostics) {
+func flattenRulesAs(ctx context.Context, ruleType types.ObjectType, service []console.Rule, hints []ruleModel) (types.List, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	byName := indexByName(len(hints), func(i int) (string, bool) {
 		return hints[i].Name.ValueString(), !hints[i].Name.IsUnknown() && !hints[i].Name.IsNull()
@@ -122,7 +122,7 @@ func flattenRulesAs(ctx context.Context, ruleType types.ObjectType, service []co
 	return types.ListValueMust(ruleType, rules), diags
 }
 
-func flattenRule(ctx context.Context, r console.GateRule, hint *ruleModel) (attr.Value, diag.Diagnostics) {
+func flattenRule(ctx context.Context, r console.Rule, hint *ruleModel) (attr.Value, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	if hint == nil {
 		hint = &ruleModel{}
@@ -183,7 +183,7 @@ func flattenRule(ctx context.Context, r console.GateRule, hint *ruleModel) (attr
 }
 
 // flattenSchedule is a rule's schedule: the steps made, then the steps to come; [] when it has none.
-func flattenSchedule(r console.GateRule) types.List {
+func flattenSchedule(r console.Rule) types.List {
 	elem := scheduledRolloutType
 	steps := make([]attr.Value, 0, len(r.CompletedAutomatedRollouts)+len(r.PendingAutomatedRollouts))
 	add := func(list []console.AutomatedRollout, done bool) {
@@ -424,7 +424,7 @@ func convertRules(l types.List, to types.ObjectType, edit func(map[string]attr.V
 // takes the one of the rule of the same name that holds (what the object holds, on create) or prior
 // (the state's rules) has. A plan that may supersede a run promises no base_id (supersedePlan), yet
 // the service keeps the identity of every rule the object still holds when it is sent back.
-func expandForWrite(ctx context.Context, planned, prior []ruleModel, holds []console.GateRule) ([]console.GateRule, diag.Diagnostics) {
+func expandForWrite(ctx context.Context, planned, prior []ruleModel, holds []console.Rule) ([]console.Rule, diag.Diagnostics) {
 	rules, diags := expandRules(ctx, planned)
 	if diags.HasError() {
 		return nil, diags
@@ -448,7 +448,7 @@ func expandForWrite(ctx context.Context, planned, prior []ruleModel, holds []con
 }
 
 // expandStateRules is expandRules of a rule list as state holds it.
-func expandStateRules(ctx context.Context, l types.List) ([]console.GateRule, diag.Diagnostics) {
+func expandStateRules(ctx context.Context, l types.List) ([]console.Rule, diag.Diagnostics) {
 	rules, diags := ruleModels(ctx, l)
 	if diags.HasError() {
 		return nil, diags
@@ -487,7 +487,7 @@ func objectID(m rulesModel) string {
 // state on read) are matched to the service's rules by name; where the service's value means the
 // same as the hint's, the hint's form is kept so the configuration and the state never differ in
 // form only (flattenRulesAs).
-func flattenRulesModel(ctx context.Context, ruleType types.ObjectType, service []console.GateRule, m rulesModel, hints []ruleModel) diag.Diagnostics {
+func flattenRulesModel(ctx context.Context, ruleType types.ObjectType, service []console.Rule, m rulesModel, hints []ruleModel) diag.Diagnostics {
 	f := m.fields()
 	f.ID = types.StringValue(objectID(m))
 	if f.OnActiveRun.IsNull() || f.OnActiveRun.IsUnknown() { // imported, or listed: the default

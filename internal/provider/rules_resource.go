@@ -34,7 +34,7 @@ type rulesResource struct {
 	target rulesTarget
 }
 
-func (r *rulesResource) flatten(ctx context.Context, service []console.GateRule, m rulesModel, hints []ruleModel) diag.Diagnostics {
+func (r *rulesResource) flatten(ctx context.Context, service []console.Rule, m rulesModel, hints []ruleModel) diag.Diagnostics {
 	return flattenRulesModel(ctx, r.target.ruleType, service, m, hints)
 }
 
@@ -145,7 +145,7 @@ func (r *rulesResource) apply(ctx context.Context, op *framework.Operation, plan
 	if diags.HasError() {
 		return outcomeWritten
 	}
-	var holds []console.GateRule
+	var holds []console.Rule
 	if existing != nil {
 		review.active = existing.ActiveReview
 		holds = existing.Rules
@@ -216,7 +216,7 @@ func (r *rulesResource) Delete(ctx context.Context, req resource.DeleteRequest, 
 	held, _ := expandStateRules(ctx, state.fields().Rules)
 	// Destroy supersedes: a run rolling out rules that are going away is aborted first, whatever
 	// on_active_run says.
-	h, superseded, err := r.target.writePastRun(ctx, op, r.data, id, []console.GateRule{}, onActiveRunAbort, &resp.Diagnostics)
+	h, superseded, err := r.target.writePastRun(ctx, op, r.data, id, []console.Rule{}, onActiveRunAbort, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}

@@ -34,7 +34,7 @@ type rulesKind struct {
 	seed func(m *mockconsole.Server, id string)
 	drop func(m *mockconsole.Server, id string)
 	// held is what the mock holds of the object's rules.
-	held func(m *mockconsole.Server, id string) ([]mockconsole.GateRule, bool)
+	held func(m *mockconsole.Server, id string) ([]mockconsole.Rule, bool)
 }
 
 var (
@@ -42,7 +42,7 @@ var (
 		typeName: "featureconsole_gate_rules", idAttr: "gate_id", noun: "Gate",
 		seed: func(m *mockconsole.Server, id string) { m.PutGate(mockconsole.Gate{ID: id, IsEnabled: true}) },
 		drop: func(m *mockconsole.Server, id string) { m.DeleteGate(id) },
-		held: func(m *mockconsole.Server, id string) ([]mockconsole.GateRule, bool) {
+		held: func(m *mockconsole.Server, id string) ([]mockconsole.Rule, bool) {
 			g, ok := m.Gate(id)
 			return g.Rules, ok
 		},
@@ -53,7 +53,7 @@ var (
 			m.PutDynamicConfig(mockconsole.DynamicConfig{ID: id, IsEnabled: true, DefaultValue: json.RawMessage(`{}`)})
 		},
 		drop: func(m *mockconsole.Server, id string) { m.DeleteDynamicConfig(id) },
-		held: func(m *mockconsole.Server, id string) ([]mockconsole.GateRule, bool) {
+		held: func(m *mockconsole.Server, id string) ([]mockconsole.Rule, bool) {
 			c, ok := m.DynamicConfig(id)
 			return c.Rules, ok
 		},
@@ -63,7 +63,7 @@ var (
 func (k rulesKind) addr() string { return k.typeName + ".checkout" }
 
 // edit changes the mock's rules of the object, as the console would.
-func (k rulesKind) edit(m *mockconsole.Server, id string, f func(rules []mockconsole.GateRule) []mockconsole.GateRule) {
+func (k rulesKind) edit(m *mockconsole.Server, id string, f func(rules []mockconsole.Rule) []mockconsole.Rule) {
 	if g, ok := m.Gate(id); ok && k.idAttr == gateIdentityAttr {
 		g.Rules = f(g.Rules)
 		m.PutGate(g)
@@ -207,7 +207,7 @@ func rulesDrift(t *testing.T, k rulesKind) {
 	k.seed(m, "tfacc_drift")
 	cfg := k.config(url, "tfacc_drift", ruleHCL("employees", "100",
 		`conditions = [{ type = "custom_field", field = "age", operator = "gt", target_numbers = [18] }]`)+ruleHCL("beta", "12.5"))
-	var before []mockconsole.GateRule
+	var before []mockconsole.Rule
 	addr := k.addr()
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
@@ -220,12 +220,12 @@ func rulesDrift(t *testing.T, k rulesKind) {
 			},
 			{
 				PreConfig: func() {
-					k.edit(m, "tfacc_drift", func(rules []mockconsole.GateRule) []mockconsole.GateRule {
+					k.edit(m, "tfacc_drift", func(rules []mockconsole.Rule) []mockconsole.Rule {
 						rules[0].PassPercentage = 50
 						rules[0].ID = ""
 						rules[0].Conditions[0].TargetValue = []any{"18", json.Number("19.50")}
 						rules[1].Environments = []string{"staging"}
-						return append(rules, mockconsole.GateRule{Name: "added_outside", PassPercentage: 1})
+						return append(rules, mockconsole.Rule{Name: "added_outside", PassPercentage: 1})
 					})
 				},
 				RefreshState:       true,
@@ -367,8 +367,8 @@ resource "terraform_data" "country" {
 func rulesImport(t *testing.T, k rulesKind) {
 	m, url := startMock(t, mockconsole.Config{})
 	k.seed(m, "tfacc_import")
-	k.edit(m, "tfacc_import", func([]mockconsole.GateRule) []mockconsole.GateRule {
-		return []mockconsole.GateRule{{Name: "staff", PassPercentage: 100, Environments: []string{"production"},
+	k.edit(m, "tfacc_import", func([]mockconsole.Rule) []mockconsole.Rule {
+		return []mockconsole.Rule{{Name: "staff", PassPercentage: 100, Environments: []string{"production"},
 			Conditions: []mockconsole.Condition{{Type: "email", Operator: "str_contains_any", TargetValue: []any{"@example.com"}}}}}
 	})
 	held, _ := k.held(m, "tfacc_import")

@@ -31,7 +31,7 @@ import (
 type ruleHolder struct {
 	ID                string
 	ReleasePipelineID string
-	Rules             []console.GateRule
+	Rules             []console.Rule
 	ActiveReview      *console.ActiveReview
 }
 
@@ -44,7 +44,7 @@ type rulesTarget struct {
 	ruleType  types.ObjectType
 	model     func() rulesModel // a new, empty model of the resource
 	read      func(ctx context.Context, c *console.Client, id string) (*ruleHolder, error)
-	write     func(ctx context.Context, c *console.Client, id string, rules []console.GateRule) (*ruleHolder, error)
+	write     func(ctx context.Context, c *console.Client, id string, rules []console.Rule) (*ruleHolder, error)
 	// runs lists the target's runs that can still change; filter names all its runs.
 	runs    func(ctx context.Context, c *console.Client, id string) ([]console.ReleasePipelineTrigger, error)
 	filter  func(id string) console.TriggerFilter
@@ -60,7 +60,7 @@ type rulesTarget struct {
 	// removed hands the rules a destroy removed to the object's own destroy (nil: nothing to hand);
 	// outOfOrder reports a write of the rules that Terraform orders before a write of the object
 	// they depend on (nil: none does). Both are handoffs.go's.
-	removed    func(data *providerData, id string, held []console.GateRule)
+	removed    func(data *providerData, id string, held []console.Rule)
 	outOfOrder func(data *providerData, id string, diags *diag.Diagnostics) bool
 	// checkPlan checks a plan that writes rules against what the object asks of them (nil: nothing
 	// does; a config's schema does of its return values).
@@ -71,7 +71,7 @@ type rulesTarget struct {
 // answering T, and holder, which sees a T as the rules' holder.
 type targetCalls[T any] struct {
 	get    func(c *console.Client, ctx context.Context, id string) (*T, error)
-	write  func(c *console.Client, ctx context.Context, id string, rules []console.GateRule) (*T, error)
+	write  func(c *console.Client, ctx context.Context, id string, rules []console.Rule) (*T, error)
 	review func(c *console.Client, ctx context.Context, id, reviewID string) (*console.Review, error)
 	commit func(c *console.Client, ctx context.Context, id, reviewID string) (*T, error)
 	holder func(*T) *ruleHolder
@@ -89,7 +89,7 @@ func newRulesTarget[T any](t rulesTarget, calls targetCalls[T]) rulesTarget {
 		return held(calls.get(c, ctx, id))
 	}
 	t.read = func(ctx context.Context, c *console.Client, id string) (*ruleHolder, error) { return get(c, ctx, id) }
-	t.write = func(ctx context.Context, c *console.Client, id string, rules []console.GateRule) (*ruleHolder, error) {
+	t.write = func(ctx context.Context, c *console.Client, id string, rules []console.Rule) (*ruleHolder, error) {
 		return held(calls.write(c, ctx, id, rules))
 	}
 	t.reviews = reviewTarget[ruleHolder]{noun: t.noun, get: calls.review, read: get,
@@ -121,7 +121,7 @@ func (t rulesTarget) lockingRun(ctx context.Context, c *console.Client, id strin
 // writePastRun writes the rule list past an active run; a refusal for an active run is handled as onActiveRun says:
 // stop, abort the run and write again, or wait for it to end and write again. superseded is the
 // run aborted. Failures of the abort or the wait are added to diags, with a nil holder and error.
-func (t rulesTarget) writePastRun(ctx context.Context, op *framework.Operation, data *providerData, id string, rules []console.GateRule, onActiveRun string, diags *diag.Diagnostics) (h *ruleHolder, superseded *console.ReleasePipelineTrigger, err error) {
+func (t rulesTarget) writePastRun(ctx context.Context, op *framework.Operation, data *providerData, id string, rules []console.Rule, onActiveRun string, diags *diag.Diagnostics) (h *ruleHolder, superseded *console.ReleasePipelineTrigger, err error) {
 	wctx := console.WithOperation(ctx, op.Name) // the write named by the operation: "create rules of", "delete rules of"
 	h, err = t.write(wctx, data.client, id, rules)
 	if err == nil || onActiveRun == onActiveRunFail {

@@ -154,6 +154,6 @@ func sweepGateRules(_ string) error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	_, err = c.UpdateGateRules(ctx, e.gate, []console.GateRule{})
+	_, err = c.UpdateGateRules(ctx, e.gate, []console.Rule{})
 	return err
 }

@@ -24,7 +24,7 @@ import (
 // sameRules reports whether an object (a gate, a dynamic config, a segment) already holds
 // exactly the rules to be written (by content, in order): a create then adopts them without a
 // write, which matters after a held create was approved.
-func sameRules(held, want []console.GateRule) bool {
+func sameRules(held, want []console.Rule) bool {
 	if len(held) != len(want) {
 		return false
 	}
@@ -41,7 +41,7 @@ func sameRules(held, want []console.GateRule) bool {
 // canonicalWireRule renders a rule's content as the service sees it, ids left out (its variants'
 // too): empty lists, null and {} take one form, numbers and strings of numbers compare by value, JSON
 // by meaning.
-func canonicalWireRule(r console.GateRule) (string, bool) {
+func canonicalWireRule(r console.Rule) (string, bool) {
 	conds, ok := canonicalConditions(r.Conditions)
 	if !ok {
 		return "", false
@@ -243,7 +243,7 @@ func targetTexts(l types.List) []string {
 // holds differ from those sent: rules added that it does not hold, rules removed that it still
 // holds, rules changed that it holds otherwise, and failing those an order other than the one
 // sent. "" when they do not differ.
-func heldRuleDifferences(holder string, held, sent []console.GateRule) string {
+func heldRuleDifferences(holder string, held, sent []console.Rule) string {
 	byName := map[string]string{}
 	var heldOrder, sentOrder []string
 	for _, r := range held {

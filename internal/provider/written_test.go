@@ -14,7 +14,7 @@ import (
 // The rules sent and the rules the service answers compare by meaning: the live service's forms of
 // the same rules are the same, any change of content is not.
 func TestSameGateRulesByMeaning(t *testing.T) {
-	sent := []console.GateRule{{
+	sent := []console.Rule{{
 		Name: "employees", PassPercentage: 33.33, Environments: nil,
 		Conditions: []console.Condition{
 			{Type: "email", Operator: "str_contains_any", TargetValue: json.RawMessage(`["@example.com"]`)},
@@ -23,8 +23,8 @@ func TestSameGateRulesByMeaning(t *testing.T) {
 		},
 		ReturnValue: json.RawMessage(`{"color":"blue","size":3}`),
 	}, {Name: "everyone", PassPercentage: 100, Conditions: []console.Condition{}, ReturnValue: json.RawMessage(`{}`)}}
-	answer := func(mod func(rs []console.GateRule)) *console.Gate {
-		rs := []console.GateRule{{
+	answer := func(mod func(rs []console.Rule)) *console.Gate {
+		rs := []console.Rule{{
 			ID: "b1", BaseID: "b1", Name: "employees", PassPercentage: 33.330000000000005, Environments: []string{},
 			Conditions: []console.Condition{
 				{Type: "email", Operator: "str_contains_any", TargetValue: json.RawMessage(`"@example.com"`)},
@@ -41,13 +41,13 @@ func TestSameGateRulesByMeaning(t *testing.T) {
 	if g := answer(nil); !sameRules(g.Rules, sent) {
 		t.Fatalf("the same rules in the service's forms differ: %s", heldRuleDifferences("the gate", g.Rules, sent))
 	}
-	for name, mod := range map[string]func([]console.GateRule){
-		"percentage":   func(rs []console.GateRule) { rs[0].PassPercentage = 33.34 },
-		"target":       func(rs []console.GateRule) { rs[0].Conditions[1].TargetValue = json.RawMessage(`["18"]`) },
-		"environment":  func(rs []console.GateRule) { rs[1].Environments = []string{"staging"} },
-		"return value": func(rs []console.GateRule) { rs[0].ReturnValue = json.RawMessage(`{"color":"red","size":3}`) },
-		"operator":     func(rs []console.GateRule) { rs[0].Conditions[0].Operator = "any" },
-		"order":        func(rs []console.GateRule) { rs[0], rs[1] = rs[1], rs[0] },
+	for name, mod := range map[string]func([]console.Rule){
+		"percentage":   func(rs []console.Rule) { rs[0].PassPercentage = 33.34 },
+		"target":       func(rs []console.Rule) { rs[0].Conditions[1].TargetValue = json.RawMessage(`["18"]`) },
+		"environment":  func(rs []console.Rule) { rs[1].Environments = []string{"staging"} },
+		"return value": func(rs []console.Rule) { rs[0].ReturnValue = json.RawMessage(`{"color":"red","size":3}`) },
+		"operator":     func(rs []console.Rule) { rs[0].Conditions[0].Operator = "any" },
+		"order":        func(rs []console.Rule) { rs[0], rs[1] = rs[1], rs[0] },
 	} {
 		if g := answer(mod); sameRules(g.Rules, sent) {
 			t.Errorf("%s: a different rule list compares the same", name)
@@ -59,7 +59,7 @@ func TestSameGateRulesByMeaning(t *testing.T) {
 		t.Errorf("unchanged gate: %q", d)
 	}
 	// A write that did not take: an added rule ignored, an omitted one kept, a change not made.
-	old := &console.Gate{Rules: []console.GateRule{sent[0], {Name: "legacy", PassPercentage: 1}}}
+	old := &console.Gate{Rules: []console.Rule{sent[0], {Name: "legacy", PassPercentage: 1}}}
 	old.Rules[0].PassPercentage = 10
 	want := `added but not held by the gate: "everyone"; removed but still held by the gate: "legacy"; changed but held otherwise: "employees" (sent as`
 	if d := heldRuleDifferences("the gate", old.Rules, sent); !strings.HasPrefix(d, want) || !strings.Contains(d, `"Percentage":10`) {

@@ -20,13 +20,13 @@ func seedGates(srv *mockconsole.Server, n int) {
 		g := mockconsole.Gate{
 			ID: fmt.Sprintf("onboard_%04d", i), IsEnabled: true, Description: fmt.Sprintf("Gate %d", i),
 			Status: "In Progress", LastModifierName: "Console User", LastModifierID: "user_1", Tags: []string{"team-a"},
-			Rules: []mockconsole.GateRule{{
+			Rules: []mockconsole.Rule{{
 				Name: "employees", PassPercentage: 100,
 				Conditions: []mockconsole.Condition{{Type: "email", Operator: "str_contains_any", TargetValue: []any{"@example.com"}}},
 			}},
 		}
 		if i%2 == 1 {
-			g.Rules = append(g.Rules, mockconsole.GateRule{
+			g.Rules = append(g.Rules, mockconsole.Rule{
 				Name: "rollout", PassPercentage: float64(i % 100), Environments: []string{"production"},
 				Conditions:  []mockconsole.Condition{{Type: "custom_field", Operator: "gte", Field: "age", TargetValue: []any{json.Number("18")}}},
 				ReturnValue: map[string]any{"variant": fmt.Sprintf("v%d", i%3)},
