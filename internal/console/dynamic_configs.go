@@ -171,7 +171,7 @@ func DynamicConfigFieldsChange(f DynamicConfigFields) any {
 // PATCH /dynamic_configs/{id} with {"rules": [...]} only (row 39), rules sent as gate rules are. The
 // route PATCH /dynamic_configs/{id}/rules of older service versions is gone (a 404 there).
 func (c *Client) UpdateDynamicConfigRules(ctx context.Context, id string, rules []Rule) (*DynamicConfig, error) {
-	body := gateRulesBody(rules)
+	body := writtenRulesBody(rules)
 	r := request{method: http.MethodPatch, path: configPath(id), body: body, op: "update rules of dynamic config", object: strconv.Quote(id)}
 	return writeReviewed(ctx, c, r, func() (*DynamicConfig, error) { return c.GetDynamicConfig(ctx, id) },
 		func(d *DynamicConfig) bool { return d.Rules == nil && len(body.Rules) > 0 })

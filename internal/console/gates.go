@@ -5,45 +5,11 @@ package console
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
 )
-
-// Condition is shared by gate rules, pipeline rules and segment rules. TargetValue keeps the JSON
-// the service sent (strings, numbers, or a single scalar in segments).
-type Condition struct {
-	Type        string          `json:"type"`
-	Operator    string          `json:"operator,omitempty"`
-	TargetValue json.RawMessage `json:"targetValue,omitempty"`
-	Field       string          `json:"field,omitempty"`
-	CustomID    string          `json:"customID,omitempty"`
-}
-
-// Rule is one rule of a gate. ID is opaque; BaseID is the rule's lasting identity.
-type Rule struct {
-	ID             string          `json:"id,omitempty"`
-	BaseID         string          `json:"baseID,omitempty"`
-	Name           string          `json:"name"`
-	PassPercentage float64         `json:"passPercentage"`
-	Conditions     []Condition     `json:"conditions"`
-	ReturnValue    json.RawMessage `json:"returnValue,omitempty"`
-	Environments   []string        `json:"environments"`
-	// Variants split the users a config rule passes (rule_variants.go); gate rules have none.
-	Variants []RuleVariant `json:"variants,omitempty"`
-	// The rule's schedule (read-only): at each step's time the service sets passPercentage.
-	PendingAutomatedRollouts   []AutomatedRollout `json:"pendingAutomatedRollouts,omitempty"`
-	CompletedAutomatedRollouts []AutomatedRollout `json:"completedAutomatedRollouts,omitempty"`
-}
-
-// AutomatedRollout is one step of a rule's schedule: at Time the rule's passPercentage becomes
-// PassPercent.
-type AutomatedRollout struct {
-	Time        Millis  `json:"time"`
-	PassPercent float64 `json:"passPercent"`
-}
 
 // Gate is a feature gate with its rules.
 type Gate struct {
@@ -131,27 +97,11 @@ func (c *Client) EachGatesPage(ctx context.Context, opts ListOptions, fn func([]
 // UpdateGateRules replaces the gate's complete rule list (PATCH /gates/{id}/rules) and returns the
 // gate. An id or baseID not known yet is left out, never sent as "" (which the service refuses).
 func (c *Client) UpdateGateRules(ctx context.Context, id string, rules []Rule) (*Gate, error) {
-	body := gateRulesBody(withoutVariants(rules))
+	body := writtenRulesBody(withoutVariants(rules))
 	r := request{method: http.MethodPatch, path: "/gates/" + pathEscape(id) + "/rules", body: body, op: "update rules of gate", object: strconv.Quote(id)}
 	// An answer that leaves out the rules it was sent is completed by a read.
 	return writeReviewed(ctx, c, r, func() (*Gate, error) { return c.GetGate(ctx, id) },
 		func(g *Gate) bool { return g.Rules == nil && len(body.Rules) > 0 })
-}
-
-type rulesBody struct {
-	Rules []Rule `json:"rules"`
-}
-
-// gateRulesBody is what PATCH /gates/{id}/rules is sent for rules.
-func gateRulesBody(rules []Rule) rulesBody {
-	out := make([]Rule, len(rules))
-	for i, r := range rules {
-		r.Conditions = orEmpty(r.Conditions)
-		// Read-only: the service refuses a write that carries them.
-		r.PendingAutomatedRollouts, r.CompletedAutomatedRollouts = nil, nil
-		out[i] = r
-	}
-	return rulesBody{out}
 }
 
 // GateFields are a gate's own fields as POST /gates and PATCH /gates/{id} take them; a nil field is

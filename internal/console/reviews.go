@@ -153,7 +153,7 @@ func ChangeFingerprint(body any) string {
 }
 
 // GateRulesChange is the body UpdateGateRules sends for rules.
-func GateRulesChange(rules []Rule) any { return gateRulesBody(rules) }
+func GateRulesChange(rules []Rule) any { return writtenRulesBody(rules) }
 
 // GateFieldsChange is the body UpdateGate sends for g.
 func GateFieldsChange(g GateFields) any {
