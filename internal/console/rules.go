@@ -18,7 +18,8 @@ type Condition struct {
 	CustomID    string          `json:"customID,omitempty"`
 }
 
-// Rule is one rule of a gate. ID is opaque; BaseID is the rule's lasting identity.
+// Rule is one rule of a gate or a dynamic config (segments and pipeline phases have their own). ID is
+// opaque; BaseID is the rule's lasting identity.
 type Rule struct {
 	ID             string          `json:"id,omitempty"`
 	BaseID         string          `json:"baseID,omitempty"`

@@ -226,3 +226,26 @@ func (priorJSON) PlanModifyString(_ context.Context, req planmodifier.StringRequ
 		resp.PlanValue = s
 	}
 }
+
+// KnownJSON returns the text of a known, non-null JSON value; false for null or unknown.
+func KnownJSON(v JSONValue) ([]byte, bool) {
+	if v.IsNull() || v.IsUnknown() {
+		return nil, false
+	}
+	return []byte(v.ValueString()), true
+}
+
+// SameJSON reports whether two JSON attributes mean the same: null is {}, and an unknown value is
+// never the same as anything (the plan cannot tell yet).
+func SameJSON(ctx context.Context, a, b JSONValue) bool {
+	if a.IsUnknown() || b.IsUnknown() {
+		return false
+	}
+	ab, _ := KnownJSON(a)
+	bb, _ := KnownJSON(b)
+	if IsEmptyJSONObject(ab) || IsEmptyJSONObject(bb) {
+		return IsEmptyJSONObject(ab) && IsEmptyJSONObject(bb)
+	}
+	eq, d := a.StringSemanticEquals(ctx, b)
+	return eq && !d.HasError()
+}

@@ -6,6 +6,8 @@ package framework
 import (
 	"context"
 	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
 )
 
 // JSON values compare by meaning: key order, spacing and number forms do not matter; anything
@@ -45,5 +47,32 @@ func TestCanonicalJSON(t *testing.T) {
 		if got := CanonicalJSON([]byte(in)); got != want {
 			t.Errorf("canonicalJSON(%s) = %s, want %s", in, got, want)
 		}
+	}
+}
+
+// SameJSON: null is {}, unknown is never the same, and text compares by meaning.
+func TestSameJSON(t *testing.T) {
+	ctx := context.Background()
+	null, unknown := NewJSONNull(), JSONValue{jsontypes.NewNormalizedUnknown()}
+	cases := []struct {
+		a, b JSONValue
+		want bool
+	}{
+		{NewJSONValue(`{"a":1,"b":2}`), NewJSONValue(`{ "b": 2.0, "a": 1 }`), true},
+		{NewJSONValue(`{"a":1}`), NewJSONValue(`{"a":2}`), false},
+		{null, NewJSONValue(`{}`), true},
+		{null, NewJSONValue(`{"a":1}`), false},
+		{unknown, unknown, false},
+	}
+	for _, c := range cases {
+		if got := SameJSON(ctx, c.a, c.b); got != c.want {
+			t.Errorf("SameJSON(%s, %s) = %v", c.a, c.b, got)
+		}
+	}
+	if _, ok := KnownJSON(unknown); ok {
+		t.Error("KnownJSON(unknown) is known")
+	}
+	if b, ok := KnownJSON(NewJSONValue(`[1]`)); !ok || string(b) != `[1]` {
+		t.Errorf("KnownJSON([1]) = %s, %v", b, ok)
 	}
 }

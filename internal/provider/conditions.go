@@ -124,9 +124,9 @@ var (
 		targetDesc:   "Target values as strings; numbers in their shortest decimal form, a single value as a one-element list.",
 	}
 
-	ruleConditionObjectType    = resourceObjectType(ruleConditions.resourceAttributes())
-	pipelineConditionType      = resourceObjectType(pipelineConditions.resourceAttributes())
-	segmentConditionObjectType = dataSourceObjectType(segmentConditions.dataSourceAttributes())
+	ruleConditionObjectType    = framework.ResourceObjectType(ruleConditions.resourceAttributes())
+	pipelineConditionType      = framework.ResourceObjectType(pipelineConditions.resourceAttributes())
+	segmentConditionObjectType = framework.DataSourceObjectType(segmentConditions.dataSourceAttributes())
 )
 
 // operatorDesc describes the operator of gate and segment rules.
@@ -186,30 +186,4 @@ func (k conditionKind) dataSourceAttributes() map[string]dschema.Attribute {
 		"custom_id":    framework.ComputedText(k.customIDDesc),
 		"target_value": dschema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: k.targetDesc},
 	}
-}
-
-// resourceObjectType is the object type of a nested resource object, derived from its schema so
-// that the two cannot drift apart.
-func resourceObjectType(attrs map[string]schema.Attribute) types.ObjectType {
-	t, _ := schema.NestedAttributeObject{Attributes: attrs}.Type().(types.ObjectType)
-	return t
-}
-
-// dataSourceObjectType is resourceObjectType for a data source's nested object.
-func dataSourceObjectType(attrs map[string]dschema.Attribute) types.ObjectType {
-	t, _ := dschema.NestedAttributeObject{Attributes: attrs}.Type().(types.ObjectType)
-	return t
-}
-
-// nestedObjectType is the object type of t's nested attribute name: a single object, or the
-// elements of a list of objects.
-func nestedObjectType(t types.ObjectType, name string) types.ObjectType {
-	switch a := t.AttrTypes[name].(type) {
-	case types.ObjectType:
-		return a
-	case types.ListType:
-		o, _ := a.ElemType.(types.ObjectType)
-		return o
-	}
-	return types.ObjectType{}
 }

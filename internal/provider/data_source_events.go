@@ -63,7 +63,7 @@ type eventsModel struct {
 	Events     types.List   `tfsdk:"events"`
 }
 
-var eventObjType = dataSourceObjectType(eventAttributes())
+var eventObjType = framework.DataSourceObjectType(eventAttributes())
 
 // eventAttributes is the schema of one event; eventObjType (and server.go's encoder) follow it.
 func eventAttributes() map[string]schema.Attribute {

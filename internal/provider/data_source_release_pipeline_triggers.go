@@ -56,8 +56,8 @@ type releasePipelineTriggersModel struct {
 }
 
 var (
-	triggerObjectType = dataSourceObjectType(triggerAttributes())
-	triggerActionType = nestedObjectType(triggerObjectType, "actions")
+	triggerObjectType = framework.DataSourceObjectType(triggerAttributes())
+	triggerActionType = framework.NestedObjectType(triggerObjectType, "actions")
 )
 
 // triggerAttributes is the schema of one run; triggerObjectType is derived from it.

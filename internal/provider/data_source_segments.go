@@ -43,8 +43,8 @@ type segmentsModel struct {
 }
 
 var (
-	segmentObjectType      = dataSourceObjectType(segmentAttributes())
-	segmentRulesObjectType = nestedObjectType(segmentObjectType, "rules")
+	segmentObjectType      = framework.DataSourceObjectType(segmentAttributes())
+	segmentRulesObjectType = framework.NestedObjectType(segmentObjectType, "rules")
 )
 
 // segmentAttributes is the schema of one segment; segmentObjectType is derived from it.

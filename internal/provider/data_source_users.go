@@ -50,7 +50,7 @@ type usersModel struct {
 	Users               types.List   `tfsdk:"users"`
 }
 
-var userObjectType = dataSourceObjectType(userAttributes())
+var userObjectType = framework.DataSourceObjectType(userAttributes())
 
 // userAttributes is the schema of one user; userObjectType is derived from it.
 func userAttributes() map[string]schema.Attribute {

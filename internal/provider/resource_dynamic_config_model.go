@@ -55,7 +55,7 @@ func jsonOrEmpty(v framework.JSONValue) *json.RawMessage {
 		return nil
 	}
 	raw := json.RawMessage("{}")
-	if b, ok := knownJSON(v); ok {
+	if b, ok := framework.KnownJSON(v); ok {
 		raw = json.RawMessage(framework.CompactJSON(b))
 	}
 	return &raw
@@ -71,7 +71,7 @@ func configFieldsFrom(ctx context.Context, m dynamicConfigModel) (console.Dynami
 		ReleasePipelineID: knownLink(m.ReleasePipelineID),
 		DefaultValue:      jsonOrEmpty(m.DefaultValue),
 	}
-	if b, ok := knownJSON(m.Schema); ok && !framework.IsEmptyJSONObject(b) { // none: left out
+	if b, ok := framework.KnownJSON(m.Schema); ok && !framework.IsEmptyJSONObject(b) { // none: left out
 		f.Schema = &console.SchemaText{Text: framework.CompactJSON(b)}
 	}
 	if f.Name == nil { // the service would make one from the id's words; the contract says the id
@@ -99,10 +99,10 @@ func configChanges(ctx context.Context, plan, state dynamicConfigModel) (console
 	ifChanged(plan.IDType, state.IDType, func() { f.IDType = all.IDType })
 	ifChanged(plan.Tags, state.Tags, func() { f.Tags = all.Tags })
 	ifChanged(plan.TargetApps, state.TargetApps, func() { f.TargetApps = all.TargetApps })
-	if !sameJSON(ctx, plan.DefaultValue, state.DefaultValue) {
+	if !framework.SameJSON(ctx, plan.DefaultValue, state.DefaultValue) {
 		f.DefaultValue = all.DefaultValue
 	}
-	if !sameJSON(ctx, plan.Schema, state.Schema) && !plan.Schema.IsUnknown() {
+	if !framework.SameJSON(ctx, plan.Schema, state.Schema) && !plan.Schema.IsUnknown() {
 		f.Schema = cmp.Or(all.Schema, &console.NoSchema) // a schema removed is sent as null
 	}
 	ifChanged(plan.ReleasePipelineID, state.ReleasePipelineID, func() { f.ReleasePipelineID = plannedLink(plan.ReleasePipelineID) })
@@ -150,7 +150,7 @@ func flattenJSONValue(service console.JSONObject, prior framework.JSONValue) fra
 		if prior.IsNull() || prior.IsUnknown() {
 			return framework.NewJSONNull()
 		}
-		if b, _ := knownJSON(prior); framework.IsEmptyJSONObject(b) {
+		if b, _ := framework.KnownJSON(prior); framework.IsEmptyJSONObject(b) {
 			return prior
 		}
 		return framework.NewJSONValue("{}")

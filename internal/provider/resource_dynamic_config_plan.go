@@ -25,12 +25,12 @@ func (r *dynamicConfigResource) ValidateConfig(ctx context.Context, req resource
 	if resp.Diagnostics.HasError() || dv.IsUnknown() || sch.IsUnknown() {
 		return
 	}
-	raw, _ := knownJSON(sch)
+	raw, _ := framework.KnownJSON(sch)
 	what, where := "The default value", "default_value"
 	if dv.IsNull() {
 		what, where = "The default value {}", "default_value is omitted"
 	}
-	value, _ := knownJSON(dv)
+	value, _ := framework.KnownJSON(dv)
 	checkValue(compiledSchema(raw), value, path.Root("default_value"), what, where, "the schema", &resp.Diagnostics)
 }
 
@@ -55,8 +55,8 @@ func (r *dynamicConfigResource) ModifyPlan(ctx context.Context, req resource.Mod
 		}
 	}
 	if id, ok := framework.KnownString(plan.ConfigID); ok && r.data != nil {
-		raw, _ := knownJSON(plan.Schema)
-		writes := req.State.Raw.IsNull() || !sameJSON(ctx, plan.Schema, state.Schema)
+		raw, _ := framework.KnownJSON(plan.Schema)
+		writes := req.State.Raw.IsNull() || !framework.SameJSON(ctx, plan.Schema, state.Schema)
 		r.data.schemas.set(id, plannedSchema{raw: raw, known: !plan.Schema.IsUnknown(), pending: writes})
 		if writes && !plan.Schema.IsUnknown() {
 			r.data.schemas.plannedAfterRules(id, raw, &resp.Diagnostics)
@@ -72,14 +72,14 @@ func (r *dynamicConfigResource) ModifyPlan(ctx context.Context, req resource.Mod
 		return
 	}
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("version"), types.Int64Unknown())...)
-	if plan.ConfigID.Equal(state.ConfigID) && !plan.Schema.IsUnknown() && !sameJSON(ctx, plan.Schema, state.Schema) && r.data != nil && r.data.client != nil {
+	if plan.ConfigID.Equal(state.ConfigID) && !plan.Schema.IsUnknown() && !framework.SameJSON(ctx, plan.Schema, state.Schema) && r.data != nil && r.data.client != nil {
 		r.checkHeldValues(ctx, plan, resp)
 	}
 }
 
 // checkHeldValues checks the rules' return values the service holds against a changed schema.
 func (r *dynamicConfigResource) checkHeldValues(ctx context.Context, plan dynamicConfigModel, resp *resource.ModifyPlanResponse) {
-	raw, _ := knownJSON(plan.Schema)
+	raw, _ := framework.KnownJSON(plan.Schema)
 	s := compiledSchema(raw)
 	if s == nil {
 		return
@@ -121,5 +121,5 @@ func configWritesNothing(ctx context.Context, plan, state dynamicConfigModel) bo
 			return false
 		}
 	}
-	return sameJSON(ctx, plan.DefaultValue, state.DefaultValue) && sameJSON(ctx, plan.Schema, state.Schema)
+	return framework.SameJSON(ctx, plan.DefaultValue, state.DefaultValue) && framework.SameJSON(ctx, plan.Schema, state.Schema)
 }

@@ -59,7 +59,7 @@ func checkReturnValues(ctx context.Context, data *providerData, m rulesModel, di
 	check := func(s *valueschema.Schema, from string, diags *diag.Diagnostics) {
 		for i, m := range rules {
 			if !m.ReturnValue.IsUnknown() {
-				value, _ := knownJSON(m.ReturnValue)
+				value, _ := framework.KnownJSON(m.ReturnValue)
 				checkValue(s, value, path.Root("rules").AtListIndex(i).AtName("return_value"),
 					fmt.Sprintf("Return value of rule %q", m.Name.ValueString()), fmt.Sprintf("rules[%d].return_value", i), from, diags)
 			}

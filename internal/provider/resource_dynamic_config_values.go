@@ -4,7 +4,6 @@
 package provider
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 
@@ -55,14 +54,6 @@ func jsonSchemaValue() validator.String {
 	})
 }
 
-// knownJSON is a known, non-null JSON value's text.
-func knownJSON(v framework.JSONValue) ([]byte, bool) {
-	if v.IsNull() || v.IsUnknown() {
-		return nil, false
-	}
-	return []byte(v.ValueString()), true
-}
-
 // compiledSchema compiles a schema that jsonSchemaValue has checked; nil for none, an empty one, or
 // one that does not compile (that error is the validator's).
 func compiledSchema(raw []byte) *valueschema.Schema {
@@ -99,18 +90,4 @@ func checkValue(s *valueschema.Schema, value []byte, at path.Path, what, where, 
 	detail += "\nChange the value (or the schema) so that it matches. Nothing was sent."
 	diags.AddAttributeError(at, what+" breaks the schema", detail)
 	return false
-}
-
-// sameJSON compares two JSON value attributes by meaning; null is {}; unknown is never the same.
-func sameJSON(ctx context.Context, a, b framework.JSONValue) bool {
-	if a.IsUnknown() || b.IsUnknown() {
-		return false
-	}
-	ab, _ := knownJSON(a)
-	bb, _ := knownJSON(b)
-	if framework.IsEmptyJSONObject(ab) || framework.IsEmptyJSONObject(bb) {
-		return framework.IsEmptyJSONObject(ab) && framework.IsEmptyJSONObject(bb)
-	}
-	eq, d := a.StringSemanticEquals(ctx, b)
-	return eq && !d.HasError()
 }

@@ -111,7 +111,7 @@ func expandGroups(groups []experimentGroupModel) []console.ExperimentGroup {
 	out := make([]console.ExperimentGroup, len(groups))
 	for i, g := range groups {
 		size, _ := percentOf(g.Size)
-		values, ok := knownJSON(g.ParameterValues)
+		values, ok := framework.KnownJSON(g.ParameterValues)
 		if !ok {
 			values = []byte("{}")
 		}
@@ -211,7 +211,7 @@ func sameGroupContent(ctx context.Context, a, b types.List) bool {
 	for i := range ga {
 		x, y := ga[i], gb[i]
 		if !x.Name.Equal(y.Name) || !samePercent(x.Size, y.Size) || !x.Description.Equal(y.Description) ||
-			!sameJSON(ctx, x.ParameterValues, y.ParameterValues) {
+			!framework.SameJSON(ctx, x.ParameterValues, y.ParameterValues) {
 			return false
 		}
 	}
@@ -270,7 +270,7 @@ func flattenGroups(ctx context.Context, e *console.Experiment, prior types.List)
 	}
 	return framework.ModelList(experimentGroupType, e.Groups, func(g console.ExperimentGroup) experimentGroupModel {
 		values := framework.NewJSONValue(framework.CanonicalJSON(json.RawMessage(orEmptyObject(g.ParameterValues))))
-		if h, ok := hints[g.Name]; ok && sameJSON(ctx, h.ParameterValues, values) {
+		if h, ok := hints[g.Name]; ok && framework.SameJSON(ctx, h.ParameterValues, values) {
 			values = h.ParameterValues
 		}
 		return experimentGroupModel{

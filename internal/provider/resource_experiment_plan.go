@@ -438,7 +438,7 @@ func groupChanges(ctx context.Context, planned, held types.List) []string {
 		case !samePercent(p.Size, h.Size):
 			out = append(out, fmt.Sprintf("groups[%d].size of %q (%s → %s)", i, name, h.Size, p.Size))
 		}
-		if !sameJSON(ctx, p.ParameterValues, h.ParameterValues) {
+		if !framework.SameJSON(ctx, p.ParameterValues, h.ParameterValues) {
 			out = append(out, fmt.Sprintf("groups[%d].parameter_values of %q", i, name))
 		}
 		delete(byName, name)

@@ -47,11 +47,11 @@ var (
 const metricTypeWarehouse = "user_warehouse"
 
 var (
-	metricCriterionType = resourceObjectType(metricCriterionAttributes())
-	metricEventType     = resourceObjectType(metricEventAttributes())
-	metricRefType       = resourceObjectType(metricRefAttributes())
-	funnelEventType     = resourceObjectType(funnelEventAttributes())
-	warehouseNativeType = resourceObjectType(warehouseNativeAttributes())
+	metricCriterionType = framework.ResourceObjectType(metricCriterionAttributes())
+	metricEventType     = framework.ResourceObjectType(metricEventAttributes())
+	metricRefType       = framework.ResourceObjectType(metricRefAttributes())
+	funnelEventType     = framework.ResourceObjectType(funnelEventAttributes())
+	warehouseNativeType = framework.ResourceObjectType(warehouseNativeAttributes())
 )
 
 // metricFields are what the service holds of a metric: the resource's attributes, and all of the

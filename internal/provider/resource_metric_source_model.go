@@ -21,9 +21,9 @@ import (
 // The model of featureconsole_metric_source and its conversion to and from the service's source.
 
 var (
-	idTypeMappingType      = resourceObjectType(idTypeMappingAttributes())
-	customFieldMappingType = resourceObjectType(customFieldMappingAttributes())
-	ownerType              = resourceObjectType(ownerAttributes())
+	idTypeMappingType      = framework.ResourceObjectType(idTypeMappingAttributes())
+	customFieldMappingType = framework.ResourceObjectType(customFieldMappingAttributes())
+	ownerType              = framework.ResourceObjectType(ownerAttributes())
 )
 
 type metricSourceModel struct {

@@ -47,8 +47,8 @@ type pipelineRuleModel struct {
 }
 
 var (
-	pipelineRuleType  = resourceObjectType(pipelineRuleAttributes())
-	pipelinePhaseType = resourceObjectType(pipelinePhaseAttributes())
+	pipelineRuleType  = framework.ResourceObjectType(pipelineRuleAttributes())
+	pipelinePhaseType = framework.ResourceObjectType(pipelinePhaseAttributes())
 )
 
 func (m *releasePipelineModel) identity() (string, types.String) {

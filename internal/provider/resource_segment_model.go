@@ -40,7 +40,7 @@ type segmentModel struct {
 
 const segmentIdentityAttr = "segment_id"
 
-var segmentRuleObjectType = resourceObjectType(segmentRuleAttributes())
+var segmentRuleObjectType = framework.ResourceObjectType(segmentRuleAttributes())
 
 func (m *segmentModel) identity() (string, types.String) { return segmentIdentityAttr, m.SegmentID }
 

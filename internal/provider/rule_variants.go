@@ -37,7 +37,7 @@ type variantModel struct {
 	ReturnValue    framework.JSONValue `tfsdk:"return_value"`
 }
 
-var variantObjectType = resourceObjectType(variantsAttribute().NestedObject.Attributes)
+var variantObjectType = framework.ResourceObjectType(variantsAttribute().NestedObject.Attributes)
 
 // hasVariants says whether t is the object type of a rule with variants.
 func hasVariants(t attr.Type) bool {
@@ -92,7 +92,7 @@ func expandVariants(ctx context.Context, l types.List) ([]console.RuleVariant, d
 		if bf := m.PassPercentage.ValueBigFloat(); bf != nil {
 			v.PassPercentage, _ = bf.Float64()
 		}
-		if raw, ok := knownJSON(m.ReturnValue); ok {
+		if raw, ok := framework.KnownJSON(m.ReturnValue); ok {
 			v.ReturnValue = json.RawMessage(framework.CompactJSON(raw))
 		}
 		out[k] = v
@@ -258,7 +258,7 @@ func checkVariantValues(ctx context.Context, s *valueschema.Schema, rule ruleMod
 	variants, d := framework.ListModels[variantModel](ctx, rule.Variants)
 	diags.Append(d...)
 	for k, v := range variants {
-		value, ok := knownJSON(v.ReturnValue)
+		value, ok := framework.KnownJSON(v.ReturnValue)
 		if !ok {
 			continue
 		}

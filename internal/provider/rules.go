@@ -29,8 +29,8 @@ import (
 // one rule, its schema, and its way to and from the service (conditions.go holds its conditions).
 
 var (
-	ruleObjectType       = resourceObjectType(ruleAttributes())
-	scheduledRolloutType = nestedObjectType(ruleObjectType, "scheduled_rollouts")
+	ruleObjectType       = framework.ResourceObjectType(ruleAttributes())
+	scheduledRolloutType = framework.NestedObjectType(ruleObjectType, "scheduled_rollouts")
 )
 
 // ruleModels reads a list of rules, a config's with their variants.
@@ -325,7 +325,7 @@ func sortedJSON(raw json.RawMessage) (json.RawMessage, bool) {
 }
 
 // variantRuleObjectType is a config rule's object type.
-var variantRuleObjectType = resourceObjectType(variantRuleAttributes())
+var variantRuleObjectType = framework.ResourceObjectType(variantRuleAttributes())
 
 // variantRuleAttributes is a gate rule's schema with variants: a config rule's.
 func variantRuleAttributes() map[string]schema.Attribute {
