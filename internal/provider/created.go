@@ -142,13 +142,3 @@ func addCreateFailure(ctx context.Context, diags *diag.Diagnostics, at path.Path
 	}
 	diags.AddAttributeError(at, summary, detail)
 }
-
-// gateHolds reports whether the gate holds every field that was sent: how a create whose answer was
-// lost is recognised as this apply's own.
-func gateHolds(g *console.Gate, f console.GateFields) bool {
-	same := func(p *string, v string) bool { return p == nil || *p == v }
-	return g.ID == f.ID && same(f.Name, g.Name) && same(f.Description, g.Description) &&
-		same(f.Type, g.Type) && same(f.IDType, g.IDType) && f.ReleasePipelineID.HeldBy(g.ReleasePipelineID) &&
-		(f.IsEnabled == nil || *f.IsEnabled == g.IsEnabled) &&
-		(f.Tags == nil || sameStringSet(*f.Tags, g.Tags))
-}

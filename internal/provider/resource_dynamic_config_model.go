@@ -189,3 +189,7 @@ func (m *dynamicConfigModel) flatten(c *console.DynamicConfig) {
 }
 
 type dynamicConfigResource struct{ resourceData }
+
+// configReviews is where the reviews of a dynamic config's changes are read and committed.
+var configReviews = reviewTarget[console.DynamicConfig]{noun: "dynamic config", get: (*console.Client).GetDynamicConfigReview,
+	commit: (*console.Client).CommitDynamicConfigReview, read: (*console.Client).GetDynamicConfig}

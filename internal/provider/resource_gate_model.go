@@ -117,3 +117,29 @@ func flattenGateFields(g *console.Gate, m *gateModel) {
 }
 
 type gateResource struct{ resourceData }
+
+// gateReviews is where the reviews of a gate's changes are read and committed.
+var gateReviews = reviewTarget[console.Gate]{noun: "gate", get: (*console.Client).GetGateReview,
+	commit: (*console.Client).CommitGateReview, read: (*console.Client).GetGate}
+
+// newGateReview starts the review of a change of a gate's fields (newReview over gateReviews).
+func newGateReview(ctx context.Context, p privateState, gateID, what string) *changeReview[console.Gate] {
+	return newReview(ctx, p, gateID, what, gateReviews)
+}
+
+// gateHoldsChange returns the check that a gate holds the fields of change: what a committed review of it is
+// checked with.
+func gateHoldsChange(gateID string, change console.GateFields) func(*console.Gate) bool {
+	change.ID = gateID
+	return func(g *console.Gate) bool { return gateHolds(g, change) }
+}
+
+// gateHolds reports whether the gate holds every field that was sent: how a create whose answer was
+// lost is recognised as this apply's own.
+func gateHolds(g *console.Gate, f console.GateFields) bool {
+	same := func(p *string, v string) bool { return p == nil || *p == v }
+	return g.ID == f.ID && same(f.Name, g.Name) && same(f.Description, g.Description) &&
+		same(f.Type, g.Type) && same(f.IDType, g.IDType) && f.ReleasePipelineID.HeldBy(g.ReleasePipelineID) &&
+		(f.IsEnabled == nil || *f.IsEnabled == g.IsEnabled) &&
+		(f.Tags == nil || sameStringSet(*f.Tags, g.Tags))
+}

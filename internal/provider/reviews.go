@@ -41,7 +41,7 @@ func reviewHeld(diags *diag.Diagnostics, err error, summary, after string) bool 
 	next := "What to do next: have the review approved in the console (or reject it there to drop the change). " +
 		"Once it is approved, `terraform plan` shows no change for this resource. Until then every plan shows " +
 		"this change again, and applying it again submits it for review again."
-	var hc *heldGateChange
+	var hc *heldChange
 	if errors.As(err, &hc) {
 		next = "What to do next: have the review approved in the console (or reject it there to drop the change). " +
 			"Until it is committed every plan shows this change again. Applying the same change again sends nothing " +
@@ -75,7 +75,7 @@ type privateState interface {
 	SetKey(ctx context.Context, key string, value []byte) diag.Diagnostics
 }
 
-var gateRulesListType = types.ListType{ElemType: ruleObjectType}
+var rulesListType = types.ListType{ElemType: ruleObjectType}
 
 // savePendingRules stores rules (a planned list) under pendingRulesKey; an empty list clears it.
 func savePendingRules(ctx context.Context, p privateState, rules types.List) diag.Diagnostics {
@@ -94,10 +94,10 @@ func savePendingRules(ctx context.Context, p privateState, rules types.List) dia
 	return p.SetKey(ctx, pendingRulesKey, b)
 }
 
-// pendingRules reads what savePendingRules stored of a gate's rules; nothing (and no error) when
+// pendingRules reads what savePendingRules stored of rules without variants (a gate's); nothing (and no error) when
 // there is none or it cannot be read.
 func pendingRules(ctx context.Context, p privateState) []ruleModel {
-	return pendingRulesOf(ctx, p, gateRulesListType)
+	return pendingRulesOf(ctx, p, rulesListType)
 }
 
 // pendingRulesOf is pendingRules of rules of listType (a config's rules have variants).
@@ -169,36 +169,31 @@ type reviewTrail struct {
 	Change string `json:"change"` // console.ChangeFingerprint of what was sent
 }
 
-// heldGateChange is a change of a gate held for review, which the next apply of the same change
+// heldChange is a change of an object (a gate, a config or their rules) held for review, which the next apply of the same change
 // settles; again: it was held by an earlier apply already, and nothing was sent this time.
-type heldGateChange struct {
+type heldChange struct {
 	*console.ReviewPendingError
 	again bool
 }
 
-func (h *heldGateChange) Unwrap() error { return h.ReviewPendingError }
+func (h *heldChange) Unwrap() error { return h.ReviewPendingError }
 
 // changeReview is one apply's write of a change of an object (a gate, a dynamic config, the rules
 // of either: T is what the write answers) that the service may hold for review: what an earlier
 // apply left (prior, from private state; or active, the object's open review, where a held create
 // left no state), and what this apply leaves for the next one (next).
 type changeReview[T any] struct {
-	gateID, what string // what: "Change to gate \"x\""
-	prior        *reviewTrail
-	active       *console.ActiveReview
-	next         *reviewTrail
+	objID, what string // what: "Change to gate \"x\""
+	prior       *reviewTrail
+	active      *console.ActiveReview
+	next        *reviewTrail
 	// target is where the object's reviews are read and committed (reviewTarget, below).
 	target reviewTarget[T]
 }
 
-// newGateReview is newReview of a change of a gate's fields.
-func newGateReview(ctx context.Context, p privateState, gateID, what string) *changeReview[console.Gate] {
-	return newReview(ctx, p, gateID, what, gateReviews)
-}
-
 // newReview reads what an earlier apply left in p (nil on create).
-func newReview[T any](ctx context.Context, p privateState, gateID, what string, target reviewTarget[T]) *changeReview[T] {
-	rv := &changeReview[T]{gateID: gateID, what: what, target: target}
+func newReview[T any](ctx context.Context, p privateState, objID, what string, target reviewTarget[T]) *changeReview[T] {
+	rv := &changeReview[T]{objID: objID, what: what, target: target}
 	if p == nil {
 		return rv
 	}
@@ -221,11 +216,11 @@ func (rv *changeReview[T]) keep(ctx context.Context, p privateState) diag.Diagno
 }
 
 // write sends change with send, unless a review of the same change settles it. Still pending:
-// nothing is sent and the error is a heldGateChange (again). Approved: the review is committed
+// nothing is sent and the error is a heldChange (again). Approved: the review is committed
 // instead, and the gate as it now stands is returned (an error if it does not hold the change,
 // by holds). Rejected: said in a warning, and the change is sent as a new review. A different
 // change while a review is open is sent as well, and said. A write held for review returns a
-// heldGateChange.
+// heldChange.
 func (rv *changeReview[T]) write(ctx context.Context, c *console.Client, change any, holds func(*T) bool,
 	diags *diag.Diagnostics, send func() (*T, error)) (*T, error) {
 	if !c.RespectsReviewSettings() {
@@ -241,9 +236,9 @@ func (rv *changeReview[T]) write(ctx context.Context, c *console.Client, change 
 		rv.next = rv.prior // the review could not be settled: the next apply tries again
 	}
 	if re, ok := console.AwaitingReview(err); ok {
-		var hc *heldGateChange
+		var hc *heldChange
 		if !errors.As(err, &hc) {
-			hc = &heldGateChange{ReviewPendingError: re}
+			hc = &heldChange{ReviewPendingError: re}
 			err = hc
 		}
 		if re.ReviewID != "" {
@@ -266,7 +261,7 @@ func (rv *changeReview[T]) settle(ctx context.Context, c *console.Client, change
 	default:
 		return nil, false, nil
 	}
-	review, err := rv.target.get(c, ctx, rv.gateID, id)
+	review, err := rv.target.get(c, ctx, rv.objID, id)
 	if console.NotFound(err) { // superseded, or a service that keeps no reviews: send as ever
 		return nil, false, nil
 	}
@@ -284,23 +279,23 @@ func (rv *changeReview[T]) settle(ctx context.Context, c *console.Client, change
 			diags.AddWarning(fmt.Sprintf("%s: review %q is open for another change", rv.what, id),
 				fmt.Sprintf("Review %q (%s) holds an earlier change of %s %q than the one this apply sends. This apply "+
 					"submits the change configured now; the service decides what becomes of the earlier review (it may "+
-					"replace it). Check the console.", id, strings.ToLower(review.Status), rv.target.noun, rv.gateID))
+					"replace it). Check the console.", id, strings.ToLower(review.Status), rv.target.noun, rv.objID))
 		}
 		return nil, false, nil
 	case review.Is(console.ReviewPending):
-		return nil, true, &heldGateChange{ReviewPendingError: &console.ReviewPendingError{ReviewID: id}, again: true}
+		return nil, true, &heldChange{ReviewPendingError: &console.ReviewPendingError{ReviewID: id}, again: true}
 	case review.Is(console.ReviewAccepted):
 		g, err := rv.commit(ctx, c, id)
 		if err == nil && holds != nil && !holds(g) {
 			err = fmt.Errorf("review %q was committed, but %s %q does not hold the change it approved: "+
-				"the next plan shows what is left to do", id, rv.target.noun, rv.gateID)
+				"the next plan shows what is left to do", id, rv.target.noun, rv.objID)
 		}
 		return g, true, err
 	case review.Is(console.ReviewRejected):
 		diags.AddWarning(fmt.Sprintf("%s: review %q was rejected", rv.what, id),
 			fmt.Sprintf("A reviewer rejected review %q of this change in the console, so it was never applied. This apply "+
 				"submits the change again, as a new review. To drop the change instead, change the configuration back "+
-				"to what %s %q holds.", id, rv.target.noun, rv.gateID))
+				"to what %s %q holds.", id, rv.target.noun, rv.objID))
 	}
 	// Committed, yet planned again: the gate changed since; the change is sent as ever.
 	return nil, false, nil
@@ -310,21 +305,14 @@ func (rv *changeReview[T]) settle(ctx context.Context, c *console.Client, change
 // reviewer committed it in the console meanwhile, or an earlier attempt whose answer was lost did)
 // reads the gate instead.
 func (rv *changeReview[T]) commit(ctx context.Context, c *console.Client, id string) (*T, error) {
-	g, err := rv.target.commit(c, ctx, rv.gateID, id)
+	g, err := rv.target.commit(c, ctx, rv.objID, id)
 	if err == nil {
 		return g, nil
 	}
-	if review, rerr := rv.target.get(c, ctx, rv.gateID, id); rerr == nil && review.Is(console.ReviewCommitted) {
-		return rv.target.read(c, ctx, rv.gateID)
+	if review, rerr := rv.target.get(c, ctx, rv.objID, id); rerr == nil && review.Is(console.ReviewCommitted) {
+		return rv.target.read(c, ctx, rv.objID)
 	}
 	return nil, err
-}
-
-// gateHoldsChange is whether a gate holds the fields of change: what a committed review of it is
-// checked with.
-func gateHoldsChange(gateID string, change console.GateFields) func(*console.Gate) bool {
-	change.ID = gateID
-	return func(g *console.Gate) bool { return gateHolds(g, change) }
 }
 
 // reviewTarget is where changeReview reads and commits the reviews of an object's changes: a gate's
@@ -336,10 +324,3 @@ type reviewTarget[T any] struct {
 	commit func(c *console.Client, ctx context.Context, objID, reviewID string) (*T, error)
 	read   func(c *console.Client, ctx context.Context, objID string) (*T, error)
 }
-
-var (
-	gateReviews = reviewTarget[console.Gate]{noun: "gate", get: (*console.Client).GetGateReview,
-		commit: (*console.Client).CommitGateReview, read: (*console.Client).GetGate}
-	configReviews = reviewTarget[console.DynamicConfig]{noun: "dynamic config", get: (*console.Client).GetDynamicConfigReview,
-		commit: (*console.Client).CommitDynamicConfigReview, read: (*console.Client).GetDynamicConfig}
-)

@@ -50,7 +50,7 @@ func TestReviewDiagnostics(t *testing.T) {
 
 	// A gate's change held again: said as still awaiting, nothing sent.
 	diags = nil
-	again := &heldGateChange{ReviewPendingError: &console.ReviewPendingError{ReviewID: "rev_9"}, again: true}
+	again := &heldChange{ReviewPendingError: &console.ReviewPendingError{ReviewID: "rev_9"}, again: true}
 	if !reviewHeld(&diags, again, `Change to gate "g"`, reviewKeptState) || len(diags) != 1 ||
 		diags[0].Summary() != `Change to gate "g" still awaits review` || !strings.Contains(diags[0].Detail(), `review "rev_9"`) ||
 		!strings.Contains(diags[0].Detail(), "nothing was sent again") || !strings.Contains(diags[0].Detail(), "the next apply commits it") {
