@@ -5,6 +5,9 @@ package provider
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
@@ -253,5 +256,142 @@ func pipelinePhaseAttributes() map[string]schema.Attribute {
 				"phase. " + emptyMeansNone,
 			NestedObject: schema.NestedAttributeObject{Attributes: pipelineRuleAttributes()},
 		},
+	}
+}
+
+// samePipeline reports whether the pipeline already has the name and phases to be written (ids
+// included, which the request took from it by name).
+func samePipeline(p *console.ReleasePipeline, name string, phases []console.Phase, withIDs bool) bool {
+	if p == nil || p.Name != name || len(p.Phases) != len(phases) {
+		return false
+	}
+	for i := range phases {
+		a, okA := canonicalPhase(p.Phases[i], withIDs, true)
+		b, okB := canonicalPhase(phases[i], withIDs, true)
+		if !okA || !okB || a != b {
+			return false
+		}
+	}
+	return true
+}
+
+// pipelineDifferences names what of a pipeline write the answer p does not show: the name, phases
+// and rules (by name) missing, changed or not sent, and phases out of order. None means it took.
+func pipelineDifferences(p *console.ReleasePipeline, name string, sent []console.Phase) []string {
+	var out []string
+	if p.Name != name {
+		out = append(out, fmt.Sprintf("the name was sent as %q, the pipeline holds %q", name, p.Name))
+	}
+	held := map[string]console.Phase{}
+	for _, ph := range p.Phases {
+		held[ph.Name] = ph
+	}
+	for _, ph := range sent {
+		got, ok := held[ph.Name]
+		if !ok {
+			out = append(out, fmt.Sprintf("phase %q is missing", ph.Name))
+			continue
+		}
+		if a, _ := canonicalPhase(ph, false, false); a != framework.First(canonicalPhase(got, false, false)) {
+			out = append(out, fmt.Sprintf("phase %q holds another time_interval_ms or required_review", ph.Name))
+		}
+		out = append(out, phaseRuleDifferences(ph, got.Rules)...)
+	}
+	sentNames := map[string]bool{}
+	for _, ph := range sent {
+		sentNames[ph.Name] = true
+	}
+	for _, ph := range p.Phases {
+		if !sentNames[ph.Name] {
+			out = append(out, fmt.Sprintf("phase %q was not sent", ph.Name))
+		}
+	}
+	if len(out) == 0 && !samePipeline(p, name, sent, false) {
+		out = append(out, "the phases, or the rules of a phase, are in another order")
+	}
+	return out
+}
+
+// phaseRuleDifferences names the rules of the phase sent that the service holds otherwise (held).
+func phaseRuleDifferences(ph console.Phase, held []console.PipelineRule) []string {
+	var out []string
+	got := map[string]console.PipelineRule{}
+	for _, r := range held {
+		got[r.Name] = r
+	}
+	sent := map[string]bool{}
+	for _, r := range ph.Rules {
+		sent[r.Name] = true
+		g, ok := got[r.Name]
+		switch {
+		case !ok:
+			out = append(out, fmt.Sprintf("rule %q of phase %q is missing", r.Name, ph.Name))
+		case framework.First(canonicalPipelineRule(r, false)) != framework.First(canonicalPipelineRule(g, false)):
+			out = append(out, fmt.Sprintf("rule %q of phase %q holds other environments or conditions", r.Name, ph.Name))
+		}
+	}
+	for _, r := range held {
+		if !sent[r.Name] {
+			out = append(out, fmt.Sprintf("rule %q of phase %q was not sent", r.Name, ph.Name))
+		}
+	}
+	return out
+}
+
+// canonicalPhase renders a phase as the service sees it; ids only withIDs (a write sends none for
+// new phases and rules), its rules only withRules.
+func canonicalPhase(ph console.Phase, withIDs, withRules bool) (string, bool) {
+	type phase struct {
+		ID, Name string
+		Interval int64
+		Review   bool
+		Rules    []string
+	}
+	cp := phase{Name: ph.Name, Interval: int64(ph.TimeIntervalMs), Review: ph.RequiredReview}
+	if withIDs {
+		cp.ID = ph.ID
+	}
+	for _, r := range ph.Rules {
+		if !withRules {
+			break
+		}
+		cr, ok := canonicalPipelineRule(r, withIDs)
+		if !ok {
+			return "", false
+		}
+		cp.Rules = append(cp.Rules, cr)
+	}
+	b, err := json.Marshal(cp)
+	return string(b), err == nil
+}
+
+// canonicalPipelineRule renders a rule of a phase as the service sees it.
+func canonicalPipelineRule(r console.PipelineRule, withID bool) (string, bool) {
+	type rule struct {
+		ID, Name string
+		Envs     []string
+		Conds    []canonicalCondition
+	}
+	cr := rule{Name: r.Name}
+	if withID {
+		cr.ID = r.ID
+	}
+	if len(r.Environments) > 0 {
+		cr.Envs = r.Environments
+	}
+	conds, ok := canonicalConditions(r.Conditions)
+	if !ok {
+		return "", false
+	}
+	cr.Conds = conds
+	b, err := json.Marshal(cr)
+	return string(b), err == nil
+}
+
+// notAsSent adds the error of a pipeline write whose answer p differs from what was sent, naming
+// the phases and rules that differ.
+func notAsSent(diags *diag.Diagnostics, p *console.ReleasePipeline, name string, sent []console.Phase, summary, kept string) {
+	if diffs := pipelineDifferences(p, name, sent); len(diffs) > 0 {
+		addNotAsSent(diags, summary, strings.Join(diffs, "; "), kept)
 	}
 }
