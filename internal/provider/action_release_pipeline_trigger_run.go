@@ -88,7 +88,7 @@ func (in *triggerInvocation) findRun(ctx context.Context, diags *diag.Diagnostic
 		}
 		return run, true
 	}
-	runs, err := activeRunsOfGate(ctx, in.client, in.gateID)
+	runs, err := activeRuns(ctx, in.client, console.TriggerFilter{GateID: in.gateID})
 	if err != nil {
 		in.failCall(ctx, framework.APIFailure{Op: "list", Object: fmt.Sprintf("the release pipeline runs of gate %q", in.gateID)}, err, diags)
 		return nil, false
@@ -296,4 +296,39 @@ func (in *triggerInvocation) failAction(ctx context.Context, summary, detail str
 		detail += "\n\nNo state of the run was seen."
 	}
 	diags.AddError(summary, detail)
+}
+
+// configRunToAct is the run the action acts on for dynamic_config_id: the config's one active run;
+// with none, for rollout and abort, its newest run (the invocation then says it is done already,
+// or names the state it is in); none or several otherwise is an error naming the config.
+func configRunToAct(ctx context.Context, client *console.Client, configID string, op console.TriggerOperation, diags *diag.Diagnostics) (string, bool) {
+	at := path.Root("dynamic_config_id")
+	runs, err := activeRuns(ctx, client, console.TriggerFilter{DynamicConfigID: configID})
+	if err != nil {
+		framework.APIFailure{Op: "list", Object: fmt.Sprintf("the release pipeline runs of dynamic config %q", configID)}.Add(ctx, diags, nil, err)
+		return "", false
+	}
+	switch len(runs) {
+	case 1:
+		return runs[0].ID, true
+	case 0:
+		if op == console.TriggerRollout || op == console.TriggerAbort {
+			all, err := client.ListReleasePipelineTriggers(ctx, console.TriggerFilter{DynamicConfigID: configID}, console.ListOptions{})
+			if newest := newestRun(all); err == nil && newest != nil && newest.DynamicConfigID == configID {
+				return newest.ID, true
+			}
+		}
+		diags.AddAttributeError(at, "No active release pipeline run",
+			fmt.Sprintf("Dynamic config %q has no active release pipeline run (IN_PROGRESS, PAUSED or WAITING_FOR_REVIEW), so "+
+				"there is nothing to %s. Runs start when a change of the config's rules is saved.", configID, op))
+	default:
+		ids := make([]string, len(runs))
+		for i, r := range runs {
+			ids[i] = r.ID
+		}
+		diags.AddAttributeError(at, "Several active release pipeline runs",
+			fmt.Sprintf("Dynamic config %q has %d active release pipeline runs (%s): set trigger_id to the one to %s.",
+				configID, len(runs), framework.QuoteList(ids), op))
+	}
+	return "", false
 }

@@ -298,3 +298,21 @@ func (r *dynamicConfigResource) Delete(ctx context.Context, req resource.DeleteR
 func (r *dynamicConfigResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	importState(ctx, req, resp, "featureconsole_dynamic_config", configIdentityAttr, "checkout_copy")
 }
+
+// abortConfigRuns aborts the active runs of a config that is being destroyed.
+func abortConfigRuns(ctx context.Context, op *framework.Operation, client *console.Client, configID string, diags *diag.Diagnostics) bool {
+	runs, err := activeRuns(ctx, client, console.TriggerFilter{DynamicConfigID: configID})
+	if err != nil {
+		framework.APIFailure{Op: "list", Object: fmt.Sprintf("the release pipeline runs of dynamic config %q", configID)}.Add(ctx, diags, op, err)
+		return false
+	}
+	for i := range runs {
+		if !abortRun(ctx, op, client, &runs[i], diags) {
+			return false
+		}
+		diags.AddWarning(fmt.Sprintf("Release pipeline run %q of dynamic config %q aborted", runs[i].ID, configID),
+			fmt.Sprintf("The config is being destroyed, so run %q of release pipeline %q, which was rolling out a change of "+
+				"its rules, was aborted first.", runs[i].ID, runs[i].ReleasePipelineID))
+	}
+	return true
+}

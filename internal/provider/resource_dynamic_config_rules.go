@@ -28,7 +28,6 @@ var configRulesTarget = newRulesTarget(rulesTarget{
 	noun: "dynamic config", holder: "the config", typeName: "featureconsole_dynamic_config_rules", idAttr: configIdentityAttr,
 	exampleID: "checkout_copy", ruleType: variantRuleObjectType,
 	model:    func() rulesModel { return &configRulesModel{} },
-	runs:     activeRunsOfConfig,
 	filter:   func(id string) console.TriggerFilter { return console.TriggerFilter{DynamicConfigID: id} },
 	archived: addArchivedConfigWriteError,
 	onMissing: "featureconsole_dynamic_config_rules manages the rules of a dynamic config that exists. To have " +

@@ -276,3 +276,29 @@ func (r *gateResource) ImportState(ctx context.Context, req resource.ImportState
 func (r *gateResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
 	resp.IdentitySchema = identitySchema(gateIdentityAttr, "Identifier of the gate, such as new_checkout.")
 }
+
+// abortGateRuns aborts the active runs of a gate that is being destroyed: they have nothing left
+// to roll out, and a run outlives its gate and keeps its pipeline from being deleted. archiving
+// says the gate is kept archived (archive_on_destroy): the abort puts back the rules it had before
+// the change the run was rolling out, and those are the rules it keeps.
+func abortGateRuns(ctx context.Context, op *framework.Operation, client *console.Client, gateID string, archiving bool, diags *diag.Diagnostics) bool {
+	runs, err := activeRuns(ctx, client, console.TriggerFilter{GateID: gateID})
+	if err != nil {
+		framework.APIFailure{Op: "list", Object: fmt.Sprintf("the release pipeline runs of gate %q", gateID)}.Add(ctx, diags, op, err)
+		return false
+	}
+	for i := range runs {
+		if !abortRun(ctx, op, client, &runs[i], diags) {
+			return false
+		}
+		what := fmt.Sprintf("The gate is being destroyed, so run %q of release pipeline %q, which was rolling out a change of "+
+			"its rules, was aborted first.", runs[i].ID, runs[i].ReleasePipelineID)
+		if archiving {
+			what = fmt.Sprintf("The gate is being archived (archive_on_destroy = true), so run %q of release pipeline %q, "+
+				"which was rolling out a change of its rules, was aborted first: the archived gate keeps the rules it had "+
+				"before that change.", runs[i].ID, runs[i].ReleasePipelineID)
+		}
+		diags.AddWarning(fmt.Sprintf("Release pipeline run %q of gate %q aborted", runs[i].ID, gateID), what)
+	}
+	return true
+}

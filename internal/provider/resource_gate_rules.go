@@ -29,7 +29,6 @@ var gateRulesTarget = newRulesTarget(rulesTarget{
 	noun: "gate", holder: "the gate", typeName: "featureconsole_gate_rules", idAttr: gateIdentityAttr, exampleID: "new_checkout",
 	ruleType: ruleObjectType,
 	model:    func() rulesModel { return &gateRulesModel{} },
-	runs:     activeRunsOfGate,
 	filter:   func(id string) console.TriggerFilter { return console.TriggerFilter{GateID: id} },
 	archived: addArchivedGateWriteError,
 	onMissing: "featureconsole_gate_rules manages the rules of a gate that exists. To have Terraform create the gate, " +

@@ -307,15 +307,15 @@ func (r *rulesResource) modifyPlan(ctx context.Context, req resource.ModifyPlanR
 	if resp.Diagnostics.HasError() || !framework.ElementsKnown(plan.fields().Rules) || !planID.Equal(stateID) {
 		return nil
 	}
-	var activeRuns func(context.Context) ([]console.ReleasePipelineTrigger, error)
+	var listRuns func(context.Context) ([]console.ReleasePipelineTrigger, error)
 	id := planID.ValueString()
 	if r.data != nil && r.data.client != nil {
-		activeRuns = func(ctx context.Context) ([]console.ReleasePipelineTrigger, error) {
-			return r.target.runs(ctx, r.data.client, id)
+		listRuns = func(ctx context.Context) ([]console.ReleasePipelineTrigger, error) {
+			return activeRuns(ctx, r.data.client, r.target.filter(id))
 		}
 	}
 	rules, d := plannedRules(ctx, plan.fields().Rules, state.fields().Rules, supersedePlan{policy: plan.fields().OnActiveRun,
-		activeRuns: activeRuns, target: r.target, id: id})
+		activeRuns: listRuns, target: r.target, id: id})
 	resp.Diagnostics.Append(d...)
 	if resp.Diagnostics.HasError() {
 		return nil

@@ -45,8 +45,7 @@ type rulesTarget struct {
 	model     func() rulesModel // a new, empty model of the resource
 	read      func(ctx context.Context, c *console.Client, id string) (*ruleHolder, error)
 	write     func(ctx context.Context, c *console.Client, id string, rules []console.Rule) (*ruleHolder, error)
-	// runs lists the target's runs that can still change; filter names all its runs.
-	runs    func(ctx context.Context, c *console.Client, id string) ([]console.ReleasePipelineTrigger, error)
+	// filter names all the target's runs (activeRuns lists those that can still change).
 	filter  func(id string) console.TriggerFilter
 	reviews reviewTarget[ruleHolder]
 	// archived reports a write refused because the object is archived, and whether it did.
@@ -111,7 +110,7 @@ func (t rulesTarget) lockingRun(ctx context.Context, c *console.Client, id strin
 	if !console.Refused(err) {
 		return nil
 	}
-	runs, lerr := t.runs(ctx, c, id)
+	runs, lerr := activeRuns(ctx, c, t.filter(id))
 	if lerr != nil {
 		return nil
 	}

@@ -34,7 +34,7 @@ func (t rulesTarget) warnRolloutStarted(ctx context.Context, c *console.Client, 
 	if h == nil || h.ReleasePipelineID == "" {
 		return
 	}
-	runs, err := t.runs(ctx, c, id)
+	runs, err := activeRuns(ctx, c, t.filter(id))
 	run := newestRun(runs)
 	switch {
 	case err != nil:
@@ -85,7 +85,7 @@ func (t rulesTarget) warnRulesRemoved(ctx context.Context, c *console.Client, di
 			superseded.ReleasePipelineID, describeRun(superseded), t.what(id), t.noun))
 	}
 	if h.ReleasePipelineID != "" {
-		runs, err := t.runs(ctx, c, id)
+		runs, err := activeRuns(ctx, c, t.filter(id))
 		switch run := newestRun(runs); {
 		case err != nil:
 			did = append(did, fmt.Sprintf("The runs of release pipeline %q could not be listed to tell whether the removal "+
