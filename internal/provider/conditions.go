@@ -51,12 +51,9 @@ type conditionKind struct {
 }
 
 // The service's documented condition types and operators. In gate rules unknown values only warn:
-// the service may add more. Segments accept segmentConditionTypes and no other (contract §2, round three).
+// the service may add more. Segments accept only segmentConditionTypes, a subset (their family holds
+// it, with their kind of condition).
 var (
-	segmentConditionTypes = []string{
-		"app_version", "browser_name", "browser_version", "country", "custom_field", "email", "environment_tier",
-		"fails_segment", "ip_address", "os_name", "os_version", "passes_segment", "unit_id", "user_id",
-	}
 	conditionTypes = []string{
 		"app_version", "browser_name", "browser_version", "country", "custom_field", "email", "environment_tier",
 		"fails_gate", "fails_segment", "ip_address", "locale", "os_name", "os_version", "passes_gate",
@@ -86,47 +83,8 @@ var (
 		warnUnknown: true,
 		numbers:     true,
 	}
-	// segmentRuleConditions are the conditions of featureconsole_segment's rules: a gate rule's, of
-	// the types segments accept.
-	segmentRuleConditions = conditionKind{
-		typeDesc: "What the condition tests: one of " + framework.CodeList(segmentConditionTypes) + ", the condition " +
-			"types segments accept. Any other (such as `locale` or `public`, which gates accept) is refused at plan " +
-			"time, and a value that differs from one of them only by case or a typo (such as `emial`) is refused " +
-			"with a suggestion.",
-		operatorDesc: operatorDesc,
-		fieldDesc:    ruleConditions.fieldDesc,
-		customIDDesc: ruleConditions.customIDDesc,
-		targetDesc:   ruleConditions.targetDesc,
-		types:        segmentConditionTypes,
-		typesOnlyIn:  "segments",
-		operators:    conditionOperators,
-		warnUnknown:  true,
-		numbers:      true,
-	}
-	pipelineConditions = conditionKind{
-		typeDesc: "Condition type, such as `user_id`, `app_version` or `public`. A value that differs from a gate " +
-			"rule's condition type only by case or a typo (such as `emial`) is refused with a suggestion.",
-		operatorDesc: "Operator, such as `any`. Omit for conditions that take none (`public`). A value that differs " +
-			"from a gate rule's operator only by case or a typo is refused with a suggestion.",
-		fieldDesc:    "Field the condition reads, for conditions on a custom field.",
-		customIDDesc: "Custom unit ID type, for conditions on a custom unit ID.",
-		targetDesc:   "Values the operator compares with, as strings (for example `[\"42\"]`). " + emptyMeansNone,
-		// Console-written pipeline rules hold types beyond the gates' list: only near misses are refused.
-		types:          conditionTypes,
-		operators:      conditionOperators,
-		plannedTargets: true,
-	}
-	segmentConditions = conditionKind{
-		typeDesc:     "Condition type, such as `user_id` or `email`.",
-		operatorDesc: "Operator, such as `any`.",
-		fieldDesc:    "Field, for `custom_field` conditions.",
-		customIDDesc: "Custom unit ID type, where the condition uses one.",
-		targetDesc:   "Target values as strings; numbers in their shortest decimal form, a single value as a one-element list.",
-	}
 
-	ruleConditionObjectType    = framework.ResourceObjectType(ruleConditions.resourceAttributes())
-	pipelineConditionType      = framework.ResourceObjectType(pipelineConditions.resourceAttributes())
-	segmentConditionObjectType = framework.DataSourceObjectType(segmentConditions.dataSourceAttributes())
+	ruleConditionObjectType = framework.ResourceObjectType(ruleConditions.resourceAttributes())
 )
 
 // operatorDesc describes the operator of gate and segment rules.

@@ -132,3 +132,14 @@ func flattenSegmentRule(r console.SegmentRule) types.Object {
 		"return_value":    rv,
 	})
 }
+
+// segmentConditions are the conditions of the segments data source: the service's values as read.
+var segmentConditions = conditionKind{
+	typeDesc:     "Condition type, such as `user_id` or `email`.",
+	operatorDesc: "Operator, such as `any`.",
+	fieldDesc:    "Field, for `custom_field` conditions.",
+	customIDDesc: "Custom unit ID type, where the condition uses one.",
+	targetDesc:   "Target values as strings; numbers in their shortest decimal form, a single value as a one-element list.",
+}
+
+var segmentConditionObjectType = framework.DataSourceObjectType(segmentConditions.dataSourceAttributes())

@@ -395,3 +395,19 @@ func notAsSent(diags *diag.Diagnostics, p *console.ReleasePipeline, name string,
 		addNotAsSent(diags, summary, strings.Join(diffs, "; "), kept)
 	}
 }
+
+var pipelineConditions = conditionKind{
+	typeDesc: "Condition type, such as `user_id`, `app_version` or `public`. A value that differs from a gate " +
+		"rule's condition type only by case or a typo (such as `emial`) is refused with a suggestion.",
+	operatorDesc: "Operator, such as `any`. Omit for conditions that take none (`public`). A value that differs " +
+		"from a gate rule's operator only by case or a typo is refused with a suggestion.",
+	fieldDesc:    "Field the condition reads, for conditions on a custom field.",
+	customIDDesc: "Custom unit ID type, for conditions on a custom unit ID.",
+	targetDesc:   "Values the operator compares with, as strings (for example `[\"42\"]`). " + emptyMeansNone,
+	// Console-written pipeline rules hold types beyond the gates' list: only near misses are refused.
+	types:          conditionTypes,
+	operators:      conditionOperators,
+	plannedTargets: true,
+}
+
+var pipelineConditionType = framework.ResourceObjectType(pipelineConditions.resourceAttributes())

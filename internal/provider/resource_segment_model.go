@@ -216,3 +216,27 @@ type segmentRead struct {
 	*console.Segment
 	ids []string
 }
+
+// segmentConditionTypes are the condition types segments accept, and no other.
+var segmentConditionTypes = []string{
+	"app_version", "browser_name", "browser_version", "country", "custom_field", "email", "environment_tier",
+	"fails_segment", "ip_address", "os_name", "os_version", "passes_segment", "unit_id", "user_id",
+}
+
+// segmentRuleConditions are the conditions of featureconsole_segment's rules: a gate rule's, of
+// the types segments accept.
+var segmentRuleConditions = conditionKind{
+	typeDesc: "What the condition tests: one of " + framework.CodeList(segmentConditionTypes) + ", the condition " +
+		"types segments accept. Any other (such as `locale` or `public`, which gates accept) is refused at plan " +
+		"time, and a value that differs from one of them only by case or a typo (such as `emial`) is refused " +
+		"with a suggestion.",
+	operatorDesc: operatorDesc,
+	fieldDesc:    ruleConditions.fieldDesc,
+	customIDDesc: ruleConditions.customIDDesc,
+	targetDesc:   ruleConditions.targetDesc,
+	types:        segmentConditionTypes,
+	typesOnlyIn:  "segments",
+	operators:    conditionOperators,
+	warnUnknown:  true,
+	numbers:      true,
+}
