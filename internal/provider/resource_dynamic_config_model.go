@@ -193,3 +193,5 @@ type dynamicConfigResource struct{ resourceData }
 // configReviews is where the reviews of a dynamic config's changes are read and committed.
 var configReviews = reviewTarget[console.DynamicConfig]{noun: "dynamic config", get: (*console.Client).GetDynamicConfigReview,
 	commit: (*console.Client).CommitDynamicConfigReview, read: (*console.Client).GetDynamicConfig}
+
+const configIdentityAttr = "config_id"

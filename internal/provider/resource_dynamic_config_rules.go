@@ -27,9 +27,10 @@ func NewDynamicConfigRulesResource() resource.Resource {
 var configRulesTarget = newRulesTarget(rulesTarget{
 	noun: "dynamic config", holder: "the config", typeName: "featureconsole_dynamic_config_rules", idAttr: configIdentityAttr,
 	exampleID: "checkout_copy", ruleType: variantRuleObjectType,
-	model:    func() rulesModel { return &configRulesModel{} },
-	filter:   func(id string) console.TriggerFilter { return console.TriggerFilter{DynamicConfigID: id} },
-	archived: addArchivedConfigWriteError,
+	model:         func() rulesModel { return &configRulesModel{} },
+	filter:        func(id string) console.TriggerFilter { return console.TriggerFilter{DynamicConfigID: id} },
+	runFilterAttr: "dynamic_config_id",
+	archived:      addArchivedConfigWriteError,
 	onMissing: "featureconsole_dynamic_config_rules manages the rules of a dynamic config that exists. To have " +
 		"Terraform create the config, declare it with a featureconsole_dynamic_config resource and reference it: " +
 		"config_id = featureconsole_dynamic_config.<name>.config_id. Otherwise correct config_id.",

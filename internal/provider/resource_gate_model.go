@@ -143,3 +143,5 @@ func gateHolds(g *console.Gate, f console.GateFields) bool {
 		(f.IsEnabled == nil || *f.IsEnabled == g.IsEnabled) &&
 		(f.Tags == nil || sameStringSet(*f.Tags, g.Tags))
 }
+
+const gateIdentityAttr = "gate_id"

@@ -27,10 +27,11 @@ func NewGateRulesResource() resource.Resource {
 
 var gateRulesTarget = newRulesTarget(rulesTarget{
 	noun: "gate", holder: "the gate", typeName: "featureconsole_gate_rules", idAttr: gateIdentityAttr, exampleID: "new_checkout",
-	ruleType: ruleObjectType,
-	model:    func() rulesModel { return &gateRulesModel{} },
-	filter:   func(id string) console.TriggerFilter { return console.TriggerFilter{GateID: id} },
-	archived: addArchivedGateWriteError,
+	ruleType:      ruleObjectType,
+	model:         func() rulesModel { return &gateRulesModel{} },
+	filter:        func(id string) console.TriggerFilter { return console.TriggerFilter{GateID: id} },
+	runFilterAttr: "gate_id",
+	archived:      addArchivedGateWriteError,
 	onMissing: "featureconsole_gate_rules manages the rules of a gate that exists. To have Terraform create the gate, " +
 		"declare it with a featureconsole_gate resource and reference it: gate_id = featureconsole_gate.<name>.gate_id. " +
 		"Otherwise correct gate_id.",

@@ -22,14 +22,6 @@ import (
 // so each sets it before anything can fail or remove the resource; a state written without one (an
 // earlier provider version, Terraform 1.11) gains it on the next refresh.
 
-const (
-	gateIdentityAttr     = "gate_id"
-	pipelineIdentityAttr = "pipeline_id"
-	sourceIdentityAttr   = "name"
-	// metricIdentityAttr is a metric's id, "<name>::<type>": neither alone names a metric.
-	metricIdentityAttr = "id"
-)
-
 func identitySchema(attr, desc string) identityschema.Schema {
 	return identityschema.Schema{Attributes: map[string]identityschema.Attribute{
 		attr: identityschema.StringAttribute{RequiredForImport: true, Description: desc},
@@ -79,8 +71,6 @@ func importID(ctx context.Context, req resource.ImportStateRequest, resp *resour
 	resp.Diagnostics.Append(setIdentity(ctx, resp.Identity, attr, types.StringValue(id))...)
 	return id, !resp.Diagnostics.HasError()
 }
-
-const configIdentityAttr = "config_id"
 
 // identifiedModel is a resource's model, which knows the resource's identity.
 type identifiedModel interface {

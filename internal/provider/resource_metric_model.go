@@ -417,3 +417,6 @@ func warehouseNativeAttributes() map[string]schema.Attribute {
 			Validators:          []validator.List{listvalidator.SizeAtLeast(1)}},
 	}
 }
+
+// metricIdentityAttr is a metric's id, "<name>::<type>": neither alone names a metric.
+const metricIdentityAttr = "id"

@@ -217,3 +217,5 @@ func requiredTexts(descriptions map[string]string) map[string]schema.Attribute {
 	}
 	return attrs
 }
+
+const sourceIdentityAttr = "name"

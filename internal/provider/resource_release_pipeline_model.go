@@ -411,3 +411,5 @@ var pipelineConditions = conditionKind{
 }
 
 var pipelineConditionType = framework.ResourceObjectType(pipelineConditions.resourceAttributes())
+
+const pipelineIdentityAttr = "pipeline_id"

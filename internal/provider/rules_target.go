@@ -46,8 +46,10 @@ type rulesTarget struct {
 	read      func(ctx context.Context, c *console.Client, id string) (*ruleHolder, error)
 	write     func(ctx context.Context, c *console.Client, id string, rules []console.Rule) (*ruleHolder, error)
 	// filter names all the target's runs (activeRuns lists those that can still change).
-	filter  func(id string) console.TriggerFilter
-	reviews reviewTarget[ruleHolder]
+	filter func(id string) console.TriggerFilter
+	// runFilterAttr is the attribute of the runs data source and the action that names the target.
+	runFilterAttr string
+	reviews       reviewTarget[ruleHolder]
 	// archived reports a write refused because the object is archived, and whether it did.
 	archived func(ctx context.Context, c *console.Client, diags *diag.Diagnostics, id string, write framework.APIFailure, op *framework.Operation, err error) bool
 	// onMissing is what to do when the id names no object.
@@ -209,13 +211,13 @@ func (t rulesTarget) waitForRun(ctx context.Context, op *framework.Operation, da
 // where a later phase waits for review or what is left cannot be told, no timeout at all.
 func (t rulesTarget) waitAdvice(ctx context.Context, c *console.Client, id string, op *framework.Operation, last *console.ReleasePipelineTrigger) string {
 	abort := "set on_active_run = \"abort\" to supersede the run"
-	drive := fmt.Sprintf("the action featureconsole_release_pipeline_trigger (%s = %q)", t.runFilterAttr(), id)
+	drive := fmt.Sprintf("the action featureconsole_release_pipeline_trigger (%s = %q)", t.runFilterAttr, id)
 	switch last.Status {
 	case console.TriggerWaitingForReview:
 		return fmt.Sprintf("What to do: phase %q of run %q needs approving before the run moves on, and more time will "+
 			"not do that. Approve it with Terraform 1.14 or later through the action featureconsole_release_pipeline_trigger "+
 			"(%s = %q, operation = \"approve\", phase = %q), or in the console with any Terraform version, and apply "+
-			"again; or %s.", last.CurrentPhase, last.ID, t.runFilterAttr(), id, last.CurrentPhase, abort)
+			"again; or %s.", last.CurrentPhase, last.ID, t.runFilterAttr, id, last.CurrentPhase, abort)
 	case console.TriggerPaused:
 		return fmt.Sprintf("What to do: run %q is paused, and more time will not move it on. Unpause it (in the console, or "+
 			"with %s, operation = \"unpause\", with Terraform 1.14 or later) and apply again; or %s.", last.ID, drive, abort)
@@ -284,15 +286,7 @@ func runTimeLeft(ctx context.Context, c *console.Client, run *console.ReleasePip
 func (t rulesTarget) followAndDrive(id string) string {
 	return fmt.Sprintf("Follow it with the data source featureconsole_release_pipeline_triggers (%s = %q), and drive it "+
 		"with the action featureconsole_release_pipeline_trigger (%s = %q, operation = \"approve\", \"pause\", "+
-		"\"unpause\", \"skip\", \"rollout\" or \"abort\").", t.runFilterAttr(), id, t.runFilterAttr(), id)
-}
-
-// runFilterAttr is the attribute of the runs data source and the action that names the target.
-func (t rulesTarget) runFilterAttr() string {
-	if t.idAttr == configIdentityAttr {
-		return "dynamic_config_id"
-	}
-	return gateIdentityAttr
+		"\"unpause\", \"skip\", \"rollout\" or \"abort\").", t.runFilterAttr, id, t.runFilterAttr, id)
 }
 
 // writeOutcome is what became of a write of the rules.
@@ -346,7 +340,7 @@ func (sp supersedePlan) warnLocked(ctx context.Context, diags *diag.Diagnostics)
 			"within timeouts.update) or on_active_run = \"abort\" (apply aborts the run, which puts back the rules held "+
 			"before it, and rolls out this change instead) and plan again; or end the run first, in the console or with "+
 			"the action featureconsole_release_pipeline_trigger (%s = %q, operation = \"rollout\" or \"abort\") with "+
-			"Terraform 1.14 or later.", run.ReleasePipelineID, t.what(sp.id), run.ID, describeRun(run), t.runFilterAttr(), sp.id))
+			"Terraform 1.14 or later.", run.ReleasePipelineID, t.what(sp.id), run.ID, describeRun(run), t.runFilterAttr, sp.id))
 }
 
 // mayRestore says whether the write may meet an active run that brings older rules back: a run is

@@ -125,7 +125,7 @@ func (t rulesTarget) lockedByRun(id, timeout string, run *console.ReleasePipelin
 		"instead, and apply again. With Terraform 1.14 or later you may instead end the run with the action "+
 		"featureconsole_release_pipeline_trigger (%s = %q, operation = \"rollout\" or \"abort\"); the data source "+
 		"featureconsole_release_pipeline_triggers follows it.",
-		run.ReleasePipelineID, t.what(id), describeRun(run), t.noun, t.typeName, timeout, t.runFilterAttr(), id)
+		run.ReleasePipelineID, t.what(id), describeRun(run), t.noun, t.typeName, timeout, t.runFilterAttr, id)
 }
 
 // addWriteError reports a failed write of the rules: an object that does not exist is the
