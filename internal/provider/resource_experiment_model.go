@@ -10,12 +10,9 @@ import (
 	"slices"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
-	"github.com/hashicorp/terraform-plugin-framework/action/schema"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
@@ -406,12 +403,6 @@ var (
 	removeTargetingPath = path.Root("remove_targeting")
 	groupsPath          = path.Root("groups")
 )
-
-// experimentIDArgument is the experiment_id a data source of an experiment reads by.
-func experimentIDArgument(desc string) schema.StringAttribute {
-	return schema.StringAttribute{Required: true, MarkdownDescription: desc,
-		Validators: []validator.String{stringvalidator.LengthBetween(3, 100), framework.NotBlank()}}
-}
 
 // The statuses of the document. A configuration may move an experiment to the first four; the
 // last three the service sets itself (archived in the console, or the service stopping it), and a
