@@ -5,8 +5,6 @@ package provider
 
 import (
 	"context"
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
@@ -99,10 +97,4 @@ func (d *experimentDataSource) Read(ctx context.Context, req datasource.ReadRequ
 	}
 	flattenExperiment(ctx, e, &m)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
-}
-
-// experimentIDArgument returns the experiment_id argument that the experiment's data sources read by.
-func experimentIDArgument(desc string) schema.StringAttribute {
-	return schema.StringAttribute{Required: true, MarkdownDescription: desc,
-		Validators: []validator.String{stringvalidator.LengthBetween(3, 100), framework.NotBlank()}}
 }

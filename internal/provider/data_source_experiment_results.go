@@ -6,6 +6,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"math"
 	"strconv"
 	"strings"
@@ -308,4 +309,10 @@ func metricResult(r console.MetricResult, primary bool, dir string) metricResult
 		ControlUnits:   types.Int64Value(int64(r.ControlUnits)), TestUnits: types.Int64Value(int64(r.TestUnits)),
 		Significant: types.BoolValue(significant), Improved: types.BoolValue(significant && better),
 	}
+}
+
+// experimentIDArgument returns the experiment_id argument that the experiment's data sources read by.
+func experimentIDArgument(desc string) schema.StringAttribute {
+	return schema.StringAttribute{Required: true, MarkdownDescription: desc,
+		Validators: []validator.String{stringvalidator.LengthBetween(3, 100), framework.NotBlank()}}
 }

@@ -29,6 +29,8 @@ import (
 
 var _ managedResource = &dynamicConfigResource{}
 
+type dynamicConfigResource struct{ resourceData }
+
 func NewDynamicConfigResource() resource.Resource {
 	return &dynamicConfigResource{resourceData{typeName: "dynamic_config"}}
 }

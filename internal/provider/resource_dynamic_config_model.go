@@ -188,8 +188,6 @@ func (m *dynamicConfigModel) flatten(c *console.DynamicConfig) {
 	}
 }
 
-type dynamicConfigResource struct{ resourceData }
-
 // configReviews is where the reviews of a dynamic config's changes are read and committed.
 var configReviews = reviewTarget[console.DynamicConfig]{noun: "dynamic config", get: (*console.Client).GetDynamicConfigReview,
 	commit: (*console.Client).CommitDynamicConfigReview, read: (*console.Client).GetDynamicConfig}

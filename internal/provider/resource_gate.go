@@ -28,6 +28,8 @@ import (
 
 var _ managedResource = &gateResource{}
 
+type gateResource struct{ resourceData }
+
 func NewGateResource() resource.Resource {
 	return &gateResource{resourceData{typeName: "gate"}}
 }

@@ -116,8 +116,6 @@ func flattenGateFields(g *console.Gate, m *gateModel) {
 	m.LastModifierName = types.StringValue(g.LastModifierName)
 }
 
-type gateResource struct{ resourceData }
-
 // gateReviews is where the reviews of a gate's changes are read and committed.
 var gateReviews = reviewTarget[console.Gate]{noun: "gate", get: (*console.Client).GetGateReview,
 	commit: (*console.Client).CommitGateReview, read: (*console.Client).GetGate}

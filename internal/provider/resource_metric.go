@@ -30,6 +30,8 @@ import (
 
 var _ managedResource = &metricResource{}
 
+type metricResource struct{ resourceData }
+
 func NewMetricResource() resource.Resource {
 	return &metricResource{resourceData{typeName: "metric"}}
 }

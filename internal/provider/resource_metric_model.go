@@ -340,8 +340,6 @@ func metricHolds(ctx context.Context, got *console.Metric, sent console.MetricFi
 	return got.Name == sent.Name && got.Type == sent.Type && sameMetricFields(held, sent)
 }
 
-type metricResource struct{ resourceData }
-
 // The nested objects of the schema; their object types are derived from them.
 
 func metricCriterionAttributes() map[string]schema.Attribute {

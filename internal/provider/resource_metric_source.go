@@ -30,6 +30,8 @@ import (
 
 var _ managedResource = &metricSourceResource{}
 
+type metricSourceResource struct{ resourceData }
+
 func NewMetricSourceResource() resource.Resource {
 	return &metricSourceResource{resourceData{typeName: "metric_source"}}
 }

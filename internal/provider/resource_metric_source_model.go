@@ -183,8 +183,6 @@ func flattenOwner(o *console.Owner) types.Object {
 	})
 }
 
-type metricSourceResource struct{ resourceData }
-
 // The nested objects of the schema; their object types are derived from them.
 func idTypeMappingAttributes() map[string]schema.Attribute {
 	return requiredTexts(map[string]string{

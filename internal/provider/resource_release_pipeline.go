@@ -26,6 +26,8 @@ import (
 
 var _ managedResource = &releasePipelineResource{}
 
+type releasePipelineResource struct{ resourceData }
+
 func NewReleasePipelineResource() resource.Resource {
 	return &releasePipelineResource{resourceData{typeName: "release_pipeline"}}
 }

@@ -189,8 +189,6 @@ func flattenPipelineRules(ctx context.Context, rules []console.PipelineRule) (ty
 	return list, diags
 }
 
-type releasePipelineResource struct{ resourceData }
-
 // pipelineRuleAttributes is the schema of one rule of a phase.
 func pipelineRuleAttributes() map[string]schema.Attribute {
 	return map[string]schema.Attribute{

@@ -32,6 +32,8 @@ import (
 
 var _ managedResource = &segmentResource{}
 
+type segmentResource struct{ resourceData }
+
 func NewSegmentResource() resource.Resource {
 	return &segmentResource{resourceData{typeName: "segment"}}
 }

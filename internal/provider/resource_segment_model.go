@@ -178,8 +178,6 @@ func setDifference(have, want []string) []string {
 	return out
 }
 
-type segmentResource struct{ resourceData }
-
 // segmentRuleAttributes is a gate rule's schema without return_value and scheduled_rollouts: the
 // service's segment rule (segments have no scheduled rollouts), described in a segment's words,
 // whose conditions are of the types segments accept.
