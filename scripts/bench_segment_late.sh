@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Big lists after late writes (contract §2, round four, row 44): a BENCH_LATE_IDS-id featureconsole_segment
+# Big lists after late writes (GET /segments/{id}/idlist_metadata): a BENCH_LATE_IDS-id featureconsole_segment
 # created against the standalone mock while its id writes take effect late, then, once they have taken
 # effect, three plans of the unchanged list and one after a change in the console. Each write raises
 # the list's version when it takes effect; the provider keeps the version its own writes lead to, so

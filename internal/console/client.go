@@ -326,8 +326,8 @@ func (c *Client) send(ctx context.Context, r request) ([]byte, error) {
 	ctx = context.WithValue(ctx, attemptKey{}, st)
 	r.op = operationVerb(ctx, r.op)
 
-	// An empty id leaves an empty segment: the call would address the collection (DELETE
-	// /metrics/metric_source/) or another route, never the object.
+	// An empty id leaves an empty segment: the call would address the collection (the path
+	// /metrics/metric_source/ with the method of the object's) or another route, never the object.
 	if strings.HasSuffix(r.path, "/") || strings.Contains(r.path, "//") {
 		return nil, &RequestError{Op: r.op, Object: r.object, Err: errors.New("the identifier is empty")}
 	}

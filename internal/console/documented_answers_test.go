@@ -126,7 +126,7 @@ func documentedCalls() []documentedCall {
 	const exp = "a_experiment"
 
 	return []documentedCall{
-		// Gates (rows 7, 12, 19-21, 5, 31-32).
+		// Gates: read, list, create, update, delete, their rules, archive and unarchive.
 		{method: "CheckAccess", route: "GET /gates", call: func(ctx context.Context, c *Client) (any, error) { return nil, c.CheckAccess(ctx) }},
 		{method: "EachGatesPage", route: "GET /gates", call: func(ctx context.Context, c *Client) (any, error) {
 			return collect(func(fn func([]Gate) error) error { return c.EachGatesPage(ctx, none, fn) })
@@ -151,7 +151,7 @@ func documentedCalls() []documentedCall {
 			return c.UnarchiveGate(ctx, "a_gate", "")
 		}, facts: gateFacts},
 
-		// Dynamic configs and their rules (rows 37-42, 46).
+		// Dynamic configs and their rules, enable and disable, archive and unarchive.
 		{method: "EachDynamicConfigsPage", route: "GET /dynamic_configs", call: func(ctx context.Context, c *Client) (any, error) {
 			return collect(func(fn func([]DynamicConfig) error) error { return c.EachDynamicConfigsPage(ctx, none, fn) })
 		}, facts: []string{"#", "0.id", "0.name", "0.targetApps.0", "0.team", "0.version", "0.createdTime"},
@@ -191,7 +191,7 @@ func documentedCalls() []documentedCall {
 			return c.UnarchiveDynamicConfig(ctx, "a_dynamic_config")
 		}},
 
-		// Segments of both types and their id lists (rows 4, 24-30, 44).
+		// Segments of both types and their id lists, with the list's metadata.
 		{method: "ListSegments", route: "GET /segments", call: func(ctx context.Context, c *Client) (any, error) { return c.ListSegments(ctx, none) },
 			facts: []string{"#", "0.id", "0.type", "0.count", "1.id", "1.type", "1.rules.0.name=1.rules.name",
 				"1.rules.0.passPercentage=1.rules.passPercentage", "1.rules.0.conditions.0.type=1.rules.conditions.0.type"},
@@ -234,7 +234,7 @@ func documentedCalls() []documentedCall {
 			}
 		}},
 
-		// Release pipelines and their runs (rows 1, 8, 13, 15-18).
+		// Release pipelines and their runs, and each move of a run.
 		{method: "ListReleasePipelines", route: "GET /release_pipelines", call: func(ctx context.Context, c *Client) (any, error) {
 			return c.ListReleasePipelines(ctx, none)
 		}, facts: []string{"#", "0.id", "0.name", "1.id", "0.phases.0.timeIntervalMs", "1.phases.0.rules.0.conditions.0.targetValue.1"}},
@@ -265,7 +265,7 @@ func documentedCalls() []documentedCall {
 		// The document gives the operations no example.
 		operate(TriggerApprove), operate(TriggerPause), operate(TriggerUnpause), operate(TriggerSkip), operate(TriggerRollout), operate(TriggerAbort),
 
-		// Metric sources, dry runs included (rows 3, 9-11, 14).
+		// Metric sources, dry runs included.
 		{method: "CreateMetricSource", route: "POST /metrics/metric_source", call: func(ctx context.Context, c *Client) (any, error) {
 			return c.CreateMetricSource(ctx, MetricSource{Name: "test_metric_source2", SQL: "SELECT 1", TimestampColumn: "ts"})
 		}, facts: sourceFacts},
@@ -291,7 +291,7 @@ func documentedCalls() []documentedCall {
 			return collect(func(fn func([]MetricSource) error) error { return c.EachMetricSourcesPage(ctx, none, fn) })
 		}, facts: sourceListFacts},
 
-		// Metrics, dry runs included, and their archive moves (row 54).
+		// Metrics, dry runs included, and their archive moves.
 		{method: "CreateMetric", route: "POST /metrics", call: func(ctx context.Context, c *Client) (any, error) {
 			return c.CreateMetric(ctx, MetricFields{Name: "TestMetricCapi", Type: "sum", MetricEvents: []MetricEvent{{Name: "add_to_cart"}}})
 		}, facts: metricFacts},
@@ -323,7 +323,7 @@ func documentedCalls() []documentedCall {
 			return collect(func(fn func([]Metric) error) error { return c.EachMetricsPage(ctx, none, fn) })
 		}, facts: metricListFacts},
 
-		// Experiments, their moves and results (rows 47-53).
+		// Experiments, their moves and results.
 		{method: "ListExperiments", route: "GET /experiments", call: func(ctx context.Context, c *Client) (any, error) {
 			return c.ListExperiments(ctx, "", none)
 		}, facts: experimentListFacts},
@@ -365,7 +365,7 @@ func documentedCalls() []documentedCall {
 			}
 		}},
 
-		// Users and events (rows 2, 6).
+		// Users and events.
 		{method: "ListUsers", route: "GET /users", call: func(ctx context.Context, c *Client) (any, error) { return c.ListUsers(ctx, none) },
 			facts: userFacts},
 		{method: "ListUsersFiltered", route: "GET /users", call: func(ctx context.Context, c *Client) (any, error) {

@@ -12,7 +12,7 @@ import (
 	"strings"
 )
 
-// DynamicConfig is a dynamic config with its rules (rows 37-42): ordered rules of a gate rule's
+// DynamicConfig is a dynamic config with its rules (GET /dynamic_configs/{id}): ordered rules of a gate rule's
 // shape whose returnValue is a JSON object, and the defaultValue served when no rule passes.
 type DynamicConfig struct {
 	ID          string `json:"id"`
@@ -22,7 +22,7 @@ type DynamicConfig struct {
 	IDType      string `json:"idType"`
 	// DefaultValue and Schema are JSON objects as the service holds them (JSONObject reads one kept
 	// as a JSON document in a string, as some service versions answer, as the object itself).
-	// The service answers schema as a string holding the schema's text (round five); older versions
+	// The service answers schema as a string holding the schema's text (its 2025 documents); older versions
 	// answered the object: JSONObject reads both.
 	DefaultValue JSONObject `json:"defaultValue"`
 	Schema       JSONObject `json:"schema"`
@@ -37,7 +37,7 @@ type DynamicConfig struct {
 	CreatedTime       WholeNumber `json:"createdTime"`
 	LastModifierName  string      `json:"lastModifierName"`
 	LastModifierID    string      `json:"lastModifierID"`
-	// Status is Enabled, Disabled or Archived (row 46).
+	// Status is Enabled, Disabled or Archived (PUT /dynamic_configs/{id}/archive).
 	Status string `json:"status"`
 	// ActiveReview is set while a change of the config waits for review.
 	ActiveReview *ActiveReview `json:"activeReview,omitempty"`
@@ -45,7 +45,7 @@ type DynamicConfig struct {
 	// defaultValueJson5) say the same as the JSON fields: they are not read, so never sent back.
 }
 
-// ConfigStatusArchived is the status of an archived config (row 46): it refuses writes.
+// ConfigStatusArchived is the status of an archived config: it refuses writes.
 const ConfigStatusArchived = "Archived"
 
 // Archived reports whether the config is archived.
@@ -123,7 +123,7 @@ type DynamicConfigFields struct {
 	ReleasePipelineID Link `json:"releasePipelineID,omitzero"`
 }
 
-// SchemaText is a config's schema as a write sends it (row 37): a string holding the schema's JSON
+// SchemaText is a config's schema as a write sends it (POST /dynamic_configs): a string holding the schema's JSON
 // text, or null for none; never the object itself, which the service refuses.
 type SchemaText struct{ Text string }
 
@@ -168,7 +168,7 @@ func DynamicConfigFieldsChange(f DynamicConfigFields) any {
 }
 
 // UpdateDynamicConfigRules replaces the config's complete, ordered rule list and returns the config:
-// PATCH /dynamic_configs/{id} with {"rules": [...]} only (row 39), rules sent as gate rules are. The
+// PATCH /dynamic_configs/{id} with {"rules": [...]} only, rules sent as gate rules are. The
 // route PATCH /dynamic_configs/{id}/rules of older service versions is gone (a 404 there).
 func (c *Client) UpdateDynamicConfigRules(ctx context.Context, id string, rules []Rule) (*DynamicConfig, error) {
 	body := writtenRulesBody(rules)
@@ -183,7 +183,7 @@ func (c *Client) DeleteDynamicConfig(ctx context.Context, id string) error {
 	return c.do(ctx, request{method: http.MethodDelete, path: configPath(id), op: "delete dynamic config", object: strconv.Quote(id)}, nil)
 }
 
-// SetDynamicConfigEnabled sends PUT /dynamic_configs/{id}/enable or /disable (row 42).
+// SetDynamicConfigEnabled sends PUT /dynamic_configs/{id}/enable or PUT /dynamic_configs/{id}/disable.
 func (c *Client) SetDynamicConfigEnabled(ctx context.Context, id string, enabled bool) (*DynamicConfig, error) {
 	verb := "disable"
 	if enabled {
@@ -194,7 +194,7 @@ func (c *Client) SetDynamicConfigEnabled(ctx context.Context, id string, enabled
 		func(got *DynamicConfig) bool { return got.ID == "" })
 }
 
-// ArchiveDynamicConfig archives the config (PUT /dynamic_configs/{id}/archive, row 46): it keeps its
+// ArchiveDynamicConfig archives the config (PUT /dynamic_configs/{id}/archive): it keeps its
 // rules and history and refuses writes until unarchived. The document requires a body
 // (ArchiveSchemaDto, UnarchiveSchemaDto: every field optional), so an empty object is sent.
 func (c *Client) ArchiveDynamicConfig(ctx context.Context, id string) (*DynamicConfig, error) {

@@ -12,7 +12,7 @@ import (
 	"testing"
 )
 
-// TestDynamicConfigWire checks rows 37-42 on the wire: methods, escaped paths, the bodies (create
+// TestDynamicConfigWire checks a config's operations on the wire: methods, escaped paths, the bodies (create
 // carries the id and no rules, an update only the fields set, rules as gate rules) and that answers
 // without a body are completed by a read.
 func TestDynamicConfigWire(t *testing.T) {
@@ -95,7 +95,7 @@ func TestDynamicConfigJSONForms(t *testing.T) {
 	}
 }
 
-// TestDynamicConfigSchemaOnTheWire: row 37, the schema is sent as a string holding its text, null
+// TestDynamicConfigSchemaOnTheWire: POST /dynamic_configs, the schema is sent as a string holding its text, null
 // for none, or left out; never an object, never {}.
 func TestDynamicConfigSchemaOnTheWire(t *testing.T) {
 	for _, c := range []struct {
@@ -173,7 +173,7 @@ func TestDynamicConfigDeleteAndErrors(t *testing.T) {
 	}
 }
 
-// TestTriggerFilterDynamicConfig: row 43, the runs of a config; a run carries dynamicConfigID.
+// TestTriggerFilterDynamicConfig: GET /release_pipeline_triggers with dynamicConfigID, the runs of a config; a run carries dynamicConfigID.
 func TestTriggerFilterDynamicConfig(t *testing.T) {
 	f := newFake(t, script(reply{Status: 200, Body: `{"message":"ok","data":[{"id":"rpt_1","dynamicConfigID":"cfg","status":"IN_PROGRESS"}],` +
 		`"pagination":{"itemsPerPage":100,"pageNumber":1,"totalItems":1,"nextPage":null}}`}))

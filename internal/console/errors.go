@@ -117,7 +117,7 @@ func HeldForReview(err error) bool {
 
 // LockedByRun is the run, among the target's active runs, whose lock made the service refuse a
 // write: a refusal (400) that names the run (its id is in the service's words, as the service
-// names it: contract §2). nil when err is not a refusal or names none of them: a refusal of the
+// names it). nil when err is not a refusal or names none of them: a refusal of the
 // content sent (an invalid rule) while a run is active is not the lock, and aborting or waiting
 // for the run would not help.
 func LockedByRun(err error, activeRuns []ReleasePipelineTrigger) *ReleasePipelineTrigger {

@@ -16,11 +16,11 @@ import (
 	"strings"
 )
 
-// Experiments (rows 47-53): groups of users, each served its own parameter values, measured on
+// Experiments (POST /experiments and the routes under /experiments/{id}): groups of users, each served its own parameter values, measured on
 // metrics until a decision ships one group. Where an experiment stands (status) moves only through
 // its own endpoints (start, make_decision, abandon, archive, unarchive), never through a PATCH.
 
-// The statuses of an experiment (row 48). The last three are the service's own and only read.
+// The statuses of an experiment (GET /experiments/{id}). The last three are the service's own and only read.
 const (
 	ExperimentSetup        = "setup"
 	ExperimentActive       = "active"
@@ -32,7 +32,7 @@ const (
 	AssignmentStopped = "assignment_stopped"
 )
 
-// Experiment is an experiment as the service answers it (rows 47-48).
+// Experiment is an experiment as the service answers it (GET /experiments/{id}).
 type Experiment struct {
 	ID          string   `json:"id"`
 	Name        string   `json:"name"`
@@ -261,9 +261,9 @@ func (c *Client) writeExperiment(ctx context.Context, r request, id string) (*Ex
 	return &out, nil
 }
 
-// PulseResults are the results of one test group against the control group (row 53). The
+// PulseResults are the results of one test group against the control group (GET /experiments/{id}/pulse_results). The
 // document's schema writes them in camelCase; its own example answer, which the service follows,
-// in snake_case without metricName and without ds (contract §2): MetricResult reads both.
+// in snake_case without metricName and without ds (the live service): MetricResult reads both.
 type PulseResults struct {
 	// DS is the day the results were computed for, as the service writes it; "" where it gives none.
 	DS               FlexString     `json:"ds"`
@@ -274,7 +274,7 @@ type PulseResults struct {
 // MetricResult is one metric's result: PercentChange ± PercentConfidenceIntervalDelta is the
 // confidence interval of the change, in percent.
 type MetricResult struct {
-	// MetricID is "<name>::<type>" (row 54).
+	// MetricID is "<name>::<type>" (GET /metrics/{id}).
 	MetricID string `json:"metricID"`
 	// MetricName is the service's, or where it sends none the name its MetricID holds.
 	MetricName     string  `json:"metricName"`
@@ -350,7 +350,7 @@ func (m *MetricResult) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// MetricNameOf is the name a metric's id "<name>::<type>" holds (row 54): the text before the last
+// MetricNameOf is the name a metric's id "<name>::<type>" holds: the text before the last
 // "::", since a type never holds one; an id without "::" is taken as the name.
 func MetricNameOf(metricID string) string {
 	if i := strings.LastIndex(metricID, "::"); i >= 0 {

@@ -12,7 +12,7 @@ import (
 	"testing"
 )
 
-// TestExperimentWire checks rows 47-52 on the wire: methods, escaped paths and bodies (a create
+// TestExperimentWire checks an experiment's writes and moves on the wire: methods, escaped paths and bodies (a create
 // carries the id, an update only the fields set and never a status, each move its own endpoint and
 // body), and that answers without a body are completed by a read.
 func TestExperimentWire(t *testing.T) {
@@ -146,7 +146,7 @@ func TestExperimentList(t *testing.T) {
 	}
 }
 
-// TestPulseResults: row 53's query and its numbers in any form; a 400 (not started) is the
+// TestPulseResults: GET /experiments/{id}/pulse_results's query and its numbers in any form; a 400 (not started) is the
 // service's words, naming the experiment.
 func TestPulseResults(t *testing.T) {
 	body := `{"ds":"2026-11-26","primaryMetrics":[{"metricID":"purchase::event_count","metricName":"purchase","directionality":"increase",` +

@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-// TestGateArchiveWire checks rows 31 and 32 on the wire (PUT, escaped path, the reason only when
+// TestGateArchiveWire checks PUT /gates/{id}/archive and PUT /gates/{id}/unarchive on the wire (PUT, escaped path, the reason only when
 // given) and that an answer without a body is completed by a read.
 func TestGateArchiveWire(t *testing.T) {
 	archived := `{"id":"g.1","status":"Archived","type":"STALE","typeReason":"STALE_NO_RULES"}`
@@ -64,7 +64,7 @@ func TestGateStaleVerdict(t *testing.T) {
 	}
 }
 
-// TestGatesIncludeArchived: row 35 asks for archived gates with includeArchived=true on every page;
+// TestGatesIncludeArchived: GET /gates asks for archived gates with includeArchived=true on every page;
 // without it the query carries only the paging.
 func TestGatesIncludeArchived(t *testing.T) {
 	page := func(n, next string) reply {

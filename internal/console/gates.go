@@ -27,7 +27,7 @@ type Gate struct {
 	// (or absent) otherwise.
 	TypeReason string `json:"typeReason"`
 	IDType     string `json:"idType"`
-	// TargetApps is a list, or one bare string when the gate has one (round three).
+	// TargetApps is a list, or one bare string when the gate has one (the live service).
 	TargetApps StringList `json:"targetApps"`
 	// ReleasePipelineID is "" for a gate attached to no pipeline, whether the service sent "", null
 	// or nothing (links.go).

@@ -18,7 +18,7 @@ var wantCreatedGate = &Gate{ID: "new.checkout", Name: "New checkout", Descriptio
 	Tags: []string{"web"}, Type: "TEMPORARY", IDType: "stableID", ReleasePipelineID: "pl1", CreatorName: "CONSOLE API",
 	CreatedTime: 1700000000000, LastModifierName: "CONSOLE API", LastModifierID: "k", Rules: []Rule{}}
 
-// TestGateWritesWire checks rows 19-21 on the wire: method, escaped path, the exact body (fields
+// TestGateWritesWire checks POST /gates, PATCH /gates/{id} and DELETE /gates/{id} on the wire: method, escaped path, the exact body (fields
 // left nil are left out, never rules) and the decoded answer.
 func TestGateWritesWire(t *testing.T) {
 	full := GateFields{ID: "new.checkout", Name: ptr("New checkout"), Description: ptr("d"), IsEnabled: ptr(false),

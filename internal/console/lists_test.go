@@ -13,7 +13,7 @@ import (
 	"testing"
 )
 
-// The list endpoints (rows 12–14): path, paging by the service's pagination object, objects decoded
+// The list endpoints (GET /gates, GET /release_pipelines, GET /metrics/metric_source/list): path, paging by the service's pagination object, objects decoded
 // as their read endpoints decode them, and a metric source list without pagination taken whole.
 func TestListEndpoints(t *testing.T) {
 	page := func(data string, page int, next string) reply {

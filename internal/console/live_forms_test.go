@@ -231,7 +231,7 @@ func TestWriteAnswerWithoutListReadBack(t *testing.T) {
 	}
 }
 
-// A gate's targetApps comes as a list of strings or as one bare string (contract §2, round three).
+// A gate's targetApps comes as a list of strings or as one bare string (the live service).
 // The provider has no attribute for it, so either form must read as the same gate, whole.
 func TestGateTargetAppsForms(t *testing.T) {
 	for _, ta := range []string{`["web","ios"]`, `"web"`, `null`, `[]`} {

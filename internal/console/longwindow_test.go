@@ -14,7 +14,7 @@ import (
 )
 
 // The service's second window (900 writes per 15 minutes) answers 429 with a Retry-After of many
-// minutes, or with none (contract §2). These tests prove the client waits as long as it is told,
+// minutes, or with none (the live service's 429s). These tests prove the client waits as long as it is told,
 // backs off when it is not told, and names the window that ran out.
 
 // A Retry-After of minutes is honoured, not cut to a retry every two minutes; an absurd one is

@@ -11,7 +11,7 @@ import (
 	"strings"
 )
 
-// Metrics (row 54): what an experiment measures, named by id "<name>::<type>". Name and type never
+// Metrics (POST /metrics, GET /metrics/{id}): what an experiment measures, named by id "<name>::<type>". Name and type never
 // change; a write of the other fields is POST /metrics/{id}; destroy deletes, or schedules the
 // archive (PUT .../schedule_archive), which the service carries out the next day. The archive moves
 // answer a message alone.

@@ -10,7 +10,7 @@ import (
 	"testing"
 )
 
-// Rows 33 and 34 on the wire: the review read, its status compared regardless of case, and the commit
+// GET /gates/{id}/reviews/{reviewID} and PUT /gates/{id}/reviews/{reviewID}/commit on the wire: the review read, its status compared regardless of case, and the commit
 // answered with the gate (or, without a body, the gate read back).
 func TestGateReviewsWire(t *testing.T) {
 	ctx := context.Background()

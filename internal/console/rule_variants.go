@@ -5,7 +5,7 @@ package console
 
 import "encoding/json"
 
-// RuleVariant is one share of the users a config rule passes (round five): the variants of a rule
+// RuleVariant is one share of the users a config rule passes (the service's 2025 documents): the variants of a rule
 // split them by passPercentage (summing to 100), each served its own returnValue, a JSON object the
 // config's schema checks like any other value. A rules write that leaves a rule's variants out
 // removes them. Reads may also carry returnValueJson5, the console's JSON5 copy of returnValue: it

@@ -182,13 +182,13 @@ type segmentIDPage struct {
 	IDs   []string     `json:"ids"`
 }
 
-// IDList is an id-list segment's ids as GET /segments/{id}/id_list answers them (row 28).
+// IDList is an id-list segment's ids as GET /segments/{id}/id_list answers them.
 type IDList struct {
 	// Name is the segment's name as the id list's read gives it.
 	Name string
 	// Count is the service's number of ids in the list, as its first page tells it: nil where it
 	// tells none (a count not sent is no count of 0). It may lag the ids by seconds to minutes after
-	// a write (contract §2), so it never stands in for them.
+	// a write (the live service), so it never stands in for them.
 	Count *WholeNumber
 	// IDs are every id of every page, in order, without repeats; [] for none.
 	IDs []string
@@ -298,7 +298,7 @@ func refusedSaying(err error, status int, words string) bool {
 	return ok && ae.StatusCode == status && strings.Contains(strings.ToLower(ae.Message), words)
 }
 
-// IDListMetadata is GET /segments/{id}/idlist_metadata (row 44): the version of an id list rises
+// IDListMetadata is GET /segments/{id}/idlist_metadata: the version of an id list rises
 // with every write that has taken effect; IsUpdating is true while writes are on their way.
 type IDListMetadata struct {
 	CurrentVersion json.RawMessage `json:"currentVersion"`

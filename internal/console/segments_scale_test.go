@@ -37,7 +37,7 @@ func TestAddSegmentIDs_capPartWay(t *testing.T) {
 	}
 }
 
-// Row 44: the version in whatever JSON form the service sends it, a whole number written as one.
+// GET /segments/{id}/idlist_metadata: the version in whatever JSON form the service sends it, a whole number written as one.
 func TestSegmentIDListMetadata(t *testing.T) {
 	for body, want := range map[string]string{
 		`{"currentVersion": 7, "isUpdating": true}`:      "7",

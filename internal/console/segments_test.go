@@ -186,7 +186,7 @@ func TestSetSegmentRulesAnsweredByAMessage(t *testing.T) {
 	}
 }
 
-// An id list's read carries the list's name and count (row 28): the count of the first page, in any
+// An id list's read carries the list's name and count (GET /segments/{id}/id_list): the count of the first page, in any
 // number form, and nil where the service sends none, which is no count of 0.
 func TestSegmentIDListCount(t *testing.T) {
 	ids := make([]string, 150)

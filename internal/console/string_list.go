@@ -9,7 +9,7 @@ import (
 )
 
 // StringList is a list of strings the service may answer as one bare string when it holds one (a
-// gate's or a config's targetApps: contract §2, rounds three and five); null and "" are no strings.
+// gate's or a config's targetApps, as the live service answers them); null and "" are no strings.
 type StringList []string
 
 func (l *StringList) UnmarshalJSON(b []byte) error {

@@ -4,6 +4,8 @@
 package docslint
 
 import (
+	"encoding/json"
+	"fmt"
 	"go/scanner"
 	"go/token"
 	"io/fs"
@@ -13,18 +15,24 @@ import (
 	"strings"
 )
 
-// ContractPath is where the design contract lies, relative to the repository's root: outside the
-// repository, so a clone without it skips the contract's citations (Result.Unchecked says so).
-const ContractPath = "../shared/DESIGN.md"
+// DocumentPath is the service's OpenAPI document, relative to the repository's root: an operation
+// a comment cites ("PUT /experiments/{id}/start") must be one of its own.
+const DocumentPath = "internal/apidoc/testdata/console-api-2025-10.json"
 
 var (
-	// "DESIGN §4", "DESIGN.md §2", "contract §2 row 44", "contract §2, rounds three and five",
-	// "contract §2 rows 37-40, 46, round five". DESIGN is the repository's DESIGN.md, contract the
-	// shared design contract.
-	citationRe = regexp.MustCompile(`\b(DESIGN(?:\.md)?|contract)\s+§\s?(\d+)((?:,?\s+(?:rows?\s+\d+(?:-\d+)?(?:,\s*\d+(?:-\d+)?)*|rounds?\s+[a-z]+(?:\s+and\s+[a-z]+)?))*)`)
-	rowsRe     = regexp.MustCompile(`rows?\s+(\d+(?:-\d+)?(?:,\s*\d+(?:-\d+)?)*)`)
-	roundsRe   = regexp.MustCompile(`rounds?\s+([a-z]+)(?:\s+and\s+([a-z]+))?`)
-	sectionRe  = regexp.MustCompile(`(?m)^(#{1,6})[ \t]+(\d+)\.[ \t]`)
+	// "DESIGN §4", "DESIGN.md §2": the repository's DESIGN.md and one of its numbered sections.
+	citationRe = regexp.MustCompile(`\bDESIGN(?:\.md)?\s+§\s?(\d+)`)
+	// A citation of something outside the repository: a section or a row of a design contract's
+	// tables, or a numbered round of findings (the word "contract" or "row" or "round" then a
+	// number, as the tests show). A fresh clone cannot follow them: cite the document's operation,
+	// a DESIGN section, or say the fact.
+	outsideRe = regexp.MustCompile(`(?i)\bcontract\s+(?:§|rows?\b)|\brows?\s+\d+(?:\s*[-–]\s*\d+)?\b|\brounds?\s+(?:one|two|three|four|five|six|seven|eight|nine|ten)\b`)
+	// An operation of the service: a method and a path, its parameters in braces.
+	operationRe = regexp.MustCompile(`\b(GET|POST|PUT|PATCH|DELETE)\s+(/[A-Za-z0-9_{}./-]*[A-Za-z0-9_}])`)
+	sectionRe   = regexp.MustCompile(`(?m)^(#{1,6})[ \t]+(\d+)\.[ \t]`)
+	paramRe     = regexp.MustCompile(`\{[^}]*\}`)
+	// DESIGN §7's bullet of the routes the provider calls that the document lacks.
+	beyondRe = regexp.MustCompile(`(?s)\n- Routes the provider calls that the document lacks:.*?\n(?:- |\n)`)
 	// A file named in a comment: Go, shell, Markdown and YAML files, with or without their folder.
 	fileNameRe = regexp.MustCompile("(?:^|[\\s(\"'`])((?:[\\w.-]+/)*[\\w-][\\w.-]*\\.(?:go|sh|md|ya?ml))\\b")
 )
@@ -32,49 +40,37 @@ var (
 // Directories that hold no source: build output, the benchmarks' scratch space, git's own.
 var skippedDirs = map[string]bool{".git": true, ".bench": true, ".demo": true, "bin": true, ".terraform": true}
 
-// designDoc is a Markdown document split into its numbered sections ("## 4. ..." is section 4).
-type designDoc map[string]string
-
-func parseDesignDoc(text string) designDoc {
-	d := designDoc{}
-	ms := sectionRe.FindAllStringSubmatchIndex(text, -1)
-	for i, m := range ms {
-		level := m[3] - m[2]
-		end := len(text)
-		for _, n := range ms[i+1:] {
-			if n[3]-n[2] <= level {
-				end = n[0]
-				break
-			}
-		}
-		d[text[m[4]:m[5]]] = text[m[0]:end]
+// sections returns the numbers of a Markdown document's numbered sections ("## 4. ..." is 4).
+func sections(text string) map[string]bool {
+	d := map[string]bool{}
+	for _, m := range sectionRe.FindAllStringSubmatch(text, -1) {
+		d[m[2]] = true
 	}
 	return d
 }
 
-// problem says what of a citation the document lacks, or "" when it has all of it.
-func (d designDoc) problem(section, qualifiers string) string {
-	body, ok := d[section]
-	if !ok {
-		return "has no section " + section
+// operations returns the operations of the service's OpenAPI document, as "VERB /path" with each
+// parameter written {}, the servers' common prefix (/console/v1) left out.
+func operations(doc []byte) (map[string]bool, error) {
+	var d struct {
+		Paths map[string]map[string]json.RawMessage `json:"paths"`
 	}
-	for _, m := range roundsRe.FindAllStringSubmatch(qualifiers, -1) {
-		for _, round := range m[1:] {
-			if round != "" && !regexp.MustCompile(`(?mi)^\W*round\s+`+regexp.QuoteMeta(round)+`\b`).MatchString(body) {
-				return "§" + section + " has no round " + round
-			}
+	if err := json.Unmarshal(doc, &d); err != nil {
+		return nil, err
+	}
+	ops := map[string]bool{}
+	for p, methods := range d.Paths {
+		for m := range methods {
+			ops[strings.ToUpper(m)+" "+normalPath(p)] = true
 		}
 	}
-	for _, m := range rowsRe.FindAllStringSubmatch(qualifiers, -1) {
-		for _, r := range strings.Split(m[1], ",") {
-			for _, n := range strings.Split(strings.TrimSpace(r), "-") {
-				if !regexp.MustCompile(`(?m)^\|\s*` + n + `\s*\|`).MatchString(body) {
-					return "§" + section + " has no row " + n
-				}
-			}
-		}
-	}
-	return ""
+	return ops, nil
+}
+
+// normalPath writes a path's parameters as {}, without the /console/v1 prefix or a final slash.
+func normalPath(p string) string {
+	p = strings.TrimPrefix(p, "/console/v1")
+	return strings.TrimSuffix(paramRe.ReplaceAllString(p, "{}"), "/")
 }
 
 // checkCitations checks the comments of the Go code and the shell scripts, and the repository's
@@ -85,10 +81,15 @@ func (c *checker) checkCitations() error {
 	if err != nil {
 		return err
 	}
-	docs := map[string]designDoc{"DESIGN": parseDesignDoc(string(design))}
-	if contract, err := os.ReadFile(filepath.Join(c.root, ContractPath)); err == nil {
-		docs["contract"] = parseDesignDoc(string(contract))
+	doc, err := os.ReadFile(filepath.Join(c.root, DocumentPath))
+	if err != nil {
+		return err
 	}
+	ops, err := operations(doc)
+	if err != nil {
+		return fmt.Errorf("%s: %w", DocumentPath, err)
+	}
+	cites := newCitations(string(design), ops)
 	files := map[string]bool{}
 	var goFiles, shFiles, mdFiles []string
 	err = filepath.WalkDir(c.root, func(p string, e fs.DirEntry, err error) error {
@@ -123,7 +124,7 @@ func (c *checker) checkCitations() error {
 			return err
 		}
 		text := goComments(src)
-		c.checkSections(f, text, docs)
+		c.checkSections(f, text, cites)
 		c.checkFileNames(f, text, files)
 	}
 	for _, f := range shFiles {
@@ -132,7 +133,7 @@ func (c *checker) checkCitations() error {
 			return err
 		}
 		text := shellComments(string(src))
-		c.checkSections(f, text, docs)
+		c.checkSections(f, text, cites)
 		c.checkFileNames(f, text, files)
 	}
 	for _, f := range mdFiles {
@@ -140,26 +141,86 @@ func (c *checker) checkCitations() error {
 		if err != nil {
 			return err
 		}
-		c.checkSections(f, string(text), docs)
+		c.checkSections(f, string(text), cites)
 	}
 	return nil
 }
 
-func (c *checker) checkSections(file, text string, docs map[string]designDoc) {
-	for _, m := range citationRe.FindAllStringSubmatchIndex(text, -1) {
-		name := strings.TrimSuffix(text[m[2]:m[3]], ".md")
-		cited := strings.Join(strings.Fields(text[m[0]:m[1]]), " ")
-		d, ok := docs[name]
-		if !ok {
-			c.unchecked[cited] = true
+// citations are what a citation may name: DESIGN.md's sections and the document's operations,
+// with the routes the provider calls beyond the document that DESIGN §7 lists.
+type citations struct {
+	sections, operations map[string]bool
+	// roots are the first segments of the document's paths (gates, experiments, ...).
+	roots map[string]bool
+}
+
+func newCitations(design string, ops map[string]bool) citations {
+	c := citations{sections: sections(design), operations: ops, roots: map[string]bool{}}
+	for op := range ops {
+		c.roots[strings.SplitN(strings.SplitN(op, " ", 2)[1]+"/", "/", 3)[1]] = true
+	}
+	if m := beyondRe.FindString(design); m != "" {
+		for _, o := range operationRe.FindAllStringSubmatch(m, -1) {
+			ops[o[1]+" "+normalPath(o[2])] = true
+		}
+	}
+	return c
+}
+
+// serviceRoute reports whether a path cited with a method is one of the service's: its first
+// segment is a root of the document.
+func (c citations) serviceRoute(p string) bool {
+	return c.roots[strings.SplitN(normalPath(p)+"/", "/", 3)[1]]
+}
+
+// hasOperation reports whether the document (or DESIGN §7's list beyond it) has the operation: a
+// parameter of either side ({id}, {verb}) stands for any segment of the other.
+func (c citations) hasOperation(method, p string) bool {
+	want := strings.Split(normalPath(p), "/")
+	for op := range c.operations {
+		m, path, _ := strings.Cut(op, " ")
+		if m != method {
 			continue
 		}
-		if msg := d.problem(text[m[4]:m[5]], text[m[6]:m[7]]); msg != "" {
-			where := "DESIGN.md"
-			if name == "contract" {
-				where = "the contract (" + ContractPath + ")"
+		have := strings.Split(path, "/")
+		if len(have) != len(want) {
+			continue
+		}
+		same := true
+		for i := range have {
+			if have[i] != want[i] && have[i] != "{}" && want[i] != "{}" {
+				same = false
+				break
 			}
-			c.report(file, lineOf(text, m[0]), "%q: %s %s", cited, where, msg)
+		}
+		if same {
+			return true
+		}
+	}
+	return false
+}
+
+// checkSections reports every citation in text that does not resolve inside the repository: a
+// DESIGN section that does not exist, an operation the document lacks, or a citation of a
+// document outside the repository.
+func (c *checker) checkSections(file, text string, cites citations) {
+	for _, m := range citationRe.FindAllStringSubmatchIndex(text, -1) {
+		if n := text[m[2]:m[3]]; !cites.sections[n] {
+			cited := strings.Join(strings.Fields(text[m[0]:m[1]]), " ")
+			c.report(file, lineOf(text, m[0]), "%q: DESIGN.md has no section %s", cited, n)
+		}
+	}
+	for _, m := range outsideRe.FindAllStringIndex(text, -1) {
+		c.report(file, lineOf(text, m[0]), "%q cites something outside the repository: cite the document's operation "+
+			"(GET /gates/{id}), a DESIGN.md section (DESIGN §N), or say the fact", strings.Join(strings.Fields(text[m[0]:m[1]]), " "))
+	}
+	for _, m := range operationRe.FindAllStringSubmatchIndex(text, -1) {
+		if !cites.serviceRoute(text[m[4]:m[5]]) {
+			continue // the mock's own control API (/_mock/...), or no route at all ("/path")
+		}
+		if !cites.hasOperation(text[m[2]:m[3]], text[m[4]:m[5]]) {
+			c.report(file, lineOf(text, m[0]), "%q: the service's document (%s) has no such operation",
+				text[m[0]:m[1]], DocumentPath)
 		}
 	}
 }

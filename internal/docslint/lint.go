@@ -28,8 +28,6 @@ type checker struct {
 	targets  map[string]bool
 	problems []Problem
 	pending  map[string]bool
-	// Citations of a document this checkout lacks (the contract lies outside the repository).
-	unchecked map[string]bool
 }
 
 func (c *checker) report(file string, line int, format string, args ...any) {
@@ -38,9 +36,8 @@ func (c *checker) report(file string, line int, format string, args ...any) {
 
 // Result is what Run found: the problems, and the pending types it met but could not check yet.
 type Result struct {
-	Problems  []Problem
-	Pending   []string
-	Unchecked []string // citations of the contract, when ContractPath is absent
+	Problems []Problem
+	Pending  []string
 }
 
 // Which files each check reads, relative to the repository root.
@@ -65,7 +62,7 @@ var terraformWords = set("count", "for_each", "provider", "depends_on", "source"
 
 // Run checks the repository at root against the provider's schema.
 func Run(root string, schema *Schema) (Result, error) {
-	c := &checker{root: root, schema: schema, pending: map[string]bool{}, unchecked: map[string]bool{}}
+	c := &checker{root: root, schema: schema, pending: map[string]bool{}}
 	mk, err := os.ReadFile(filepath.Join(root, "GNUmakefile"))
 	if err != nil {
 		return Result{}, err
@@ -132,10 +129,6 @@ func Run(root string, schema *Schema) (Result, error) {
 		res.Pending = append(res.Pending, p)
 	}
 	sort.Strings(res.Pending)
-	for u := range c.unchecked {
-		res.Unchecked = append(res.Unchecked, u)
-	}
-	sort.Strings(res.Unchecked)
 	return res, nil
 }
 

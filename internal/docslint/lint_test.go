@@ -42,13 +42,13 @@ const goodMakefile = "build:\n\tgo build\n\ntest docs: build\n\tgo test\nX := 1\
 
 // A repository that passes, which each case below breaks in one file.
 var goodRepo = map[string]string{
-	"GNUmakefile":                    goodMakefile,
-	"README.md":                      "# P\n\n`make test`, then `make docs`. See [guide](CONTRIBUTING.md#adding-a-rule).\n\n```terraform\nresource \"featureconsole_gate_rules\" \"a\" {\n  gate_id = \"g\"\n  rules   = [{ name = \"r\", pass_percentage = 5 }]\n}\n```\n",
-	"CONTRIBUTING.md":                "# C\n\n## Adding a rule\n\n| target | what |\n|---|---|\n| `make build` | builds |\n| `make test` | tests |\n",
-	"DESIGN.md":                      "# D\n\n## 1. Layout\n\nSee §1.\n",
-	"internal/x/x.go":                "// Package x: DESIGN §1 says why; x.go and scripts/run.sh,\n// contract §2 row 3 and contract\n// §2, rows 3-4, round four.\npackage x\n\nconst s = \"DESIGN §9 gone.go\" // a literal is no citation\n",
-	"scripts/run.sh":                 "#!/bin/sh\n",
-	"../shared/DESIGN.md":            "# Contract\n\n## 2. API\n\n| # | path |\n|---|---|\n| 3 | GET /a |\n| 4 | GET /b |\n\nRound four (docs):\n- x\n\n## 3. Next\n\nRound five\n",
+	"GNUmakefile":     goodMakefile,
+	"README.md":       "# P\n\n`make test`, then `make docs`. See [guide](CONTRIBUTING.md#adding-a-rule).\n\n```terraform\nresource \"featureconsole_gate_rules\" \"a\" {\n  gate_id = \"g\"\n  rules   = [{ name = \"r\", pass_percentage = 5 }]\n}\n```\n",
+	"CONTRIBUTING.md": "# C\n\n## Adding a rule\n\n| target | what |\n|---|---|\n| `make build` | builds |\n| `make test` | tests |\n",
+	"DESIGN.md":       "# D\n\n## 1. Layout\n\nSee §1.\n",
+	"internal/x/x.go": "// Package x: DESIGN §1 says why; x.go and scripts/run.sh,\n// PUT /experiments/{experimentID}/start and GET\n// /gates/{id}.\npackage x\n\nconst s = \"DESIGN §9 gone.go, contract §2 row 3, GET /none\" // a literal is no citation\n",
+	"scripts/run.sh":  "#!/bin/sh\n",
+	"internal/apidoc/testdata/console-api-2025-10.json": `{"paths": {"/console/v1/gates/{id}": {"get": {}, "patch": {}}, "/console/v1/experiments/{id}/start": {"put": {}}}}`,
 	"CHANGELOG.md":                   "# Changes\n",
 	"BENCHMARKS.md":                  "# Benchmarks\n",
 	"internal/mockconsole/HABITS.md": "# Habits\n\nSee [DESIGN](../../DESIGN.md#1-layout).\n",
@@ -161,14 +161,18 @@ func TestRun_eachBadInputFails(t *testing.T) {
 			map[string]string{"internal/x/y.go": "// As DESIGN §7 says.\npackage x\n"}, `"DESIGN §7": DESIGN.md has no section 7`},
 		"made-up section cited in Markdown": {
 			map[string]string{"CONTRIBUTING.md": "## Adding a rule\n\nSee DESIGN.md §3.\n"}, `"DESIGN.md §3": DESIGN.md has no section 3`},
-		"a round the repository's DESIGN lacks": {
-			map[string]string{"internal/x/y.go": "// DESIGN §1 round four.\npackage x\n"}, "DESIGN.md §1 has no round four"},
-		"a round of another section of the contract": {
-			map[string]string{"internal/x/y.go": "// contract §2, rounds four and five.\npackage x\n"}, "§2 has no round five"},
-		"made-up row of the contract": {
-			map[string]string{"internal/x/y.go": "// contract §2 rows 3, 44.\npackage x\n"}, "§2 has no row 44"},
-		"made-up section of the contract": {
-			map[string]string{"internal/x/y.go": "/* contract §6 */\npackage x\n"}, "the contract (../shared/DESIGN.md) has no section 6"},
+		"a citation of the contract": {
+			map[string]string{"internal/x/y.go": "// As contract §2 says.\npackage x\n"}, `"contract §" cites something outside the repository`},
+		"a row of a table outside": {
+			map[string]string{"internal/x/y.go": "// The reviews (rows 33-34).\npackage x\n"}, `"rows 33-34" cites something outside`},
+		"a row with an en dash, in Markdown": {
+			map[string]string{"CONTRIBUTING.md": "## Adding a rule\n\nBad input (catalogue rows 70–72).\n"}, `"rows 70–72" cites something outside`},
+		"a round of findings": {
+			map[string]string{"scripts/run.sh": "#!/bin/sh\n# Late writes (round four).\n"}, `"round four" cites something outside`},
+		"an operation the document lacks": {
+			map[string]string{"internal/x/y.go": "// Sent with PATCH /gates/{id}/rules.\npackage x\n"}, `"PATCH /gates/{id}/rules": the service's document`},
+		"an operation of a path with another method": {
+			map[string]string{"DESIGN.md": "# D\n\n## 1. Layout\n\n`DELETE /gates/{gateID}` deletes it.\n"}, `"DELETE /gates/{gateID}": the service's document`},
 		"made-up file named in a comment": {
 			map[string]string{"internal/x/y.go": "package x\n\n// The values live in json_values.go.\nvar v int\n"}, "names json_values.go: no such file"},
 		"made-up file with its folder": {
@@ -189,21 +193,10 @@ func TestRun_eachBadInputFails(t *testing.T) {
 	}
 }
 
-func TestRun_citationLinesAndUncheckedContract(t *testing.T) {
+func TestRun_citationLines(t *testing.T) {
 	res := run(t, map[string]string{"internal/x/y.go": "package x\n\n// one\n// two, DESIGN\n// §5.\n"})
 	if len(res.Problems) != 1 || res.Problems[0].Line != 4 || res.Problems[0].File != "internal/x/y.go" {
 		t.Fatalf("want one problem at internal/x/y.go:4, got %v", res.Problems)
-	}
-	root := writeRepo(t, nil)
-	if err := os.Remove(filepath.Join(root, "..", "shared", "DESIGN.md")); err != nil {
-		t.Fatal(err)
-	}
-	res, err := Run(root, testSchema())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(res.Problems) != 0 || strings.Join(res.Unchecked, "|") != "contract §2 row 3|contract §2, rows 3-4, round four" {
-		t.Fatalf("without the contract: problems %v, unchecked %q", res.Problems, res.Unchecked)
 	}
 }
 

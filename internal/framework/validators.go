@@ -345,7 +345,7 @@ func (v conflictsWithSibling) ValidateList(ctx context.Context, req validator.Li
 		fmt.Sprintf("Attribute %q cannot be specified when %q is specified", other, req.Path)))
 }
 
-// The service's own checks of ids and names (contract §2, round five), made at plan time so that
+// The service's own checks of ids and names (the service's 2025 documents), made at plan time so that
 // a value it would refuse fails the plan at its attribute, before any request. Each is 3 to 100
 // characters of ASCII letters, digits and the few more characters the service names: a letter
 // such as `ö` passes a Unicode letter class but not the service.

@@ -13,7 +13,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
-// Variants of config rules (round five): a rule may split the users it passes between variants,
+// Variants of config rules (the service's 2025 documents): a rule may split the users it passes between variants,
 // each with its own return value; their percentages sum to 100 and every return value must match
 // the config's schema. A variant sent without an id is new and gets one; one sent back with the id
 // of a variant the config holds keeps it. A rules write that leaves a rule's variants out removes

@@ -5,7 +5,7 @@ package mockconsole
 
 import "net/http"
 
-// Archived configs (row 46): PUT /dynamic_configs/{id}/archive and /unarchive, no body; status
+// Archived configs: PUT /dynamic_configs/{id}/archive and /unarchive, no body; status
 // Archived, or back to Enabled or Disabled; an archived config refuses writes of its fields and
 // rules (400 naming it archived) until unarchived; DELETE removes it for good.
 

@@ -11,8 +11,7 @@ import (
 	"slices"
 )
 
-// Dynamic configs on the wire as the service's 2025 documents put them (contract §2 rows 37-40,
-// round five): schema travels as a string holding the schema's text, or null; rules are written
+// Dynamic configs on the wire as the service's 2025 documents put them: schema travels as a string holding the schema's text, or null; rules are written
 // with PATCH /dynamic_configs/{id} and {"rules": [...]}; PATCH /dynamic_configs/{id}/rules is gone
 // (a 404 of the route) but for a config served as an older service version serves it.
 
@@ -117,7 +116,7 @@ func canonicalSchema(text []byte) json.RawMessage {
 }
 
 // configWriteKind is the kind of a PATCH /dynamic_configs/{id}: a write of the rules when its body
-// carries them (row 39), of the config's own fields otherwise.
+// carries them (PATCH /dynamic_configs/{id}), of the config's own fields otherwise.
 func configWriteKind(body []byte) string {
 	var keys map[string]json.RawMessage
 	if json.Unmarshal(body, &keys) == nil {

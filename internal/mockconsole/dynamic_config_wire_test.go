@@ -38,7 +38,7 @@ func TestDynamicConfigSchemaText(t *testing.T) {
 	}
 }
 
-// Row 46: an archived config refuses writes of its fields and rules, naming the archive.
+// PUT /dynamic_configs/{id}/archive: an archived config refuses writes of its fields and rules, naming the archive.
 func TestDynamicConfigArchive(t *testing.T) {
 	s, ts := NewTestServer(t, Config{NoSeed: true})
 	_, _ = do(t, ts.URL, http.MethodPost, "/dynamic_configs", `{"id":"cfg1","name":"Cfg","isEnabled":false}`)

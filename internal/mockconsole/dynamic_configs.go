@@ -14,7 +14,7 @@ import (
 	"strings"
 )
 
-// Dynamic configs (rows 37-43): a gate's rules whose returnValue is what the config serves, a
+// Dynamic configs (POST /dynamic_configs and the routes under /dynamic_configs/{id}): a gate's rules whose returnValue is what the config serves, a
 // defaultValue served when no rule passes, and a JSON Schema every value must match, which the
 // service enforces on every write (400 naming the value). A config attached to a release pipeline
 // with phases starts a run (carrying dynamicConfigID) on every rules write that changes them; the
@@ -42,7 +42,7 @@ type DynamicConfig struct {
 	LastModifierName  string          `json:"lastModifierName"`
 	LastModifierID    string          `json:"lastModifierID"`
 	Audited
-	// Status is Enabled, Disabled or Archived (row 46); set by the mock on every answer.
+	// Status is Enabled, Disabled or Archived; set by the mock on every answer.
 	Status string `json:"status"`
 }
 

@@ -14,10 +14,10 @@ import (
 	"time"
 )
 
-// Where an experiment stands moves only the service's way (rows 50-52): start (setup → active),
+// Where an experiment stands moves only the service's way: start (setup → active),
 // make_decision (active, experiment_stopped or assignment_stopped → decision_made), abandon (setup,
 // active or experiment_stopped → abandoned), archive and
-// unarchive (back to the status it had). Its pulse results (row 53) are derived from its ids, so
+// unarchive (back to the status it had). Its pulse results (GET /experiments/{id}/pulse_results) are derived from its ids, so
 // they are the same from read to read.
 
 func (s *Server) experimentMoveRoutes(on func(method, path string, h handler)) {
@@ -113,7 +113,7 @@ func (s *Server) experimentMoveRoutes(on func(method, path string, h handler)) {
 	})
 }
 
-// startExperiment is row 50; s.mu is held.
+// startExperiment answers PUT /experiments/{id}/start; s.mu is held.
 func (s *Server) startExperiment(st *experimentState) *response {
 	if st.exp.Status != ExperimentSetup {
 		return ref(errResp(http.StatusBadRequest, "Experiment %q has already started (status %s)", st.exp.ID, st.exp.Status))
@@ -122,7 +122,7 @@ func (s *Server) startExperiment(st *experimentState) *response {
 	return nil
 }
 
-// decideExperiment is row 51 with the launched group's id; s.mu is held.
+// decideExperiment answers PUT /experiments/{id}/make_decision with the launched group's id; s.mu is held.
 func (s *Server) decideExperiment(st *experimentState, groupID, reason string) *response {
 	e := &st.exp
 	switch e.Status {
@@ -140,7 +140,7 @@ func (s *Server) decideExperiment(st *experimentState, groupID, reason string) *
 	return nil
 }
 
-// abandonExperiment is row 52's abandon; s.mu is held.
+// abandonExperiment answers PUT /experiments/{id}/abandon; s.mu is held.
 func (s *Server) abandonExperiment(st *experimentState, reason string) *response {
 	e := &st.exp
 	if e.Status != ExperimentSetup && e.Status != ExperimentActive && e.Status != ExperimentStopped {
@@ -153,7 +153,7 @@ func (s *Server) abandonExperiment(st *experimentState, reason string) *response
 	return nil
 }
 
-// archiveExperiment is row 52's archive; s.mu is held.
+// archiveExperiment answers PUT /experiments/{id}/archive; s.mu is held.
 func (s *Server) archiveExperiment(st *experimentState) *response {
 	if st.exp.Status == ExperimentArchived {
 		return ref(errResp(http.StatusBadRequest, "Experiment %q is already archived", st.exp.ID))
@@ -227,7 +227,7 @@ func (s *Server) ArchiveExperiment(id string) error {
 	return s.consoleMove(id, s.archiveExperiment)
 }
 
-// ---- pulse results (row 53) ----
+// ---- pulse results (GET /experiments/{id}/pulse_results) ----
 
 // PulseMetric is one metric's result as GET /experiments/{id}/pulse_results answers it.
 type PulseMetric struct {

@@ -16,7 +16,7 @@ import (
 	"unicode/utf8"
 )
 
-// Experiments (rows 47-53): at least two groups whose sizes sum to 100, each served a JSON object
+// Experiments (POST /experiments and the routes under /experiments/{id}): at least two groups whose sizes sum to 100, each served a JSON object
 // of parameter values, group ids the service makes. The status moves only through the endpoints
 // of experiment_moves.go; a PATCH never moves it. While active the groups' names, sizes and values
 // are frozen (matched by name: order and descriptions may change) and the allocation cannot
@@ -76,7 +76,7 @@ type ExperimentMetric struct {
 	Direction string `json:"direction,omitempty"`
 }
 
-// The statuses of an experiment (row 48).
+// The statuses of an experiment (GET /experiments/{id}).
 const (
 	ExperimentSetup        = "setup"
 	ExperimentActive       = "active"

@@ -38,8 +38,8 @@ func wantRefused(t *testing.T, url, method, path, body, want string) {
 	}
 }
 
-// TestExperimentCreate: rows 47-48: the service makes group ids, the control group is the first
-// when not sent, its defaults fill in the rest, and it refuses what rows 47 refuses.
+// TestExperimentCreate: POST /experiments: the service makes group ids, the control group is the first
+// when not sent, its defaults fill in the rest, and it refuses what the service refuses.
 func TestExperimentCreate(t *testing.T) {
 	s, ts := NewTestServer(t, Config{NoSeed: true})
 	for _, c := range []struct{ body, want string }{
@@ -82,7 +82,7 @@ func TestExperimentCreate(t *testing.T) {
 	}
 }
 
-// TestExperimentPatch: row 49: own fields change, group ids are kept by name, a PATCH never moves
+// TestExperimentPatch: PATCH /experiments/{id}: own fields change, group ids are kept by name, a PATCH never moves
 // the status, and an active experiment's groups (matched by name: order and descriptions aside),
 // idType and analyticsType are frozen, and its allocation cannot decrease.
 func TestExperimentPatch(t *testing.T) {
@@ -135,7 +135,7 @@ func TestExperimentPatch(t *testing.T) {
 	}
 }
 
-// TestExperimentMoves: rows 50-52 allow only the service's moves.
+// TestExperimentMoves: the moves under /experiments/{id} allow only the service's moves.
 func TestExperimentMoves(t *testing.T) {
 	s, ts := newCTA(t)
 	e, _ := s.Experiment("checkout_cta")
@@ -194,7 +194,7 @@ func TestExperimentMoves(t *testing.T) {
 	}
 }
 
-// TestPulseResultsDeterministic: row 53 answers the same from read to read, derived from the ids;
+// TestPulseResultsDeterministic: GET /experiments/{id}/pulse_results answers the same from read to read, derived from the ids;
 // significance follows the interval, and a test can arrange a result.
 func TestPulseResultsDeterministic(t *testing.T) {
 	s, ts := NewTestServer(t, Config{NoSeed: true})

@@ -3,8 +3,8 @@
 
 package mockconsole
 
-// A gate's life after it is written (contract §2 round three): it ages to STALE while nobody
-// writes it, and it is archived and unarchived (rows 31-32).
+// A gate's life after it is written (the live service): it ages to STALE while nobody
+// writes it, and it is archived and unarchived (PUT /gates/{id}/archive, PUT /gates/{id}/unarchive).
 
 import (
 	"bytes"

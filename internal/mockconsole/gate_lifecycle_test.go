@@ -10,7 +10,7 @@ import (
 	"time"
 )
 
-// A stale gate (round three): TEMPORARY gates the service judges stale read STALE with a reason,
+// A stale gate: TEMPORARY gates the service judges stale read STALE with a reason,
 // every other gate NONE, on reads and list pages; a write never sends STALE, and any write of the
 // gate, its fields or its rules, makes it fresh again.
 func TestGateStale(t *testing.T) {
@@ -108,7 +108,7 @@ func TestGateStaleAfterThirtyDays(t *testing.T) {
 	}
 }
 
-// Archived gates (rows 31, 32, 35): archive and unarchive, left out of GET /gates unless
+// Archived gates: archive and unarchive, left out of GET /gates unless
 // includeArchived=true, writes of their fields and rules refused until unarchived, a create over
 // their id refused as any existing id, DELETE removes them.
 func TestGateArchive(t *testing.T) {

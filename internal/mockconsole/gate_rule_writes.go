@@ -125,7 +125,7 @@ func (s *Server) ServeOldRuleWrites(gateID string, old bool) error {
 // ServeRunlessRuleWrites makes rule writes to the gate take effect at once and start no run of
 // the pipeline it is attached to (runless), or start one as the contract says: the service's docs
 // said so through 2025, and writes limited to environments a pipeline leaves out start none
-// either (contract §2 round four). The answer names no run either way.
+// either (the live service). The answer names no run either way.
 func (s *Server) ServeRunlessRuleWrites(gateID string, runless bool) error {
 	var err error
 	s.locked(func() {

@@ -191,7 +191,7 @@ func TestGateRulesAbortedRunBaseIDsAndDeletedGate(t *testing.T) {
 }
 
 // A gate marked runless takes a write of its rules at once and starts no run of its pipeline
-// (contract §2 round four); unmarked, the same write starts one.
+// (the live service); unmarked, the same write starts one.
 func TestGateRulesRunlessWrites(t *testing.T) {
 	s, ts := NewTestServer(t, Config{})
 	s.SetRunSpeed(0)

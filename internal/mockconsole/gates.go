@@ -75,7 +75,7 @@ type gateState struct {
 	// (PartialRuleWrites).
 	oldRuleWrites bool
 	// runless: rule writes to the gate take effect at once and start no run of its pipeline, as
-	// the service's docs said through 2025 (contract §2 round four; ServeRunlessRuleWrites).
+	// the service's docs said through 2025 (ServeRunlessRuleWrites).
 	runless bool
 	// written is when (on the run clock) the gate was created or last written: a TEMPORARY gate
 	// left alone for staleAfter reads STALE (tickStaleness).
@@ -156,7 +156,7 @@ func (s *Server) listGates(r *http.Request) response {
 	s.tickRollouts()
 	s.tickStaleness()
 	listed := s.gates
-	// Archived gates are left out unless asked for (row 35).
+	// Archived gates are left out unless asked for (includeArchived=true).
 	if !strings.EqualFold(r.URL.Query().Get("includeArchived"), "true") {
 		listed = maps.Clone(s.gates)
 		maps.DeleteFunc(listed, func(_ string, st *gateState) bool { return st.gate.Status == gateStatusArchived })

@@ -10,7 +10,7 @@ import (
 	"testing"
 )
 
-// TestGateWrites covers rows 19-21: create with the service's defaults and validation, 400 for an
+// TestGateWrites covers POST /gates, PATCH /gates/{id} and DELETE /gates/{id}: create with the service's defaults and validation, 400 for an
 // existing id, PATCH of any subset of the fields (404 before 400, rules untouched), DELETE.
 func TestGateWrites(t *testing.T) {
 	s, c := newClient(t, Config{})

@@ -11,7 +11,7 @@ import (
 	"strings"
 )
 
-// The habits of dynamic configs on the service's 2025 wire (contract §2 round five): answers as
+// The habits of dynamic configs on the service's 2025 wire (the service's 2025 documents): answers as
 // the documents show them, the same values written otherwise. Every function here runs with s.mu
 // held.
 

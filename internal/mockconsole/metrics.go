@@ -14,7 +14,7 @@ import (
 	"unicode/utf8"
 )
 
-// Metrics (row 54), as the service's document shapes them: id "<name>::<type>", made by the
+// Metrics (POST /metrics, GET /metrics/{id}), as the service's document shapes them: id "<name>::<type>", made by the
 // service from the name and type, which never change. A write may be a dry run: validated and
 // answered, not saved. A warehouse-native metric names a metric source the project holds; an
 // event metric names its events. Destroy deletes, or schedules the archive, which the service

@@ -111,7 +111,7 @@ const defaultWriteWinLong = 15 * time.Minute
 // String describes the limits (for the standalone mock's log).
 func (t *writeTier) String() string { return fmt.Sprintf("%d per %s", t.limit, t.window) }
 
-// The service's write limits per project (contract §2): what the standalone mock enforces under
+// The service's write limits per project (DESIGN §3): what the standalone mock enforces under
 // make mock, so that what a user times locally is what the service allows.
 const (
 	ServiceWriteLimit      = 100

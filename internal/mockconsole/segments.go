@@ -46,7 +46,7 @@ type segmentState struct {
 	version  int                 // the id list's currentVersion: writes that have taken effect
 	created  int64               // when the segment was created (ms), 0 for a seeded one
 	lag      *idLag              // writes on their way (segments_scale.go); nil: reads show seg.IDs
-	archived bool                // every write is refused (row 45)
+	archived bool                // every write is refused (PUT /segments/{id}/archive)
 }
 
 // segmentWire is a segment as the service answers it: rules in the seed's form (one rule, an
@@ -90,7 +90,7 @@ const (
 	maxIDPage = 100
 )
 
-// IDListLimit is the id endpoints' own limit (rows 29 and 30), on top of the project's.
+// IDListLimit is the id endpoints' own limit (PATCH and DELETE /segments/{id}/id_list), on top of the project's.
 var (
 	DefaultIDListLimit = IDLimit{N: 12, Window: 10 * time.Second}
 	DefaultIDListLong  = IDLimit{N: 900, Window: 15 * time.Minute}
@@ -217,7 +217,7 @@ func (s *Server) listSegments(r *http.Request) response {
 	return listByKey(s, r, s.segments, "/segments", "Segments", func(st *segmentState) segmentWire { return st.wire(live) })
 }
 
-// getSegment is row 25, a live endpoint: rules in the live form.
+// getSegment answers GET /segments/{id}, a live endpoint: rules in the live form.
 func (s *Server) getSegment(id string) response {
 	s.settleSegments()
 	return readOne(s.segments, "Segment", id, func(st *segmentState) segmentWire { return st.wire(true) })
@@ -295,7 +295,7 @@ func (s *Server) deleteSegment(id string) response {
 	return messageResp("Segment deleted successfully.")
 }
 
-// setSegmentRules is row 27: the body is the array of rules, which replaces the segment's.
+// setSegmentRules answers POST /segments/{id}/conditional: the body is the array of rules, which replaces the segment's.
 func (s *Server) setSegmentRules(id string, body []byte) response {
 	st, rules, bad := writeTo[[]SegmentRule](s.segments, "Segment", id, body)
 	if bad != nil {
@@ -331,7 +331,7 @@ func (s *Server) idListOf(id string) (*segmentState, *response) {
 	return st, nil
 }
 
-// getSegmentIDs is row 28: one page of the ids, data {name, count, ids}.
+// getSegmentIDs answers GET /segments/{id}/id_list: one page of the ids, data {name, count, ids}.
 func (s *Server) getSegmentIDs(r *http.Request, id string) response {
 	st, bad := s.idListOf(id)
 	if bad != nil {
@@ -361,7 +361,7 @@ type segmentIDsReq struct {
 	IDs []string `json:"ids"`
 }
 
-// writeSegmentIDs is rows 29 (add) and 30 (remove), within the id endpoints' own limit.
+// writeSegmentIDs answers PATCH /segments/{id}/id_list (add) and DELETE /segments/{id}/id_list (remove), within the id endpoints' own limit.
 func (s *Server) writeSegmentIDs(id string, body []byte, add bool) response {
 	st, bad := s.idListOf(id)
 	if bad != nil {

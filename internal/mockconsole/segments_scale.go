@@ -10,12 +10,12 @@ import (
 	"time"
 )
 
-// The live service's habits of segments at scale (contract §2, round four), each a mode a test
+// The live service's habits of segments at scale, each a mode a test
 // switches on: none is in AllHabits, since each changes what succeeds or what a read shows at
 // once (the cap refuses the large lists other tests write, the lag hides writes from an import
 // right after them, the read limit makes a 100,000-id read take many minutes).
 
-// Segment types the API cannot write (round four): seeded with PutSegment.
+// Segment types the API cannot write: seeded with PutSegment.
 const (
 	SegmentUserStoreIDList = "user_store_id_list"
 	SegmentAnalysisList    = "analysis_list"
@@ -68,7 +68,7 @@ func (s *Server) SetIDListReadLimit(limits ...IDLimit) {
 	})
 }
 
-// ArchiveSegment archives a segment as the console does (row 45 through the API).
+// ArchiveSegment archives a segment as the console does (PUT /segments/{id}/archive).
 func (s *Server) ArchiveSegment(id string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -162,7 +162,7 @@ func (st *segmentState) shownIDs() []string {
 	return st.seg.IDs
 }
 
-// idListMetadata is row 44: {currentVersion, isUpdating} of an id list.
+// idListMetadata answers GET /segments/{id}/idlist_metadata: {currentVersion, isUpdating} of an id list.
 func (s *Server) idListMetadata(id string) response {
 	st, bad := s.idListOf(id)
 	if bad != nil {
@@ -171,7 +171,7 @@ func (s *Server) idListMetadata(id string) response {
 	return okResp("ID list metadata retrieved successfully", map[string]any{"currentVersion": st.version, "isUpdating": st.lag != nil})
 }
 
-// archiveSegment is row 45: the segment, as it stands; there is no unarchive.
+// archiveSegment answers PUT /segments/{id}/archive: the segment, as it stands; there is no unarchive.
 func (s *Server) archiveSegment(id string) response {
 	st, miss := find(s.segments, "Segment", id)
 	if miss != nil {

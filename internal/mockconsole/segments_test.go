@@ -40,7 +40,7 @@ func TestSegments(t *testing.T) {
 	}
 }
 
-// Segments accept the 14 condition types of round three and refuse every other, in a create's
+// Segments accept the 14 condition types the service documents for them and refuse every other, in a create's
 // rules and in a write of the rules, naming the condition and the types allowed.
 func TestSegmentConditionTypes(t *testing.T) {
 	_, c := newClient(t, Config{})

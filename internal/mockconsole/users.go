@@ -12,7 +12,7 @@ type User struct {
 	LastName  string `json:"lastName"`
 	Role      string `json:"role"`
 	// Stale marks a member who no longer uses the project: GET /users leaves stale members out
-	// unless asked with include_stale_members=true (row 36). The service does not say it in the list.
+	// unless asked with include_stale_members=true. The service does not say it in the list.
 	Stale bool `json:"-"`
 }
 

@@ -71,7 +71,7 @@ func TestPagingWithCap(t *testing.T) {
 	}
 }
 
-// Stale members are listed only when asked for (row 36, snake_case on the wire), in their place
+// Stale members are listed only when asked for (include_stale_members, snake_case on the wire), in their place
 // among the others.
 func TestUsersStaleMembers(t *testing.T) {
 	_, c := newClient(t, Config{})

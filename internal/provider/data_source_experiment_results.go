@@ -24,7 +24,7 @@ import (
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 )
 
-// The featureconsole_experiment_results data source (row 53): each test group of a started
+// The featureconsole_experiment_results data source (GET /experiments/{id}/pulse_results): each test group of a started
 // experiment against its control group. Groups and metrics are maps by name so that a check block or
 // a precondition reads as the question it asks:
 // groups["Green"].metrics["purchase"].improved.

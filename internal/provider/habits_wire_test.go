@@ -22,7 +22,7 @@ import (
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/mockconsole"
 )
 
-// The habits of issue 21 (contract §2, the bullets after "Reviews"), each through a user's workflow
+// The habits of issue 21 (HABITS.md), each through a user's workflow
 // against a mock with that habit on. The resources' own workflow under each of them is in
 // TestAccHabits_workflow; these tests add what is particular to each habit.
 

@@ -17,7 +17,7 @@ import (
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/mockconsole"
 )
 
-// Ids and names as the service checks them (contract §2, round five).
+// Ids and names as the service checks them (the service's 2025 documents).
 
 // dottedObjects are a config and a gate whose ids hold dots, as the service allows.
 const dottedObjects = `

@@ -15,7 +15,7 @@ import (
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 )
 
-// Archived configs (contract §2 row 46, §4), as archived gates (resource_gate_archive.go):
+// Archived configs (PUT /dynamic_configs/{id}/archive), as archived gates (resource_gate_archive.go):
 // `archived` is the desired state, so a config archived in the console is brought back by apply
 // before any other write of it (the service refuses writes of an archived config's fields and
 // rules); `archive_on_destroy` makes destroy archive the config, keeping it with its rules.

@@ -54,7 +54,7 @@ var (
 )
 
 // countRulesWrites counts the writes of the config's rules the mock received: PATCH of the config
-// with {"rules": [...]} (row 39).
+// with {"rules": [...]} (PATCH /dynamic_configs/{id}).
 func countRulesWrites(m *mockconsole.Server, id string) int {
 	n := 0
 	for _, r := range m.Requests() {

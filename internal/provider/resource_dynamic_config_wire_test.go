@@ -19,7 +19,7 @@ import (
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/mockconsole"
 )
 
-// Dynamic configs on the service's 2025 wire (contract §2 rows 37-40, 46, round five).
+// Dynamic configs on the service's 2025 wire (the service's 2025 documents).
 
 // configWrites are the writes the mock received for the config, as "METHOD path".
 func configWrites(m *mockconsole.Server, id string) []mockconsole.Request {

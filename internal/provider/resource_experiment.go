@@ -37,7 +37,7 @@ func NewExperimentResource() resource.Resource {
 	return &experimentResource{resourceData{typeName: "experiment"}}
 }
 
-// experimentIDPattern is the service's pattern for an experiment id (contract §4).
+// experimentIDPattern is the service's pattern for an experiment id (POST /experiments).
 var experimentIDPattern = regexp.MustCompile(`^[A-Za-z0-9_-]*$`)
 
 // experimentNamePattern is the document's pattern for an experiment's name: letters, digits,

@@ -15,7 +15,7 @@ import (
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 )
 
-// Where an experiment stands is moved the service's way (rows 50-52), never by writing status:
+// Where an experiment stands is moved the service's way (PUT /experiments/{id}/start, make_decision, abandon, archive), never by writing status:
 // after its fields are written, the control group is set by id (known once the groups are) and the
 // moves from the service's status to the planned one are made, in one apply.
 

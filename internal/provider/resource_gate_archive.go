@@ -14,7 +14,7 @@ import (
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 )
 
-// Archived gates (contract §2 round three, §4): `archived` is the desired state of the gate, so a
+// Archived gates (PUT /gates/{id}/archive): `archived` is the desired state of the gate, so a
 // gate archived in the console is brought back by apply, before any other write of it (the service
 // refuses writes of an archived gate's fields and rules); `archive_on_destroy` makes destroy archive
 // the gate instead of deleting it.

@@ -21,7 +21,7 @@ import (
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/mockconsole"
 )
 
-// A gate's life in the console (contract §2 round three): it goes stale, it is archived.
+// A gate's life in the console (the live service): it goes stale, it is archived.
 
 // expectMockGateArchived checks whether the mock's gate is archived.
 func expectMockGateArchived(m *mockconsole.Server, id string, archived bool) resource.TestCheckFunc {

@@ -17,7 +17,7 @@ import (
 )
 
 // ValidateConfig has nothing to check across attributes: each attribute's validators say what the
-// service refuses (contract §2), with the attribute's path.
+// service refuses (POST /gates), with the attribute's path.
 func (r *gateResource) ValidateConfig(context.Context, resource.ValidateConfigRequest, *resource.ValidateConfigResponse) {
 }
 

@@ -244,7 +244,7 @@ func TestAccGate_drift(t *testing.T) {
 	})
 }
 
-// Bad input (catalogue rows 51-64) fails the plan with the attribute's path, before any request.
+// Bad input fails the plan with the attribute's path, before any request.
 func TestAccGate_validation(t *testing.T) {
 	m, url := startMock(t, mockconsole.Config{})
 	long := strings.Repeat("x", 101)

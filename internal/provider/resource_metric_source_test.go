@@ -43,7 +43,7 @@ func noCommittedWrites(m *mockconsole.Server) error {
 }
 
 // apiOwnerValue is the owner a source created through the API reads with after apply: none, or
-// the API key's where the service fills it in later (contract §2).
+// the API key's where the service fills it in later (the live service).
 func apiOwnerValue(m *mockconsole.Server) knownvalue.Check {
 	o := m.APIOwner()
 	if o == nil {

@@ -282,7 +282,7 @@ func TestAccReleasePipeline_ownership(t *testing.T) {
 	})
 }
 
-// A service that applies only changes to phases it holds (contract §2, writes that do not take):
+// A service that applies only changes to phases it holds (writes that do not take, HABITS.md):
 // the apply fails naming the phase that did not take, the state holds what the service holds, and
 // the next plan shows the same change again, never "inconsistent result" nor an empty plan.
 func TestAccReleasePipeline_writesThatDoNotTake(t *testing.T) {
@@ -329,7 +329,7 @@ func TestAccReleasePipeline_writesThatDoNotTake(t *testing.T) {
 	})
 }
 
-// consolePipelineRule is a phase rule as the console writes it (contract §2): a condition without
+// consolePipelineRule is a phase rule as the console writes it (the live service): a condition without
 // operator, scalar targets, one a number, and a condition type beyond the gates' list.
 var consolePipelineRule = mockconsole.PipelineRule{Name: "console made", Conditions: []mockconsole.Condition{
 	{Type: "public"},
@@ -403,7 +403,7 @@ func TestAccReleasePipeline_consoleRules(t *testing.T) {
 	})
 }
 
-// Bad input of a pipeline Terraform would create (catalogue rows 70–72): refused at plan time with
+// Bad input of a pipeline Terraform would create: refused at plan time with
 // the attribute path, and nothing, a create least of all, reaches the service.
 func TestAccReleasePipeline_createValidation(t *testing.T) {
 	m, url := startMock(t, mockconsole.Config{})

@@ -17,7 +17,7 @@ import (
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/mockconsole"
 )
 
-// Segments as the 2025 documents put them (contract §2, round five): created with a name (the id
+// Segments as the 2025 documents put them (POST /segments): created with a name (the id
 // when the configuration has none), and without a count in any answer.
 
 // segmentCountConfig is a 50-id list without a name, a rule-based segment of two rules, and the

@@ -17,7 +17,7 @@ import (
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 )
 
-// An id list at the service's scale (contract §2, round four): its writes propagate late, its
+// An id list at the service's scale (the live service): its writes propagate late, its
 // pages are rate limited, and its version (GET /segments/{id}/idlist_metadata) tells whether it
 // changed since it was last read. What the provider last knew of it lives in private state.
 
@@ -111,7 +111,7 @@ func (r *segmentResource) refreshSegment(ctx context.Context, id string, held []
 	return out, nil
 }
 
-// idListVersion reads an id list's version (row 44). A service without it, or an answer that
+// idListVersion reads an id list's version (GET /segments/{id}/idlist_metadata). A service without it, or an answer that
 // cannot be read, is not an error (known is false: the pages are read instead); only the end of the
 // operation's time is.
 func (r *segmentResource) idListVersion(ctx context.Context, id string) (known, updating bool, version string, err error) {
@@ -182,7 +182,7 @@ func unionIDs(have, add []string) []string {
 	return append(append(make([]string, 0, len(have)+len(add)), have...), setDifference(have, add)...)
 }
 
-// unmanagedSegmentError is a segment of a type the console API cannot write (round four).
+// unmanagedSegmentError is a segment of a type the console API cannot write.
 type unmanagedSegmentError struct{ id, typ string }
 
 func (e *unmanagedSegmentError) Error() string {

@@ -15,7 +15,7 @@ import (
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/mockconsole"
 )
 
-// Segments as real projects hold them (issue 32; contract §2, round four): console-made rules,
+// Segments as real projects hold them (issue 32): console-made rules,
 // the types the API cannot write, archived segments.
 
 // publicRule is a rule the console writes and the API refuses in segment writes.

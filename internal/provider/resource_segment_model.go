@@ -76,7 +76,7 @@ func expandSegment(ctx context.Context, m segmentModel) (console.NewSegment, []c
 		IDType:      m.IDType.ValueString(),
 	}
 	if seg.Name == "" {
-		// POST /segments requires a name (round five); the console shows the id where none was chosen.
+		// POST /segments requires a name; the console shows the id where none was chosen.
 		seg.Name = seg.ID
 	}
 	diags.Append(m.Tags.ElementsAs(ctx, &seg.Tags, false)...)
@@ -137,7 +137,7 @@ func flattenSegment(ctx context.Context, s *console.Segment, ids []string, m *se
 
 // entryCount is the number of ids or rules: the service's count where it sends one, else the ids
 // read (ids) or written (held: the ids a write has just sent), or the rules read; null, never 0,
-// where none of these is known (round five).
+// where none of these is known (POST /segments requires a name).
 func entryCount(s *console.Segment, ids []string, held segmentIDs) types.Int64 {
 	if n, ok := s.KnownCount(); ok {
 		return types.Int64Value(n)

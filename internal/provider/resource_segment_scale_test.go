@@ -22,7 +22,7 @@ import (
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/mockconsole"
 )
 
-// Segments at the service's scale (issue 32; contract §2, round four).
+// Segments at the service's scale (issue 32).
 
 // requestsTo counts the requests of method whose path ends with suffix.
 func requestsTo(m *mockconsole.Server, method, suffix string) int {

@@ -350,7 +350,7 @@ func TestAccSegment_idsPaced(t *testing.T) {
 // localeCondition is a condition gates accept and segments refuse.
 const localeCondition = `{ type = "locale", operator = "any", target_value = ["fr_FR"] }`
 
-// Segments take every condition type the service accepts in them (contract §2, round three): a rule
+// Segments take every condition type the service accepts in them (POST /segments/{id}/conditional): a rule
 // of each applies and re-plans empty; a gate's type (locale) is refused at plan time, naming the
 // types allowed, and nothing reaches the service.
 func TestAccSegment_conditionTypes(t *testing.T) {

@@ -316,7 +316,7 @@ func (rv *changeReview[T]) commit(ctx context.Context, c *console.Client, id str
 }
 
 // reviewTarget is where changeReview reads and commits the reviews of an object's changes: a gate's
-// (GET /gates/{id}/reviews/{reviewID}, row 33) or a dynamic config's, the same endpoints under
+// (GET /gates/{id}/reviews/{reviewID}) or a dynamic config's, the same endpoints under
 // /dynamic_configs; T is the object as the write answers it.
 type reviewTarget[T any] struct {
 	noun   string // in messages: "gate", "dynamic config"

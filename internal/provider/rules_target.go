@@ -300,7 +300,7 @@ const (
 
 // supersedePlan is what the plan of a write of rules needs to know of on_active_run: a write that
 // aborts the run rolling out the previous change first gets back the rules the object had before
-// that change (contract §2), and the service gives the rules that change added new base ids when
+// that change (PATCH /gates/{id}/rules), and the service gives the rules that change added new base ids when
 // they are written again; a wait may end the same way when someone aborts the run meanwhile. So
 // while a run of the object is active, the plan of such a write promises no base_id. A run that
 // starts between plan and apply rolls out someone else's change, whose abort puts back the rules
