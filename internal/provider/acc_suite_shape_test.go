@@ -73,7 +73,7 @@ var serialAccTests = map[string]string{
 	// Its two workspaces must write at the same moment to compete for the project's limit: as parallel
 	// subtests of a serial test they start together, where among parallel tests either may wait for
 	// a free slot until the other is done (seen: no 429 at all, under -parallel 4).
-	"TestAccGateRulesSharedWriteLimit": "two applies at once",
+	"TestAccWriteLimit_shared": "two applies at once",
 }
 
 // TestSuiteRunsInParallel: every acceptance test runs beside the others (t.Parallel first thing,

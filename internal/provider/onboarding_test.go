@@ -170,3 +170,50 @@ func TestAccOnboarding_wholeProject(t *testing.T) {
 
 	cli.importsOnlyThenEmpty(m, gen, objects)
 }
+
+// terraform query of configs and their rules generates a configuration that plans as imports only,
+// applies without a write and plans empty after (Terraform 1.14+).
+func TestAccOnboarding_dynamicConfigs(t *testing.T) {
+	t.Parallel()
+	cli := newTFCLI(t, featListResources)
+	m, url := startMock(t, mockconsole.Config{NoSeed: true})
+	seedConfigs(m, 6)
+	cli.write("main.tf", providerBlock(url))
+	cli.write("configs.tfquery.hcl", `
+list "featureconsole_dynamic_config" "tagged" {
+  provider = featureconsole
+  config {
+    tags = ["checkout"]
+  }
+}
+`)
+	cli.must("init", "-input=false", "-no-color")
+	if out := cli.must("query", "-no-color"); strings.Count(out, "list.featureconsole_dynamic_config.tagged") != 3 {
+		t.Errorf("the tags filter did not list the 3 tagged configs:\n%s", out)
+	}
+	cli.write("configs.tfquery.hcl", `
+list "featureconsole_dynamic_config" "all" {
+  provider         = featureconsole
+  include_resource = true
+}
+list "featureconsole_dynamic_config_rules" "all" {
+  provider         = featureconsole
+  include_resource = true
+}
+`)
+	m.ResetRequests()
+	cli.must("query", "-no-color", "-generate-config-out=generated.tf")
+	gen := cli.read("generated.tf")
+	for typ, want := range map[string]int{"featureconsole_dynamic_config": 6, "featureconsole_dynamic_config_rules": 6} {
+		if got := len(regexp.MustCompile(`(?m)^resource "`+typ+`" `).FindAllString(gen, -1)); got != want {
+			t.Errorf("generated.tf holds %d %s resources, want %d", got, typ, want)
+		}
+	}
+	if got := strings.Count(gen, "variants = ["); got != 2 {
+		t.Errorf("generated.tf holds %d rules with variants, want 2", got)
+	}
+	if got := m.CountRequests(http.MethodGet, "/dynamic_configs"); got != 2 {
+		t.Errorf("query sent %d GET /dynamic_configs requests, want 2 (one list page per list block)", got)
+	}
+	cli.importsOnlyThenEmpty(m, gen, 6+6)
+}

@@ -128,7 +128,7 @@ func pipelineIDFrom(addr, attr, id string) resource.ImportStateIdFunc {
 // and re-plans empty, updates in place, shows the console's changes as drift and restores them,
 // imports each object by id into a fresh configuration with an empty plan, and destroys to
 // nothing. Under every CLI of the matrix, and with FEATURECONSOLE_MOCK_HABITS=all.
-func TestAccGate_projectFromNothing(t *testing.T) {
+func TestAccProject_fromNothing(t *testing.T) {
 	t.Parallel()
 	m, url := startMock(t, mockconsole.Config{NoSeed: true})
 	all := make([]string, len(projectAddrs))
@@ -181,7 +181,7 @@ func TestAccGate_projectFromNothing(t *testing.T) {
 }
 
 // The same project imported by identity (Terraform 1.12+, OpenTofu 1.12).
-func TestAccGate_projectImportByIdentity(t *testing.T) {
+func TestAccProject_importByIdentity(t *testing.T) {
 	t.Parallel()
 	m, url := startMock(t, mockconsole.Config{NoSeed: true})
 	steps := []resource.TestStep{{Config: projectConfig(url, "1")}}

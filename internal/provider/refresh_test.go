@@ -113,7 +113,7 @@ func gateReadsOf(m *mockconsole.Server) (reads, pages, writes int) {
 // description changed, a rule list emptied, a gate archived (left out of the list, still read)
 // or deleted in the console between two applies each shows in the next plan, although the provider
 // server stays up across the commands.
-func TestAccGate_refreshManyGates(t *testing.T) {
+func TestAccRefresh_manyGates(t *testing.T) {
 	t.Parallel()
 	mockOnly(t, "it counts the mock's requests")
 	const n = 150
@@ -196,7 +196,7 @@ func TestAccGate_refreshManyGates(t *testing.T) {
 }
 
 // A gate declared with its rules is read once per refresh: the two resources share the read.
-func TestAccGate_oneReadPerRefresh(t *testing.T) {
+func TestAccRefresh_oneReadPerRefresh(t *testing.T) {
 	t.Parallel()
 	m, url := startMock(t, mockconsole.Config{Latency: 10 * time.Millisecond})
 	c := newTFCLI(t)
@@ -219,5 +219,53 @@ func TestAccGate_oneReadPerRefresh(t *testing.T) {
 	c.must("destroy", "-input=false", "-no-color", "-auto-approve")
 	if _, ok := m.Gate("tfacc_many_001"); ok {
 		t.Error("the gate is left after destroy")
+	}
+}
+
+// A refresh of many configs with their rules reads list pages, as one of gates does, not one read
+// per config and resource.
+func TestAccRefresh_manyConfigs(t *testing.T) {
+	t.Parallel()
+	const n = 60
+	m, url := startMock(t, mockconsole.Config{NoSeed: true})
+	var b strings.Builder
+	b.WriteString(providerBlock(url))
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&b, `
+resource "featureconsole_dynamic_config" "c%[1]d" {
+  config_id     = "tfacc_many_%03[1]d"
+  default_value = jsonencode({ n = %[1]d })
+}
+resource "featureconsole_dynamic_config_rules" "c%[1]d" {
+  config_id = featureconsole_dynamic_config.c%[1]d.config_id
+  rules     = [{ name = "all", pass_percentage = 100, return_value = jsonencode({ n = %[1]d }) }]
+}
+`, i)
+	}
+	c := newTFCLI(t)
+	c.write("main.tf", b.String())
+	c.must("apply", "-input=false", "-no-color", "-auto-approve")
+	m.ResetRequests()
+	if code, out := c.run([]int{0, 2}, "plan", "-input=false", "-no-color", "-detailed-exitcode"); code != 0 {
+		t.Fatalf("the plan after apply is not empty:\n%s", out)
+	}
+	reads, pages := 0, 0
+	for _, r := range m.Requests() {
+		switch p := strings.TrimPrefix(r.Path, "/console/v1"); {
+		case r.Method != http.MethodGet:
+			t.Errorf("the refresh sent %s %s", r.Method, r.Path)
+		case p == "/dynamic_configs":
+			pages++
+		case strings.HasPrefix(p, "/dynamic_configs/"):
+			reads++
+		}
+	}
+	t.Logf("refresh of %d configs with their rules: %d reads, %d list pages", n, reads, pages)
+	if reads+pages > 20 {
+		t.Errorf("the refresh sent %d reads and %d list pages; want at most 20 GETs for %d configs", reads, pages, n)
+	}
+	c.must("destroy", "-input=false", "-no-color", "-auto-approve")
+	if ids := m.DynamicConfigIDs(); len(ids) != 0 {
+		t.Errorf("configs left after destroy: %v", ids)
 	}
 }

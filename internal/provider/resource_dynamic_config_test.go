@@ -316,3 +316,32 @@ func TestAccDynamicConfig_reviewCommit(t *testing.T) {
 		},
 	})
 }
+
+// seedConfigs puts configs as the console makes them: rules with return values, a schema, tags on
+// some, one without rules, numbers in another form.
+func seedConfigs(m *mockconsole.Server, n int) {
+	for i := 1; i <= n; i++ {
+		c := mockconsole.DynamicConfig{
+			ID: fmt.Sprintf("config_%02d", i), Name: fmt.Sprintf("Config %d", i), IsEnabled: i%2 == 0,
+			DefaultValue: json.RawMessage(fmt.Sprintf(`{"title":"Default %d","max_items":%d.0}`, i, i)),
+			Schema:       json.RawMessage(`{"type":"object","required":["title"]}`), TargetApps: []string{"web"},
+		}
+		if i%2 == 1 {
+			c.Tags = []string{"checkout"}
+		}
+		if i%3 != 0 {
+			c.Rules = []mockconsole.Rule{{
+				Name: "germany", PassPercentage: 33.33,
+				Conditions:  []mockconsole.Condition{{Type: "country", Operator: "any", TargetValue: []any{"DE"}}},
+				ReturnValue: map[string]any{"title": "Jetzt kaufen", "nested": map[string]any{"b": json.Number("1.50"), "a": []any{"x"}}},
+			}}
+		}
+		if i%3 == 2 { // a rule split between variants
+			c.Rules[0].Variants = []mockconsole.Variant{
+				{Name: "control", PassPercentage: 50, ReturnValue: map[string]any{"title": "Jetzt kaufen"}},
+				{Name: "urgent", PassPercentage: 50, ReturnValue: map[string]any{"title": "Heute kaufen", "n": json.Number("5.0")}},
+			}
+		}
+		m.PutDynamicConfig(c)
+	}
+}

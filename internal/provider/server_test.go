@@ -292,3 +292,10 @@ func TestFastEventsReadFallsBack(t *testing.T) {
 		t.Error("featureconsole_users went through the events fast path")
 	}
 }
+
+// The wrapper around the framework's server hides none of the RPCs of list resources (tf6server serves
+// them only to a server that has them) and identity.
+var (
+	_ tfprotov6.ProviderServer     = (*eventsServer)(nil)
+	_ tfprotov6.ListResourceServer = (*eventsServer)(nil)
+)

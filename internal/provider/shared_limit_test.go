@@ -53,7 +53,7 @@ resource "featureconsole_gate_rules" "g%[1]d" {
 // Two applies at once against one project whose write limit (8 per second) both spend: both
 // succeed with exactly their state, no write is accepted twice, and the 429s that the shared limit
 // causes are waited out rather than failing either apply.
-func TestAccGateRulesSharedWriteLimit(t *testing.T) { // serial: serialAccTests says why
+func TestAccWriteLimit_shared(t *testing.T) { // serial: serialAccTests says why
 	if os.Getenv(resource.EnvTfAcc) == "" {
 		t.Skipf("acceptance test: set %s=1", resource.EnvTfAcc) // else the count of applies below could not be met
 	}
@@ -136,7 +136,7 @@ func TestAccGateRulesSharedWriteLimit(t *testing.T) { // serial: serialAccTests 
 // When the resource's time runs out while the project's limit stays exhausted, the error names the
 // create (not "update", though the API call is a PATCH of the rules), says the limit is the
 // project's and shared, and what to do; nothing was applied, so it does not say it may have been.
-func TestAccGateRulesWriteLimitExhausted(t *testing.T) {
+func TestAccWriteLimit_exhausted(t *testing.T) {
 	t.Parallel()
 	m, url := startMock(t, mockconsole.Config{WriteLimit: 1, WriteWindow: time.Hour})
 	spend := func() {
