@@ -9,6 +9,8 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -199,4 +201,100 @@ func declNames(decl ast.Decl) []string {
 		return names
 	}
 	return nil
+}
+
+// makeListRe finds the GNUmakefile's hand-written lists of tests: a variable named ..._RUN or
+// ..._SKIP whose value is a regular expression, not one computed by the shell.
+var makeListRe = regexp.MustCompile(`(?m)^([A-Z_]+_(?:RUN|SKIP))\s*:?=\s*([^$\n]*(?:\$\$[^$\n]*)*)$`)
+
+// Each alternative of the GNUmakefile's test lists (RACE_RUN, HABITS_RUN, HABITS_SKIP) names at
+// least one test: the lists are written by hand, and a renamed test silently leaves its run.
+func TestMakefileTestLists(t *testing.T) {
+	mk, err := os.ReadFile("../../GNUmakefile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for name := range parseTestSources(t).uses {
+		if strings.HasPrefix(name, "Test") {
+			names = append(names, name)
+		}
+	}
+	lists := makeListRe.FindAllStringSubmatch(string(mk), -1)
+	if len(lists) < 3 {
+		t.Fatalf("found %d test lists in the GNUmakefile, want RACE_RUN, HABITS_RUN and HABITS_SKIP at least", len(lists))
+	}
+	for _, l := range lists {
+		for _, alt := range regexAlternatives(strings.ReplaceAll(l[2], "$$", "$")) {
+			re, err := regexp.Compile(alt)
+			if err != nil {
+				t.Errorf("%s: %q: %v", l[1], alt, err)
+				continue
+			}
+			if !slices.ContainsFunc(names, re.MatchString) {
+				t.Errorf("%s: %q matches no test: was a test renamed?", l[1], alt)
+			}
+		}
+	}
+}
+
+// regexAlternatives expands a regular expression's alternations into the expressions they allow:
+// "^a(b|c)_$|d" is "^ab_$", "^ac_$" and "d".
+func regexAlternatives(re string) []string {
+	var out []string
+	for _, alt := range splitTop(re, '|') {
+		open := strings.IndexByte(alt, '(')
+		if open < 0 {
+			out = append(out, alt)
+			continue
+		}
+		depth, closing := 0, -1
+		for i := open; i < len(alt) && closing < 0; i++ {
+			switch alt[i] {
+			case '(':
+				depth++
+			case ')':
+				if depth--; depth == 0 {
+					closing = i
+				}
+			}
+		}
+		inner := splitTop(alt[open+1:closing], '|')
+		if len(inner) == 1 {
+			out = append(out, alt)
+			continue
+		}
+		for _, in := range inner {
+			out = append(out, regexAlternatives(alt[:open]+in+alt[closing+1:])...)
+		}
+	}
+	return out
+}
+
+// splitTop splits s at each sep outside parentheses and brackets.
+func splitTop(s string, sep byte) []string {
+	var parts []string
+	depth, start := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '(', '[':
+			depth++
+		case ')', ']':
+			depth--
+		case sep:
+			if depth == 0 {
+				parts = append(parts, s[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return append(parts, s[start:])
+}
+
+func TestRegexAlternatives(t *testing.T) {
+	got := regexAlternatives(`^TestAcc(Faults_|Limit$|Seg(a|b)_)|_(x|y[A-Z])$`)
+	want := []string{"^TestAccFaults_", "^TestAccLimit$", "^TestAccSega_", "^TestAccSegb_", "_x$", "_y[A-Z]$"}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
 }

@@ -1,0 +1,323 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
+package provider
+
+import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// The layout of DESIGN §1, checked: shared files name no concept, each source file has at most one
+// test file, and references between the package's files run one way.
+
+// sharedFiles are the files every family uses (DESIGN §1: the rule family and the shared homes).
+// Their top-level names say what they hold, never which concept first used them.
+var sharedFiles = []string{
+	"conditions.go", "condition_targets.go", "rule_model.go", "rule_variants.go", "rules.go", "written.go",
+	"reviews.go", "rules_resource.go", "rules_target.go", "rules_words.go", "handoffs.go", "runs.go",
+	"provider_data.go", "data_source.go", "list_resources.go", "resource_identity.go", "created.go",
+	"dry_run.go", "own_fields.go",
+}
+
+// conceptWordRe matches a word of an identifier that names one concept: a resource's object
+// (gate, segment, release pipeline, its trigger, experiment, metric) or the dynamic config, whose
+// identifiers start with "config" (configRuns) where Terraform's own start with "configured".
+var conceptWordRe = regexp.MustCompile(`^(gates?|segments?|pipelines?|triggers?|experiments?|metrics?|dynamic)$`)
+
+// camelWords splits an identifier into its lower-cased words: "abortGateRuns" is abort, gate, runs.
+func camelWords(name string) []string {
+	var words []string
+	start := 0
+	for i := 1; i < len(name); i++ {
+		if name[i] >= 'A' && name[i] <= 'Z' && !(name[i-1] >= 'A' && name[i-1] <= 'Z') {
+			words = append(words, strings.ToLower(name[start:i]))
+			start = i
+		}
+	}
+	return append(words, strings.ToLower(name[start:]))
+}
+
+// namesConcept reports whether an identifier is named after one concept.
+func namesConcept(name string) bool {
+	words := camelWords(name)
+	if words[0] == "config" && len(words) > 1 {
+		return true
+	}
+	for _, w := range words {
+		if conceptWordRe.MatchString(w) {
+			return true
+		}
+	}
+	return false
+}
+
+func TestLayout_namesConcept(t *testing.T) {
+	for name, want := range map[string]bool{
+		"abortGateRuns": true, "gateRuleModel": true, "configRunToAct": true, "variantRuleModels": false,
+		"configuredData": false, "ListResourceConfigSchema": false, "referenceConfig": false,
+		"heldChange": false, "newReleasePipelineTrigger": true, "ruleModel": false,
+	} {
+		if got := namesConcept(name); got != want {
+			t.Errorf("namesConcept(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
+
+// A shared file names no concept: a maintainer changing a segment's rule never opens "gate" code.
+// Each file the list names is in DESIGN §1, where a newcomer looks for it.
+func TestLayout_sharedFilesNameNoConcept(t *testing.T) {
+	design, err := os.ReadFile("../../DESIGN.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	for _, f := range sharedFiles {
+		if !strings.Contains(string(design), "`"+f+"`") {
+			t.Errorf("DESIGN.md §1 does not name the shared file %s", f)
+		}
+		file, err := parser.ParseFile(fset, f, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, decl := range file.Decls {
+			for _, name := range declNames(decl) {
+				if name != "_" && namesConcept(name) {
+					t.Errorf("%s: %s is named after one concept; name it for what it holds, or move it to its family", f, name)
+				}
+			}
+		}
+	}
+}
+
+// leftForTheLead are test files the experiment branches edit while this layout lands: the lead
+// merges them into their file's test file after merging those branches, and empties this list.
+var leftForTheLead = map[string]bool{
+	"experiment_results_unit_test.go":  true,
+	"resource_experiment_unit_test.go": true,
+}
+
+// Every source file has at most one test file named after it, <file>_test.go, holding its unit and
+// acceptance tests; no test file says only "more", "unit" or "words".
+func TestLayout_oneTestFilePerSource(t *testing.T) {
+	tests, err := filepath.Glob("*_test.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range tests {
+		stem := strings.TrimSuffix(f, "_test.go")
+		for _, vague := range []string{"_unit", "_more", "_words"} {
+			if _, err := os.Stat(stem + ".go"); err == nil {
+				continue // the test file of rules_words.go
+			}
+			if strings.HasSuffix(stem, vague) && !leftForTheLead[f] {
+				t.Errorf("%s: a test file named %s says nothing; its tests belong in %s_test.go or a theme file",
+					f, vague, strings.TrimSuffix(stem, vague))
+			}
+		}
+	}
+}
+
+// packageFiles parses the package's non-test files.
+func packageFiles(t *testing.T) map[string]*ast.File {
+	t.Helper()
+	names, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	files := map[string]*ast.File{}
+	for _, f := range names {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		file, err := parser.ParseFile(fset, f, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[f] = file
+	}
+	return files
+}
+
+// fileUses maps each non-test file to the files whose top-level names it uses, with those names.
+// A method's receiver is no use: a type's methods may sit in any file of its family, as the
+// resource's plan methods sit in resource_x_plan.go while the type sits beside its constructor.
+func fileUses(files map[string]*ast.File) map[string]map[string][]string {
+	home := map[string]string{}
+	for f, file := range files {
+		for _, decl := range file.Decls {
+			if fd, ok := decl.(*ast.FuncDecl); ok && fd.Recv != nil {
+				continue // a method is reached through its value, never by name
+			}
+			for _, name := range declNames(decl) {
+				if name != "_" {
+					home[name] = f
+				}
+			}
+		}
+	}
+	uses := map[string]map[string][]string{}
+	for f, file := range files {
+		uses[f] = map[string][]string{}
+		seen := map[string]bool{}
+		add := func(id *ast.Ident) {
+			// Resolved idents are declared in this file (locals, or this file's own top level).
+			if h, ok := home[id.Name]; ok && id.Obj == nil && h != f && !seen[id.Name] {
+				seen[id.Name] = true
+				uses[f][h] = append(uses[f][h], id.Name)
+			}
+		}
+		for _, decl := range file.Decls {
+			var skip map[*ast.Ident]bool
+			if fd, ok := decl.(*ast.FuncDecl); ok && fd.Recv != nil {
+				skip = map[*ast.Ident]bool{}
+				ast.Inspect(fd.Recv, func(n ast.Node) bool {
+					if id, ok := n.(*ast.Ident); ok {
+						skip[id] = true
+					}
+					return true
+				})
+			}
+			ast.Inspect(decl, func(n ast.Node) bool {
+				switch n := n.(type) {
+				case *ast.SelectorExpr:
+					ast.Inspect(n.X, func(m ast.Node) bool {
+						if id, ok := m.(*ast.Ident); ok && !skip[id] {
+							add(id)
+						}
+						return true
+					})
+					return false // n.Sel is a field, a method or another package's name
+				case *ast.KeyValueExpr:
+					if _, ok := n.Key.(*ast.Ident); ok {
+						ast.Inspect(n.Value, func(m ast.Node) bool {
+							if id, ok := m.(*ast.Ident); ok {
+								add(id)
+							}
+							return true
+						})
+						return false // a struct literal's key names a field
+					}
+				case *ast.Field:
+					if n.Type != nil {
+						ast.Inspect(n.Type, func(m ast.Node) bool {
+							if id, ok := m.(*ast.Ident); ok && !skip[id] {
+								add(id)
+							}
+							return true
+						})
+					}
+					return false // a field's names are its own
+				case *ast.Ident:
+					if !skip[n] {
+						add(n)
+					}
+				}
+				return true
+			})
+		}
+	}
+	return uses
+}
+
+// References between the package's files run one way: no file uses a file that uses it, directly
+// or through others. A circle means a declaration sits away from its home.
+func TestLayout_referencesRunOneWay(t *testing.T) {
+	for _, c := range circles(fileUses(packageFiles(t))) {
+		t.Errorf("a circle of references: %s", c)
+	}
+}
+
+// circles returns the circles of uses a depth-first search meets, each in words: which file uses
+// which, by which names.
+func circles(uses map[string]map[string][]string) []string {
+	const (
+		unseen = iota
+		onPath
+		done
+	)
+	state := map[string]int{}
+	var path, found []string
+	var visit func(f string)
+	visit = func(f string) {
+		state[f] = onPath
+		path = append(path, f)
+		targets := make([]string, 0, len(uses[f]))
+		for g := range uses[f] {
+			targets = append(targets, g)
+		}
+		sort.Strings(targets)
+		for _, g := range targets {
+			switch state[g] {
+			case onPath:
+				i := len(path) - 1
+				for path[i] != g {
+					i--
+				}
+				circle := append(append([]string{}, path[i:]...), g)
+				var steps []string
+				for j := 0; j+1 < len(circle); j++ {
+					names := uses[circle[j]][circle[j+1]]
+					sort.Strings(names)
+					steps = append(steps, fmt.Sprintf("%s uses %s (%s)", circle[j], circle[j+1], strings.Join(names, ", ")))
+				}
+				found = append(found, strings.Join(steps, "; "))
+			case unseen:
+				visit(g)
+			}
+		}
+		path = path[:len(path)-1]
+		state[f] = done
+	}
+	files := make([]string, 0, len(uses))
+	for f := range uses {
+		files = append(files, f)
+	}
+	sort.Strings(files)
+	for _, f := range files {
+		if state[f] == unseen {
+			visit(f)
+		}
+	}
+	return found
+}
+
+// The check itself sees a circle: two files that use each other, and one through a third.
+func TestLayout_referencesRunOneWaySeesCircles(t *testing.T) {
+	parse := func(src string) *ast.File {
+		f, err := parser.ParseFile(token.NewFileSet(), "", "package p\n"+src, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	files := map[string]*ast.File{
+		"a.go": parse("type a struct{}\nfunc (a) m() { b() }\nfunc useA() { _ = x{k: 1} }"),
+		"b.go": parse("func b() { c() }\nvar k = 1"),
+		"c.go": parse("func c() { useA() }\ntype x struct{ k int }"),
+	}
+	uses := fileUses(files)
+	if got := uses["a.go"]["b.go"]; len(got) != 1 || got[0] != "b" {
+		t.Errorf("a.go's uses of b.go: %v (a struct literal's key k is a field, not b.go's k)", got)
+	}
+	if got := uses["c.go"]["a.go"]; len(got) != 1 || got[0] != "useA" {
+		t.Errorf("c.go's uses of a.go: %v", got)
+	}
+	want := "a.go uses b.go (b); b.go uses c.go (c); c.go uses a.go (useA)"
+	if got := circles(uses); len(got) != 1 || got[0] != want {
+		t.Errorf("circles: %q, want [%q]", got, want)
+	}
+	delete(uses["c.go"], "a.go")
+	if got := circles(uses); len(got) != 0 {
+		t.Errorf("circles once c.go no longer uses a.go: %q", got)
+	}
+}
