@@ -50,9 +50,11 @@ var (
 	// (the test double and the client's internals) mean nothing to users.
 	registryDirs = []string{"docs", "templates"}
 	internalRe   = regexp.MustCompile(`(?i)\b(habits?|pacer|pacing-?bucket|seed(ed|s)?|mock\w*)\b`)
-	makeCmdRe    = regexp.MustCompile(`(?:^|[\s;&|(])make\s+([a-z](?:[\w-]|\.\w)*)`)
-	proseAttrRe  = regexp.MustCompile(`^([a-z][a-z0-9_]*) += `)
-	proseTypeRe  = regexp.MustCompile(`^(featureconsole_[a-z0-9_]+)(?:\.[a-z0-9_.*\[\]]+)?$`)
+	// A duration in prose: CI's timings churn, and live in BENCHMARKS.md ("CI"), one table.
+	timingRe    = regexp.MustCompile(`\b\d[\d,.]*\s?(?:s|ms|min|minutes?|seconds?|hours?)\b`)
+	makeCmdRe   = regexp.MustCompile(`(?:^|[\s;&|(])make\s+([a-z](?:[\w-]|\.\w)*)`)
+	proseAttrRe = regexp.MustCompile(`^([a-z][a-z0-9_]*) += `)
+	proseTypeRe = regexp.MustCompile(`^(featureconsole_[a-z0-9_]+)(?:\.[a-z0-9_.*\[\]]+)?$`)
 )
 
 // Terraform's own names that appear as `name = value` in prose.
@@ -84,6 +86,8 @@ func Run(root string, schema *Schema) (Result, error) {
 	}
 	readme, _ := os.ReadFile(filepath.Join(root, "README.md"))
 	c.checkConfigDoc(parseDoc("README.md", string(readme)))
+	contributing, _ := os.ReadFile(filepath.Join(root, "CONTRIBUTING.md"))
+	c.checkNoTimings("CONTRIBUTING.md", string(contributing))
 
 	for _, dir := range registryDirs {
 		err := filepath.WalkDir(filepath.Join(root, dir), func(p string, e fs.DirEntry, err error) error {
@@ -284,6 +288,25 @@ func (c *checker) checkWords(file, text string) {
 	for i, l := range strings.Split(text, "\n") {
 		if m := internalRe.FindString(l); m != "" {
 			c.report(file, i+1, "internal word %q in registry text: say it in users' words", m)
+		}
+	}
+}
+
+// checkNoTimings reports a duration in a document's prose (code blocks and spans aside, where
+// flags such as -fuzztime 60s belong): timings go out of date with each run, and BENCHMARKS.md
+// keeps them.
+func (c *checker) checkNoTimings(file, text string) {
+	fenced := false
+	for i, line := range strings.Split(text, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "```") {
+			fenced = !fenced
+			continue
+		}
+		if fenced {
+			continue
+		}
+		if m := timingRe.FindString(codeSpanRe.ReplaceAllString(line, "")); m != "" {
+			c.report(file, i+1, "a timing figure (%q): timings live in BENCHMARKS.md, \"CI\"", m)
 		}
 	}
 }

@@ -161,6 +161,9 @@ func TestRun_eachBadInputFails(t *testing.T) {
 			map[string]string{"internal/x/y.go": "// As DESIGN §7 says.\npackage x\n"}, `"DESIGN §7": DESIGN.md has no section 7`},
 		"made-up section cited in Markdown": {
 			map[string]string{"CONTRIBUTING.md": "## Adding a rule\n\nSee DESIGN.md §3.\n"}, `"DESIGN.md §3": DESIGN.md has no section 3`},
+		"a timing figure in CONTRIBUTING": {
+			map[string]string{"CONTRIBUTING.md": "## Adding a rule\n\nThe matrix takes 514 s on 2 cores; `-fuzztime 60s` is a flag.\n\n```sh\nsleep 5s\n```\n"},
+			`a timing figure ("514 s")`},
 		"a citation of the contract": {
 			map[string]string{"internal/x/y.go": "// As contract §2 says.\npackage x\n"}, `"contract §" cites something outside the repository`},
 		"a row of a table outside": {

@@ -148,9 +148,9 @@ func packageFiles(t *testing.T) map[string]*ast.File {
 	return files
 }
 
-// fileUses maps each non-test file to the files whose top-level names it uses, with those names.
+// fileUses returns, for each non-test file, the files whose top-level names it uses, with the names.
 // A method's receiver is no use: a type's methods may sit in any file of its family, as the
-// resource's plan methods sit in resource_x_plan.go while the type sits beside its constructor.
+// resource's plan methods sit in resource_gate_plan.go while the type sits beside its constructor.
 func fileUses(files map[string]*ast.File) map[string]map[string][]string {
 	home := map[string]string{}
 	for f, file := range files {
