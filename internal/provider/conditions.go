@@ -94,7 +94,7 @@ var operatorDesc = "How the value is compared with the targets. Documented opera
 
 const emptyMeansNone = "Omitting it, `null` and `[]` all mean none and never show a difference in a plan (state holds `[]`)."
 
-// resourceAttributes is the schema of one condition of a resource.
+// resourceAttributes returns the schema of one condition of a resource, with k's descriptions and checks.
 func (k conditionKind) resourceAttributes() map[string]schema.Attribute {
 	typeValidators := []validator.String{framework.NotBlank()}
 	operatorValidators := []validator.String{stringvalidator.LengthAtLeast(1)}
@@ -135,7 +135,7 @@ func (k conditionKind) resourceAttributes() map[string]schema.Attribute {
 	return attrs
 }
 
-// dataSourceAttributes is the schema of one condition read by a data source: all computed.
+// dataSourceAttributes returns the schema of one condition a data source reads: all computed.
 func (k conditionKind) dataSourceAttributes() map[string]dschema.Attribute {
 	return map[string]dschema.Attribute{
 		"type":         framework.ComputedText(k.typeDesc),

@@ -65,7 +65,7 @@ func stringFilter(desc string, checks ...validator.String) schema.StringAttribut
 	return schema.StringAttribute{Optional: true, MarkdownDescription: desc, Validators: checks}
 }
 
-// Read is the configuration into the model, then fill, then the model into the state.
+// Read reads the configuration into the model, lets fill complete it, and sets the model as state.
 func (d *listDataSource[M]) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m M
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)

@@ -65,7 +65,7 @@ type eventsModel struct {
 
 var eventObjType = framework.DataSourceObjectType(eventAttributes())
 
-// eventAttributes is the schema of one event; eventObjType (and server.go's encoder) follow it.
+// eventAttributes returns the schema of one event; eventObjType (and server.go's encoder) follow it.
 func eventAttributes() map[string]schema.Attribute {
 	return map[string]schema.Attribute{
 		"timestamp": framework.ComputedText("Milliseconds since the Unix epoch, as a string."),

@@ -70,7 +70,7 @@ var metricReadDescriptions = map[string]string{
 	"warehouse_native":         "For `user_warehouse`: how the metric is computed in the warehouse from a metric source; null for other types.",
 }
 
-// withDescription is a read attribute with another description.
+// withDescription returns a read attribute with another description.
 func withDescription(a dschema.Attribute, desc string) dschema.Attribute {
 	switch t := a.(type) {
 	case dschema.StringAttribute:

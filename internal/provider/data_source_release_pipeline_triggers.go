@@ -60,7 +60,7 @@ var (
 	triggerActionType = framework.NestedObjectType(triggerObjectType, "actions")
 )
 
-// triggerAttributes is the schema of one run; triggerObjectType is derived from it.
+// triggerAttributes returns the schema of one run; triggerObjectType is derived from it.
 func triggerAttributes() map[string]schema.Attribute {
 	return map[string]schema.Attribute{
 		"id":                  framework.ComputedText("Identifier of the run (the `trigger_id` of the action)."),

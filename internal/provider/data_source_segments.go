@@ -47,7 +47,7 @@ var (
 	segmentRulesObjectType = framework.NestedObjectType(segmentObjectType, "rules")
 )
 
-// segmentAttributes is the schema of one segment; segmentObjectType is derived from it.
+// segmentAttributes returns the schema of one segment; segmentObjectType is derived from it.
 func segmentAttributes() map[string]schema.Attribute {
 	return map[string]schema.Attribute{
 		"id":                 framework.ComputedText("Segment identifier."),

@@ -52,7 +52,7 @@ type usersModel struct {
 
 var userObjectType = framework.DataSourceObjectType(userAttributes())
 
-// userAttributes is the schema of one user; userObjectType is derived from it.
+// userAttributes returns the schema of one user; userObjectType is derived from it.
 func userAttributes() map[string]schema.Attribute {
 	return map[string]schema.Attribute{
 		"email":      framework.ComputedText("E-mail address."),

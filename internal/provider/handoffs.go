@@ -107,7 +107,7 @@ func (p *plannedSchemas) set(configID string, s plannedSchema) {
 	p.m[configID] = s
 }
 
-// get is the schema planned for the config, if its featureconsole_dynamic_config was planned.
+// get returns the schema planned for the config, if its featureconsole_dynamic_config was planned.
 func (p *plannedSchemas) get(configID string) (plannedSchema, bool) {
 	if p == nil {
 		return plannedSchema{}, false

@@ -76,7 +76,7 @@ func gateRulesFilter(ctx context.Context, cfg *gateRulesListModel) (func(*consol
 	return func(g *console.Gate) bool { return (includeEmpty || len(g.Rules) > 0) && hasEveryTag(g.Tags, tags) }, nil
 }
 
-// includeArchivedAttribute is the include_archived filter of the lists of gates.
+// includeArchivedAttribute returns the include_archived filter of the lists of gates.
 func includeArchivedAttribute() listschema.BoolAttribute {
 	return listschema.BoolAttribute{
 		Optional: true,

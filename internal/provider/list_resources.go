@@ -215,7 +215,7 @@ func setListResource(ctx context.Context, res *list.ListResult, model any) {
 
 // What the list resources of objects with tags and a display name (gates, dynamic configs) share.
 
-// tagsFilterAttribute is the tags filter of a list of such objects, named by noun (gate, config).
+// tagsFilterAttribute returns the tags filter of a list resource, its objects named by noun (gate, config).
 func tagsFilterAttribute(noun string) listschema.ListAttribute {
 	return listschema.ListAttribute{
 		Optional:            true,
@@ -224,7 +224,7 @@ func tagsFilterAttribute(noun string) listschema.ListAttribute {
 	}
 }
 
-// wantedTags is what a tags filter asks for: nothing when it is null or unknown.
+// wantedTags returns what a tags filter asks for: nothing when it is null or unknown.
 func wantedTags(ctx context.Context, filter types.List) ([]string, diag.Diagnostics) {
 	var tags []string
 	if framework.IsKnownList(filter) {
@@ -244,7 +244,7 @@ func hasEveryTag(have, want []string) bool {
 	return true
 }
 
-// nameOrID is a listed object's identity and display name: its name, or its id when it has none.
+// nameOrID returns a listed object's display name: its name, or its id when it has none.
 func nameOrID(id, name string) (string, string) {
 	if framework.IsBlank(name) {
 		return id, id

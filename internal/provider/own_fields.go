@@ -75,7 +75,7 @@ func sameStringSet(a, b []string) bool {
 	return slices.Equal(slices.Compact(a), slices.Compact(b))
 }
 
-// knownPointer is a known, non-null string's value, else nil (left out of the request).
+// knownPointer returns a known, non-null string's value, else nil (left out of the request).
 func knownPointer(s types.String) *string {
 	if s.IsNull() || s.IsUnknown() {
 		return nil
@@ -83,7 +83,7 @@ func knownPointer(s types.String) *string {
 	return s.ValueStringPointer()
 }
 
-// knownTags is a known set's strings ([] for an empty one), else nil.
+// knownTags returns a known set's strings ([] for an empty one), else nil (left out of the request).
 func knownTags(ctx context.Context, s types.Set) (*[]string, diag.Diagnostics) {
 	if s.IsNull() || s.IsUnknown() {
 		return nil, nil

@@ -301,7 +301,7 @@ func (p *featureConsoleProvider) Actions(_ context.Context) []func() action.Acti
 	}
 }
 
-// boolOrEnv is v when it is set, else whether the environment variable env says true.
+// boolOrEnv returns v when it is set, else whether the environment variable env says true.
 func boolOrEnv(v types.Bool, env string) bool {
 	if !v.IsNull() && !v.IsUnknown() {
 		return v.ValueBool()

@@ -49,7 +49,7 @@ type dynamicConfigFields struct {
 
 func (m *dynamicConfigModel) identity() (string, types.String) { return configIdentityAttr, m.ConfigID }
 
-// jsonOrEmpty is the JSON a value attribute sends: its text, or {} for null (the service's "none").
+// jsonOrEmpty returns the JSON a value attribute sends: its text, or {} for null (the service's "none").
 func jsonOrEmpty(v framework.JSONValue) *json.RawMessage {
 	if v.IsUnknown() {
 		return nil
@@ -61,7 +61,7 @@ func jsonOrEmpty(v framework.JSONValue) *json.RawMessage {
 	return &raw
 }
 
-// configFieldsFrom is the body of a create: the id and every field the plan knows.
+// configFieldsFrom returns the body of a create: the id and every field the plan knows.
 func configFieldsFrom(ctx context.Context, m dynamicConfigModel) (console.DynamicConfigFields, diag.Diagnostics) {
 	f := console.DynamicConfigFields{
 		ID:                m.ConfigID.ValueString(),

@@ -51,7 +51,7 @@ func importState(ctx context.Context, req resource.ImportStateRequest, resp *res
 	return !resp.Diagnostics.HasError()
 }
 
-// importID is the object an import names, set into the identity.
+// importID returns the object an import names, and sets it into the identity.
 func importID(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse, typeName, attr, example string) (string, bool) {
 	id := req.ID
 	if id == "" && req.Identity != nil {

@@ -183,7 +183,7 @@ func expandCriteria(ctx context.Context, l types.List, diags *diag.Diagnostics) 
 	return out
 }
 
-// listModels are the elements of a known list; nil for a null or unknown one.
+// listModels returns the elements of a known list; nil for a null or unknown one.
 func listModels[T any](ctx context.Context, l types.List, diags *diag.Diagnostics) []T {
 	if !framework.IsKnownList(l) {
 		return nil
@@ -319,7 +319,7 @@ func normalizeMetricFields(f console.MetricFields) console.MetricFields {
 	return f
 }
 
-// metricFieldsOf is what a metric the service holds would be written as.
+// metricFieldsOf returns what a metric the service holds would be written as.
 func metricFieldsOf(ctx context.Context, obj *console.Metric) console.MetricFields {
 	var m metricFields
 	flattenMetric(obj, &m)

@@ -189,7 +189,7 @@ func flattenPipelineRules(ctx context.Context, rules []console.PipelineRule) (ty
 	return list, diags
 }
 
-// pipelineRuleAttributes is the schema of one rule of a phase.
+// pipelineRuleAttributes returns the schema of one rule of a phase.
 func pipelineRuleAttributes() map[string]schema.Attribute {
 	return map[string]schema.Attribute{
 		"id": schema.StringAttribute{
@@ -219,7 +219,7 @@ func pipelineRuleAttributes() map[string]schema.Attribute {
 	}
 }
 
-// pipelinePhaseAttributes is the schema of one phase; pipelinePhaseType is derived from it.
+// pipelinePhaseAttributes returns the schema of one phase; pipelinePhaseType is derived from it.
 func pipelinePhaseAttributes() map[string]schema.Attribute {
 	return map[string]schema.Attribute{
 		"id": schema.StringAttribute{

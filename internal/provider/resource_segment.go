@@ -286,7 +286,7 @@ func (r *segmentResource) Update(ctx context.Context, req resource.UpdateRequest
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
-// idsTaken is how many of n ids a write that ended with err took.
+// idsTaken returns how many of n ids a write that ended with err took.
 func idsTaken(err error, n int) int {
 	if err == nil {
 		return n

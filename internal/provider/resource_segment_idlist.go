@@ -161,7 +161,7 @@ func (r *segmentResource) afterIDWrite(ctx context.Context, id string, refused [
 	return idListPrivate{WrittenAt: time.Now().Unix(), Refused: refused, Expected: expected}, err == nil && meta.IsUpdating
 }
 
-// expectedVersion is the version base (ok: known) reaches after writes.
+// expectedVersion returns the version base (ok: known) reaches after writes.
 func expectedVersion(base int64, ok bool, writes int64) string {
 	if !ok {
 		return ""
@@ -169,7 +169,7 @@ func expectedVersion(base int64, ok bool, writes int64) string {
 	return strconv.FormatInt(base+writes, 10)
 }
 
-// withoutIDs is ids less those of gone, in ids' order.
+// withoutIDs returns ids less those of gone, in ids' order.
 func withoutIDs(ids, gone []string) []string {
 	if len(gone) == 0 {
 		return ids
@@ -177,7 +177,7 @@ func withoutIDs(ids, gone []string) []string {
 	return setDifference(gone, ids)
 }
 
-// unionIDs is have followed by the ids of add it lacks.
+// unionIDs returns have followed by the ids of add it lacks.
 func unionIDs(have, add []string) []string {
 	return append(append(make([]string, 0, len(have)+len(add)), have...), setDifference(have, add)...)
 }

@@ -68,7 +68,7 @@ type segmentIDs struct{ basetypes.ListValue }
 
 func segmentIDsNull() segmentIDs { return segmentIDs{types.ListNull(types.StringType)} }
 
-// segmentIDsOf is ids as a value; nil and empty are both [].
+// segmentIDsOf returns ids as a value; nil and empty are both [].
 func segmentIDsOf(ids []string) segmentIDs { return segmentIDs{framework.StringList(ids)} }
 
 func (v segmentIDs) Type(context.Context) attr.Type { return newSegmentIDsType() }

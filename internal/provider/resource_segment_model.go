@@ -56,7 +56,7 @@ func asGateRules(l types.List) types.List {
 	})
 }
 
-// asSegmentRules is a list of gate rules as segment rules.
+// asSegmentRules converts a list of rules (the rule family's model) into segment rules.
 func asSegmentRules(l types.List) types.List {
 	return convertRules(l, segmentRuleObjectType, func(attrs map[string]attr.Value) {
 		for _, gateOnly := range gateOnlyRuleAttributes {
@@ -65,7 +65,7 @@ func asSegmentRules(l types.List) types.List {
 	})
 }
 
-// expandSegment is the create request, the rules to write and the ids to add.
+// expandSegment returns the create request, the rules to write and the ids to add.
 func expandSegment(ctx context.Context, m segmentModel) (console.NewSegment, []console.SegmentRule, []string, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	seg := console.NewSegment{
@@ -163,7 +163,7 @@ func heldIDs(held segmentIDs, ids []string) segmentIDs {
 	return segmentIDsOf(ids)
 }
 
-// setDifference is what want holds that have does not, in want's order.
+// setDifference returns what want holds that have does not, in want's order.
 func setDifference(have, want []string) []string {
 	held := make(map[string]struct{}, len(have))
 	for _, v := range have {

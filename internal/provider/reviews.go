@@ -100,7 +100,7 @@ func pendingRules(ctx context.Context, p privateState) []ruleModel {
 	return pendingRulesOf(ctx, p, rulesListType)
 }
 
-// pendingRulesOf is pendingRules of rules of listType (a config's rules have variants).
+// pendingRulesOf reads what savePendingRules stored of rules of listType (a config's have variants).
 func pendingRulesOf(ctx context.Context, p privateState, listType types.ListType) []ruleModel {
 	if p == nil {
 		return nil

@@ -45,7 +45,7 @@ func indexByName(n int, name func(i int) (string, bool)) nameIndex {
 	return idx
 }
 
-// take is the index of the item named name, which is then forgotten.
+// take returns the index of the item named name and forgets it, so that each is matched once.
 func (x nameIndex) take(name string) (int, bool) {
 	i, ok := x[name]
 	delete(x, name)

@@ -49,7 +49,7 @@ func hasVariants(t attr.Type) bool {
 	return ok
 }
 
-// flattenVariants is the service's variants of a rule; none is null, or [] where the hint says [].
+// flattenVariants converts the service's variants of a rule; none is null, or [] where the hint says [].
 func flattenVariants(ctx context.Context, service []console.RuleVariant, hint types.List) (types.List, diag.Diagnostics) {
 	if len(service) == 0 {
 		if framework.IsEmptyList(hint) {
@@ -77,7 +77,7 @@ func flattenVariants(ctx context.Context, service []console.RuleVariant, hint ty
 	return l, diags
 }
 
-// expandVariants is a rule's variants as sent: an id known is sent back; none (null or []) is none.
+// expandVariants converts a rule's variants for a write: a known id is sent back; none (null or []) is none.
 func expandVariants(ctx context.Context, l types.List) ([]console.RuleVariant, diag.Diagnostics) {
 	models, diags := framework.ListModels[variantModel](ctx, l)
 	if len(models) == 0 {
@@ -129,7 +129,7 @@ func plannedVariantIDs(planned, prior types.List) types.List {
 	return types.ListValueMust(variantObjectType, vals)
 }
 
-// variantAttr is a known string attribute of a variant object.
+// variantAttr returns a known string attribute of a variant object.
 func variantAttr(v attr.Value, name string) (string, bool) {
 	obj, ok := v.(types.Object)
 	if !ok || obj.IsNull() || obj.IsUnknown() {
@@ -233,7 +233,7 @@ func validateVariants(rules types.List, diags *diag.Diagnostics) {
 	}
 }
 
-// variantPercentSum is the sum of the variants' percentages in hundredths; false while one is unknown.
+// variantPercentSum adds the variants' percentages in hundredths; false while one is unknown.
 func variantPercentSum(variants types.List) (int64, bool) {
 	var sum int64
 	for _, e := range framework.KnownElements(variants) {
@@ -277,7 +277,7 @@ func checkHeldVariantValues(s *valueschema.Schema, rule console.Rule, i int, id 
 	}
 }
 
-// variantsAttribute is the schema of a config rule's variants (variantRuleAttributes).
+// variantsAttribute returns the schema of a rule's variants (variantRuleAttributes).
 func variantsAttribute() schema.ListNestedAttribute {
 	return schema.ListNestedAttribute{
 		Optional: true,

@@ -96,7 +96,8 @@ func flattenRules(ctx context.Context, service []console.Rule, hints []ruleModel
 	return flattenRulesAs(ctx, ruleObjectType, service, hints)
 }
 
-// flattenRulesAs is flattenRules as ruleType, the gate rule's or the config rule's (with variants).
+// flattenRulesAs converts the service's rules into a list of ruleType: ruleObjectType, or
+// variantRuleObjectType for rules with variants.
 func flattenRulesAs(ctx context.Context, ruleType types.ObjectType, service []console.Rule, hints []ruleModel) (types.List, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	byName := indexByName(len(hints), func(i int) (string, bool) {
@@ -182,7 +183,7 @@ func flattenRule(ctx context.Context, r console.Rule, hint *ruleModel) (attr.Val
 	return obj, diags
 }
 
-// flattenSchedule is a rule's schedule: the steps made, then the steps to come; [] when it has none.
+// flattenSchedule converts a rule's schedule: the steps made, then the steps to come; [] when none.
 func flattenSchedule(r console.Rule) types.List {
 	elem := scheduledRolloutType
 	steps := make([]attr.Value, 0, len(r.CompletedAutomatedRollouts)+len(r.PendingAutomatedRollouts))
@@ -200,7 +201,7 @@ func flattenSchedule(r console.Rule) types.List {
 	return types.ListValueMust(elem, steps)
 }
 
-// ruleAttributes is the schema of one rule; ruleObjectType is derived from it.
+// ruleAttributes returns the schema of one rule; ruleObjectType is derived from it.
 func ruleAttributes() map[string]schema.Attribute {
 	return map[string]schema.Attribute{
 		"id": schema.StringAttribute{
@@ -312,7 +313,7 @@ func canonicalRule(ctx context.Context, m ruleModel) (string, bool) {
 	return string(b), true
 }
 
-// sortedJSON is a JSON value with its objects' keys sorted, numbers as written.
+// sortedJSON sorts a JSON value's object keys, numbers as written, so that texts compare by content.
 func sortedJSON(raw json.RawMessage) (json.RawMessage, bool) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
@@ -327,7 +328,7 @@ func sortedJSON(raw json.RawMessage) (json.RawMessage, bool) {
 // variantRuleObjectType is a config rule's object type.
 var variantRuleObjectType = framework.ResourceObjectType(variantRuleAttributes())
 
-// variantRuleAttributes is a gate rule's schema with variants: a config rule's.
+// variantRuleAttributes returns the schema of a rule with variants (a dynamic config's).
 func variantRuleAttributes() map[string]schema.Attribute {
 	attrs := ruleAttributes()
 	attrs["variants"] = variantsAttribute()
@@ -365,7 +366,7 @@ func ruleList(ctx context.Context, elem attr.Type, models []ruleModel) (types.Li
 	return types.ListValue(variantRuleObjectType, vals)
 }
 
-// setVariants is the gate rule object rule as a config rule's, with variants (null when unset).
+// setVariants returns rule as a rule with variants (null when unset).
 func setVariants(ctx context.Context, rule attr.Value, variants types.List) (attr.Value, diag.Diagnostics) {
 	obj, ok := rule.(types.Object)
 	if !ok {
@@ -447,7 +448,7 @@ func expandForWrite(ctx context.Context, planned, prior []ruleModel, holds []con
 	return rules, diags
 }
 
-// expandStateRules is expandRules of a rule list as state holds it.
+// expandStateRules converts a rule list as state holds it for a write (expandRules).
 func expandStateRules(ctx context.Context, l types.List) ([]console.Rule, diag.Diagnostics) {
 	rules, diags := ruleModels(ctx, l)
 	if diags.HasError() {
@@ -477,7 +478,7 @@ type rulesModel interface {
 	fields() *rulesFields
 }
 
-// objectID is the id of the object whose rules m holds.
+// objectID returns the id of the object whose rules m holds.
 func objectID(m rulesModel) string {
 	_, id := m.identity()
 	return id.ValueString()

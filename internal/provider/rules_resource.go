@@ -333,7 +333,7 @@ type rulesSchemaWords struct {
 	ruleAttributes                                            map[string]schema.Attribute
 }
 
-// rulesAttributes are a rules resource's attributes, its object's id named idAttr.
+// rulesAttributes returns a rules resource's attributes, its object's id named idAttr.
 func rulesAttributes(ctx context.Context, w rulesSchemaWords, idAttr string) map[string]schema.Attribute {
 	return map[string]schema.Attribute{
 		"id": schema.StringAttribute{

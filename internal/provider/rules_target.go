@@ -78,7 +78,7 @@ type targetCalls[T any] struct {
 	holder func(*T) *ruleHolder
 }
 
-// newRulesTarget is t reading, writing and reviewing the rules through calls.
+// newRulesTarget returns t reading, writing and reviewing the rules through calls.
 func newRulesTarget[T any](t rulesTarget, calls targetCalls[T]) rulesTarget {
 	held := func(v *T, err error) (*ruleHolder, error) {
 		if v == nil {
