@@ -38,13 +38,15 @@ func camelWords(name string) []string {
 	var words []string
 	start := 0
 	for i := 1; i < len(name); i++ {
-		if name[i] >= 'A' && name[i] <= 'Z' && !(name[i-1] >= 'A' && name[i-1] <= 'Z') {
+		if isUpper(name[i]) && !isUpper(name[i-1]) {
 			words = append(words, strings.ToLower(name[start:i]))
 			start = i
 		}
 	}
 	return append(words, strings.ToLower(name[start:]))
 }
+
+func isUpper(b byte) bool { return b >= 'A' && b <= 'Z' }
 
 // namesConcept reports whether an identifier is named after one concept.
 func namesConcept(name string) bool {
