@@ -173,7 +173,7 @@ func FuzzGateReviewResponse(f *testing.F) {
 		if n.Add(1)%2 == 0 {
 			rv, err := c.GetGateReview(ctx, "g", "rev_1")
 			if err == nil {
-				_ = rv.Proposes(GateRulesChange(nil))
+				_ = rv.Proposes(RulesChange(nil))
 			}
 			return rv, err
 		}

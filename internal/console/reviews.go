@@ -152,8 +152,9 @@ func ChangeFingerprint(body any) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// GateRulesChange is the body UpdateGateRules sends for rules.
-func GateRulesChange(rules []Rule) any { return writtenRulesBody(rules) }
+// RulesChange returns the body a write of a rule list sends (a gate's or a dynamic config's): what a
+// review of the change is compared with.
+func RulesChange(rules []Rule) any { return writtenRulesBody(rules) }
 
 // GateFieldsChange is the body UpdateGate sends for g.
 func GateFieldsChange(g GateFields) any {

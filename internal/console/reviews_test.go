@@ -66,7 +66,7 @@ func TestCommitGateReviewRefused(t *testing.T) {
 
 func TestReviewProposes(t *testing.T) {
 	rules := []Rule{{Name: "r", PassPercentage: 50, Environments: []string{}}}
-	body := GateRulesChange(rules)
+	body := RulesChange(rules)
 	cases := map[string]bool{
 		`{"rules":[{"name":"r","passPercentage":50.0,"conditions":[],"environments":[]}]}`:             true,
 		`{"rules":[{"environments":[],"conditions":[],"passPercentage":5e1,"name":"r"}]}`:              true,
@@ -84,7 +84,7 @@ func TestReviewProposes(t *testing.T) {
 	if (&Review{}).Proposes(body) || (*Review)(nil).Proposes(body) || (*Review)(nil).Is(ReviewPending) {
 		t.Error("no review proposes nothing")
 	}
-	if ChangeFingerprint(body) != ChangeFingerprint(GateRulesChange(rules)) || ChangeFingerprint(body) == ChangeFingerprint(GateFieldsChange(GateFields{})) {
+	if ChangeFingerprint(body) != ChangeFingerprint(RulesChange(rules)) || ChangeFingerprint(body) == ChangeFingerprint(GateFieldsChange(GateFields{})) {
 		t.Error("fingerprints")
 	}
 	if !(&ActiveReview{ReviewStatus: "approved"}).Approved() || (&ActiveReview{ReviewStatus: "PENDING"}).Approved() || (*ActiveReview)(nil).Approved() {

@@ -161,7 +161,7 @@ func (r *rulesResource) apply(ctx context.Context, op *framework.Operation, plan
 	}
 	// The API call is a PATCH of the rules either way; errors name what the user ran (create, update).
 	var superseded *console.ReleasePipelineTrigger
-	h, err := review.write(ctx, r.data.client, console.GateRulesChange(rules), nil, diags, func() (*ruleHolder, error) {
+	h, err := review.write(ctx, r.data.client, console.RulesChange(rules), nil, diags, func() (*ruleHolder, error) {
 		h, s, err := r.target.writePastRun(ctx, op, r.data, id, rules, plan.fields().OnActiveRun.ValueString(), diags)
 		superseded = s
 		return h, err
