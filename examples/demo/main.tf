@@ -184,6 +184,6 @@ data "featureconsole_experiment_results" "checkout_cta" {
 output "checkout_cta_green" {
   value = {
     for name, m in data.featureconsole_experiment_results.checkout_cta.groups["Green"].metrics :
-    name => "${m.percent_change} % ± ${m.confidence_interval} %${m.improved ? " (improved)" : ""}"
+    name => "${m.percent_change} % ± ${m.confidence_interval} %${coalesce(m.improved, false) ? " (improved)" : ""}"
   }
 }
