@@ -202,11 +202,17 @@ func flattenSchedule(r console.GateRule) types.List {
 
 // gateRuleAttributes is the schema of one rule; gateRuleObjectType is derived from it.
 func gateRuleAttributes() map[string]schema.Attribute {
+	return ruleAttributesOf("gate", "pass the gate")
+}
+
+// ruleAttributesOf is the schema of one rule of the owner ("gate", "config"), described in the
+// owner's words; passing says what the units a rule passes do, as in "units ... that pass the gate".
+func ruleAttributesOf(owner, passing string) map[string]schema.Attribute {
 	return map[string]schema.Attribute{
 		"id": schema.StringAttribute{
 			Computed: true,
 			MarkdownDescription: "Identifier of this version of the rule, assigned by the service (opaque). " +
-				"The service may give every rule of the gate a new one on any change of the rule list, so it is " +
+				"The service may give every rule of the " + owner + " a new one on any change of the rule list, so it is " +
 				"unknown in the plan of a change; use `base_id` for a rule's lasting identity.",
 		},
 		"base_id": schema.StringAttribute{
@@ -216,13 +222,13 @@ func gateRuleAttributes() map[string]schema.Attribute {
 		},
 		"name": schema.StringAttribute{
 			Required: true,
-			MarkdownDescription: "Name of the rule; unique within the gate and not empty. Rules are matched to " +
-				"the gate's existing rules by name: renaming a rule replaces it with a new one (new `base_id`).",
+			MarkdownDescription: "Name of the rule; unique within the " + owner + " and not empty. Rules are matched to " +
+				"the " + owner + "'s existing rules by name: renaming a rule replaces it with a new one (new `base_id`).",
 			Validators: []validator.String{framework.NotBlank()},
 		},
 		"pass_percentage": schema.NumberAttribute{
 			Required: true,
-			MarkdownDescription: "Percentage of the units matching the conditions that pass the gate, " +
+			MarkdownDescription: "Percentage of the units matching the conditions that " + passing + ", " +
 				"from `0` to `100` with at most two decimals (for example `12.5` or `33.33`).",
 			Validators: []validator.Number{framework.PassPercentageValidator{}},
 		},
@@ -327,9 +333,9 @@ func sortedJSON(raw json.RawMessage) (json.RawMessage, bool) {
 // configRuleObjectType is a config rule's object type.
 var configRuleObjectType = resourceObjectType(configRuleAttributes())
 
-// configRuleAttributes is a gate rule's schema with variants: a config rule's.
+// configRuleAttributes is a gate rule's schema with variants, in a config's words: a config rule's.
 func configRuleAttributes() map[string]schema.Attribute {
-	attrs := gateRuleAttributes()
+	attrs := ruleAttributesOf("config", "pass the rule and are served its `return_value`")
 	attrs["variants"] = variantsAttribute()
 	return attrs
 }
