@@ -98,14 +98,13 @@ func (d *experimentResultsDataSource) Schema(_ context.Context, _ datasource.Sch
 			"The results are computed as the console computes them, with the experiment's own analysis settings: its " +
 			"default confidence level (unless `confidence` says another), and the Bonferroni and Benjamini-Hochberg " +
 			"corrections it applies, which widen the intervals. `significant` and `improved` come from the interval the " +
-			"console judges the experiment by:\n\n" +
-			"- with sequential testing on (`sequential_testing = true`), the sequential interval " +
-			"(`sequential_confidence_interval`), wider than the plain one early in the experiment; where the service's " +
-			"answer carries no sequential interval, `significant` and `improved` are null rather than a guess;\n" +
-			"- otherwise the plain confidence interval (`confidence_interval`);\n" +
-			"- a `bayesian` or `sprt` experiment (`analytics_type`) is judged by the console in its own terms, which the " +
-			"service's results do not carry: `significant` and `improved` are null, and the figures (change, interval, " +
-			"p-value, means, units) are reported as the service gives them.\n\n" +
+			"console judges the experiment by. With sequential testing on (`sequential_testing = true`), that is the " +
+			"sequential interval (`sequential_confidence_interval`), wider than the plain one early in the experiment; " +
+			"where the service's answer carries none, `significant` and `improved` are null rather than a guess. " +
+			"Otherwise it is the plain confidence interval (`confidence_interval`). A `bayesian` or `sprt` experiment " +
+			"(`analytics_type`) is judged by the console in its own terms, which the service's results do not carry: " +
+			"there `significant` and `improved` are null, and the figures (change, interval, p-value, means, units) are " +
+			"reported as the service gives them.\n\n" +
 			"A `check` block or a precondition that reads `improved` should therefore allow for null, " +
 			"such as `coalesce(...improved, false)`.",
 		Attributes: map[string]schema.Attribute{
