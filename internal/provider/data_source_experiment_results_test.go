@@ -296,10 +296,10 @@ data "featureconsole_experiment_results" "cta" {
 	})
 }
 
-// consoleExperiment puts the started experiment tfacc_seq in the mock as the console would make it:
+// putResultsExperiment puts the started experiment tfacc_seq in the mock as the console would make it:
 // groups Control, Green and Blue, purchase (primary) and latency (secondary, lower is better), with
 // the analysis settings set applies.
-func consoleExperiment(t *testing.T, m *mockconsole.Server, set func(e *mockconsole.Experiment)) {
+func putResultsExperiment(t *testing.T, m *mockconsole.Server, set func(e *mockconsole.Experiment)) {
 	t.Helper()
 	e := mockconsole.Experiment{ID: "tfacc_seq", Name: "Sequential", Allocation: 100,
 		Groups: []mockconsole.ExperimentGroup{
@@ -324,7 +324,7 @@ func consoleExperiment(t *testing.T, m *mockconsole.Server, set func(e *mockcons
 
 const seqAddr = "data.featureconsole_experiment_results.seq"
 
-// seqHCL reads the results of tfacc_seq (consoleExperiment) by its id.
+// seqHCL reads the results of tfacc_seq (putResultsExperiment) by its id.
 const seqHCL = `
 data "featureconsole_experiment_results" "seq" {
   experiment_id = "tfacc_seq"
@@ -343,7 +343,7 @@ func seqMetric(metric, name string) tfjsonpath.Path {
 // A bayesian or sprt experiment has no verdict in the service's results: null, the figures kept.
 func TestAccExperimentResults_sequentialTesting(t *testing.T) {
 	m, endpoint := startMock(t, mockconsole.Config{})
-	consoleExperiment(t, m, func(e *mockconsole.Experiment) { e.SequentialTesting = true })
+	putResultsExperiment(t, m, func(e *mockconsole.Experiment) { e.SequentialTesting = true })
 	for _, err := range []error{
 		m.SetPulseResult("tfacc_seq", "Green", "purchase", 3.1, 2.5),
 		m.SetPulseResult("tfacc_seq", "Green", "latency", -2, 0.5),
@@ -393,7 +393,7 @@ output "ship_green" {
 			},
 			{Config: gated, ExpectError: errRe("Green has not improved purchases")},
 			{
-				PreConfig: func() { consoleExperiment(t, m, func(e *mockconsole.Experiment) { e.SequentialTesting = false }) },
+				PreConfig: func() { putResultsExperiment(t, m, func(e *mockconsole.Experiment) { e.SequentialTesting = false }) },
 				Config:    gated,
 				ConfigStateChecks: append(judged(knownvalue.Bool(true), knownvalue.Bool(true)),
 					statecheck.ExpectKnownValue(seqAddr, tfjsonpath.New("sequential_testing"), knownvalue.Bool(false)),
@@ -402,14 +402,14 @@ output "ship_green" {
 				Check: expectServed(m, seqAddr, "tfacc_seq", map[string][2]bool{"purchase": {true, true}, "latency": {true, true}}),
 			},
 			{
-				PreConfig: func() { consoleExperiment(t, m, func(e *mockconsole.Experiment) { e.AnalyticsType = "bayesian" }) },
+				PreConfig: func() { putResultsExperiment(t, m, func(e *mockconsole.Experiment) { e.AnalyticsType = "bayesian" }) },
 				Config:    cfg,
 				ConfigStateChecks: append(judged(knownvalue.Null(), knownvalue.Null()),
 					statecheck.ExpectKnownValue(seqAddr, tfjsonpath.New("analytics_type"), knownvalue.StringExact("bayesian"))),
 			},
 			{
 				// Judged by the plain interval, purchase would have improved: the error says it is null.
-				PreConfig:   func() { consoleExperiment(t, m, func(e *mockconsole.Experiment) { e.AnalyticsType = "sprt" }) },
+				PreConfig:   func() { putResultsExperiment(t, m, func(e *mockconsole.Experiment) { e.AnalyticsType = "sprt" }) },
 				Config:      gated,
 				ExpectError: errRe("Green has not improved purchases"),
 			},
@@ -423,7 +423,7 @@ output "ship_green" {
 // source's confidence and cuped override, and nothing else is asked of the service but reads.
 func TestAccExperimentResults_experimentSettings(t *testing.T) {
 	m, endpoint := startMock(t, mockconsole.Config{})
-	consoleExperiment(t, m, func(e *mockconsole.Experiment) {
+	putResultsExperiment(t, m, func(e *mockconsole.Experiment) {
 		e.DefaultConfidenceInterval, e.BonferroniCorrection, e.BenjaminiHochbergPerMetric = "99", true, true
 	})
 	asked := func(want url.Values) func() {
@@ -475,7 +475,7 @@ data "featureconsole_experiment_results" "seq" {
 				PreConfig: func() {
 					asked(url.Values{"confidence": {"80"}, "cuped": {"true"}, "applyBonferroniPerVariant": {"true"},
 						"applyBenjaminiHochbergPerMetric": {"true"}})()
-					consoleExperiment(t, m, func(e *mockconsole.Experiment) {
+					putResultsExperiment(t, m, func(e *mockconsole.Experiment) {
 						e.BonferroniCorrection, e.BenjaminiHochbergPerMetric = false, false
 						e.BonferroniCorrectionPerMetric, e.BenjaminiHochbergPerVariant = true, true
 					})
