@@ -1,5 +1,9 @@
 # The end-to-end demo: `make demo` serves the mock console API on loopback and points
-# FEATURECONSOLE_BASE_URL and FEATURECONSOLE_API_KEY at it.
+# FEATURECONSOLE_BASE_URL and FEATURECONSOLE_API_KEY at it. It creates a release pipeline, a gate
+# attached to it and the gate's rules, a rule_based and an id_list segment, a metric source, a
+# dynamic config and its rules, and an experiment it starts; it reads the project's admins, its
+# rule_based segments, 250 checkout_completed events and the experiment's results into outputs, and
+# destroy deletes everything it created.
 terraform {
   required_providers {
     featureconsole = {
@@ -184,6 +188,6 @@ data "featureconsole_experiment_results" "checkout_cta" {
 output "checkout_cta_green" {
   value = {
     for name, m in data.featureconsole_experiment_results.checkout_cta.groups["Green"].metrics :
-    name => "${m.percent_change} % ± ${m.confidence_interval} %${m.improved ? " (improved)" : ""}"
+    name => "${m.percent_change} % ± ${m.confidence_interval} %${coalesce(m.improved, false) ? " (improved)" : ""}"
   }
 }

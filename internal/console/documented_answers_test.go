@@ -109,7 +109,7 @@ func documentedCalls() []documentedCall {
 		for got, want := range map[string]string{"percentChange": "percent_change", "pValue": "p_value",
 			"percentConfidenceIntervalDelta": "percent_confidence_interval_delta", "confidenceIntervalDelta": "confidence_interval_delta",
 			"controlMean": "control_mean", "testMean": "test_mean", "controlUnits": "control_units", "testUnits": "test_units",
-			"absoluteChange": "value"} {
+			"absoluteChange": "value", "percentSequentialTestingConfidenceIntervalDelta": "percent_sequential_testing_confidence_interval_delta"} {
 			pulseFacts = append(pulseFacts, list+".0."+got+"="+list+".0."+want)
 		}
 	}
@@ -353,7 +353,7 @@ func documentedCalls() []documentedCall {
 		moved("ArchiveExperiment", "archive", func(ctx context.Context, c *Client) (*Experiment, error) { return c.ArchiveExperiment(ctx, exp, "") }),
 		moved("UnarchiveExperiment", "unarchive", func(ctx context.Context, c *Client) (*Experiment, error) { return c.UnarchiveExperiment(ctx, exp) }),
 		{method: "GetPulseResults", route: "GET /experiments/{id}/pulse_results", call: func(ctx context.Context, c *Client) (any, error) {
-			return c.GetPulseResults(ctx, exp, "4HbgLdfqlIeN3sHkyMG1qC", "test", 95)
+			return c.GetPulseResults(ctx, exp, "4HbgLdfqlIeN3sHkyMG1qC", "test", PulseQuery{Confidence: 95})
 		}, facts: pulseFacts, more: func(t *testing.T, got any) {
 			res := got.(*PulseResults)
 			// No metricName in the example: each metric is known by its metricID's name.

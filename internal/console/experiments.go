@@ -65,6 +65,10 @@ type Experiment struct {
 	CreatedTime               WholeNumber        `json:"createdTime"`
 	LastModifierName          string             `json:"lastModifierName"`
 	LastModifierID            string             `json:"lastModifierID"`
+	// The corrections the experiment's results apply beside BonferroniCorrection (per variant).
+	BonferroniCorrectionPerMetric bool `json:"bonferroniCorrectionPerMetric,omitempty"`
+	BenjaminiHochbergPerVariant   bool `json:"benjaminiHochbergPerVariant,omitempty"`
+	BenjaminiHochbergPerMetric    bool `json:"benjaminiHochbergPerMetric,omitempty"`
 }
 
 // Group returns the group of the experiment with the id, or nil. An empty id names no group: the
@@ -284,12 +288,18 @@ type MetricResult struct {
 	// AbsoluteChange is TestMean - ControlMean (the example form's "value").
 	AbsoluteChange Decimal `json:"absoluteChange"`
 	// ConfidenceIntervalDelta is the half-width of AbsoluteChange's interval.
-	ConfidenceIntervalDelta        Decimal     `json:"confidenceIntervalDelta"`
-	PercentChange                  Decimal     `json:"percentChange"`
-	PercentConfidenceIntervalDelta Decimal     `json:"percentConfidenceIntervalDelta"`
-	PValue                         Decimal     `json:"pValue"`
-	ControlUnits                   WholeNumber `json:"controlUnits"`
-	TestUnits                      WholeNumber `json:"testUnits"`
+	ConfidenceIntervalDelta        Decimal `json:"confidenceIntervalDelta"`
+	PercentChange                  Decimal `json:"percentChange"`
+	PercentConfidenceIntervalDelta Decimal `json:"percentConfidenceIntervalDelta"`
+	// PercentSequentialTestingConfidenceIntervalDelta is the half-width of PercentChange's interval
+	// under sequential testing, which the service sends for an experiment with sequential testing
+	// on; HasSequentialInterval says whether the answer carried it (the document's example writes
+	// it below 0: its size is the half-width).
+	PercentSequentialTestingConfidenceIntervalDelta Decimal     `json:"percentSequentialTestingConfidenceIntervalDelta"`
+	HasSequentialInterval                           bool        `json:"-"`
+	PValue                                          Decimal     `json:"pValue"`
+	ControlUnits                                    WholeNumber `json:"controlUnits"`
+	TestUnits                                       WholeNumber `json:"testUnits"`
 }
 
 // UnmarshalJSON reads a metric's result in either form the document shows: the schema's camelCase
@@ -328,6 +338,7 @@ func (m *MetricResult) UnmarshalJSON(b []byte) error {
 		{[]string{"confidenceintervaldelta"}, &m.ConfidenceIntervalDelta},
 		{[]string{"percentchange"}, &m.PercentChange},
 		{[]string{"percentconfidenceintervaldelta"}, &m.PercentConfidenceIntervalDelta},
+		{[]string{"percentsequentialtestingconfidenceintervaldelta"}, &m.PercentSequentialTestingConfidenceIntervalDelta},
 		{[]string{"pvalue"}, &m.PValue},
 		{[]string{"controlunits"}, &m.ControlUnits},
 		{[]string{"testunits"}, &m.TestUnits},
@@ -344,10 +355,29 @@ func (m *MetricResult) UnmarshalJSON(b []byte) error {
 			break
 		}
 	}
+	if v, ok := byKey["percentsequentialtestingconfidenceintervaldelta"]; ok && string(bytes.TrimSpace(v)) != "null" {
+		m.HasSequentialInterval = true
+	}
 	if strings.TrimSpace(m.MetricName) == "" {
 		m.MetricName = MetricNameOf(m.MetricID)
 	}
 	return nil
+}
+
+// MarshalJSON writes the result in the schema's form, without the sequential interval where the
+// answer carried none, so that it reads back as it was.
+func (m MetricResult) MarshalJSON() ([]byte, error) {
+	type plain MetricResult
+	b, err := json.Marshal(plain(m))
+	if err != nil || m.HasSequentialInterval {
+		return b, err
+	}
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return nil, err
+	}
+	delete(raw, "percentSequentialTestingConfidenceIntervalDelta")
+	return json.Marshal(raw)
 }
 
 // MetricNameOf is the name a metric's id "<name>::<type>" holds: the text before the last
@@ -359,14 +389,55 @@ func MetricNameOf(metricID string) string {
 	return metricID
 }
 
-// GetPulseResults reads GET /experiments/{id}/pulse_results for the test group against the control
-// group (group ids); confidence (80..99) is sent when not 0. The service refuses (400) an
-// experiment that has not started.
-func (c *Client) GetPulseResults(ctx context.Context, id, controlGroupID, testGroupID string, confidence int) (*PulseResults, error) {
-	q := url.Values{"control": {controlGroupID}, "test": {testGroupID}}
-	if confidence != 0 {
-		q.Set("confidence", strconv.Itoa(confidence))
+// PulseQuery is how the results are asked for: the analysis the experiment's own settings call
+// for (PulseQueryOf), or what the caller overrides.
+type PulseQuery struct {
+	// Confidence is the confidence level in percent (80..99); 0 leaves it to the service.
+	Confidence int
+	// CUPED is sent as cuped when set; nil leaves it to the service.
+	CUPED *bool
+	// The corrections, each sent as "true" when on and left to the service when off.
+	BonferroniPerVariant, BonferroniPerMetric               bool
+	BenjaminiHochbergPerVariant, BenjaminiHochbergPerMetric bool
+}
+
+// PulseQueryOf is the query that asks for an experiment's results as the console computes them:
+// its default confidence level and the corrections it applies (Bonferroni per variant is the
+// document's bonferroniCorrection). Sequential testing has no parameter: the service answers its
+// interval for an experiment with it on.
+func PulseQueryOf(e *Experiment) PulseQuery {
+	q := PulseQuery{BonferroniPerVariant: e.BonferroniCorrection, BonferroniPerMetric: e.BonferroniCorrectionPerMetric,
+		BenjaminiHochbergPerVariant: e.BenjaminiHochbergPerVariant, BenjaminiHochbergPerMetric: e.BenjaminiHochbergPerMetric}
+	if n, err := strconv.Atoi(strings.TrimSpace(string(e.DefaultConfidenceInterval))); err == nil {
+		q.Confidence = n
 	}
+	return q
+}
+
+// values is the query's part of GET /experiments/{id}/pulse_results' parameters.
+func (p PulseQuery) values(q url.Values) {
+	if p.Confidence != 0 {
+		q.Set("confidence", strconv.Itoa(p.Confidence))
+	}
+	if p.CUPED != nil {
+		q.Set("cuped", strconv.FormatBool(*p.CUPED))
+	}
+	for name, on := range map[string]bool{
+		"applyBonferroniPerVariant": p.BonferroniPerVariant, "applyBonferroniPerMetric": p.BonferroniPerMetric,
+		"applyBenjaminiHochbergPerVariant": p.BenjaminiHochbergPerVariant, "applyBenjaminiHochbergPerMetric": p.BenjaminiHochbergPerMetric,
+	} {
+		if on {
+			q.Set(name, "true")
+		}
+	}
+}
+
+// GetPulseResults reads GET /experiments/{id}/pulse_results for the test group against the control
+// group (group ids), computed as the query asks. The service refuses (400) an experiment that has
+// not started.
+func (c *Client) GetPulseResults(ctx context.Context, id, controlGroupID, testGroupID string, query PulseQuery) (*PulseResults, error) {
+	q := url.Values{"control": {controlGroupID}, "test": {testGroupID}}
+	query.values(q)
 	return getObject[PulseResults](ctx, c, request{method: http.MethodGet, path: experimentPath(id) + "/pulse_results", query: q,
 		op: "read results of experiment", object: strconv.Quote(id)})
 }

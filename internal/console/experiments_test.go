@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
+	"reflect"
 	"strconv"
 	"testing"
 )
@@ -154,7 +155,7 @@ func TestPulseResults(t *testing.T) {
 		`"controlUnits":1000.0,"testUnits":"1010"}],"secondaryMetrics":null}`
 	f := newFake(t, script(ok(body), apiErr(400, "Experiment has not yet started")))
 	c := f.client()
-	res, err := c.GetPulseResults(context.Background(), "e 1", "g1", "g2", 95)
+	res, err := c.GetPulseResults(context.Background(), "e 1", "g1", "g2", PulseQuery{Confidence: 95})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,15 +166,45 @@ func TestPulseResults(t *testing.T) {
 	}
 	m := res.PrimaryMetrics[0]
 	if res.DS != "2026-11-26" || m.ControlMean != 0.5 || m.PercentChange != 10 || m.PercentConfidenceIntervalDelta != 4.2 ||
-		m.ControlUnits != 1000 || m.TestUnits != 1010 || m.Directionality != "increase" {
+		m.ControlUnits != 1000 || m.TestUnits != 1010 || m.Directionality != "increase" || m.HasSequentialInterval {
 		t.Errorf("got %+v", res)
 	}
-	_, err = c.GetPulseResults(context.Background(), "e 1", "g1", "g2", 0)
+	_, err = c.GetPulseResults(context.Background(), "e 1", "g1", "g2", PulseQuery{})
 	if !Refused(err) || err.Error() != `Unable to read results of experiment "e 1": 400 Bad Request: Experiment has not yet started` {
 		t.Errorf("got %v", err)
 	}
 	if q := f.requests()[1].Query; hasQuery(q, "confidence", "0") || len(q) == 0 {
 		t.Errorf("confidence 0 sent: %s", q)
+	}
+}
+
+// TestPulseQueryOf: the results are asked for with the experiment's own analysis: its confidence
+// level and each correction it applies, as the document's parameters name them; a correction that
+// is off and a CUPED left unset are left to the service, a CUPED set is sent either way.
+func TestPulseQueryOf(t *testing.T) {
+	e := &Experiment{DefaultConfidenceInterval: "99", BonferroniCorrection: true, BenjaminiHochbergPerMetric: true}
+	q := PulseQueryOf(e)
+	if q != (PulseQuery{Confidence: 99, BonferroniPerVariant: true, BenjaminiHochbergPerMetric: true}) {
+		t.Errorf("query of %+v: %+v", e, q)
+	}
+	off := false
+	f := newFake(t, script(ok(`{"primaryMetrics":[],"secondaryMetrics":[]}`), ok(`{"primaryMetrics":[]}`)))
+	c := f.client()
+	q.CUPED = &off
+	for _, query := range []PulseQuery{q, PulseQueryOf(&Experiment{BonferroniCorrectionPerMetric: true, BenjaminiHochbergPerVariant: true})} {
+		if _, err := c.GetPulseResults(context.Background(), "e", "g1", "g2", query); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := []url.Values{
+		{"control": {"g1"}, "test": {"g2"}, "confidence": {"99"}, "cuped": {"false"}, "applyBonferroniPerVariant": {"true"},
+			"applyBenjaminiHochbergPerMetric": {"true"}},
+		{"control": {"g1"}, "test": {"g2"}, "applyBonferroniPerMetric": {"true"}, "applyBenjaminiHochbergPerVariant": {"true"}},
+	}
+	for i, r := range f.requests() {
+		if got, err := url.ParseQuery(r.Query); err != nil || !reflect.DeepEqual(got, want[i]) {
+			t.Errorf("request %d asked %s, want %s", i, r.Query, want[i].Encode())
+		}
 	}
 }
 
@@ -184,15 +215,17 @@ func TestPulseResults(t *testing.T) {
 func TestPulseResultsForms(t *testing.T) {
 	want := MetricResult{MetricID: "Purchase::user_warehouse", MetricName: "Purchase", ControlMean: 62.5, TestMean: 61.5,
 		AbsoluteChange: -1, ConfidenceIntervalDelta: 1.25, PercentChange: -1.6, PercentConfidenceIntervalDelta: 2, PValue: 0.7,
-		ControlUnits: 1589, TestUnits: 1669}
+		PercentSequentialTestingConfidenceIntervalDelta: -1.6, HasSequentialInterval: true, ControlUnits: 1589, TestUnits: 1669}
 	schema := `{"metricID":"Purchase::user_warehouse","metricName":"Purchase","controlMean":62.5,"testMean":"61.5","absoluteChange":-1,` +
-		`"confidenceIntervalDelta":1.25,"percentChange":-1.6,"percentConfidenceIntervalDelta":2.0,"pValue":0.7,"controlUnits":1589.0,"testUnits":"1669"}`
+		`"confidenceIntervalDelta":1.25,"percentChange":-1.6,"percentConfidenceIntervalDelta":2.0,"pValue":0.7,"controlUnits":1589.0,"testUnits":"1669",` +
+		`"percentSequentialTestingConfidenceIntervalDelta":"-1.6"}`
 	example := `{"metricID":"Purchase::user_warehouse","value":-1,"confidence_interval_delta":1.25,"percent_change":-1.6,` +
 		`"percent_confidence_interval_delta":2,"percent_sequential_testing_confidence_interval_delta":-1.6,"test_mean":61.5,` +
 		`"control_mean":"62.5","test_std":0.74,"control_std":0.72,"test_units":1669,"control_units":1.589e3,"p_value":0.7}`
 	both := `{"metricID":"Purchase::user_warehouse","p_value":0.9,"pValue":0.7,"percentChange":-1.6,"percent_change":5,"control_mean":62.5,` +
 		`"test_mean":61.5,"absoluteChange":-1,"value":7,"confidenceIntervalDelta":1.25,"percent_confidence_interval_delta":2,` +
-		`"controlUnits":1589,"test_units":1669}`
+		`"controlUnits":1589,"test_units":1669,"percentSequentialTestingConfidenceIntervalDelta":-1.6,` +
+		`"percent_sequential_testing_confidence_interval_delta":-3}`
 	for name, body := range map[string]string{"schema": schema, "example": example, "both": both} {
 		var got MetricResult
 		if err := json.Unmarshal([]byte(body), &got); err != nil {

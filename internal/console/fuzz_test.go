@@ -432,7 +432,7 @@ func FuzzSegmentIDPage(f *testing.F) {
 
 func FuzzPulseResultsResponse(f *testing.F) {
 	fuzzObject(f, func(ctx context.Context, c *Client) (any, error) {
-		return c.GetPulseResults(ctx, "e", "g1", "g2", 95)
+		return c.GetPulseResults(ctx, "e", "g1", "g2", PulseQuery{Confidence: 95})
 	})
 }
 

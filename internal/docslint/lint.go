@@ -49,6 +49,8 @@ var (
 	// Registry text: published on the registry, where only absolute links work and internal words
 	// (the test double and the client's internals) mean nothing to users.
 	registryDirs = []string{"docs", "templates"}
+	releaseRe    = regexp.MustCompile(`^\d+\.\d+(\.\d+)?$`)
+	gateWordRe   = regexp.MustCompile(`(?i)\b(?:the |a )?gate(?:'s|s)?\b( rules)?`)
 	internalRe   = regexp.MustCompile(`(?i)\b(habits?|pacer|pacing-?bucket|seed(ed|s)?|mock\w*)\b`)
 	// A duration in prose: CI's timings churn, and live in BENCHMARKS.md ("CI"), one table.
 	timingRe    = regexp.MustCompile(`\b\d[\d,.]*\s?(?:s|ms|min|minutes?|seconds?|hours?)\b`)
@@ -104,6 +106,7 @@ func Run(root string, schema *Schema) (Result, error) {
 			c.checkTables(d)
 			c.checkRegistryLinks(d)
 			c.checkWords(d.path, string(text))
+			c.checkConfigWords(d.path, string(text))
 			return nil
 		})
 		if err != nil {
@@ -203,11 +206,14 @@ func (c *checker) knownType(name string) bool {
 	return false
 }
 
-// checkTables: no table lists the same first cell twice.
+// checkTables: no table lists the same first cell twice, and a row on `-generate-config-out` (the
+// version tables of the README and the provider's page) names every resource: which Terraform
+// release generates configuration is said for each, none left out.
 func (c *checker) checkTables(d doc) {
 	for _, t := range d.tables() {
 		seen := map[string]int{}
 		for _, r := range t {
+			c.checkGeneratedConfigRow(d.path, r)
 			key := r.cells[0]
 			if key == "" {
 				continue
@@ -217,6 +223,41 @@ func (c *checker) checkTables(d doc) {
 				continue
 			}
 			seen[key] = r.line
+		}
+	}
+}
+
+// checkGeneratedConfigRow reports the resources a version table's row (its first cell a release,
+// such as 1.9.3) on `-generate-config-out` leaves out.
+func (c *checker) checkGeneratedConfigRow(file string, r tableRow) {
+	text := strings.Join(r.cells, " | ")
+	if len(r.cells) == 0 || !releaseRe.MatchString(r.cells[0]) || !strings.Contains(text, "-generate-config-out") {
+		return
+	}
+	var missing []string
+	for _, name := range c.schema.typeNames("resource") {
+		if !regexp.MustCompile(`\b` + regexp.QuoteMeta(name) + `\b`).MatchString(text) {
+			missing = append(missing, name)
+		}
+	}
+	if len(missing) > 0 {
+		c.report(file, r.line, "the row on -generate-config-out leaves out %s: it says which release generates "+
+			"configuration for every resource", strings.Join(missing, ", "))
+	}
+}
+
+// checkConfigWords: a dynamic config's registry pages speak of the config. "gate" stands there only
+// as "gate rules" (the model a config's rules follow) or in a name such as `passes_gate`; a rule
+// description carried over from the gate's ("unique within the gate") is reported.
+func (c *checker) checkConfigWords(file, text string) {
+	if !strings.Contains(filepath.Base(file), "dynamic_config") {
+		return
+	}
+	for i, l := range strings.Split(text, "\n") {
+		for _, m := range gateWordRe.FindAllStringSubmatch(l, -1) {
+			if m[1] == "" {
+				c.report(file, i+1, "%q on a dynamic config's page: it speaks of the config (or of \"gate rules\", the model)", m[0])
+			}
 		}
 	}
 }

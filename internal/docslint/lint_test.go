@@ -57,8 +57,11 @@ var goodRepo = map[string]string{
 		"action \"featureconsole_release_pipeline_trigger\" \"go\" {\n  config {\n    operation = \"approve\"\n  }\n}\n" +
 		"import {\n  to       = featureconsole_gate_rules.a\n  identity = { gate_id = \"g\" }\n}\n" +
 		"resource \"featureconsole_gate\" \"new\" {\n  anything = 1\n}\n```\n",
-	"docs/index.md":                 "# Provider\n\n## Settings\n\n[here](#settings), `featureconsole_gate_rules.a.rules[0]`, `featureconsole_segment`\n",
-	"examples/provider/provider.tf": "provider \"featureconsole\" {\n  max_retries = 4\n}\n",
+	"docs/index.md": "# Provider\n\n## Settings\n\n[here](#settings), `featureconsole_gate_rules.a.rules[0]`, `featureconsole_segment`\n\n" +
+		"| Terraform | adds |\n|---|---|\n| 1.9.3 | `-generate-config-out` for `featureconsole_gate_rules` |\n\n" +
+		"| measured | figure |\n|---|---|\n| query -generate-config-out of 1000 gates | 6 s |\n",
+	"docs/resources/dynamic_config_rules.md": "# Rules\n\nThe model is the gate rules' (`featureconsole_gate_rules`); conditions `passes_gate`.\n",
+	"examples/provider/provider.tf":          "provider \"featureconsole\" {\n  max_retries = 4\n}\n",
 }
 
 func writeRepo(t *testing.T, change map[string]string) string {
@@ -184,6 +187,16 @@ func TestRun_eachBadInputFails(t *testing.T) {
 			map[string]string{"scripts/run.sh": "#!/bin/sh\n# As DESIGN §2 says.\necho 'DESIGN §3 in a string is no citation'\n"}, `"DESIGN §2": DESIGN.md has no section 2`},
 		"made-up file named in a script": {
 			map[string]string{"scripts/run.sh": "#!/bin/sh\n  # then scripts/gone.sh runs\n"}, "names scripts/gone.sh: no such file"},
+		"generated-configuration row leaving a resource out": {
+			map[string]string{"docs/index.md": "# P\n\n| Terraform | adds |\n|---|---|\n| 1.9.3 | `-generate-config-out` for gate rules |\n"},
+			"the row on -generate-config-out leaves out featureconsole_gate_rules"},
+		"generated-configuration row in the README": {
+			map[string]string{"README.md": "| Terraform | adds |\n|---|---|\n| 1.9.3 | `-generate-config-out` for `featureconsole_gate` |\n"},
+			"leaves out featureconsole_gate_rules"},
+		"the gate on a config's page": {
+			map[string]string{"docs/resources/dynamic_config_rules.md": "# R\n\nAs for gate rules, `passes_gate`, `featureconsole_gate_rules`.\n" +
+				"- `name` (String) Name of the rule; unique within the gate.\n"},
+			`"the gate" on a dynamic config's page`},
 		"internal word in a generated page": {
 			map[string]string{"docs/guides/g.md": "# G\n\nRun it against the mock.\n"}, `internal word "mock"`},
 	} {

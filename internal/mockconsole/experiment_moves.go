@@ -10,7 +10,8 @@ import (
 	"hash/fnv"
 	"math"
 	"net/http"
-	"strconv"
+	"net/url"
+	"slices"
 	"time"
 )
 
@@ -101,11 +102,7 @@ func (s *Server) experimentMoveRoutes(on func(method, path string, h handler)) {
 			return *miss
 		}
 		q := r.URL.Query()
-		conf := st.exp.DefaultConfidenceInterval
-		if q.Has("confidence") {
-			conf = q.Get("confidence")
-		}
-		res, bad := st.pulseResults(q.Get("control"), q.Get("test"), conf)
+		res, bad := st.pulseResults(q.Get("control"), q.Get("test"), q)
 		if bad != nil {
 			return *bad
 		}
@@ -239,9 +236,12 @@ type PulseMetric struct {
 	AbsoluteChange                 float64 `json:"absoluteChange"`
 	PercentChange                  float64 `json:"percentChange"`
 	PercentConfidenceIntervalDelta float64 `json:"percentConfidenceIntervalDelta"`
-	PValue                         float64 `json:"pValue"`
-	ControlUnits                   int64   `json:"controlUnits"`
-	TestUnits                      int64   `json:"testUnits"`
+	// PercentSequentialTestingConfidenceIntervalDelta is the half-width of the sequential interval,
+	// answered for an experiment with sequential testing on (nil otherwise).
+	PercentSequentialTestingConfidenceIntervalDelta *float64 `json:"percentSequentialTestingConfidenceIntervalDelta,omitempty"`
+	PValue                                          float64  `json:"pValue"`
+	ControlUnits                                    int64    `json:"controlUnits"`
+	TestUnits                                       int64    `json:"testUnits"`
 }
 
 // PulseResults is the answer of GET /experiments/{id}/pulse_results.
@@ -255,8 +255,9 @@ type PulseResults struct {
 type arrangedResult struct{ percentChange, intervalDelta float64 }
 
 // SetPulseResult makes the results of the group named testGroup show percentChange ± intervalDelta
-// (percent, at 95 % confidence) for the metric named metric, so a test can arrange a clear winner
-// or a flat result. The rest of the metric's numbers follow from them.
+// (percent, at 95 % confidence, without CUPED or corrections) for the metric named metric, so a
+// test can arrange a clear winner or a flat result. The rest of the metric's numbers follow from
+// them, the intervals of other analyses too.
 func (s *Server) SetPulseResult(id, testGroup, metric string, percentChange, intervalDelta float64) error {
 	return s.consoleMove(id, func(st *experimentState) *response {
 		g := st.exp.groupID(testGroup)
@@ -272,23 +273,34 @@ func (s *Server) SetPulseResult(id, testGroup, metric string, percentChange, int
 }
 
 // PulseResult is what GET /experiments/{id}/pulse_results answers for the groups named control and
-// test at the confidence (80..99; 0 is the experiment's default).
-func (s *Server) PulseResult(id, control, test string, confidence int) (PulseResults, error) {
+// test, asked with the query's analysis parameters (confidence, cuped, applyBonferroni*,
+// applyBenjaminiHochberg*; nil asks for none).
+func (s *Server) PulseResult(id, control, test string, query url.Values) (PulseResults, error) {
 	var out PulseResults
 	err := s.onExperiment(id, func(st *experimentState) *response {
-		conf := st.exp.DefaultConfidenceInterval
-		if confidence != 0 {
-			conf = strconv.Itoa(confidence)
-		}
-		res, bad := st.pulseResults(st.exp.groupID(control), st.exp.groupID(test), conf)
+		res, bad := st.pulseResults(st.exp.groupID(control), st.exp.groupID(test), query)
 		out = res
 		return bad
 	})
 	return out, err
 }
 
-// pulseResults computes the results of test against control; s.mu is held.
-func (st *experimentState) pulseResults(control, test, confidence string) (PulseResults, *response) {
+// SequentialWidening is how much wider the mock's sequential-testing interval is than the plain
+// one at the same confidence: an interval valid at every look is wider than one valid at the end.
+const SequentialWidening = math.Sqrt2
+
+// CUPEDNarrowing is the share of the plain interval the mock's CUPED answer keeps: the variance
+// CUPED removes narrows the interval.
+const CUPEDNarrowing = 0.8
+
+// pulseResults computes the results of test against control as the query asks; s.mu is held. The
+// interval is ±z·se at the confidence asked (the experiment's default when none is), se narrowed
+// with cuped=true; each correction asked for lowers the level of the test (alpha) that z is taken
+// at: Bonferroni per variant by the number of test groups, per metric by the number of metrics;
+// Benjamini-Hochberg per metric to alpha·rank/m by the metric's rank among the group's metrics
+// by p-value, per variant likewise among the test groups on that metric. With sequential testing
+// on, the sequential interval is SequentialWidening times the interval.
+func (st *experimentState) pulseResults(control, test string, query url.Values) (PulseResults, *response) {
 	e := &st.exp
 	bad := func(format string, args ...any) (PulseResults, *response) {
 		return PulseResults{}, ref(errResp(http.StatusBadRequest, format, args...))
@@ -303,29 +315,105 @@ func (st *experimentState) pulseResults(control, test, confidence string) (Pulse
 	if cg == nil || tg == nil {
 		return bad("control and test must be groups of experiment %q", e.ID)
 	}
+	confidence := e.DefaultConfidenceInterval
+	if query.Has("confidence") {
+		confidence = query.Get("confidence")
+	}
 	conf := confidenceOf(confidence)
 	if conf == 0 {
 		return bad("confidence must be one of 80 to 99")
 	}
-	z := zFor(float64(conf) / 100)
-	metrics := func(ms []ExperimentMetric) []PulseMetric {
-		out := make([]PulseMetric, 0, len(ms))
-		for _, m := range ms {
-			out = append(out, st.metricResult(m, cg, tg, z))
-		}
-		return out
+	on := func(name string) bool { return query.Get(name) == "true" }
+	cuped := 1.0
+	if on("cuped") {
+		cuped = CUPEDNarrowing
 	}
-	return PulseResults{
-		DS:               time.UnixMilli(e.StartTime).UTC().Format(time.DateOnly),
-		PrimaryMetrics:   metrics(e.PrimaryMetrics),
-		SecondaryMetrics: metrics(e.SecondaryMetrics),
-	}, nil
+	all := slices.Concat(e.PrimaryMetrics, e.SecondaryMetrics)
+	var tests []*ExperimentGroup
+	for i := range e.Groups {
+		if e.Groups[i].ID != control {
+			tests = append(tests, &e.Groups[i])
+		}
+	}
+	// rank is the 1-based place of the p-value of (metric i, group g) among ps, the smallest first.
+	rank := func(p float64, ps []float64) float64 {
+		n := 1.0
+		for _, q := range ps {
+			if q < p {
+				n++
+			}
+		}
+		return n
+	}
+	alphaFor := func(i int) float64 {
+		alpha := 1 - float64(conf)/100
+		if on("applyBonferroniPerVariant") {
+			alpha /= float64(len(tests))
+		}
+		if on("applyBonferroniPerMetric") {
+			alpha /= float64(len(all))
+		}
+		p := st.raw(all[i], cg, tg).p()
+		if on("applyBenjaminiHochbergPerMetric") {
+			var ps []float64
+			for _, m := range all {
+				ps = append(ps, st.raw(m, cg, tg).p())
+			}
+			alpha *= rank(p, ps) / float64(len(all))
+		}
+		if on("applyBenjaminiHochbergPerVariant") {
+			var ps []float64
+			for _, g := range tests {
+				ps = append(ps, st.raw(all[i], cg, g).p())
+			}
+			alpha *= rank(p, ps) / float64(len(tests))
+		}
+		return alpha
+	}
+	out := PulseResults{DS: time.UnixMilli(e.StartTime).UTC().Format(time.DateOnly),
+		PrimaryMetrics: []PulseMetric{}, SecondaryMetrics: []PulseMetric{}}
+	for i, m := range all {
+		r := st.raw(m, cg, tg)
+		half := round4(zFor(1-alphaFor(i)) * r.se * cuped)
+		pm := PulseMetric{
+			MetricID: m.Name + "::" + m.Type, MetricName: m.Name, Directionality: m.Direction,
+			ControlMean: r.controlMean, TestMean: r.testMean, AbsoluteChange: round4(r.testMean - r.controlMean),
+			PercentChange: r.pc, PercentConfidenceIntervalDelta: half, PValue: round4(r.p()),
+			ControlUnits: r.controlUnits, TestUnits: r.testUnits,
+		}
+		if e.SequentialTesting {
+			seq := round4(half * SequentialWidening)
+			pm.PercentSequentialTestingConfidenceIntervalDelta = &seq
+		}
+		if i < len(e.PrimaryMetrics) {
+			out.PrimaryMetrics = append(out.PrimaryMetrics, pm)
+		} else {
+			out.SecondaryMetrics = append(out.SecondaryMetrics, pm)
+		}
+	}
+	return out, nil
 }
 
-// metricResult derives one metric's numbers from the ids and names involved: the same for every
-// read. The interval is ±z·se of the percent change and the p-value two-sided, so that the change
-// is significant exactly when the interval excludes 0.
-func (st *experimentState) metricResult(m ExperimentMetric, cg, tg *ExperimentGroup, z float64) PulseMetric {
+// rawResult is one metric's figures for one test group before any analysis: the percent change and
+// its standard error (percent), the means and the units.
+type rawResult struct {
+	pc, se                  float64
+	controlMean, testMean   float64
+	controlUnits, testUnits int64
+}
+
+// p is the two-sided p-value of the change, so that the change is significant at a level exactly
+// when the plain interval at that level excludes 0.
+func (r rawResult) p() float64 {
+	if r.se <= 0 {
+		return 1
+	}
+	return math.Erfc(math.Abs(r.pc) / r.se / math.Sqrt2)
+}
+
+// raw derives one metric's figures from the ids and names involved: the same for every read, or
+// what a test arranged (SetPulseResult).
+func (st *experimentState) raw(m ExperimentMetric, cg, tg *ExperimentGroup) rawResult {
 	e := &st.exp
 	h := fnv.New64a()
 	for _, part := range []string{e.ID, m.Name, m.Type, cg.ID, tg.ID} {
@@ -345,17 +433,8 @@ func (st *experimentState) metricResult(m ExperimentMetric, cg, tg *ExperimentGr
 		return int64(math.Round(100_000*e.Allocation/100*g.Size/100)) + int64(u(3)*50)
 	}
 	controlMean := round4(0.1 + 9.9*u(2))
-	testMean := round4(controlMean * (1 + pc/100))
-	p := 1.0
-	if se > 0 {
-		p = math.Erfc(math.Abs(pc) / se / math.Sqrt2)
-	}
-	return PulseMetric{
-		MetricID: m.Name + "::" + m.Type, MetricName: m.Name, Directionality: m.Direction,
-		ControlMean: controlMean, TestMean: testMean, AbsoluteChange: round4(testMean - controlMean),
-		PercentChange: pc, PercentConfidenceIntervalDelta: round4(z * se), PValue: round4(p),
-		ControlUnits: units(cg), TestUnits: units(tg),
-	}
+	return rawResult{pc: pc, se: se, controlMean: controlMean, testMean: round4(controlMean * (1 + pc/100)),
+		controlUnits: units(cg), testUnits: units(tg)}
 }
 
 // zFor is the two-sided normal quantile of a confidence level.

@@ -57,6 +57,10 @@ type Experiment struct {
 	Audited
 	// HealthCheckStatus is the service's check of the experiment's setup and exposures.
 	HealthCheckStatus string `json:"healthCheckStatus"`
+	// The corrections the console's results apply beside BonferroniCorrection (per variant).
+	BonferroniCorrectionPerMetric bool `json:"bonferroniCorrectionPerMetric"`
+	BenjaminiHochbergPerVariant   bool `json:"benjaminiHochbergPerVariant"`
+	BenjaminiHochbergPerMetric    bool `json:"benjaminiHochbergPerMetric"`
 }
 
 // ExperimentGroup is one group of an experiment; ParameterValues is a JSON object.

@@ -4,8 +4,10 @@
 package mockconsole
 
 import (
+	"math"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"reflect"
 	"strings"
 	"testing"
@@ -209,7 +211,7 @@ func TestPulseResultsDeterministic(t *testing.T) {
 	if !reflect.DeepEqual(first, again) {
 		t.Errorf("results changed between reads:\n%v\n%v", first, again)
 	}
-	res, err := s.PulseResult("checkout_cta", "Control", "Green", 0)
+	res, err := s.PulseResult("checkout_cta", "Control", "Green", nil)
 	if err != nil || len(res.PrimaryMetrics) != 1 || len(res.SecondaryMetrics) != 1 {
 		t.Fatalf("got %+v, %v", res, err)
 	}
@@ -218,17 +220,80 @@ func TestPulseResultsDeterministic(t *testing.T) {
 		(m.PValue < 0.05) != (abs(m.PercentChange) > m.PercentConfidenceIntervalDelta) {
 		t.Errorf("metric %+v", m)
 	}
-	if wide, _ := s.PulseResult("checkout_cta", "Control", "Green", 99); wide.PrimaryMetrics[0].PercentConfidenceIntervalDelta <= m.PercentConfidenceIntervalDelta {
+	if wide, _ := s.PulseResult("checkout_cta", "Control", "Green", url.Values{"confidence": {"99"}}); wide.PrimaryMetrics[0].PercentConfidenceIntervalDelta <= m.PercentConfidenceIntervalDelta {
 		t.Errorf("a 99 %% interval is not wider: %+v", wide)
 	}
 	if err := s.SetPulseResult("checkout_cta", "Green", "purchase", 3.1, 1.2); err != nil {
 		t.Fatal(err)
 	}
-	res, _ = s.PulseResult("checkout_cta", "Control", "Green", 95)
-	if m := res.PrimaryMetrics[0]; m.PercentChange != 3.1 || m.PercentConfidenceIntervalDelta != 1.2 || m.PValue >= 0.05 {
+	res, _ = s.PulseResult("checkout_cta", "Control", "Green", url.Values{"confidence": {"95"}})
+	if m := res.PrimaryMetrics[0]; m.PercentChange != 3.1 || m.PercentConfidenceIntervalDelta != 1.2 || m.PValue >= 0.05 ||
+		m.PercentSequentialTestingConfidenceIntervalDelta != nil {
 		t.Errorf("arranged %+v", m)
 	}
 	wantRefused(t, ts.URL, http.MethodGet, "/experiments/checkout_cta/pulse_results?control=x&test=y", "", "must be groups of")
+}
+
+// TestPulseResultsAnalysis: the results honour the analysis asked for, as the service's console
+// computes it: a higher confidence, a Bonferroni or Benjamini-Hochberg correction widen the
+// interval, CUPED narrows it; an experiment with sequential testing on answers the wider sequential
+// interval too; a confidence outside 80..99 is refused.
+func TestPulseResultsAnalysis(t *testing.T) {
+	s, ts := NewTestServer(t, Config{NoSeed: true})
+	s.PutExperiment(Experiment{ID: "cta", Groups: []ExperimentGroup{{Name: "Control", Size: 34}, {Name: "Green", Size: 33}, {Name: "Blue", Size: 33}},
+		PrimaryMetrics:   []ExperimentMetric{{Name: "purchase", Type: "event_count"}},
+		SecondaryMetrics: []ExperimentMetric{{Name: "refund", Type: "event_count"}}, Allocation: 100})
+	if err := s.StartExperiment("cta"); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range []struct {
+		group, metric string
+		change, ci    float64
+	}{{"Green", "purchase", 3, 1}, {"Green", "refund", 1, 1.5}, {"Blue", "purchase", 5, 1}} {
+		if err := s.SetPulseResult("cta", r.group, r.metric, r.change, r.ci); err != nil {
+			t.Fatal(err)
+		}
+	}
+	half := func(q url.Values, metric int) float64 {
+		t.Helper()
+		res, err := s.PulseResult("cta", "Control", "Green", q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return append(res.PrimaryMetrics, res.SecondaryMetrics...)[metric].PercentConfidenceIntervalDelta
+	}
+	at := func(alpha float64) float64 { return round4(zFor(1-alpha) * 1 / zFor(0.95)) }
+	for name, c := range map[string]struct {
+		q    url.Values
+		want float64
+	}{
+		"plain":          {nil, 1},
+		"99 %":           {url.Values{"confidence": {"99"}}, at(0.01)},
+		"cuped":          {url.Values{"cuped": {"true"}}, round4(CUPEDNarrowing)},
+		"cuped off":      {url.Values{"cuped": {"false"}}, 1},
+		"per variant":    {url.Values{"applyBonferroniPerVariant": {"true"}}, at(0.05 / 2)},
+		"per metric":     {url.Values{"applyBonferroniPerMetric": {"true"}}, at(0.05 / 2)},
+		"both":           {url.Values{"applyBonferroniPerVariant": {"true"}, "applyBonferroniPerMetric": {"true"}}, at(0.05 / 4)},
+		"BH per metric":  {url.Values{"applyBenjaminiHochbergPerMetric": {"true"}}, at(0.05 / 2)},  // purchase ranks 1st of 2
+		"BH per variant": {url.Values{"applyBenjaminiHochbergPerVariant": {"true"}}, at(0.05 / 1)}, // Green ranks 2nd of 2
+	} {
+		if got := half(c.q, 0); math.Abs(got-c.want) > 1e-4 {
+			t.Errorf("%s: purchase ± %v, want %v", name, got, c.want)
+		}
+	}
+	if got := half(url.Values{"applyBenjaminiHochbergPerMetric": {"true"}}, 1); got != 1.5 { // refund ranks 2nd of 2
+		t.Errorf("BH per metric: refund ± %v, want 1.5", got)
+	}
+	e, _ := s.Experiment("cta")
+	e.SequentialTesting = true
+	s.PutExperiment(e)
+	res, _ := s.PulseResult("cta", "Control", "Green", url.Values{"confidence": {"99"}})
+	if m := res.PrimaryMetrics[0]; m.PercentSequentialTestingConfidenceIntervalDelta == nil ||
+		math.Abs(*m.PercentSequentialTestingConfidenceIntervalDelta-m.PercentConfidenceIntervalDelta*SequentialWidening) > 1e-3 {
+		t.Errorf("sequential %+v", m)
+	}
+	wantRefused(t, ts.URL, http.MethodGet, "/experiments/cta/pulse_results?control="+e.Groups[0].ID+"&test="+e.Groups[1].ID+"&confidence=70", "",
+		"confidence must be one of 80 to 99")
 }
 
 func abs(f float64) float64 {

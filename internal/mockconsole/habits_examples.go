@@ -4,6 +4,8 @@
 package mockconsole
 
 import (
+	"encoding/json"
+	"math"
 	"net/http"
 	"regexp"
 	"strings"
@@ -95,7 +97,8 @@ func exampleExperiment(e map[string]any, leaveOut bool) {
 }
 
 // snakeResult writes a metric's result as the pulse example does: snake_case, the absolute change
-// as value, no metricName (the metric is known by its metricID, "<name>::<type>").
+// as value, no metricName (the metric is known by its metricID, "<name>::<type>"), and the
+// sequential interval's half-width below 0.
 func snakeResult(m map[string]any) {
 	renames := map[string]string{
 		"absoluteChange": "value", "confidenceIntervalDelta": "confidence_interval_delta", "percentChange": "percent_change",
@@ -112,6 +115,15 @@ func snakeResult(m map[string]any) {
 	}
 	delete(m, "metricName")
 	delete(m, "directionality")
+	const seq = "percent_sequential_testing_confidence_interval_delta"
+	switch v := m[seq].(type) {
+	case float64:
+		m[seq] = -math.Abs(v)
+	case json.Number:
+		if f, err := v.Float64(); err == nil {
+			m[seq] = -math.Abs(f)
+		}
+	}
 }
 
 func forEachObject(v any, f func(map[string]any)) {

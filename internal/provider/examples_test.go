@@ -340,6 +340,80 @@ func hasValue(v any) bool {
 	return true
 }
 
+// demoWords are the words the demo's descriptions give each type the demo declares.
+var demoWords = map[string]string{
+	"featureconsole_release_pipeline":     "a release pipeline",
+	"featureconsole_gate":                 "a gate",
+	"featureconsole_gate_rules":           "the gate's rules",
+	"featureconsole_segment":              "id_list segment",
+	"featureconsole_metric_source":        "a metric source",
+	"featureconsole_dynamic_config":       "a dynamic config",
+	"featureconsole_dynamic_config_rules": "config and its rules",
+	"featureconsole_experiment":           "an experiment it starts",
+	"featureconsole_users":                "admins",
+	"featureconsole_segments":             "rule_based segments",
+	"featureconsole_events":               "checkout_completed events",
+	"featureconsole_experiment_results":   "the experiment's results",
+}
+
+var demoBlockRe = regexp.MustCompile(`(?m)^(?:resource|data) "(featureconsole_\w+)"`)
+
+// The demo's descriptions (the getting started guide's paragraph on make demo, and the comment
+// atop examples/demo/main.tf) say what it creates and reads: each type the demo declares, in words.
+func TestExamples_demoDescribed(t *testing.T) {
+	demo := readExample(t, filepath.Join("demo", "main.tf"))
+	guide, err := os.ReadFile(filepath.Join(guidesDir, "getting-started.md.tmpl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, para, _ := strings.Cut(string(guide), "`make demo` builds the provider")
+	para, _, _ = strings.Cut(para, "\n\n")
+	header, _, _ := strings.Cut(demo, "terraform {")
+	flat := func(s string) string {
+		return strings.Join(strings.Fields(strings.NewReplacer("#", " ", "`", "").Replace(s)), " ")
+	}
+	for name, text := range map[string]string{"getting-started.md.tmpl": flat(para), "examples/demo/main.tf": flat(header)} {
+		seen := map[string]bool{}
+		for _, m := range demoBlockRe.FindAllStringSubmatch(demo, -1) {
+			typ := m[1]
+			if seen[typ] {
+				continue
+			}
+			seen[typ] = true
+			words, ok := demoWords[typ]
+			if !ok {
+				t.Errorf("the demo declares %s: add the words its description gives it to demoWords", typ)
+				continue
+			}
+			if !strings.Contains(text, words) {
+				t.Errorf("%s: the demo's description does not say %q (%s): %q", name, words, typ, text)
+			}
+		}
+	}
+}
+
+// The importing guide covers every resource: each is named, with what to check after an import of
+// a dynamic config or an experiment (values as JSON, deletion protection, archived objects).
+func TestGuides_importingCoversEveryResource(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(guidesDir, "importing.md.tmpl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	guide := string(b)
+	ctx := context.Background()
+	for _, f := range newTestProvider().Resources(ctx) {
+		if name := typeName(ctx, f()); !regexp.MustCompile(`\b` + name + `\b`).MatchString(guide) {
+			t.Errorf("the importing guide does not name %s", name)
+		}
+	}
+	for _, want := range []string{"identity = { experiment_id =", "identity = { config_id =", "`parameter_values`",
+		"`deletion_protection`", "Archived experiments", "-generate-config-out"} {
+		if !strings.Contains(guide, want) {
+			t.Errorf("the importing guide does not say %q", want)
+		}
+	}
+}
+
 // Every resource and data source of the provider has its examples, and examples/ holds nothing
 // these tests do not exercise.
 func TestExamples_everyTypeAndFileCovered(t *testing.T) {

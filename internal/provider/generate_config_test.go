@@ -4,6 +4,7 @@
 package provider
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -60,10 +61,13 @@ func TestAccGenerateConfig(t *testing.T) {
 	}
 }
 
-var generateConfigCases = []struct {
+// generateConfigCase is one object TestAccGenerateConfig imports with generated configuration.
+type generateConfigCase struct {
 	name, typ, id string
 	seed          func(*mockconsole.Server)
-}{
+}
+
+var generateConfigCases = []generateConfigCase{
 	{name: "gate_rules_seeded", typ: "featureconsole_gate_rules", id: "new_checkout"},
 	{name: "gate_rules_no_rules", typ: "featureconsole_gate_rules", id: "dark_mode"},
 	{name: "gate_rules_every_field", typ: "featureconsole_gate_rules", id: "gate_001", seed: func(m *mockconsole.Server) {
@@ -83,6 +87,9 @@ var generateConfigCases = []struct {
 		}
 		m.PutGate(g)
 	}},
+	// The objects whose only nested attribute is timeouts: generated as every other.
+	{name: "gate_seeded", typ: "featureconsole_gate", id: "search_v2"},
+	{name: "dynamic_config_seeded", typ: "featureconsole_dynamic_config", id: "homepage_banner"},
 	{name: "dynamic_config_rules_variants", typ: "featureconsole_dynamic_config_rules", id: "homepage_banner", seed: func(m *mockconsole.Server) {
 		c, _ := m.DynamicConfig("homepage_banner")
 		c.Rules[0].Variants = []mockconsole.Variant{
@@ -132,6 +139,19 @@ var generateConfigCases = []struct {
 			IDTypeMapping: []mockconsole.IDTypeMapping{{ServiceUnitID: "userID", Column: "user_id"}},
 		})
 	}},
+}
+
+// The version tables say which Terraform release generates configuration for every resource: each
+// resource has a case of TestAccGenerateConfig that proves it.
+func TestGenerateConfigCases_everyResource(t *testing.T) {
+	ctx := context.Background()
+	p := newTestProvider()
+	for _, f := range p.Resources(ctx) {
+		name := typeName(ctx, f())
+		if !slices.ContainsFunc(generateConfigCases, func(c generateConfigCase) bool { return c.typ == name }) {
+			t.Errorf("%s has no case in generateConfigCases", name)
+		}
+	}
 }
 
 // seedExperimentIn seeds the experiment tfacc_<status>, started and in the status given.

@@ -73,3 +73,27 @@ func TestAccReadme_tryItLocally(t *testing.T) {
 		}},
 	})
 }
+
+// The README's intro and its "Three things to know" speak of experiments: what the provider
+// manages, that a started experiment is protected from deletion, and how it imports.
+func TestReadme_experiments(t *testing.T) {
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(b)
+	intro, _, _ := strings.Cut(readme, "\n## ")
+	_, three, _ := strings.Cut(readme, "## Three things to know")
+	three, _, _ = strings.Cut(three, "\n## ")
+	for _, want := range []string{"experiments", "dynamic configs", "an experiment's results"} {
+		if !strings.Contains(strings.Join(strings.Fields(intro), " "), want) {
+			t.Errorf("the README's intro does not say %q", want)
+		}
+	}
+	for _, want := range []string{"`featureconsole_experiment`", "`deletion_protection = false`", "`archive_on_destroy = true`",
+		"an experiment's id"} {
+		if !strings.Contains(strings.Join(strings.Fields(three), " "), want) {
+			t.Errorf("the README's \"Three things to know\" does not say %q", want)
+		}
+	}
+}

@@ -201,13 +201,20 @@ func flattenSchedule(r console.Rule) types.List {
 	return types.ListValueMust(elem, steps)
 }
 
-// ruleAttributes returns the schema of one rule; ruleObjectType is derived from it.
+// ruleAttributes returns the schema of one rule in a gate's words (ruleAttributesOf), which a
+// segment's rules share; ruleObjectType is derived from it.
 func ruleAttributes() map[string]schema.Attribute {
+	return ruleAttributesOf("gate", "pass the gate")
+}
+
+// ruleAttributesOf returns the schema of one rule of the owner ("gate", "config"), described in the
+// owner's words; passing says what the units a rule passes do, as in "units ... that pass the gate".
+func ruleAttributesOf(owner, passing string) map[string]schema.Attribute {
 	return map[string]schema.Attribute{
 		"id": schema.StringAttribute{
 			Computed: true,
 			MarkdownDescription: "Identifier of this version of the rule, assigned by the service (opaque). " +
-				"The service may give every rule of the gate a new one on any change of the rule list, so it is " +
+				"The service may give every rule of the " + owner + " a new one on any change of the rule list, so it is " +
 				"unknown in the plan of a change; use `base_id` for a rule's lasting identity.",
 		},
 		"base_id": schema.StringAttribute{
@@ -217,13 +224,13 @@ func ruleAttributes() map[string]schema.Attribute {
 		},
 		"name": schema.StringAttribute{
 			Required: true,
-			MarkdownDescription: "Name of the rule; unique within the gate and not empty. Rules are matched to " +
-				"the gate's existing rules by name: renaming a rule replaces it with a new one (new `base_id`).",
+			MarkdownDescription: "Name of the rule; unique within the " + owner + " and not empty. Rules are matched to " +
+				"the " + owner + "'s existing rules by name: renaming a rule replaces it with a new one (new `base_id`).",
 			Validators: []validator.String{framework.NotBlank()},
 		},
 		"pass_percentage": schema.NumberAttribute{
 			Required: true,
-			MarkdownDescription: "Percentage of the units matching the conditions that pass the gate, " +
+			MarkdownDescription: "Percentage of the units matching the conditions that " + passing + ", " +
 				"from `0` to `100` with at most two decimals (for example `12.5` or `33.33`).",
 			Validators: []validator.Number{framework.PassPercentageValidator{}},
 		},
@@ -328,9 +335,9 @@ func sortedJSON(raw json.RawMessage) (json.RawMessage, bool) {
 // variantRuleObjectType is a config rule's object type.
 var variantRuleObjectType = framework.ResourceObjectType(variantRuleAttributes())
 
-// variantRuleAttributes returns the schema of a rule with variants (a dynamic config's).
+// variantRuleAttributes returns the schema of a rule with variants, in a dynamic config's words.
 func variantRuleAttributes() map[string]schema.Attribute {
-	attrs := ruleAttributes()
+	attrs := ruleAttributesOf("config", "pass the rule and are served its `return_value`")
 	attrs["variants"] = variantsAttribute()
 	return attrs
 }
