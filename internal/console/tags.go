@@ -5,7 +5,9 @@ package console
 
 import (
 	"context"
+	"errors"
 	"net/http"
+	"slices"
 	"strconv"
 )
 
@@ -70,4 +72,55 @@ func (c *Client) EachTagsPage(ctx context.Context, opts ListOptions, fn func([]T
 // ListTags reads every tag of the project.
 func (c *Client) ListTags(ctx context.Context, opts ListOptions) ([]Tag, error) {
 	return tags.all(ctx, c, opts)
+}
+
+// TagCarriers names the objects that carry the tag named name ("gate \"checkout_v2\""): the gates,
+// dynamic configs, experiments, segments, metric sources and metrics whose tags hold it, read from
+// their listings. It says why the service refuses to delete a tag.
+func (c *Client) TagCarriers(ctx context.Context, name string) ([]string, error) {
+	var out []string
+	add := func(kind, id string, tags []string) {
+		if slices.Contains(tags, name) {
+			out = append(out, kind+" "+strconv.Quote(id))
+		}
+	}
+	err := errors.Join(
+		c.EachGatesPage(ctx, ListOptions{IncludeArchived: true}, func(page []Gate) error {
+			for _, g := range page {
+				add("gate", g.ID, g.Tags)
+			}
+			return nil
+		}),
+		c.EachDynamicConfigsPage(ctx, ListOptions{}, func(page []DynamicConfig) error {
+			for _, d := range page {
+				add("dynamic config", d.ID, d.Tags)
+			}
+			return nil
+		}),
+		c.EachExperimentsPage(ctx, "", ListOptions{}, func(page []Experiment) error {
+			for _, e := range page {
+				add("experiment", e.ID, e.Tags)
+			}
+			return nil
+		}),
+		c.EachSegmentsPage(ctx, ListOptions{}, func(page []Segment) error {
+			for _, s := range page {
+				add("segment", s.ID, s.Tags)
+			}
+			return nil
+		}),
+		c.EachMetricSourcesPage(ctx, ListOptions{}, func(page []MetricSource) error {
+			for _, s := range page {
+				add("metric source", s.Name, s.Tags)
+			}
+			return nil
+		}),
+		c.EachMetricsPage(ctx, ListOptions{}, func(page []Metric) error {
+			for _, m := range page {
+				add("metric", m.ID, m.Tags)
+			}
+			return nil
+		}),
+	)
+	return out, err
 }

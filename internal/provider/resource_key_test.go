@@ -1,0 +1,310 @@
+// Copyright (c) The terraform-provider-featureconsole Authors
+// SPDX-License-Identifier: MPL-2.0
+
+package provider
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/mockconsole"
+)
+
+const keyAddr = "featureconsole_key.web_server"
+
+// keyConfig is the issue's example: an app, a tag a gate carries by reference, a server key scoped
+// to the app, and its secret as a sensitive output.
+func keyConfig(description, env, rotated string) string {
+	return fmt.Sprintf(`
+resource "featureconsole_target_app" "web" {
+  name        = "web"
+  description = "the web app"
+}
+resource "featureconsole_tag" "checkout" {
+  name        = "tfacc_checkout"
+  description = "the checkout team's"
+  is_core     = false
+}
+resource "featureconsole_gate" "tagged" {
+  gate_id = "tfacc_tagged"
+  tags    = [featureconsole_tag.checkout.name]
+}
+resource "featureconsole_key" "web_server" {
+  type              = "SERVER"
+  description       = %q
+  environments      = [%q]
+  target_app_id     = featureconsole_target_app.web.id
+  rotation_triggers = { rotated = %q }
+}
+output "web_server_key" {
+  value     = featureconsole_key.web_server.secret
+  sensitive = true
+}
+`, description, env, rotated)
+}
+
+// onlyKey is the one key the mock holds.
+func onlyKey(m *mockconsole.Server) (mockconsole.Key, error) {
+	secrets := m.KeySecrets()
+	if len(secrets) != 1 {
+		return mockconsole.Key{}, fmt.Errorf("the mock holds %d keys, want 1", len(secrets))
+	}
+	k, _ := m.Key(secrets[0])
+	return k, nil
+}
+
+// expectKey checks the mock's one key and that the state and the output hold its secret; seen
+// collects the secrets met, so that a later step can tell a new one from an old one.
+func expectKey(m *mockconsole.Server, description, env string, seen *[]string) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		k, err := onlyKey(m)
+		if err != nil {
+			return err
+		}
+		app, ok := m.TargetApp(framework.Deref(k.PrimaryTargetApp, ""))
+		if k.Type != "SERVER" || k.Description != description || !slices.Equal(k.Environments, []string{env}) || !ok || app.Name != "web" {
+			return fmt.Errorf("the mock's key is %+v (app %+v)", k, app)
+		}
+		rs := s.RootModule().Resources[keyAddr]
+		if got := rs.Primary.Attributes["secret"]; got != k.Key {
+			return fmt.Errorf("the state's secret is not the mock's key")
+		}
+		if out := s.RootModule().Outputs["web_server_key"]; out == nil || out.Value != k.Key {
+			return fmt.Errorf("the output does not give the key's secret")
+		}
+		if !slices.Contains(*seen, k.Key) {
+			*seen = append(*seen, k.Key)
+		}
+		return nil
+	}
+}
+
+// TestAccKey_lifecycle: an app, a tag and a server key scoped to the app are created as written and
+// plan empty; description and environments update in place; rotation_triggers rotate in place (a
+// new secret in the output, the old one gone); a rotation in the console is a new secret at the
+// next refresh, never an error; the key imports by its fingerprint; destroy removes all three.
+func TestAccKey_lifecycle(t *testing.T) {
+	m, url := startMock(t, mockconsole.Config{})
+	var secrets []string
+	fingerprint := regexp.MustCompile(`^sha256:[0-9a-f]{16}$`)
+	var firstID string
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy: func(*terraform.State) error {
+			if k, a, g := m.KeySecrets(), m.TargetAppIDs(), m.TagIDs(); len(k)+len(a)+len(g) > 0 {
+				return fmt.Errorf("destroy left %d keys, %d target apps, %d tags in the mock", len(k), len(a), len(g))
+			}
+			return nil
+		},
+		Steps: []resource.TestStep{
+			{
+				Config: providerBlock(url) + keyConfig("web backend", "production", "2026-11"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(keyAddr, plancheck.ResourceActionCreate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(keyAddr, tfjsonpath.New("id"), knownvalue.StringRegexp(fingerprint)),
+					statecheck.ExpectKnownValue(keyAddr, tfjsonpath.New("scopes"), knownvalue.SetSizeExact(0)),
+					statecheck.ExpectKnownValue(keyAddr, tfjsonpath.New("deactivated"), knownvalue.Bool(false)),
+					statecheck.ExpectKnownValue("featureconsole_gate.tagged", tfjsonpath.New("tags"),
+						knownvalue.SetExact([]knownvalue.Check{knownvalue.StringExact("tfacc_checkout")})),
+				},
+				Check: resource.ComposeAggregateTestCheckFunc(
+					expectKey(m, "web backend", "production", &secrets),
+					func(s *terraform.State) error {
+						firstID = s.RootModule().Resources[keyAddr].Primary.ID
+						if firstID != console.Fingerprint(secrets[0]) || strings.Contains(firstID, secrets[0]) {
+							return fmt.Errorf("the key's id %q is not its secret's fingerprint", firstID)
+						}
+						return nil
+					},
+				),
+			},
+			{
+				// Description and environments: in place, the same secret.
+				Config: providerBlock(url) + keyConfig("web backend, EU", "staging", "2026-11"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(keyAddr, plancheck.ResourceActionUpdate),
+					plancheck.ExpectKnownValue(keyAddr, tfjsonpath.New("secret"), knownvalue.NotNull()),
+				}},
+				Check: resource.ComposeAggregateTestCheckFunc(
+					expectKey(m, "web backend, EU", "staging", &secrets),
+					func(*terraform.State) error {
+						if len(secrets) != 1 {
+							return fmt.Errorf("an update changed the secret")
+						}
+						return nil
+					},
+				),
+			},
+			{
+				// rotation_triggers: rotated in place; the old secret is gone, the id stays.
+				Config: providerBlock(url) + keyConfig("web backend, EU", "staging", "2026-12"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(keyAddr, plancheck.ResourceActionUpdate),
+					plancheck.ExpectUnknownValue(keyAddr, tfjsonpath.New("secret")),
+					plancheck.ExpectKnownValue(keyAddr, tfjsonpath.New("id"), knownvalue.NotNull()),
+				}},
+				Check: resource.ComposeAggregateTestCheckFunc(
+					expectKey(m, "web backend, EU", "staging", &secrets),
+					func(s *terraform.State) error {
+						if len(secrets) != 2 {
+							return fmt.Errorf("the rotation left the secret as it was")
+						}
+						if _, ok := m.Key(secrets[0]); ok {
+							return fmt.Errorf("the old secret still works after the rotation")
+						}
+						if id := s.RootModule().Resources[keyAddr].Primary.ID; id != firstID {
+							return fmt.Errorf("the rotation changed the id from %q to %q", firstID, id)
+						}
+						return nil
+					},
+				),
+			},
+			{
+				// Rotated in the console: the refresh reads the new secret; nothing fails, nothing to change.
+				PreConfig: func() {
+					if k, err := onlyKey(m); err == nil {
+						m.RotateKey(k.Key)
+					}
+				},
+				Config:           providerBlock(url) + keyConfig("web backend, EU", "staging", "2026-12"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(keyAddr, plancheck.ResourceActionNoop),
+				}},
+				Check: resource.ComposeAggregateTestCheckFunc(
+					expectKey(m, "web backend, EU", "staging", &secrets),
+					func(*terraform.State) error {
+						if len(secrets) != 3 {
+							return fmt.Errorf("the state did not take the secret the console rotated to")
+						}
+						return nil
+					},
+				),
+			},
+			{
+				// Import by fingerprint: the one of the secret as it now stands.
+				ResourceName:      keyAddr,
+				ImportState:       true,
+				ImportStateIdFunc: func(*terraform.State) (string, error) { return console.Fingerprint(secrets[len(secrets)-1]), nil },
+				ImportStateCheck: func(states []*terraform.InstanceState) error {
+					if len(states) != 1 || states[0].Attributes["secret"] != secrets[len(secrets)-1] ||
+						states[0].Attributes["description"] != "web backend, EU" || states[0].Attributes["target_app_id"] == "" {
+						return fmt.Errorf("the import holds %v", states)
+					}
+					return nil
+				},
+			},
+		},
+	})
+}
+
+// TestAccKey_deactivated: deactivated = true deactivates the key in place; back to false is a new
+// key (the service has no way back).
+func TestAccKey_deactivated(t *testing.T) {
+	m, url := startMock(t, mockconsole.Config{})
+	config := func(deactivated bool) string {
+		return providerBlock(url) + fmt.Sprintf(`
+resource "featureconsole_key" "console" {
+  type        = "CONSOLE"
+  description = "ci scripts"
+  deactivated = %t
+}
+`, deactivated)
+	}
+	const addr = "featureconsole_key.console"
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy: func(*terraform.State) error {
+			if k := m.KeySecrets(); len(k) > 0 {
+				return fmt.Errorf("destroy left %d keys", len(k))
+			}
+			return nil
+		},
+		Steps: []resource.TestStep{
+			{
+				Config: config(false),
+				// The service chose the console key's scopes: read, never promised.
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectUnknownValue(addr, tfjsonpath.New("scopes")),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("scopes"), knownvalue.SetExact([]knownvalue.Check{knownvalue.StringExact("omni_read_write")})),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("environments"), knownvalue.Null()),
+				},
+			},
+			{
+				Config: config(true),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+				}},
+				Check: func(*terraform.State) error {
+					k, err := onlyKey(m)
+					if err == nil && k.Status != "deactivated" {
+						err = fmt.Errorf("the key is %s", k.Status)
+					}
+					return err
+				},
+			},
+			{
+				Config: config(false),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate),
+				}},
+				Check: func(*terraform.State) error {
+					k, err := onlyKey(m)
+					if err == nil && k.Status != "active" {
+						err = fmt.Errorf("the new key is %s", k.Status)
+					}
+					return err
+				},
+			},
+		},
+	})
+}
+
+// TestAccKey_refusedAtPlan: a key type the service lacks, and an environment the project lacks,
+// fail the plan naming them, with nothing sent.
+func TestAccKey_refusedAtPlan(t *testing.T) {
+	t.Parallel()
+	m, url := startMock(t, mockconsole.Config{})
+	planFailsSendingNothing(t, m, url, []struct{ config, want string }{
+		{`
+resource "featureconsole_key" "k" {
+  type        = "SERVR"
+  description = "typo"
+}
+`, `(?s)Unknown key type.*type: unknown key type "SERVR".*Did\s+you\s+mean\s+"SERVER"`},
+		{`
+resource "featureconsole_key" "k" {
+  type        = "SCIM"
+  description = "an organisation's key"
+}
+`, `(?s)Unknown key type.*"SCIM"`},
+		{`
+resource "featureconsole_key" "k" {
+  type         = "SERVER"
+  description  = "typo"
+  environments = ["production", "producton"]
+}
+`, `(?s)Unknown environment.*environments: the project has no environment "producton".*Did\s+you\s+mean\s+"production"`},
+	})
+	if n := m.CountRequests("", "/keys"); n > 0 {
+		t.Errorf("the refused plans sent %d requests to /keys", n)
+	}
+}
