@@ -134,3 +134,8 @@ func (a TargetApp) clone() TargetApp {
 	a.Experiments = slices.Clone(a.Experiments)
 	return a
 }
+
+// DeleteTargetApp removes a target app (deleted in the console).
+func (s *Server) DeleteTargetApp(id string) {
+	remove(s, s.targetApps, id)
+}

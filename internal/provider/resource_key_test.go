@@ -182,7 +182,7 @@ func TestAccKey_lifecycle(t *testing.T) {
 						m.RotateKey(k.Key)
 					}
 				},
-				Config:           providerBlock(url) + keyConfig("web backend, EU", "staging", "2026-12"),
+				Config: providerBlock(url) + keyConfig("web backend, EU", "staging", "2026-12"),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(keyAddr, plancheck.ResourceActionNoop),
 				}},
