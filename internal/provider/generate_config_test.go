@@ -126,6 +126,16 @@ var generateConfigCases = []struct {
 	}},
 	{name: "segment_rule_based_seeded", typ: "featureconsole_segment", id: "segment_04"},
 	{name: "segment_id_list_seeded", typ: "featureconsole_segment", id: "segment_03"},
+	// A target app and a tag made in the console, imported by id.
+	{name: "target_app_console_made", typ: "featureconsole_target_app", id: "ta_mobile", seed: func(m *mockconsole.Server) {
+		m.PutTargetApp(mockconsole.TargetApp{ID: "ta_mobile", Name: "mobile", Description: "the iOS and Android apps"})
+	}},
+	{name: "tag_console_made", typ: "featureconsole_tag", id: "tag_growth", seed: func(m *mockconsole.Server) {
+		m.PutTag(mockconsole.Tag{ID: "tag_growth", Name: "growth", Description: "the growth team's", IsCore: true})
+	}},
+	{name: "tag_without_description", typ: "featureconsole_tag", id: "tag_plain", seed: func(m *mockconsole.Server) {
+		m.PutTag(mockconsole.Tag{ID: "tag_plain", Name: "plain"})
+	}},
 	{name: "metric_source_minimal", typ: "featureconsole_metric_source", id: "signups", seed: func(m *mockconsole.Server) {
 		m.PutMetricSource(mockconsole.MetricSource{
 			Name: "signups", SQL: "SELECT * FROM signups", TimestampColumn: "created_at",
