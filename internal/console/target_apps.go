@@ -29,26 +29,26 @@ var targetApps = collection[TargetApp]{path: "/target_app", one: "target app", m
 
 // CreateTargetApp sends `POST /target_app`. Its schema answers the app, its example the body sent
 // without the service's envelope or id: an answer without an id is completed from the listing,
-// where the app of that name is the one created.
+// where the app of that name is the one created. An app returned without an id is one the
+// service made but named by no id (the listing's example gives none).
 func (c *Client) CreateTargetApp(ctx context.Context, a TargetAppWrite) (*TargetApp, error) {
 	r := request{method: http.MethodPost, path: targetApps.path, body: a, op: "create target app", object: strconv.Quote(a.Name), dataOptional: true, noResend: true}
 	var out TargetApp
-	if err := c.do(ctx, r, &out); err != nil && !emptyAnswer(err) && !noData(err) {
+	if err := c.do(ctx, r, &out); err != nil && !emptyAnswer(err) {
 		return nil, err
 	}
 	if out.ID != "" {
 		return &out, nil
 	}
-	return c.FindTargetApp(ctx, a.Name)
+	found, err := c.FindTargetApp(ctx, a.Name)
+	if NotFound(err) {
+		return &TargetApp{Name: a.Name}, nil
+	}
+	return found, err
 }
 
-// noData reports a DecodeError of a success whose body is no envelope (the create's example).
-func noData(err error) bool {
-	_, ok := err.(*DecodeError)
-	return ok
-}
-
-// FindTargetApp returns the one target app named name, from the listing.
+// FindTargetApp returns the one target app named name, from the listing (its ID "" where the
+// listing gives none); a NotFound error when none has the name.
 func (c *Client) FindTargetApp(ctx context.Context, name string) (*TargetApp, error) {
 	apps, err := c.ListTargetApps(ctx, ListOptions{})
 	if err != nil {
@@ -60,13 +60,13 @@ func (c *Client) FindTargetApp(ctx context.Context, name string) (*TargetApp, er
 			found = append(found, a)
 		}
 	}
-	switch {
-	case len(found) == 1 && found[0].ID != "":
-		return &found[0], nil
-	case len(found) == 0:
+	switch len(found) {
+	case 0:
 		return nil, &APIError{Op: "find target app", Object: strconv.Quote(name), StatusCode: http.StatusNotFound, Message: "no target app has this name"}
+	case 1:
+		return &found[0], nil
 	}
-	return nil, fmt.Errorf("unable to find target app %q: %d target apps have this name, or the listing gives no id", name, len(found))
+	return nil, fmt.Errorf("unable to find target app %q: %d target apps have this name", name, len(found))
 }
 
 // GetTargetApp reads `GET /target_app/{id}`.

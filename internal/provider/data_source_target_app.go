@@ -64,6 +64,11 @@ func (d *targetAppDataSource) Read(ctx context.Context, req datasource.ReadReque
 		failure.Add(ctx, &resp.Diagnostics, nil, err)
 		return
 	}
+	if app.ID == "" {
+		resp.Diagnostics.AddAttributeError(path.Root("name"), fmt.Sprintf("Target app %q has no id", name),
+			"The service's list of target apps gives no id for this app.")
+		return
+	}
 	m.ID = types.StringValue(app.ID)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }

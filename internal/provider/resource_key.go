@@ -241,7 +241,7 @@ func (r *keyResource) rotatedElsewhere(ctx context.Context, state keyModel, diag
 
 // keyHolds reports whether k holds what the state says of its key.
 func keyHolds(k console.Key, m keyModel) bool {
-	var got keyModel = m
+	got := m
 	flattenKey(&k, &got)
 	same := got.Type.Equal(m.Type) && got.TargetAppID.Equal(m.TargetAppID) &&
 		sameStrings(got.Environments, m.Environments) && sameStrings(got.SecondaryTargetAppIDs, m.SecondaryTargetAppIDs) &&

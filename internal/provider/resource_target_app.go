@@ -85,6 +85,12 @@ func (r *targetAppResource) Create(ctx context.Context, req resource.CreateReque
 		framework.APIFailure{Op: "create", Object: fmt.Sprintf("target app %q", plan.Name.ValueString())}.Add(ctx, &resp.Diagnostics, op, err)
 		return
 	}
+	if app.ID == "" {
+		resp.Diagnostics.AddError(fmt.Sprintf("Unable to create target app %q", plan.Name.ValueString()),
+			"The service created the app but gave no id for it, neither in its answer nor in its list of target apps. "+
+				"Find the app's id in the console and import it: terraform import featureconsole_target_app.<name> <id>.")
+		return
+	}
 	plan.ID = types.StringValue(app.ID)
 	resp.Diagnostics.Append(setIdentity(ctx, resp.Identity, targetAppIdentityAttr, plan.ID)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
