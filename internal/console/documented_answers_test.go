@@ -314,7 +314,9 @@ func documentedCalls() []documentedCall {
 			return c.ListKeys(ctx, KeyFilter{PrimaryTargetApp: "primaryApp"}, none)
 		}, facts: []string{"#", "0.key", "1.key", "1.scopes.1"}},
 		{method: "EachKeysPage", route: "GET /keys", call: func(ctx context.Context, c *Client) (any, error) {
-			return collect(func(fn func([]Key) error) error { return c.EachKeysPage(ctx, KeyFilter{Environment: "production"}, none, fn) })
+			return collect(func(fn func([]Key) error) error {
+				return c.EachKeysPage(ctx, KeyFilter{Environment: "production"}, none, fn)
+			})
 		}, facts: []string{"#", "0.key", "1.type"}},
 		{method: "FindKey", route: "GET /keys", call: func(ctx context.Context, c *Client) (any, error) {
 			return c.FindKey(ctx, Fingerprint("console-123"))
