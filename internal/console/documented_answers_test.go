@@ -376,6 +376,9 @@ func documentedCalls() []documentedCall {
 		{method: "EachTagsPage", route: "GET /tags", call: func(ctx context.Context, c *Client) (any, error) {
 			return collect(func(fn func([]Tag) error) error { return c.EachTagsPage(ctx, none, fn) })
 		}, facts: []string{"#", "0.name"}},
+		{method: "FindTag", route: "GET /tags", call: func(ctx context.Context, c *Client) (any, error) {
+			return c.FindTag(ctx, "a tag")
+		}, facts: []string{"id=0.id", "isCore=0.isCore"}},
 		// TagCarriers reads every listing of tagged objects; the gates' stands for them (their other
 		// rows feed the rest).
 		{method: "TagCarriers", route: "GET /gates", call: func(ctx context.Context, c *Client) (any, error) {

@@ -124,3 +124,17 @@ func (c *Client) TagCarriers(ctx context.Context, name string) ([]string, error)
 	)
 	return out, err
 }
+
+// FindTag returns the tag named name, from the listing; a NotFound error when none has the name.
+func (c *Client) FindTag(ctx context.Context, name string) (*Tag, error) {
+	all, err := c.ListTags(ctx, ListOptions{})
+	if err != nil {
+		return nil, err
+	}
+	for i := range all {
+		if all[i].Name == name {
+			return &all[i], nil
+		}
+	}
+	return nil, &APIError{Op: "find tag", Object: strconv.Quote(name), StatusCode: http.StatusNotFound, Message: "no tag has this name"}
+}

@@ -133,3 +133,8 @@ func (s *Server) tagUsers(name string) []string {
 	add("metric", slices.Collect(maps.Keys(s.metrics)), func(id string) []string { return s.metrics[id].Tags })
 	return out
 }
+
+// DeleteTag removes a tag (deleted in the console).
+func (s *Server) DeleteTag(id string) {
+	remove(s, s.tags, id)
+}

@@ -207,6 +207,54 @@ resource "featureconsole_release_pipeline" "test" {
 		drop:     func(m *mockconsole.Server, id string) { m.DeletePipeline(id) },
 		change:   [2]string{"time_interval_ms = 0", "time_interval_ms = 60000"},
 	},
+	{
+		typeName: "featureconsole_target_app", kind: "Target app", idAttr: "id",
+		config: func(extra string) string {
+			return fmt.Sprintf(`
+resource "featureconsole_target_app" "test" {
+  name = "tfacc_shared_app"
+  %s
+}
+`, extra)
+		},
+		find: func(m *mockconsole.Server) (string, bool) {
+			for _, id := range m.TargetAppIDs() {
+				if a, _ := m.TargetApp(id); strings.HasPrefix(a.Name, "tfacc_shared_app") {
+					return id, true
+				}
+			}
+			return "", false
+		},
+		path: func(id string) string { return "/target_app/" + id }, createPath: "/target_app",
+		snapshot: func(m *mockconsole.Server, id string) any { a, _ := m.TargetApp(id); return a },
+		drop:     func(m *mockconsole.Server, id string) { m.DeleteTargetApp(id) },
+		// Without a description: the service's reads do not give it, so an import could not hold it.
+		change: [2]string{`"tfacc_shared_app"`, `"tfacc_shared_app_renamed"`},
+	},
+	{
+		typeName: "featureconsole_tag", kind: "Tag", idAttr: "id",
+		config: func(extra string) string {
+			return fmt.Sprintf(`
+resource "featureconsole_tag" "test" {
+  name    = "tfacc_shared_tag"
+  is_core = false
+  %s
+}
+`, extra)
+		},
+		find: func(m *mockconsole.Server) (string, bool) {
+			for _, id := range m.TagIDs() {
+				if t, _ := m.Tag(id); t.Name == "tfacc_shared_tag" {
+					return id, true
+				}
+			}
+			return "", false
+		},
+		path: func(id string) string { return "/tags/" + id }, createPath: "/tags",
+		snapshot: func(m *mockconsole.Server, id string) any { t, _ := m.Tag(id); return t },
+		drop:     func(m *mockconsole.Server, id string) { m.DeleteTag(id) },
+		change:   [2]string{"is_core = false", "is_core = true"},
+	},
 }
 
 // segmentSpec is a segment of type typ, holding what body declares; seeded is what a segment of
@@ -248,6 +296,28 @@ var sharedSuites = map[string][2]func(*testing.T){
 	"featureconsole_metric_source":    {TestAccMetricSource_shared, TestAccMetricSource_sharedImport},
 	"featureconsole_metric":           {TestAccMetric_shared, TestAccMetric_sharedImport},
 	"featureconsole_release_pipeline": {TestAccReleasePipeline_shared, TestAccReleasePipeline_sharedImport},
+	"featureconsole_target_app":       {TestAccTargetApp_shared, TestAccTargetApp_sharedImport},
+	"featureconsole_tag":              {TestAccTag_shared, TestAccTag_sharedImport},
+}
+
+func TestAccTargetApp_shared(t *testing.T) {
+	t.Parallel()
+	testAccShared(t, "featureconsole_target_app", sharedCases)
+}
+
+func TestAccTargetApp_sharedImport(t *testing.T) {
+	t.Parallel()
+	testAccShared(t, "featureconsole_target_app", sharedImportCases)
+}
+
+func TestAccTag_shared(t *testing.T) {
+	t.Parallel()
+	testAccShared(t, "featureconsole_tag", sharedCases)
+}
+
+func TestAccTag_sharedImport(t *testing.T) {
+	t.Parallel()
+	testAccShared(t, "featureconsole_tag", sharedImportCases)
 }
 
 func TestAccGate_shared(t *testing.T) {

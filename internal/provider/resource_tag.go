@@ -101,7 +101,14 @@ func (r *tagResource) Create(ctx context.Context, req resource.CreateRequest, re
 	}
 	ctx, op, cancel := framework.StartOperation(ctx, plan.Timeouts, "create", &resp.Diagnostics)
 	defer cancel()
-	t, err := r.data.client.CreateTag(ctx, tagWrite(plan))
+	body := tagWrite(plan)
+	t, err := r.data.client.CreateTag(ctx, body)
+	if console.MaybeApplied(err) {
+		// The answer was lost: the tag of that name, as sent, is the one this create made (names are unique).
+		t, err = adoptLost(ctx, err, body.Name, r.data.client.FindTag, func(got *console.Tag) bool {
+			return got.ID != "" && got.IsCore == body.IsCore && framework.Deref(got.Description, body.Description) == body.Description
+		})
+	}
 	if err != nil {
 		framework.APIFailure{Op: "create", Object: fmt.Sprintf("tag %q", plan.Name.ValueString())}.Add(ctx, &resp.Diagnostics, op, err)
 		return
