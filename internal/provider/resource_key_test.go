@@ -366,3 +366,39 @@ func TestAccKey_secretNeverShown(t *testing.T) {
 		t.Errorf("the output never shows the secret as a sensitive value: the test proves little")
 	}
 }
+
+// TestAccKey_importByIdentity: an import block with the key's identity, its fingerprint, imports it
+// and plans no change but the import (Terraform 1.12+); so does an import block with the
+// fingerprint as id. A secret as import id is refused, naming the fingerprint's form.
+func TestAccKey_importByIdentity(t *testing.T) {
+	t.Parallel()
+	m, url := startMock(t, mockconsole.Config{})
+	cfg := providerBlock(url) + `
+resource "featureconsole_key" "k" {
+  type         = "CLIENT"
+  description  = "mobile apps"
+  environments = ["production"]
+}
+`
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		TerraformVersionChecks:   cliCan(featIdentity),
+		Steps: []resource.TestStep{
+			{
+				Config: cfg,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectIdentityValue("featureconsole_key.k", tfjsonpath.New(keyIdentityAttr),
+						knownvalue.StringRegexp(regexp.MustCompile(`^sha256:[0-9a-f]{16}$`))),
+				},
+			},
+			{Config: cfg, ResourceName: "featureconsole_key.k", ImportState: true, ImportStateKind: resource.ImportBlockWithResourceIdentity},
+			{Config: cfg, ResourceName: "featureconsole_key.k", ImportState: true, ImportStateKind: resource.ImportBlockWithID},
+			{
+				Config: cfg, ResourceName: "featureconsole_key.k", ImportState: true, ImportStateKind: resource.ImportCommandWithID,
+				ImportStateIdFunc: func(*terraform.State) (string, error) { return m.KeySecrets()[0], nil },
+				ExpectError:       regexp.MustCompile(`(?s)Invalid import id.*fingerprint of its secret`),
+			},
+		},
+	})
+}
