@@ -62,7 +62,8 @@ func (r *keyResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp
 			},
 			"description": schema.StringAttribute{
 				Required:            true,
-				MarkdownDescription: "What the key is for. Updated in place.",
+				MarkdownDescription: "What the key is for. Give each key a description of its own: a key rotated in the " +
+					"console is found again by what it holds, description included. Updated in place.",
 			},
 			"environments": schema.SetAttribute{
 				Optional:    true,
