@@ -5,7 +5,6 @@ package provider
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
@@ -75,7 +74,9 @@ func (d *keyDataSource) Read(ctx context.Context, req datasource.ReadRequest, re
 	fp := m.ID.ValueString()
 	if !console.IsFingerprint(fp) {
 		resp.Diagnostics.AddAttributeError(path.Root("id"), "Not a key fingerprint",
-			fmt.Sprintf("id: %q is not a key's fingerprint, which is \"sha256:\" and 16 hex digits, such as \"sha256:0123456789abcdef\" (never the secret itself).", fp))
+			// The value is not repeated: it may be the secret itself.
+			"id: not a key's fingerprint, which is \"sha256:\" and 16 hex digits of the secret's SHA-256, such as "+
+				"\"sha256:0123456789abcdef\" (never the secret itself).")
 		return
 	}
 	k, err := d.data.client.FindKey(ctx, fp)
