@@ -61,7 +61,7 @@ func (r *keyResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
 			"description": schema.StringAttribute{
-				Required:            true,
+				Required: true,
 				MarkdownDescription: "What the key is for. Give each key a description of its own: a key rotated in the " +
 					"console is found again by what it holds, description included. Updated in place.",
 			},
