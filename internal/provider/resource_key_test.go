@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
@@ -401,4 +403,57 @@ resource "featureconsole_key" "k" {
 			},
 		},
 	})
+}
+
+// rotates: a change of triggers the key had rotates it; triggers added or removed do not.
+func TestRotates(t *testing.T) {
+	m := func(v string) types.Map {
+		return types.MapValueMust(types.StringType, map[string]attr.Value{"rotated": types.StringValue(v)})
+	}
+	null, unknown := types.MapNull(types.StringType), types.MapUnknown(types.StringType)
+	for _, c := range []struct {
+		prior, planned types.Map
+		want           bool
+	}{
+		{m("1"), m("1"), false},
+		{m("1"), m("2"), true},
+		{m("1"), unknown, true},
+		{null, m("1"), false}, // an imported key's first triggers
+		{m("1"), null, false},
+		{null, null, false},
+	} {
+		if got := rotates(c.prior, c.planned); got != c.want {
+			t.Errorf("rotates(%v, %v) = %t", c.prior, c.planned, got)
+		}
+	}
+}
+
+// keyHolds: a key rotated in the console is the one that holds every field the state does.
+func TestKeyHolds(t *testing.T) {
+	state := keyModel{Type: types.StringValue("SERVER"), Description: types.StringValue("web"),
+		Environments: framework.StringSet([]string{"production", "staging"}), Scopes: framework.StringSet(nil),
+		TargetAppID: types.StringValue("app"), SecondaryTargetAppIDs: types.SetNull(types.StringType), ID: types.StringValue("sha256:x")}
+	app := "app"
+	same := console.Key{Secret: "new", Type: "SERVER", Description: new("web"), Environments: []string{"staging", "production"}, PrimaryTargetApp: &app}
+	if !keyHolds(same, state) {
+		t.Error("the same key, environments in another order, is not held")
+	}
+	noDescription := same
+	noDescription.Description = nil // the examples' form
+	if !keyHolds(noDescription, state) {
+		t.Error("a key read without description is not held")
+	}
+	for name, edit := range map[string]func(*console.Key){
+		"type":        func(k *console.Key) { k.Type = "CLIENT" },
+		"description": func(k *console.Key) { k.Description = new("other") },
+		"environment": func(k *console.Key) { k.Environments = []string{"production"} },
+		"target app":  func(k *console.Key) { k.PrimaryTargetApp = nil },
+		"scopes":      func(k *console.Key) { k.Scopes = []string{"omni_read_only"} },
+	} {
+		k := same
+		edit(&k)
+		if keyHolds(k, state) {
+			t.Errorf("a key of another %s is held", name)
+		}
+	}
 }
