@@ -351,6 +351,13 @@ func TestAccKey_secretNeverShown(t *testing.T) {
 	run("import", "-input=false", "-no-color", keyAddr, console.Fingerprint(second.Key))
 	run("state", "show", "-no-color", keyAddr)
 	run("plan", "-input=false", "-no-color")
+	// Rotated in the console: the refresh shows a new secret changed outside of Terraform.
+	third := m.RotateKey(second.Key)
+	run("plan", "-input=false", "-no-color")
+	run("apply", "-input=false", "-no-color", "-auto-approve", "-refresh-only")
+	if got := strings.TrimSpace(cli.must("output", "-raw", "web_server_key")); got != third {
+		t.Errorf("after a rotation in the console, terraform output does not give the new secret")
+	}
 	// A failed write names the key by fingerprint: a target app the service lacks.
 	m.DeleteTargetApp(framework.Deref(second.PrimaryTargetApp, ""))
 	_, failed := cli.run([]int{1}, "apply", "-input=false", "-no-color", "-auto-approve", "-refresh=false", "-replace="+keyAddr)
@@ -359,7 +366,7 @@ func TestAccKey_secretNeverShown(t *testing.T) {
 		t.Errorf("the failure does not name the key:\n%s", failed)
 	}
 	all := outputs.String()
-	for _, secret := range []string{first.Key, second.Key} {
+	for _, secret := range []string{first.Key, second.Key, third} {
 		if i := strings.Index(all, secret); i >= 0 {
 			t.Fatalf("terraform's output shows a key's secret: …%s…", all[max(0, i-300):i])
 		}
