@@ -257,3 +257,8 @@ func (k Key) clone() Key {
 	}
 	return k
 }
+
+// DeleteKey removes a key (deleted in the console).
+func (s *Server) DeleteKey(secret string) {
+	remove(s, s.keys, secret)
+}

@@ -23,6 +23,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
@@ -145,7 +146,13 @@ func (r *keyResource) Create(ctx context.Context, req resource.CreateRequest, re
 	}
 	ctx, op, cancel := framework.StartOperation(ctx, plan.Timeouts, "create", &resp.Diagnostics)
 	defer cancel()
+	// The keys there before: a create whose answer is lost made the one key not among them.
+	filter := console.KeyFilter{PrimaryTargetApp: plan.TargetAppID.ValueString()}
+	before, beforeErr := r.data.client.ListKeys(ctx, filter, console.ListOptions{})
 	created, err := r.data.client.CreateKey(ctx, body)
+	if console.MaybeApplied(err) && beforeErr == nil {
+		created, err = r.lostCreate(ctx, err, plan, filter, before)
+	}
 	if err != nil {
 		framework.APIFailure{Op: "create", Object: keyObject(plan)}.Add(ctx, &resp.Diagnostics, op, err)
 		return
@@ -162,6 +169,35 @@ func (r *keyResource) Create(ctx context.Context, req resource.CreateRequest, re
 	}
 	flattenKey(got, &plan)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// lostCreate is the key a create whose answer was lost made: a key is named by nothing but its
+// secret, so it is the one key of the listing that was not there before the create (before) and
+// holds what was sent. None, or several, and the create's error stands.
+func (r *keyResource) lostCreate(ctx context.Context, err error, plan keyModel, filter console.KeyFilter, before []console.Key) (*console.Key, error) {
+	after, lerr := r.data.client.ListKeys(ctx, filter, console.ListOptions{})
+	if lerr != nil {
+		return nil, err
+	}
+	known := map[string]bool{}
+	for _, k := range before {
+		known[k.Secret] = true
+	}
+	want := plan
+	if plan.Scopes.IsUnknown() {
+		want.Scopes = types.SetNull(types.StringType) // the service's choice: any
+	}
+	var found []console.Key
+	for _, k := range after {
+		if !known[k.Secret] && keyHolds(k, want) {
+			found = append(found, k)
+		}
+	}
+	if len(found) != 1 {
+		return nil, err
+	}
+	tflog.Info(ctx, "create answer was lost but the key was stored as sent: carrying on as created", map[string]any{"fingerprint": console.Fingerprint(found[0].Secret)})
+	return &found[0], nil
 }
 
 // finishWrite deactivates the key when asked, then reads it as it now stands.
