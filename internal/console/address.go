@@ -32,13 +32,22 @@ func (c Call) Tried() string {
 // APIRoot is the API root the request went to (base_url, normalised).
 func (c Call) APIRoot() string { return c.BaseURL }
 
-// call names r as the client sends it.
+// call names r as errors show it: as the client sends it, less a key's secret (redactedPath).
 func (c *Client) call(r request) Call {
-	target := c.base.String() + r.path
+	target := c.base.String() + r.redactedPath()
 	if len(r.query) > 0 {
 		target += "?" + r.query.Encode()
 	}
 	return Call{Method: r.method, URL: target, BaseURL: c.base.String()}
+}
+
+// target is the address r is sent to.
+func (c *Client) target(r request) string {
+	target := c.base.String() + r.path
+	if len(r.query) > 0 {
+		target += "?" + r.query.Encode()
+	}
+	return target
 }
 
 // neverSent reports whether err is a failure to open the connection at all: the name does not

@@ -238,6 +238,11 @@ type request struct {
 	// noResend: a write that must not be sent twice is not retried once an attempt may have
 	// reached the service (a 5xx, no answer); 429s are still retried, they were not acted on.
 	noResend bool
+	// secret is a key's secret, which the service takes as the key's id in the path
+	// (`/keys/{id}`): no log line, error or diagnostic shows it (redactSecrets).
+	secret string
+	// keyAnswers: the answers carry keys' secrets in "key" fields, which no error quotes.
+	keyAnswers bool
 }
 
 // do performs a call and decodes the envelope's data into out (when non-nil).
@@ -263,16 +268,16 @@ func (c *Client) doMessage(ctx context.Context, r request, out any) (string, err
 		}
 		env := envelope[json.RawMessage]{}
 		err := decodeEnvelope(r, raw, &env)
-		return env.Message, c.redactDecodeError(c.withCall(r, err))
+		return env.Message, c.redactFor(r, c.withCall(r, err))
 	}
 	env := envelope[dataSink]{Data: dataSink{out: out}}
 	if err := decodeEnvelope(r, raw, &env); err != nil {
-		return "", c.redactDecodeError(c.withCall(r, err))
+		return "", c.redactFor(r, c.withCall(r, err))
 	}
 	// Without data, out would be a zero object: a gate with no id and no rules, say, that the
 	// provider would take for the service's state.
 	if !env.Data.seen && !r.dataOptional {
-		return env.Message, c.redactDecodeError(&DecodeError{Op: r.op, Object: r.object, Call: c.call(r), Err: errors.New("the response carries no data"), Body: raw})
+		return env.Message, c.redactFor(r, &DecodeError{Op: r.op, Object: r.object, Call: c.call(r), Err: errors.New("the response carries no data"), Body: raw})
 	}
 	return env.Message, nil
 }
@@ -322,6 +327,11 @@ func (c *Client) send(ctx context.Context, r request) ([]byte, error) {
 	}
 	ctx = tflog.MaskMessageStrings(ctx, c.apiKey)
 	ctx = tflog.MaskAllFieldValuesStrings(ctx, c.apiKey)
+	if r.secret != "" {
+		// The write attempt's trace (pacer.go) logs the path it was sent to.
+		ctx = tflog.MaskMessageStrings(ctx, r.secret, pathEscape(r.secret))
+		ctx = tflog.MaskAllFieldValuesStrings(ctx, r.secret, pathEscape(r.secret))
+	}
 	st := &attemptState{noResend: r.noResend}
 	ctx = context.WithValue(ctx, attemptKey{}, st)
 	r.op = operationVerb(ctx, r.op)
@@ -332,7 +342,7 @@ func (c *Client) send(ctx context.Context, r request) ([]byte, error) {
 		return nil, &RequestError{Op: r.op, Object: r.object, Err: errors.New("the identifier is empty")}
 	}
 	call := c.call(r)
-	target := call.URL
+	target := c.target(r)
 
 	var body []byte
 	if r.body != nil {
@@ -366,7 +376,7 @@ func (c *Client) send(ctx context.Context, r request) ([]byte, error) {
 	at := st.snapshot()
 	fields := map[string]any{
 		"method":      r.method,
-		"path":        apiPrefix + r.path,
+		"path":        apiPrefix + r.redactedPath(),
 		"attempts":    at.attempts,
 		"duration_ms": time.Since(start).Milliseconds(),
 	}
@@ -401,7 +411,7 @@ func (c *Client) send(ctx context.Context, r request) ([]byte, error) {
 		return nil, &TransportError{Op: r.op, Object: r.object, Call: call, Attempts: at.attempts, Err: fmt.Errorf("reading response: %w", readErr)}
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return nil, newAPIError(r, call, resp, raw, c.apiKey, at.attempts, at.ambiguous)
+		return nil, c.redactFor(r, newAPIError(r, call, resp, raw, c.apiKey, at.attempts, at.ambiguous))
 	}
 	return raw, nil
 }
@@ -428,6 +438,23 @@ func (c *Client) withCall(r request, err error) error {
 	var de *DecodeError
 	if errors.As(err, &de) && de.URL == "" {
 		de.Call = c.call(r)
+	}
+	return err
+}
+
+// redactFor is redactDecodeError that also keeps r's secrets (a key's, in its path or its answers)
+// out of the body and words an APIError or DecodeError quotes.
+func (c *Client) redactFor(r request, err error) error {
+	err = c.redactDecodeError(err)
+	if r.secret == "" && !r.keyAnswers {
+		return err
+	}
+	if de, ok := errors.AsType[*DecodeError](err); ok {
+		de.Body = r.redactSecrets(de.Body)
+	}
+	if ae, ok := errors.AsType[*APIError](err); ok {
+		ae.Body = r.redactSecrets(ae.Body)
+		ae.Message = string(r.redactSecrets([]byte(ae.Message)))
 	}
 	return err
 }

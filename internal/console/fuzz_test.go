@@ -8,6 +8,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"net/http"
@@ -462,6 +463,53 @@ func FuzzMetricResult(f *testing.F) {
 		var again MetricResult
 		if err := json.Unmarshal(out, &again); err != nil || again != m {
 			t.Fatalf("%s read as %+v, and its own form %s as %+v (%v)", b, m, out, again, err)
+		}
+	})
+}
+
+// FuzzKeyResponse: whatever a key route answers, the client decodes it or fails in words, and no
+// error shows the secret the request named, nor one a "key" field of the answer held.
+func FuzzKeyResponse(f *testing.F) {
+	const secret = "secret-FUZZ-never-shown-41d2"
+	f.Add(uint16(0), []byte(`{"message":"ok","data":{"key":"`+secret+`","type":7}}`))
+	f.Add(uint16(200), []byte(`{"status":400,"message":"key `+secret+` is deactivated"}`))
+	f.Add(uint16(0), []byte(`{"message":"ok","data":[{"key":"`+secret+`x","type":"SERVER"}],"pagination":3}`))
+	f.Add(uint16(0), []byte(`{"message":"ok","data":{"key":"`+secret+`","type":"SERVER","status":"active"}}`))
+	f.Fuzz(func(t *testing.T, st uint16, raw []byte) {
+		status := fuzzStatus(st)
+		c := fuzzClient(t, func(r *http.Request) (*http.Response, error) { return bodyResponse(r, status, raw), nil })
+		// A 429 is retried for as long as the context lives: each call's own bound.
+		bounded := func() context.Context {
+			ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+			t.Cleanup(cancel)
+			return ctx
+		}
+		// The secrets the answer holds in "key" fields (long enough to be told from other words).
+		held := []string{secret}
+		for _, m := range keyFieldRe.FindAll(raw, -1) {
+			var field map[string]string
+			if json.Unmarshal(append(append([]byte("{"), m...), '}'), &field) == nil && len(field["key"]) >= 8 {
+				held = append(held, field["key"])
+			}
+		}
+		_, getErr := c.GetKey(bounded(), secret)
+		_, rotateErr := c.RotateKey(bounded(), secret)
+		_, listErr := c.ListKeys(bounded(), KeyFilter{}, ListOptions{MaxRecords: 5})
+		for i, err := range []error{getErr, rotateErr, listErr} {
+			checkErr(t, err)
+			if err == nil {
+				continue
+			}
+			text := fmt.Sprintf("%v %+v", err, err)
+			shown := held[1:]
+			if i < 2 {
+				shown = held // the secret the request named, too
+			}
+			for _, s := range shown {
+				if strings.Contains(text, s) {
+					t.Fatalf("an error shows a key's secret %q: %v", s, err)
+				}
+			}
 		}
 	})
 }

@@ -192,7 +192,7 @@ func fetchPage[T any](ctx context.Context, c *Client, r request, page, limit int
 	}
 	var env envelope[listData[T]]
 	if err := decodeEnvelope(pr, raw, &env); err != nil {
-		return nil, nil, 0, c.redactDecodeError(err)
+		return nil, nil, 0, c.redactFor(pr, err)
 	}
 	if !env.Data.present {
 		return nil, nil, 0, &DecodeError{Op: pr.op, Object: pr.object, Err: errors.New(`the response has no "data" list`)}

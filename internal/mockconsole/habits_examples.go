@@ -20,6 +20,7 @@ var (
 	experimentResults = regexp.MustCompile(`^/experiments/[^/]+/pulse_results$`)
 	segmentOne        = regexp.MustCompile(`^/segments/[^/]+$`)
 	segmentMessage    = regexp.MustCompile(`^/segments/[^/]+/(archive|conditional)$`)
+	keyOne            = regexp.MustCompile(`^/keys/[^/]+$`)
 )
 
 // ServeExperimentsAsExample switches on, with ExampleForms and outside `all`, the form of GET
@@ -61,6 +62,21 @@ func (s *Server) exampleForm(r *http.Request, env map[string]any) {
 		}
 	case strings.HasPrefix(p, "/experiments") && r.Method == http.MethodGet:
 		forEachObject(env["data"], exampleExperiment)
+	case r.Method == http.MethodPatch && keyOne.MatchString(p):
+		// The update's example: {environments, targetAppID, secondaryTargetAppIDs} alone.
+		if data, ok := env["data"].(map[string]any); ok {
+			env["data"] = map[string]any{"environments": data["environments"], "targetAppID": data["primaryTargetApp"],
+				"secondaryTargetAppIDs": data["secondaryTargetApps"]}
+		}
+	case strings.HasPrefix(p, "/keys"), strings.HasPrefix(p, "/tags"):
+		// The examples' keys and tags have no description.
+		forEachObject(env["data"], func(o map[string]any) { delete(o, "description") })
+	case r.Method == http.MethodPost && p == "/target_app":
+		// The create's example is the app as sent, without the envelope or an id.
+		if data, ok := env["data"].(map[string]any); ok {
+			clear(env)
+			env["name"] = data["name"]
+		}
 	case r.Method == http.MethodPatch && experimentOne.MatchString(p):
 		if data, ok := env["data"].(map[string]any); ok {
 			exampleExperiment(data)

@@ -86,6 +86,10 @@ func (s *Server) routes() *http.ServeMux {
 	s.dynamicConfigRoutes(on)
 	s.experimentRoutes(on)
 	s.metricRoutes(on)
+	s.keyRoutes(on)
+	s.targetAppRoutes(on)
+	s.tagRoutes(on)
+	on(http.MethodGet, "/environments", func(*http.Request, []byte) response { return s.listEnvironments() })
 
 	mux.Handle("/", endpoint{s: s, serve: func(r *http.Request, _ []byte) response { return s.unrouted(r) }})
 	return mux

@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -69,7 +70,12 @@ type Server struct {
 	experiments map[string]*experimentState // experiments.go
 	pipelines   map[string]*pipelineState
 	sources     map[string]MetricSource
-	metrics     map[string]Metric // metrics.go
+	metrics     map[string]Metric    // metrics.go
+	keys        map[string]Key       // keys.go, by secret
+	targetApps  map[string]TargetApp // target_apps.go
+	tags        map[string]Tag       // tags.go
+	// environments are the project's environments (environments.go).
+	environments []string
 	// metricsMeasured: experiments refuse metrics the project does not hold (metrics.go).
 	metricsMeasured bool
 	users           []User
@@ -106,23 +112,27 @@ type Server struct {
 // New returns a server, seeded with deterministic data unless cfg.NoSeed.
 func New(cfg Config) *Server {
 	s := &Server{
-		apiKey:      cfg.APIKey,
-		pageCap:     cfg.PageSizeCap,
-		latency:     cfg.Latency,
-		gates:       map[string]*gateState{},
-		configs:     map[string]*configState{},
-		experiments: map[string]*experimentState{},
-		pipelines:   map[string]*pipelineState{},
-		sources:     map[string]MetricSource{},
-		metrics:     map[string]Metric{},
-		segments:    map[string]*segmentState{},
-		events:      map[string][]Event{},
-		rng:         rand.New(rand.NewPCG(0x5eed, 0xfeed)),
-		usedBaseIDs: map[string]bool{},
-		now:         time.Now,
-		writeTiers:  newWriteTiers(cfg),
-		rlHeaders:   cfg.RateLimitHeaders,
-		seedGates:   cfg.SeedGates,
+		apiKey:       cfg.APIKey,
+		pageCap:      cfg.PageSizeCap,
+		latency:      cfg.Latency,
+		gates:        map[string]*gateState{},
+		configs:      map[string]*configState{},
+		experiments:  map[string]*experimentState{},
+		pipelines:    map[string]*pipelineState{},
+		sources:      map[string]MetricSource{},
+		metrics:      map[string]Metric{},
+		keys:         map[string]Key{},
+		targetApps:   map[string]TargetApp{},
+		tags:         map[string]Tag{},
+		environments: slices.Clone(defaultEnvironments),
+		segments:     map[string]*segmentState{},
+		events:       map[string][]Event{},
+		rng:          rand.New(rand.NewPCG(0x5eed, 0xfeed)),
+		usedBaseIDs:  map[string]bool{},
+		now:          time.Now,
+		writeTiers:   newWriteTiers(cfg),
+		rlHeaders:    cfg.RateLimitHeaders,
+		seedGates:    cfg.SeedGates,
 	}
 	if s.seedGates <= 0 {
 		s.seedGates = 300

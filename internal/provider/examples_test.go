@@ -21,6 +21,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/mockconsole"
 )
@@ -110,6 +111,14 @@ func TestAccExamples_resources(t *testing.T) {
 
 			_, url := startMock(t, mockconsole.Config{})
 			cfg := providerBlock(url) + example
+			// The service makes the ids of keys, target apps and tags: the examples' ids stand for one,
+			// and the imports take the one the apply made (the import blocks, which hold the examples'
+			// ids, are only parsed).
+			_, madeByService := serviceMadeIDs[typ]
+			var idFunc resource.ImportStateIdFunc
+			if madeByService {
+				idFunc = func(s *terraform.State) (string, error) { return s.RootModule().Resources[cmdAddr].Primary.ID, nil }
+			}
 			resource.Test(t, resource.TestCase{
 				PreCheck:                 func() { testAccPreCheck(t) },
 				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
@@ -125,13 +134,15 @@ func TestAccExamples_resources(t *testing.T) {
 						ResourceName:      cmdAddr,
 						ImportState:       true,
 						ImportStateId:     cmdID,
+						ImportStateIdFunc: idFunc,
 						ImportStateVerify: true,
 						// A gate's last modifier is whoever wrote it last: in the example, the rules' write
 						// after the gate's (a new id on every write where the service does that).
-						ImportStateVerifyIgnore: append(numbersLostOnImport(t, "rules.0.conditions.1.target_"), "last_modifier_id", "last_modifier_name"),
+						ImportStateVerifyIgnore: append(numbersLostOnImport(t, "rules.0.conditions.1.target_"),
+							append([]string{"last_modifier_id", "last_modifier_name"}, serviceMadeIDs[typ]...)...),
 					},
 					{
-						SkipFunc:               func() (bool, error) { return envHabits(t).StringTargets, nil }, // see numbersLostOnImport
+						SkipFunc:               func() (bool, error) { return envHabits(t).StringTargets || madeByService, nil }, // see numbersLostOnImport
 						Config:                 cfg + "\n" + importBlock,
 						ResourceName:           blockAddr,
 						ImportState:            true,
@@ -141,7 +152,7 @@ func TestAccExamples_resources(t *testing.T) {
 					},
 					{
 						SkipFunc: func() (bool, error) {
-							if envHabits(t).StringTargets {
+							if envHabits(t).StringTargets || madeByService {
 								return true, nil
 							}
 							return skipWithout(featIdentity)()
@@ -161,6 +172,18 @@ func TestAccExamples_resources(t *testing.T) {
 	}
 }
 
+// serviceMadeIDs are the resources whose ids the service makes, with what an import does not
+// read back: a key's rotation_triggers (Terraform's alone), the description the document's
+// examples leave out.
+var serviceMadeIDs = map[string][]string{
+	"featureconsole_key":        {"rotation_triggers", "description"},
+	"featureconsole_target_app": {"description"},
+	"featureconsole_tag":        {"description"},
+}
+
+// exampleFingerprint is the key fingerprint the examples show.
+const exampleFingerprint = "sha256:0123456789abcdef"
+
 // Every data source example reads from the mock, and every output it declares has a value: an
 // example that reads an attribute or a metadata key the service does not have shows up as null.
 func TestAccExamples_dataSources(t *testing.T) {
@@ -174,6 +197,16 @@ func TestAccExamples_dataSources(t *testing.T) {
 			m, url := startMock(t, mockconsole.Config{})
 			seedExampleExperiment(t, m)
 			seedExampleMetric(m)
+			switch typ {
+			case "featureconsole_target_app":
+				m.PutTargetApp(mockconsole.TargetApp{Name: "web"})
+			case "featureconsole_tag":
+				m.PutTag(mockconsole.Tag{Name: "checkout_team", IsCore: true})
+			case "featureconsole_key":
+				// No secret has the example's fingerprint: the example reads a key made in the console.
+				secret := m.PutKey(mockconsole.Key{Type: "CLIENT", Description: "mobile apps"})
+				example = strings.ReplaceAll(example, exampleFingerprint, console.Fingerprint(secret))
+			}
 			if typ == "featureconsole_release_pipeline_triggers" {
 				// Runs are started in the console, never through the API: the example reads one.
 				if _, err := m.StartRun("pl_web", "new_checkout"); err != nil {

@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/apidoc"
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/mockconsole"
 )
 
@@ -133,6 +134,21 @@ var generateConfigCases = []generateConfigCase{
 	}},
 	{name: "segment_rule_based_seeded", typ: "featureconsole_segment", id: "segment_04"},
 	{name: "segment_id_list_seeded", typ: "featureconsole_segment", id: "segment_03"},
+	// A key made in the console, imported by its fingerprint: the secret is never the import id.
+	{name: "key_console_made", typ: "featureconsole_key", id: console.Fingerprint("server-generated-config"), seed: func(m *mockconsole.Server) {
+		m.PutKey(mockconsole.Key{Key: "server-generated-config", Type: "SERVER", Description: "made in the console",
+			Scopes: []string{}, Environments: []string{"production"}})
+	}},
+	// A target app and a tag made in the console, imported by id.
+	{name: "target_app_console_made", typ: "featureconsole_target_app", id: "ta_mobile", seed: func(m *mockconsole.Server) {
+		m.PutTargetApp(mockconsole.TargetApp{ID: "ta_mobile", Name: "mobile", Description: "the iOS and Android apps"})
+	}},
+	{name: "tag_console_made", typ: "featureconsole_tag", id: "tag_growth", seed: func(m *mockconsole.Server) {
+		m.PutTag(mockconsole.Tag{ID: "tag_growth", Name: "growth", Description: "the growth team's", IsCore: true})
+	}},
+	{name: "tag_without_description", typ: "featureconsole_tag", id: "tag_plain", seed: func(m *mockconsole.Server) {
+		m.PutTag(mockconsole.Tag{ID: "tag_plain", Name: "plain"})
+	}},
 	{name: "metric_source_minimal", typ: "featureconsole_metric_source", id: "signups", seed: func(m *mockconsole.Server) {
 		m.PutMetricSource(mockconsole.MetricSource{
 			Name: "signups", SQL: "SELECT * FROM signups", TimestampColumn: "created_at",

@@ -358,6 +358,10 @@ func TestAccExamples_listResources(t *testing.T) {
 			})
 			seedExampleExperiment(t, mock)
 			seedExampleMetric(mock)
+			// The app the key example lists the keys of, its key, a tag.
+			app := mock.PutTargetApp(mockconsole.TargetApp{ID: "0a1b2c3d4e5f", Name: "web"})
+			mock.PutKey(mockconsole.Key{Type: "SERVER", Description: "web backend", PrimaryTargetApp: &app})
+			mock.PutTag(mockconsole.Tag{Name: "checkout_team"})
 			resource.Test(t, queryTestCase(t, providerBlock(url), resource.TestStep{
 				Query:             true,
 				Config:            query,

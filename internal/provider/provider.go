@@ -263,6 +263,9 @@ func (p *featureConsoleProvider) Resources(_ context.Context) []func() resource.
 		NewMetricResource,
 		NewSegmentResource,
 		NewReleasePipelineResource,
+		NewKeyResource,
+		NewTargetAppResource,
+		NewTagResource,
 	}
 }
 
@@ -278,6 +281,9 @@ func (p *featureConsoleProvider) ListResources(_ context.Context) []func() list.
 		NewReleasePipelineList,
 		NewSegmentList,
 		NewExperimentList,
+		NewKeyList,
+		NewTargetAppList,
+		NewTagList,
 	}
 }
 
@@ -292,6 +298,9 @@ func (p *featureConsoleProvider) DataSources(_ context.Context) []func() datasou
 		NewExperimentDataSource,
 		NewExperimentResultsDataSource,
 		NewMetricDataSource,
+		NewKeyDataSource,
+		NewTargetAppDataSource,
+		NewTagDataSource,
 	}
 }
 

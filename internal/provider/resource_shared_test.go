@@ -8,12 +8,14 @@ import (
 	"net/http"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/mockconsole"
 )
 
@@ -50,6 +52,26 @@ type sharedSpec struct {
 	drop func(m *mockconsole.Server, id string)
 	// change is a one-attribute update of config: its text change[0] becomes change[1].
 	change [2]string
+	// exampleFormsLeaveOut are the configured attributes the document's examples do not answer
+	// (habit ExampleForms): an import then cannot hold them.
+	exampleFormsLeaveOut []string
+}
+
+// importLacks is what an import of the spec's object cannot hold in this run.
+func (s sharedSpec) importLacks(t *testing.T) []string {
+	if envHabits(t).ExampleForms {
+		return s.exampleFormsLeaveOut
+	}
+	return nil
+}
+
+// sharedKeySecrets are the secrets of the keys the shared suite found, by fingerprint.
+var sharedKeySecrets sync.Map
+
+func keySecretOf(fp string) string {
+	secret, _ := sharedKeySecrets.Load(fp)
+	s, _ := secret.(string)
+	return s
 }
 
 // changed is the configuration with the spec's one-attribute update made.
@@ -207,6 +229,85 @@ resource "featureconsole_release_pipeline" "test" {
 		drop:     func(m *mockconsole.Server, id string) { m.DeletePipeline(id) },
 		change:   [2]string{"time_interval_ms = 0", "time_interval_ms = 60000"},
 	},
+	{
+		typeName: "featureconsole_target_app", kind: "Target app", idAttr: "id",
+		config: func(extra string) string {
+			return fmt.Sprintf(`
+resource "featureconsole_target_app" "test" {
+  name = "tfacc_shared_app"
+  %s
+}
+`, extra)
+		},
+		find: func(m *mockconsole.Server) (string, bool) {
+			for _, id := range m.TargetAppIDs() {
+				if a, _ := m.TargetApp(id); strings.HasPrefix(a.Name, "tfacc_shared_app") {
+					return id, true
+				}
+			}
+			return "", false
+		},
+		path: func(id string) string { return "/target_app/" + id }, createPath: "/target_app",
+		snapshot: func(m *mockconsole.Server, id string) any { a, _ := m.TargetApp(id); return a },
+		drop:     func(m *mockconsole.Server, id string) { m.DeleteTargetApp(id) },
+		// Without a description: the service's reads do not give it, so an import could not hold it.
+		change: [2]string{`"tfacc_shared_app"`, `"tfacc_shared_app_renamed"`},
+	},
+	{
+		// The service names a key by its secret alone: find is the one key of the description.
+		typeName: "featureconsole_key", kind: "Key", idAttr: "id",
+		config: func(extra string) string {
+			return fmt.Sprintf(`
+resource "featureconsole_key" "test" {
+  type         = "SERVER"
+  description  = "tfacc shared key"
+  environments = ["production"]
+  %s
+}
+`, extra)
+		},
+		// Its id is the fingerprint of its secret; the secret, the key's path, is found from it.
+		find: func(m *mockconsole.Server) (string, bool) {
+			for _, secret := range m.KeySecrets() {
+				if k, _ := m.Key(secret); k.Description == "tfacc shared key" {
+					fp := console.Fingerprint(secret)
+					sharedKeySecrets.Store(fp, secret)
+					return fp, true
+				}
+			}
+			return "", false
+		},
+		path: func(fp string) string { return "/keys/" + keySecretOf(fp) }, createPath: "/keys",
+		snapshot: func(m *mockconsole.Server, fp string) any { k, _ := m.Key(keySecretOf(fp)); return k },
+		drop:     func(m *mockconsole.Server, fp string) { m.DeleteKey(keySecretOf(fp)) },
+		change:   [2]string{`["production"]`, `["staging"]`},
+		// Required, and left out of the examples' keys.
+		exampleFormsLeaveOut: []string{"description"},
+	},
+	{
+		typeName: "featureconsole_tag", kind: "Tag", idAttr: "id",
+		config: func(extra string) string {
+			return fmt.Sprintf(`
+resource "featureconsole_tag" "test" {
+  name    = "tfacc_shared_tag"
+  is_core = false
+  %s
+}
+`, extra)
+		},
+		find: func(m *mockconsole.Server) (string, bool) {
+			for _, id := range m.TagIDs() {
+				if t, _ := m.Tag(id); t.Name == "tfacc_shared_tag" {
+					return id, true
+				}
+			}
+			return "", false
+		},
+		path: func(id string) string { return "/tags/" + id }, createPath: "/tags",
+		snapshot: func(m *mockconsole.Server, id string) any { t, _ := m.Tag(id); return t },
+		drop:     func(m *mockconsole.Server, id string) { m.DeleteTag(id) },
+		change:   [2]string{"is_core = false", "is_core = true"},
+	},
 }
 
 // segmentSpec is a segment of type typ, holding what body declares; seeded is what a segment of
@@ -248,6 +349,39 @@ var sharedSuites = map[string][2]func(*testing.T){
 	"featureconsole_metric_source":    {TestAccMetricSource_shared, TestAccMetricSource_sharedImport},
 	"featureconsole_metric":           {TestAccMetric_shared, TestAccMetric_sharedImport},
 	"featureconsole_release_pipeline": {TestAccReleasePipeline_shared, TestAccReleasePipeline_sharedImport},
+	"featureconsole_target_app":       {TestAccTargetApp_shared, TestAccTargetApp_sharedImport},
+	"featureconsole_tag":              {TestAccTag_shared, TestAccTag_sharedImport},
+	"featureconsole_key":              {TestAccKey_shared, TestAccKey_sharedImport},
+}
+
+func TestAccKey_shared(t *testing.T) {
+	t.Parallel()
+	testAccShared(t, "featureconsole_key", sharedCases)
+}
+
+func TestAccKey_sharedImport(t *testing.T) {
+	t.Parallel()
+	testAccShared(t, "featureconsole_key", sharedImportCases)
+}
+
+func TestAccTargetApp_shared(t *testing.T) {
+	t.Parallel()
+	testAccShared(t, "featureconsole_target_app", sharedCases)
+}
+
+func TestAccTargetApp_sharedImport(t *testing.T) {
+	t.Parallel()
+	testAccShared(t, "featureconsole_target_app", sharedImportCases)
+}
+
+func TestAccTag_shared(t *testing.T) {
+	t.Parallel()
+	testAccShared(t, "featureconsole_tag", sharedCases)
+}
+
+func TestAccTag_sharedImport(t *testing.T) {
+	t.Parallel()
+	testAccShared(t, "featureconsole_tag", sharedImportCases)
 }
 
 func TestAccGate_shared(t *testing.T) {
@@ -547,10 +681,17 @@ func sharedImport(t *testing.T, s sharedSpec, m *mockconsole.Server, url string)
 			{Config: cfg},
 			{Config: cfg, ResourceName: s.addr(), ImportState: true, ImportStateKind: resource.ImportCommandWithID,
 				ImportStateVerify: true, ImportStateVerifyIdentifierAttribute: s.idAttr,
-				ImportStateVerifyIgnore: []string{"timeouts", "validate_on_plan"}},
-			{Config: cfg, ResourceName: s.addr(), ImportState: true, ImportStateKind: resource.ImportBlockWithID},
+				ImportStateVerifyIgnore: append([]string{"timeouts", "validate_on_plan"}, s.importLacks(t)...)},
+			// An import block plans no change but where the import lacks what the configuration holds.
+			{Config: cfg, ResourceName: s.addr(), ImportState: true, ImportStateKind: resource.ImportBlockWithID,
+				SkipFunc: func() (bool, error) { return len(s.importLacks(t)) > 0, nil }},
 			{Config: cfg, ResourceName: s.addr(), ImportState: true, ImportStateKind: resource.ImportBlockWithResourceIdentity,
-				SkipFunc: skipWithout(featIdentity)},
+				SkipFunc: func() (bool, error) {
+					if len(s.importLacks(t)) > 0 {
+						return true, nil
+					}
+					return skipWithout(featIdentity)()
+				}},
 		},
 	})
 }

@@ -382,3 +382,60 @@ resource "featureconsole_gate" "acc" {
 		},
 	})
 }
+
+// TestAccService_keyAppAndTag: a target app, a tag and a server key scoped to the app, created,
+// changed in place (the key rotated), imported and destroyed, on the service itself.
+func TestAccService_keyAppAndTag(t *testing.T) {
+	svc := testAccService(t)
+	c := svc.Client(t)
+	prefix := svc.MetricPrefix
+	config := func(description, rotated string) string {
+		return svc.ProviderBlock() + fmt.Sprintf(`
+resource "featureconsole_target_app" "acc" {
+  name        = "%[1]sweb"
+  description = "the web app"
+}
+resource "featureconsole_tag" "acc" {
+  name        = "%[1]steam"
+  description = "the team's"
+}
+resource "featureconsole_key" "acc" {
+  type              = "SERVER"
+  description       = "%[1]s%[2]s"
+  target_app_id     = featureconsole_target_app.acc.id
+  rotation_triggers = { rotated = %[3]q }
+}
+`, prefix, description, rotated)
+	}
+	var secrets []string
+	noteSecret := func(s *terraform.State) error {
+		secrets = append(secrets, s.RootModule().Resources["featureconsole_key.acc"].Primary.Attributes["secret"])
+		return nil
+	}
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy: func(*terraform.State) error {
+			for _, s := range secrets {
+				if _, err := c.GetKey(context.Background(), s); !console.NotFound(err) {
+					return fmt.Errorf("a key after destroy: want not found, got %v", err)
+				}
+			}
+			return nil
+		},
+		Steps: []resource.TestStep{
+			{Config: config("backend", "1"), Check: noteSecret, ConfigPlanChecks: emptyPlanAfterApply()},
+			{Config: config("backend, changed", "2"), Check: resource.ComposeAggregateTestCheckFunc(noteSecret, func(*terraform.State) error {
+				if secrets[0] == secrets[1] {
+					return fmt.Errorf("the rotation kept the secret")
+				}
+				if _, err := c.GetKey(context.Background(), secrets[0]); !console.NotFound(err) {
+					return fmt.Errorf("the old secret after the rotation: want not found, got %v", err)
+				}
+				return nil
+			}), ConfigPlanChecks: emptyPlanAfterApply()},
+			{ResourceName: "featureconsole_tag.acc", ImportState: true, ImportStateVerify: true, ImportStateVerifyIgnore: []string{"timeouts", "description"}},
+			{ResourceName: "featureconsole_target_app.acc", ImportState: true, ImportStateVerify: true, ImportStateVerifyIgnore: []string{"timeouts", "description"}},
+		},
+	})
+}

@@ -40,6 +40,88 @@ func init() {
 		Name: "featureconsole_gate",
 		F:    sweepGates,
 	})
+	resource.AddTestSweepers("featureconsole_key", &resource.Sweeper{
+		Name: "featureconsole_key",
+		F:    sweepKeys,
+	})
+	resource.AddTestSweepers("featureconsole_target_app", &resource.Sweeper{
+		Name: "featureconsole_target_app",
+		F:    sweepTargetApps,
+		// A key names its app: the keys go first.
+		Dependencies: []string{"featureconsole_key"},
+	})
+	resource.AddTestSweepers("featureconsole_tag", &resource.Sweeper{
+		Name: "featureconsole_tag",
+		F:    sweepTags,
+		// A tag in use cannot be deleted: what carries it goes first.
+		Dependencies: []string{"featureconsole_gate", "featureconsole_metric", "featureconsole_metric_source"},
+	})
+}
+
+// sweepKeys deletes the keys the tests create: a description with the test prefix.
+func sweepKeys(_ string) error {
+	c, e, err := sweepClient()
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	keys, err := c.ListKeys(ctx, console.KeyFilter{}, console.ListOptions{})
+	if err != nil {
+		return err
+	}
+	for _, k := range keys {
+		if strings.HasPrefix(framework.Deref(k.Description, ""), e.prefix) {
+			if err := c.DeleteKey(ctx, k.Secret); err != nil && !console.NotFound(err) {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// sweepTargetApps deletes the target apps the tests create: a name with the test prefix.
+func sweepTargetApps(_ string) error {
+	c, e, err := sweepClient()
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	apps, err := c.ListTargetApps(ctx, console.ListOptions{})
+	if err != nil {
+		return err
+	}
+	for _, a := range apps {
+		if strings.HasPrefix(a.Name, e.prefix) && a.ID != "" {
+			if err := c.DeleteTargetApp(ctx, a.ID); err != nil && !console.NotFound(err) {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// sweepTags deletes the tags the tests create: a name with the test prefix.
+func sweepTags(_ string) error {
+	c, e, err := sweepClient()
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	tags, err := c.ListTags(ctx, console.ListOptions{})
+	if err != nil {
+		return err
+	}
+	for _, t := range tags {
+		if strings.HasPrefix(t.Name, e.prefix) {
+			if err := c.DeleteTag(ctx, t.ID); err != nil && !console.NotFound(err) {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // sweepGates deletes the gates the tests create: an id with the test prefix, other than the gate

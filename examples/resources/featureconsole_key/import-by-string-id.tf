@@ -1,0 +1,4 @@
+import {
+  to = featureconsole_key.web_server
+  id = "sha256:0123456789abcdef"
+}

@@ -1,0 +1,4 @@
+import {
+  to = featureconsole_tag.checkout
+  id = "0a1b2c3d4e5f"
+}

@@ -1,0 +1,6 @@
+# A target app: keys are scoped to it; dynamic configs and experiments name it in their
+# target_apps.
+resource "featureconsole_target_app" "web" {
+  name        = "web"
+  description = "the web app"
+}
