@@ -184,6 +184,20 @@ func TestExperimentMoves(t *testing.T) {
 	if o, _ := s.Experiment("other"); o.Status != ExperimentAbandoned || o.LastModifierName != "Console User" {
 		t.Errorf("abandoned %+v", o)
 	}
+	// Reset puts a started experiment but a decided one back in setup, its run cleared; archive
+	// follows a decision, an abandon or a reset, never a running experiment.
+	wantRefused(t, ts.URL, http.MethodPut, path+"reset", "", "is decision_made and cannot be reset")
+	if st, _ := do(t, ts.URL, http.MethodPut, "/experiments/other/reset", ""); st != 200 {
+		t.Fatalf("reset: %d", st)
+	}
+	if o, _ := s.Experiment("other"); o.Status != ExperimentSetup || o.DecisionReason != "" || o.EndTime != 0 {
+		t.Errorf("reset %+v", o)
+	}
+	wantRefused(t, ts.URL, http.MethodPut, "/experiments/other/reset", "", "has not yet started")
+	if st, _ := do(t, ts.URL, http.MethodPut, "/experiments/other/start", ""); st != 200 {
+		t.Fatalf("start again: %d", st)
+	}
+	wantRefused(t, ts.URL, http.MethodPut, "/experiments/other/archive", `{}`, "an experiment is archived after a decision, an abandon or a reset")
 	for _, id := range []string{"checkout_cta", "other"} {
 		if st, _ := do(t, ts.URL, http.MethodDelete, "/experiments/"+id, ""); st != 200 {
 			t.Errorf("delete %s: %d", id, st)

@@ -64,9 +64,6 @@ func (r *experimentResource) Schema(ctx context.Context, _ resource.SchemaReques
 }
 
 func experimentAttributes(ctx context.Context) map[string]schema.Attribute {
-	kept := func(desc string) schema.StringAttribute {
-		return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
-	}
 	time := func(desc string) schema.Int64Attribute {
 		return schema.Int64Attribute{Computed: true, MarkdownDescription: desc + ", in milliseconds since the Unix epoch; null until then."}
 	}
@@ -178,12 +175,29 @@ func experimentAttributes(ctx context.Context) map[string]schema.Attribute {
 				"at creation when omitted, after which an omitted status follows the service's. Moved the service's way " +
 				"within one apply: `setup` to `active` starts it, `active` to `decision_made` ships `launched_group`, " +
 				"`setup` or `active` to `abandoned` abandons it; from `experiment_stopped` and `assignment_stopped` (the service " +
-				"stopped it, its decision deferred) a decision may follow, and from `experiment_stopped` an abandon. `archived`, " +
-				"`experiment_stopped` and `assignment_stopped` are set by the console or the service: a configuration may say " +
-				"them where the experiment stands (as generated configuration does), never move to them. Any other move (back to `setup`, `active` after a decision, " +
-				"a decision from `setup`, anything from `abandoned`) fails the plan: to run another experiment, declare a " +
-				"new `featureconsole_experiment` block beside this one. A status moved in the console shows in the plan as what it is. Moved in place, never by replacement.",
+				"stopped it, its decision deferred) a decision may follow, and from `experiment_stopped` an abandon. " +
+				"Back to `setup` from `active`, `abandoned`, `experiment_stopped` or `assignment_stopped` resets the " +
+				"experiment (the service's reset: it stands unstarted, its run's times and reason cleared, its results start " +
+				"over when it starts again), and `active` from `abandoned`, `experiment_stopped` or `assignment_stopped` " +
+				"resets it and starts it again. `experiment_stopped` and `assignment_stopped` are set by the service: a " +
+				"configuration may say them where the experiment stands (as generated configuration does), never move to " +
+				"them. Any other move (`active` or `setup` after a decision, a decision from `setup`) fails the plan: to run " +
+				"another experiment, declare a new `featureconsole_experiment` block beside this one. An archived experiment " +
+				"keeps here the status it stands in beneath the archive (see `archived`). A status moved in the console shows " +
+				"in the plan as what it is. Moved in place, never by replacement.",
 			Validators: []validator.String{stringvalidator.OneOf(experimentStatuses...)},
+		},
+		"archived": schema.BoolAttribute{
+			Optional: true, Computed: true, Default: booldefault.StaticBool(false),
+			MarkdownDescription: "Whether the experiment is archived: kept with its results in the console, out of its " +
+				"default lists, and taking no change until it is unarchived. `true` archives it, after the apply's other " +
+				"changes and moves; the service archives an experiment once it stands in `setup` (never started, or reset), " +
+				"`decision_made` or `abandoned`, so with any other `status` the plan fails, with nothing sent. `false` (the " +
+				"default) unarchives it: an experiment archived in the console shows as `archived = true -> false`, and " +
+				"apply unarchives it before any other change, the service putting it back in the status it had. While it " +
+				"stays archived, any other change fails the plan, with nothing sent. The service reports an archived " +
+				"experiment's status as `archived`: `status` keeps the one it had (after an import, the one its decision, " +
+				"abandon or start times show). Updated in place.",
 		},
 		"launched_group": schema.StringAttribute{
 			Optional: true, Computed: true,
@@ -221,7 +235,7 @@ func experimentAttributes(ctx context.Context) map[string]schema.Attribute {
 			MarkdownDescription: "What destroy does with the experiment: `false` (the default) deletes it; `true` archives it " +
 				"instead, keeping it and its results in the console. Changing it sends no request.",
 		},
-		"launched_group_id": kept("Identifier of the group shipped by the decision; null until one is made."),
+		"launched_group_id": keptString("Identifier of the group shipped by the decision; null until one is made."),
 		"start_time":        time("When the experiment started"),
 		"end_time":          time("When the experiment ended (decided or abandoned after it started)"),
 		"decision_time":     time("When the decision was made"),
@@ -259,8 +273,13 @@ func (r *experimentResource) Create(ctx context.Context, req resource.CreateRequ
 	}
 	// The experiment exists from here: whatever fails next, the state holds it as the service does.
 	e = r.settle(ctx, op, e, plan, types.StringNull(), &resp.Diagnostics)
+	if plan.Archived.ValueBool() && !resp.Diagnostics.HasError() {
+		e = r.setArchived(ctx, op, e, true, &resp.Diagnostics)
+	}
 	plan.ID = types.StringValue(e.ID)
+	planned := plan.Status
 	flattenExperiment(ctx, e, &plan.experimentFields)
+	readArchived(e, planned, &plan)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
@@ -278,15 +297,24 @@ func (r *experimentResource) Read(ctx context.Context, req resource.ReadRequest,
 	if state.RemoveTargeting.IsNull() { // imported
 		state.RemoveTargeting = types.BoolValue(false)
 	}
+	if state.Archived.IsNull() { // imported
+		state.Archived = types.BoolValue(false)
+	}
 	readObject(ctx, resp, state.Timeouts, "Experiment", state.ExperimentID.ValueString(), r.data.client.GetExperiment,
 		func(e *console.Experiment) diag.Diagnostics {
-			state.ID = types.StringValue(e.ID)
-			prior := state.experimentFields
-			flattenExperiment(ctx, e, &state.experimentFields)
-			keepDecisionReason(prior, &state.experimentFields)
-			keepRemovedTargeting(prior, state.RemoveTargeting, &state.experimentFields)
+			refreshExperiment(ctx, e, &state)
 			return nil
 		}, &state)
+}
+
+// refreshExperiment puts e, the experiment as the service holds it, into the state m holds.
+func refreshExperiment(ctx context.Context, e *console.Experiment, m *experimentModel) {
+	m.ID = types.StringValue(e.ID)
+	prior := m.experimentFields
+	flattenExperiment(ctx, e, &m.experimentFields)
+	readArchived(e, prior.Status, m)
+	keepDecisionReason(prior, &m.experimentFields)
+	keepRemovedTargeting(prior, m.RemoveTargeting, &m.experimentFields)
 }
 
 func (r *experimentResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -304,19 +332,37 @@ func (r *experimentResource) Update(ctx context.Context, req resource.UpdateRequ
 	defer cancel()
 	var e *console.Experiment
 	var err error
-	if emptyExperimentFields(changes) {
-		e, err = r.data.client.GetExperiment(ctx, id)
-	} else {
+	// The service takes no change of an archived experiment: unarchive first, archive last.
+	if state.Archived.ValueBool() && !plan.Archived.ValueBool() {
+		if e, err = r.data.client.UnarchiveExperiment(ctx, id); err != nil {
+			framework.APIFailure{Op: "unarchive", Object: fmt.Sprintf("experiment %q", id)}.Add(ctx, &resp.Diagnostics, op, err)
+			return
+		}
+	}
+	unarchived := e
+	switch {
+	case !emptyExperimentFields(changes):
 		e, err = r.data.client.UpdateExperiment(ctx, id, changes)
+	case e == nil:
+		e, err = r.data.client.GetExperiment(ctx, id)
 	}
 	if err != nil {
+		e = unarchived
 		framework.APIFailure{Op: "update", Object: fmt.Sprintf("experiment %q", id)}.Add(ctx, &resp.Diagnostics, op, err)
+		if e != nil { // unarchived: the state holds it so
+			refreshExperiment(ctx, e, &state)
+			resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+		}
 		return
 	}
 	e = r.settle(ctx, op, e, plan, state.ControlGroup, &resp.Diagnostics)
+	if plan.Archived.ValueBool() && !state.Archived.ValueBool() && !resp.Diagnostics.HasError() {
+		e = r.setArchived(ctx, op, e, true, &resp.Diagnostics)
+	}
 	plan.ID = types.StringValue(e.ID)
 	planned := plan.experimentFields
 	flattenExperiment(ctx, e, &plan.experimentFields)
+	readArchived(e, planned.Status, &plan)
 	keepDecisionReason(planned, &plan.experimentFields)
 	keepRemovedTargeting(planned, plan.RemoveTargeting, &plan.experimentFields)
 	if !planned.LastModifierID.IsUnknown() { // the plan kept them: nothing was written (ModifyPlan)
@@ -334,7 +380,9 @@ func (r *experimentResource) Delete(ctx context.Context, req resource.DeleteRequ
 	ctx, op, cancel := framework.StartOperation(ctx, state.Timeouts, "delete", &resp.Diagnostics)
 	defer cancel()
 	if state.ArchiveOnDestroy.ValueBool() {
-		archiveExperiment(ctx, op, r.data.client, id, &resp.Diagnostics)
+		if !state.Archived.ValueBool() {
+			archiveExperiment(ctx, op, r.data.client, id, &resp.Diagnostics)
+		}
 		return
 	}
 	if err := r.data.client.DeleteExperiment(ctx, id); err != nil && !console.NotFound(err) {

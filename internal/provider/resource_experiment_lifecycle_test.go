@@ -260,14 +260,7 @@ resource "featureconsole_experiment" "dropped" {
 }
 `, ctaGroupsHCL, decision, abandon)
 			}
-			status := func(id, want string) resource.TestCheckFunc {
-				return expectMockExperiment(m, id, func(e mockconsole.Experiment) error {
-					if e.Status != want {
-						return fmt.Errorf("%s is %s, want %s", id, e.Status, want)
-					}
-					return nil
-				})
-			}
+			status := func(id, want string) resource.TestCheckFunc { return expectMockStatus(m, id, want) }
 			resource.ParallelTest(t, resource.TestCase{
 				PreCheck:                 func() { testAccPreCheck(t) },
 				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,

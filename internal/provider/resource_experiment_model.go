@@ -31,6 +31,8 @@ const experimentIdentityAttr = "experiment_id"
 type experimentModel struct {
 	ID types.String `tfsdk:"id"`
 	experimentFields
+	// Archived is the service's status archived; Status then keeps the one beneath it (readArchived).
+	Archived           types.Bool `tfsdk:"archived"`
 	ArchiveOnDestroy   types.Bool `tfsdk:"archive_on_destroy"`
 	DeletionProtection types.Bool `tfsdk:"deletion_protection"`
 	// RemoveTargeting is sent with the decision (removeTargeting); the service's reads do not say it.
@@ -225,7 +227,7 @@ func samePercent(a, b types.Number) bool {
 	return okA && okB && math.Round(x*100) == math.Round(y*100)
 }
 
-// groupNames maps group names to the service's ids.
+// groupIDs maps group names to the service's ids.
 func groupIDs(e *console.Experiment) map[string]string {
 	ids := make(map[string]string, len(e.Groups))
 	for _, g := range e.Groups {
@@ -404,6 +406,7 @@ var (
 	controlGroupPath    = path.Root("control_group")
 	decisionReasonPath  = path.Root("decision_reason")
 	removeTargetingPath = path.Root("remove_targeting")
+	archivedPath        = path.Root("archived")
 	groupsPath          = path.Root("groups")
 )
 
@@ -413,11 +416,43 @@ func experimentIDArgument(desc string) schema.StringAttribute {
 		Validators: []validator.String{stringvalidator.LengthBetween(3, 100), framework.NotBlank()}}
 }
 
-// The statuses of the document. A configuration may move an experiment to the first four; the
-// last three the service sets itself (archived in the console, or the service stopping it), and a
-// configuration may say them only where the experiment stands, as generated configuration does.
+// The statuses of the document but archived, which the resource holds as archived = true
+// (readArchived). A configuration may move an experiment to the first four; the last two the
+// service sets itself, and a configuration may say them only where the experiment stands, as
+// generated configuration does.
 var experimentStatuses = []string{console.ExperimentSetup, console.ExperimentActive, console.ExperimentDecisionMade,
-	console.ExperimentAbandoned, console.ExperimentArchived, console.ExperimentStopped, console.AssignmentStopped}
+	console.ExperimentAbandoned, console.ExperimentStopped, console.AssignmentStopped}
+
+// readArchived turns the service's status archived into archived = true and the status beneath
+// it: the status prior holds (the one the experiment had when archived, which unarchive puts back),
+// or without one (an import) the status its run shows: decided, abandoned (ended, or a reason
+// given), started, else setup. Any other status is archived = false.
+func readArchived(e *console.Experiment, prior types.String, m *experimentModel) {
+	m.Archived = types.BoolValue(e.Status == console.ExperimentArchived)
+	if e.Status != console.ExperimentArchived {
+		return
+	}
+	if s, ok := framework.KnownString(prior); ok && s != console.ExperimentArchived {
+		m.Status = prior
+		return
+	}
+	switch {
+	case e.LaunchedGroupID != "" || e.DecisionTime.Set && e.DecisionTime.Value != 0:
+		m.Status = types.StringValue(console.ExperimentDecisionMade)
+	case e.EndTime.Set && e.EndTime.Value != 0 || e.DecisionReason != "":
+		m.Status = types.StringValue(console.ExperimentAbandoned)
+	case e.StartTime.Set && e.StartTime.Value != 0:
+		m.Status = types.StringValue(console.ExperimentActive)
+	default:
+		m.Status = types.StringValue(console.ExperimentSetup)
+	}
+}
+
+// archivable reports a status the service archives an experiment from: after a decision, an
+// abandon or a reset (setup).
+func archivable(status string) bool {
+	return status == console.ExperimentSetup || status == console.ExperimentDecisionMade || status == console.ExperimentAbandoned
+}
 
 // serviceSetStatus reports a status only the service moves an experiment to.
 func serviceSetStatus(s string) bool {

@@ -139,14 +139,10 @@ func groupNamesOf(e *console.Experiment) []string {
 func experimentMoveRefusal(id, from, to string) string {
 	var why string
 	switch {
-	case to == console.ExperimentArchived:
-		why = "only the console archives an experiment (or destroy, with archive_on_destroy = true)"
 	case to == console.ExperimentStopped || to == console.AssignmentStopped:
 		why = "only the service stops an experiment"
 	case from == console.ExperimentAbandoned:
 		why = "an abandoned experiment stays abandoned"
-	case from == console.ExperimentArchived:
-		why = "it is archived (in the console); unarchive it there first, and the next plan shows the status it returns to"
 	case from == console.ExperimentStopped || from == console.AssignmentStopped:
 		why = "the service stopped it (" + from + "): a decision (status = \"decision_made\") may still follow"
 		if from == console.ExperimentStopped {
@@ -165,6 +161,25 @@ func experimentMoveRefusal(id, from, to string) string {
 	}
 	return fmt.Sprintf("Experiment %q is %s and cannot move to %s: %s. To run another experiment, declare a new "+
 		"featureconsole_experiment block with its own experiment_id beside this one; to keep it as it is, set status = %q.", id, from, to, why, from)
+}
+
+// setArchived archives (archive) or unarchives e, the experiment as last answered; it returns the
+// experiment as the service then answers, or e when the move fails (the error is in diags).
+func (r *experimentResource) setArchived(ctx context.Context, op *framework.Operation, e *console.Experiment, archive bool, diags *diag.Diagnostics) *console.Experiment {
+	var got *console.Experiment
+	var err error
+	what := "archive"
+	if archive {
+		got, err = r.data.client.ArchiveExperiment(ctx, e.ID, "Archived by Terraform (archived = true)")
+	} else {
+		what = "unarchive"
+		got, err = r.data.client.UnarchiveExperiment(ctx, e.ID)
+	}
+	if err != nil {
+		framework.APIFailure{Op: what, Object: fmt.Sprintf("experiment %q", e.ID)}.Add(ctx, diags, op, err)
+		return e
+	}
+	return keepGroupIDs(got, e)
 }
 
 // archiveExperiment archives the experiment on destroy; one already archived, or gone, is left.

@@ -162,6 +162,7 @@ func (r *experimentResource) ModifyPlan(ctx context.Context, req resource.Modify
 		if to, ok := framework.KnownString(plan.Status); ok && (to == console.ExperimentDecisionMade || serviceSetStatus(to)) {
 			resp.Diagnostics.AddAttributeError(statusPath, "Experiment cannot be created "+to, experimentCreateRefusal(id, to))
 		}
+		refuseArchiving(id, plan, types.BoolValue(false), &resp.Diagnostics)
 		r.planControlGroup(ctx, config, &plan, types.StringNull())
 		if gate, ok := framework.KnownString(plan.TargetingGateID); ok && !resp.Diagnostics.HasError() {
 			r.checkTargetingGate(ctx, id, gate, plan.Timeouts, false, &resp.Diagnostics)
@@ -190,6 +191,10 @@ func (r *experimentResource) ModifyPlan(ctx context.Context, req resource.Modify
 		}
 	}
 	r.planControlGroup(ctx, config, &plan, state.ControlGroup)
+	unarchiving := state.Archived.ValueBool() && !plan.Archived.IsUnknown() && !plan.Archived.ValueBool()
+	if unarchiving && config.Status.IsNull() {
+		plan.Status = types.StringUnknown() // the status the service puts back
+	}
 	to, known := framework.KnownString(plan.Status)
 	if known && to != from {
 		if _, ok := experimentMoves[experimentMove{from, to}]; !ok {
@@ -203,6 +208,13 @@ func (r *experimentResource) ModifyPlan(ctx context.Context, req resource.Modify
 	}
 	frozenChanges(ctx, id, plan, state, &resp.Diagnostics)
 	allocationLowered(id, plan, state, &resp.Diagnostics)
+	refuseArchiving(id, plan, state.Archived, &resp.Diagnostics)
+	if state.Archived.ValueBool() && plan.Archived.ValueBool() && !resp.Diagnostics.HasError() && !experimentWritesNothing(ctx, plan, state) {
+		resp.Diagnostics.AddAttributeError(archivedPath, fmt.Sprintf("Experiment %q is archived", id),
+			fmt.Sprintf("Experiment %q is archived: the service takes no change of an archived experiment. Nothing was sent. "+
+				"Set archived = false to unarchive it and make the change in the same apply (archived = true again in a "+
+				"later apply archives it once more), or leave the experiment as it stands.", id))
+	}
 	moving := known && to != from
 	unsentReason(id, config, plan, state, moving, &resp.Diagnostics)
 	if from == console.ExperimentDecisionMade && !state.RemoveTargeting.IsNull() && !plan.RemoveTargeting.IsUnknown() &&
@@ -247,6 +259,21 @@ func (r *experimentResource) ModifyPlan(ctx context.Context, req resource.Modify
 	if !moving && experimentWritesNothing(ctx, plan, state) {
 		resp.Diagnostics.Append(framework.KeepUnwritten(ctx, req.State, &resp.Plan, "last_modifier_id", "last_modifier_name")...)
 	}
+}
+
+// refuseArchiving fails the plan of an archive (archived = true where held is false) of an
+// experiment that the apply leaves where the service archives none: it archives after a decision,
+// an abandon or a reset.
+func refuseArchiving(id string, plan experimentModel, held types.Bool, diags *diag.Diagnostics) {
+	to, ok := framework.KnownString(plan.Status)
+	if !plan.Archived.ValueBool() || held.ValueBool() || !ok || archivable(to) {
+		return
+	}
+	diags.AddAttributeError(archivedPath, fmt.Sprintf("Experiment %q cannot be archived %s", id, to),
+		fmt.Sprintf("Experiment %q would stand %s when archived: the service archives an experiment after a decision, an "+
+			"abandon or a reset (status = \"decision_made\", \"abandoned\" or \"setup\"), which this apply may make "+
+			"before it archives. Nothing was sent. Set one of those statuses together with archived = true, or "+
+			"archived = false.", id, to))
 }
 
 // refuseLosingResults fails the plan of a destroy or a replacement that would delete a started
@@ -458,7 +485,7 @@ func experimentWritesNothing(ctx context.Context, plan, state experimentModel) b
 		{plan.IDType, state.IDType}, {plan.Tags, state.Tags}, {plan.Allocation, state.Allocation},
 		{plan.TargetingGateID, state.TargetingGateID}, {plan.Duration, state.Duration}, {plan.AnalyticsType, state.AnalyticsType},
 		{plan.ControlGroup, state.ControlGroup}, {plan.PrimaryMetrics, state.PrimaryMetrics},
-		{plan.SecondaryMetrics, state.SecondaryMetrics}, {plan.Status, state.Status},
+		{plan.SecondaryMetrics, state.SecondaryMetrics}, {plan.Status, state.Status}, {plan.Archived, state.Archived},
 	} {
 		if pair[0].IsUnknown() || !pair[0].Equal(pair[1]) {
 			return false

@@ -5,6 +5,7 @@ package provider
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/mockconsole"
@@ -48,6 +50,16 @@ const ctaGroupsHCL = `
 // expectMockExperiment checks the experiment the mock holds.
 func expectMockExperiment(m *mockconsole.Server, id string, check func(mockconsole.Experiment) error) resource.TestCheckFunc {
 	return expectInMock("experiment", id, m.Experiment, check)
+}
+
+// expectMockStatus checks the status of the experiment the mock holds.
+func expectMockStatus(m *mockconsole.Server, id, want string) resource.TestCheckFunc {
+	return expectMockExperiment(m, id, func(e mockconsole.Experiment) error {
+		if e.Status != want {
+			return fmt.Errorf("%s is %s, want %s", id, e.Status, want)
+		}
+		return nil
+	})
 }
 
 // expectNoMockExperiment is CheckDestroy: destroy deleted the experiment.
@@ -178,4 +190,124 @@ func TestAccExperiment_workflow(t *testing.T) {
 			},
 		},
 	})
+}
+
+// requestOrder fails unless the mock took (2xx) a write of each method and path (with /console/v1)
+// in this order since its requests were last reset.
+func requestOrder(m *mockconsole.Server, want ...string) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		var got []string
+		for _, r := range writes(m) {
+			if r.Status/100 == 2 {
+				got = append(got, r.Method+" "+strings.TrimPrefix(r.Path, "/console/v1"))
+			}
+		}
+		if strings.Join(got, ", ") != strings.Join(want, ", ") {
+			return fmt.Errorf("the mock took %v, want %v", got, want)
+		}
+		return nil
+	}
+}
+
+// archived is the experiment's archive: archiving an active experiment fails at plan (the service
+// archives after a decision, an abandon or a reset), with nothing sent; an experiment decided and
+// archived in the console plans archived = true -> false beside a changed description, and apply
+// unarchives it before it writes the description, the status beneath the archive kept; archived =
+// true archives it again after the apply's other writes; while it stays archived a change fails at
+// plan, with nothing sent.
+func TestAccExperiment_archived(t *testing.T) {
+	m, url := startMock(t, mockconsole.Config{})
+	decided := []string{`status = "decision_made"`, `launched_group = "Green"`, `decision_reason = "Decided in the console"`}
+	cfg := func(lines ...string) string {
+		return providerBlock(url) + experimentHCL(ctaGroupsHCL, append(append([]string{}, decided...), lines...)...)
+	}
+	status := func(want string) resource.TestCheckFunc { return expectMockStatus(m, "tfacc_cta", want) }
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             expectNoMockExperiment(m, "tfacc_cta"),
+		Steps: []resource.TestStep{
+			{Config: providerBlock(url) + experimentHCL(ctaGroupsHCL, `status = "active"`)},
+			{
+				PreConfig: m.ResetRequests,
+				Config:    providerBlock(url) + experimentHCL(ctaGroupsHCL, `status = "active"`, "archived = true"),
+				ExpectError: wrapped(`Experiment "tfacc_cta" would stand active when archived: the service archives an experiment after a decision, an abandon or a reset`,
+					"Nothing was sent"),
+			},
+			{
+				PreConfig: func() {
+					nothingWritten(t, m)()
+					if err := m.DecideExperiment("tfacc_cta", "Green", "Decided in the console"); err != nil {
+						t.Fatal(err)
+					}
+					if err := m.ArchiveExperiment("tfacc_cta"); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config: cfg(`description = "Unarchived first"`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(experimentAddr, plancheck.ResourceActionUpdate),
+					plancheck.ExpectKnownValue(experimentAddr, tfjsonpath.New("archived"), knownvalue.Bool(false)),
+				}},
+				Check: resource.ComposeTestCheckFunc(status("decision_made"),
+					requestOrder(m, "PUT /experiments/tfacc_cta/unarchive", "PATCH /experiments/tfacc_cta"),
+					resource.TestCheckResourceAttr(experimentAddr, "status", "decision_made")),
+			},
+			{
+				PreConfig: m.ResetRequests,
+				Config:    cfg(`description = "Archived last"`, "archived = true"),
+				Check: resource.ComposeTestCheckFunc(status("archived"),
+					requestOrder(m, "PATCH /experiments/tfacc_cta", "PUT /experiments/tfacc_cta/archive"),
+					resource.TestCheckResourceAttr(experimentAddr, "status", "decision_made"),
+					resource.TestCheckResourceAttr(experimentAddr, "archived", "true")),
+			},
+			{
+				PreConfig:   m.ResetRequests,
+				Config:      cfg(`description = "Changed while archived"`, "archived = true"),
+				ExpectError: wrapped(`Experiment "tfacc_cta" is archived: the service takes no change of an archived experiment. Nothing was sent.`, "archived = false"),
+			},
+			{PreConfig: nothingWritten(t, m), Config: cfg(`description = "Archived last"`, "archived = true"), PlanOnly: true},
+		},
+	})
+}
+
+// Experiments archived in the console, after a decision, an abandon and in setup (the document's
+// example of an archived experiment, never started), import with generated configuration that
+// plans the imports alone: archived = true with the status beneath the archive; apply writes
+// nothing and the plan after is empty.
+func TestAccExperiment_archivedImport(t *testing.T) {
+	t.Parallel()
+	cli := newTFCLI(t, featGenerateConfig)
+	m, url := startMock(t, mockconsole.Config{NoSeed: true})
+	groups := []mockconsole.ExperimentGroup{
+		{Name: "Control", Size: 50, ParameterValues: []byte(`{"color":"grey"}`)},
+		{Name: "Green", Size: 50, ParameterValues: []byte(`{"color":"green"}`)},
+	}
+	for _, id := range []string{"tfacc_decided", "tfacc_dropped", "tfacc_never"} {
+		m.PutExperiment(mockconsole.Experiment{ID: id, Name: "Archived " + id[6:], Groups: groups})
+	}
+	for _, err := range []error{m.StartExperiment("tfacc_decided"), m.DecideExperiment("tfacc_decided", "Green", "Green won"),
+		m.StartExperiment("tfacc_dropped"), m.AbandonExperiment("tfacc_dropped", "Too little traffic to measure"),
+		m.ArchiveExperiment("tfacc_decided"), m.ArchiveExperiment("tfacc_dropped"), m.ArchiveExperiment("tfacc_never")} {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	var imports strings.Builder
+	for _, id := range []string{"tfacc_decided", "tfacc_dropped", "tfacc_never"} {
+		fmt.Fprintf(&imports, "\nimport {\n  to = featureconsole_experiment.%s\n  id = %q\n}\n", id, id)
+	}
+	cli.write("main.tf", providerBlock(url)+imports.String())
+	cli.must("init", "-input=false", "-no-color")
+	cli.must("plan", "-input=false", "-no-color", "-generate-config-out=generated.tf")
+	gen := cli.read("generated.tf")
+	for _, want := range []string{`status\s+= "decision_made"`, `status\s+= "abandoned"`, `status\s+= "setup"`} {
+		if !regexp.MustCompile(want).MatchString(gen) {
+			t.Errorf("generated.tf has no %s:\n%s", want, gen)
+		}
+	}
+	if got := len(regexp.MustCompile(`archived\s+= true`).FindAllString(gen, -1)); got != 3 {
+		t.Errorf("generated.tf says archived = true %d times, want 3:\n%s", got, gen)
+	}
+	cli.importsOnlyThenEmpty(m, gen, 3)
 }

@@ -214,10 +214,8 @@ func TestExperimentMoveRefusal(t *testing.T) {
 		{"decision_made", "active", "a decision has been made"},
 		{"setup", "decision_made", `start it first (status = "active")`},
 		{"abandoned", "active", "an abandoned experiment stays abandoned"},
-		{"archived", "active", "unarchive it there first"},
 		{"assignment_stopped", "abandoned", "the service stopped it"},
 		{"active", "experiment_stopped", "only the service stops an experiment"},
-		{"decision_made", "archived", "only the console archives an experiment"},
 	} {
 		got := experimentMoveRefusal("cta", c.from, c.to)
 		if !strings.Contains(got, c.why) || !strings.Contains(got, "declare a new featureconsole_experiment block") || strings.Contains(got, "new experiment_id") || !strings.Contains(got, `set status = "`+c.from+`"`) {
