@@ -352,6 +352,7 @@ func documentedCalls() []documentedCall {
 		}),
 		moved("ArchiveExperiment", "archive", func(ctx context.Context, c *Client) (*Experiment, error) { return c.ArchiveExperiment(ctx, exp, "") }),
 		moved("UnarchiveExperiment", "unarchive", func(ctx context.Context, c *Client) (*Experiment, error) { return c.UnarchiveExperiment(ctx, exp) }),
+		moved("ResetExperiment", "reset", func(ctx context.Context, c *Client) (*Experiment, error) { return c.ResetExperiment(ctx, exp) }),
 		{method: "GetPulseResults", route: "GET /experiments/{id}/pulse_results", call: func(ctx context.Context, c *Client) (any, error) {
 			return c.GetPulseResults(ctx, exp, "4HbgLdfqlIeN3sHkyMG1qC", "test", 95)
 		}, facts: pulseFacts, more: func(t *testing.T, got any) {

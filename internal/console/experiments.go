@@ -18,7 +18,7 @@ import (
 
 // Experiments (rows 47-53): groups of users, each served its own parameter values, measured on
 // metrics until a decision ships one group. Where an experiment stands (status) moves only through
-// its own endpoints (start, make_decision, abandon, archive, unarchive), never through a PATCH.
+// its own endpoints (start, make_decision, abandon, reset, archive, unarchive), never through a PATCH.
 
 // The statuses of an experiment (row 48). The last three are the service's own and only read.
 const (
@@ -224,6 +224,12 @@ func (c *Client) ArchiveExperiment(ctx context.Context, id, reason string) (*Exp
 		ArchiveReason string `json:"archiveReason,omitempty"`
 	}{reason}
 	return c.moveExperiment(ctx, id, "archive", "archive", body)
+}
+
+// ResetExperiment puts a started experiment back in setup, its run cleared, to be started again
+// (PUT /experiments/{id}/reset; the document gives it no body).
+func (c *Client) ResetExperiment(ctx context.Context, id string) (*Experiment, error) {
+	return c.moveExperiment(ctx, id, "reset", "reset", nil)
 }
 
 // UnarchiveExperiment puts an archived experiment back in the status it had (PUT .../unarchive).

@@ -60,6 +60,8 @@ func TestExperimentWire(t *testing.T) {
 			[]reply{{Status: 200, Body: `{"message":"Experiment successfully archived."}`}, ok(exp)}, http.MethodPut, "/console/v1/experiments/e%201/archive", `{}`, 2},
 		{"unarchive answered by a message", func(ctx context.Context, c *Client) (*Experiment, error) { return c.UnarchiveExperiment(ctx, "e 1") },
 			[]reply{{Status: 200, Body: `{"message":"Experiment successfully unarchived."}`}, ok(exp)}, http.MethodPut, "/console/v1/experiments/e%201/unarchive", ``, 2},
+		{"reset answered by a message", func(ctx context.Context, c *Client) (*Experiment, error) { return c.ResetExperiment(ctx, "e 1") },
+			[]reply{{Status: 200, Body: `{"message":"Experiment successfully restarted."}`}, ok(exp)}, http.MethodPut, "/console/v1/experiments/e%201/reset", ``, 2},
 		{"decision", func(ctx context.Context, c *Client) (*Experiment, error) {
 			return c.MakeExperimentDecision(ctx, "e 1", "g2", "Green wins", false)
 		}, []reply{ok(exp)}, http.MethodPut, "/console/v1/experiments/e%201/make_decision", `{"id":"g2","decisionReason":"Green wins","removeTargeting":false}`, 1},

@@ -330,29 +330,41 @@ func (r *experimentResource) Update(ctx context.Context, req resource.UpdateRequ
 	}
 	ctx, op, cancel := framework.StartOperation(ctx, plan.Timeouts, "update", &resp.Diagnostics)
 	defer cancel()
-	var e *console.Experiment
+	// held is the experiment as the service last answered: what the state holds when a later step fails.
+	var e, held *console.Experiment
 	var err error
-	// The service takes no change of an archived experiment: unarchive first, archive last.
+	failed := func(what string) {
+		framework.APIFailure{Op: what, Object: fmt.Sprintf("experiment %q", id)}.Add(ctx, &resp.Diagnostics, op, err)
+		if held != nil { // unarchived or reset: the state holds it so
+			refreshExperiment(ctx, held, &state)
+			resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+		}
+	}
+	// The service takes no change of an archived experiment: unarchive first, archive last. A reset
+	// comes before the write too, which it may free (groups, a lower allocation).
 	if state.Archived.ValueBool() && !plan.Archived.ValueBool() {
-		if e, err = r.data.client.UnarchiveExperiment(ctx, id); err != nil {
-			framework.APIFailure{Op: "unarchive", Object: fmt.Sprintf("experiment %q", id)}.Add(ctx, &resp.Diagnostics, op, err)
+		if held, err = r.data.client.UnarchiveExperiment(ctx, id); err != nil {
+			failed("unarchive")
 			return
 		}
 	}
-	unarchived := e
+	if to, ok := framework.KnownString(plan.Status); ok && resets(state.Status.ValueString(), to) {
+		if e, err = r.data.client.ResetExperiment(ctx, id); err != nil {
+			failed("reset")
+			return
+		}
+		held = e
+	}
 	switch {
 	case !emptyExperimentFields(changes):
 		e, err = r.data.client.UpdateExperiment(ctx, id, changes)
-	case e == nil:
+	case held == nil:
 		e, err = r.data.client.GetExperiment(ctx, id)
+	default:
+		e = held
 	}
 	if err != nil {
-		e = unarchived
-		framework.APIFailure{Op: "update", Object: fmt.Sprintf("experiment %q", id)}.Add(ctx, &resp.Diagnostics, op, err)
-		if e != nil { // unarchived: the state holds it so
-			refreshExperiment(ctx, e, &state)
-			resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
-		}
+		failed("update")
 		return
 	}
 	e = r.settle(ctx, op, e, plan, state.ControlGroup, &resp.Diagnostics)

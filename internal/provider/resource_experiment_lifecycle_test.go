@@ -47,8 +47,8 @@ func TestAccExperiment_consoleMoves(t *testing.T) {
 			},
 			{
 				PreConfig: nothingWritten(t, m),
-				Config:    cfg(`status = "setup"`),
-				ExpectError: wrapped(`Experiment "tfacc_cta" is active and cannot move to setup: an experiment that has started cannot go back to setup`,
+				Config:    cfg(`status = "assignment_stopped"`),
+				ExpectError: wrapped(`Experiment "tfacc_cta" is active and cannot move to assignment_stopped: only the service stops an experiment`,
 					`set status = "active"`),
 			},
 			{

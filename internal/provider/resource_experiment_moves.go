@@ -25,7 +25,9 @@ type experimentMove struct {
 }
 
 // experimentMoves are the moves a configuration may ask for, and what each does; setup →
-// decision_made is none of them: a decision rests on an experiment that has run.
+// decision_made is none of them: a decision rests on an experiment that has run. A reset (row 52)
+// puts a started experiment but a decided one back in setup; to active from a concluded status
+// it is followed by a start.
 var experimentMoves = map[experimentMove]string{
 	{console.ExperimentSetup, console.ExperimentActive}:        "start",
 	{console.ExperimentSetup, console.ExperimentAbandoned}:     "abandon",
@@ -36,6 +38,19 @@ var experimentMoves = map[experimentMove]string{
 	{console.ExperimentStopped, console.ExperimentDecisionMade}: "make a decision on",
 	{console.AssignmentStopped, console.ExperimentDecisionMade}: "make a decision on",
 	{console.ExperimentStopped, console.ExperimentAbandoned}:    "abandon",
+	{console.ExperimentActive, console.ExperimentSetup}:         "reset",
+	{console.ExperimentAbandoned, console.ExperimentSetup}:      "reset",
+	{console.ExperimentStopped, console.ExperimentSetup}:        "reset",
+	{console.AssignmentStopped, console.ExperimentSetup}:        "reset",
+	{console.ExperimentAbandoned, console.ExperimentActive}:     "reset and start",
+	{console.ExperimentStopped, console.ExperimentActive}:       "reset and start",
+	{console.AssignmentStopped, console.ExperimentActive}:       "reset and start",
+}
+
+// resets reports a move that begins with a reset.
+func resets(from, to string) bool {
+	what := experimentMoves[experimentMove{from, to}]
+	return what == "reset" || what == "reset and start"
 }
 
 // settle sets the planned control group and makes the planned move of e, the experiment as the
@@ -72,7 +87,15 @@ func (r *experimentResource) settle(ctx context.Context, op *framework.Operation
 	reason := plan.DecisionReason.ValueString()
 	var got *console.Experiment
 	var err error
+	if resets(e.Status, to) {
+		if got, err = c.ResetExperiment(ctx, id); err != nil {
+			return fail("reset", err)
+		}
+		e = keepGroupIDs(got, e)
+	}
 	switch to {
+	case console.ExperimentSetup:
+		return e
 	case console.ExperimentActive:
 		got, err = c.StartExperiment(ctx, id)
 	case console.ExperimentAbandoned:
@@ -142,18 +165,16 @@ func experimentMoveRefusal(id, from, to string) string {
 	case to == console.ExperimentStopped || to == console.AssignmentStopped:
 		why = "only the service stops an experiment"
 	case from == console.ExperimentAbandoned:
-		why = "an abandoned experiment stays abandoned"
+		why = "an abandoned experiment has no decision to make: to run it again, reset it (status = \"setup\", or \"active\" to start it again at once), which starts its results over"
 	case from == console.ExperimentStopped || from == console.AssignmentStopped:
 		why = "the service stopped it (" + from + "): a decision (status = \"decision_made\") may still follow"
 		if from == console.ExperimentStopped {
 			why += ", or an abandon (status = \"abandoned\")"
 		}
-	case to == console.ExperimentSetup:
-		why = "an experiment that has started cannot go back to setup"
 	case from == console.ExperimentDecisionMade && to == console.ExperimentAbandoned:
 		why = "a decision has been made and shipped a group: a decided experiment cannot be abandoned"
 	case from == console.ExperimentDecisionMade:
-		why = "a decision has been made: an experiment does not run again after one"
+		why = "a decision has been made and shipped a group: a decided experiment is neither reset nor started again"
 	case from == console.ExperimentSetup && to == console.ExperimentDecisionMade:
 		why = "a decision is made on an experiment that has run: start it first (status = \"active\") and decide once it has results"
 	default:

@@ -206,8 +206,13 @@ func (r *experimentResource) ModifyPlan(ctx context.Context, req resource.Modify
 			fmt.Sprintf("Experiment %q shipped group %s; a decision, once made, cannot be changed. To ship another group, "+
 				"declare a new featureconsole_experiment block with its own experiment_id, or set launched_group = %s.", id, state.LaunchedGroup, state.LaunchedGroup))
 	}
-	frozenChanges(ctx, id, plan, state, &resp.Diagnostics)
-	allocationLowered(id, plan, state, &resp.Diagnostics)
+	resetting := known && resets(from, to)
+	if resetting { // the reset comes first, and clears the run the reason and the launched group were of
+		planReset(id, config, &plan, &resp.Diagnostics)
+	} else {
+		frozenChanges(ctx, id, plan, state, &resp.Diagnostics)
+		allocationLowered(id, plan, state, &resp.Diagnostics)
+	}
 	refuseArchiving(id, plan, state.Archived, &resp.Diagnostics)
 	if state.Archived.ValueBool() && plan.Archived.ValueBool() && !resp.Diagnostics.HasError() && !experimentWritesNothing(ctx, plan, state) {
 		resp.Diagnostics.AddAttributeError(archivedPath, fmt.Sprintf("Experiment %q is archived", id),
@@ -216,7 +221,9 @@ func (r *experimentResource) ModifyPlan(ctx context.Context, req resource.Modify
 				"later apply archives it once more), or leave the experiment as it stands.", id))
 	}
 	moving := known && to != from
-	unsentReason(id, config, plan, state, moving, &resp.Diagnostics)
+	if !resetting {
+		unsentReason(id, config, plan, state, moving, &resp.Diagnostics)
+	}
 	if from == console.ExperimentDecisionMade && !state.RemoveTargeting.IsNull() && !plan.RemoveTargeting.IsUnknown() &&
 		!plan.RemoveTargeting.Equal(state.RemoveTargeting) {
 		resp.Diagnostics.AddAttributeError(removeTargetingPath, "Whom a decision ships to cannot change",
@@ -246,8 +253,13 @@ func (r *experimentResource) ModifyPlan(ctx context.Context, req resource.Modify
 		}, &resp.Diagnostics)
 	}
 	plan.LaunchedGroupID, plan.StartTime, plan.EndTime, plan.DecisionTime = state.LaunchedGroupID, state.StartTime, state.EndTime, state.DecisionTime
+	if resetting {
+		plan.LaunchedGroupID, plan.StartTime, plan.EndTime, plan.DecisionTime = types.StringNull(), types.Int64Null(), types.Int64Null(), types.Int64Null()
+	}
 	if moving {
-		plan.EndTime = types.Int64Unknown()
+		if !resetting {
+			plan.EndTime = types.Int64Unknown()
+		}
 		switch to {
 		case console.ExperimentActive:
 			plan.StartTime = types.Int64Unknown()
@@ -258,6 +270,23 @@ func (r *experimentResource) ModifyPlan(ctx context.Context, req resource.Modify
 	resp.Diagnostics.Append(setPlanned(ctx, resp, plan)...)
 	if !moving && experimentWritesNothing(ctx, plan, state) {
 		resp.Diagnostics.Append(framework.KeepUnwritten(ctx, req.State, &resp.Plan, "last_modifier_id", "last_modifier_name")...)
+	}
+}
+
+// planReset plans the reset of a started experiment (status back to setup, or to active from a
+// concluded status): the service clears its run, so the decision's reason and launched group go
+// with it, and a reason the configuration still gives would be sent with no move.
+func planReset(id string, config experimentModel, plan *experimentModel, diags *diag.Diagnostics) {
+	if config.DecisionReason.IsNull() {
+		plan.DecisionReason = types.StringNull()
+	} else if !config.DecisionReason.IsUnknown() {
+		diags.AddAttributeError(decisionReasonPath, "A reset clears the reason",
+			fmt.Sprintf("status = %q resets experiment %q: the service clears its run, the reason of its abandon or stop "+
+				"included, and takes no reason with a reset. Nothing was sent. Remove decision_reason; give one again with "+
+				"the next decision or abandon.", plan.Status.ValueString(), id))
+	}
+	if config.LaunchedGroup.IsNull() {
+		plan.LaunchedGroup = types.StringNull()
 	}
 }
 
@@ -370,11 +399,16 @@ func frozenChanges(ctx context.Context, id string, plan, state experimentModel, 
 		summary, why = "Cannot change a decided experiment", "A decision has been made on its groups and shipped one of "+
 			"them: the groups it was made on stay as they were."
 	}
+	instead := "To test other groups, declare a new featureconsole_experiment block with its own experiment_id beside this one."
+	if from == console.ExperimentActive {
+		instead = "To change them, reset the experiment in the same apply (status = \"setup\"), which starts its results " +
+			"over; or, to keep this run and its results, declare a new featureconsole_experiment block with its own " +
+			"experiment_id beside this one."
+	}
 	diags.AddError(summary,
 		fmt.Sprintf("Experiment %q is %s: it cannot change %s. %s Allocation (only upward while it is active), "+
-			"description, hypothesis, tags, metrics, duration, and the groups' order and descriptions may change. To "+
-			"test other groups, declare a new featureconsole_experiment block with its own experiment_id beside this "+
-			"one. Nothing was sent.", id, from, strings.Join(fields, ", "), why))
+			"description, hypothesis, tags, metrics, duration, and the groups' order and descriptions may change. %s "+
+			"Nothing was sent.", id, from, strings.Join(fields, ", "), why, instead))
 }
 
 // allocationLowered refuses a lower allocation of an active experiment: the service's docs say it
@@ -389,7 +423,8 @@ func allocationLowered(id string, plan, state experimentModel, diags *diag.Diagn
 	diags.AddAttributeError(path.Root("allocation"), "Allocation cannot decrease while the experiment runs",
 		fmt.Sprintf("Experiment %q is active with allocation %s: it cannot decrease to %s. The service lowers the "+
 			"allocation of a running experiment only by resetting it, which starts its results over. Nothing was sent. "+
-			"Keep allocation = %s, or raise it; to stop the experiment, make a decision or abandon it (status).", id, h, p, h))
+			"Keep allocation = %s, or raise it; to lower it, reset the experiment in the same apply (status = \"setup\"; "+
+			"status = \"active\" in a later apply starts it again); to stop it, make a decision or abandon it (status).", id, h, p, h))
 }
 
 // unsentReason refuses a decision_reason the apply would not send: one that differs from the

@@ -311,3 +311,69 @@ func TestAccExperiment_archivedImport(t *testing.T) {
 	}
 	cli.importsOnlyThenEmpty(m, gen, 3)
 }
+
+// reset is a move: status back to setup resets a running experiment before the apply's write, so
+// the write may lower its allocation and resize its groups, and its run is cleared; active from
+// abandoned resets and starts it again in one apply; a reason kept in the configuration fails the
+// plan (a reset takes none); a decided experiment is not reset, in words that advise no deletion.
+// The plan after each apply is empty.
+func TestAccExperiment_reset(t *testing.T) {
+	m, url := startMock(t, mockconsole.Config{})
+	const resized = `
+    { name = "Green",   size = 40, parameter_values = jsonencode({ color = "green", size = 2 }) },
+    { name = "Control", size = 60, parameter_values = jsonencode({ color = "grey", size = 2 }) },
+  `
+	cfg := func(groups string, lines ...string) string {
+		return providerBlock(url) + experimentHCL(groups, lines...)
+	}
+	run := func(status string, started bool) resource.TestCheckFunc {
+		return expectMockExperiment(m, "tfacc_cta", func(e mockconsole.Experiment) error {
+			if e.Status != status || (e.StartTime != 0) != started || e.DecisionReason != "" || e.EndTime != 0 {
+				return fmt.Errorf("the mock holds %s, started %d, ended %d, reason %q", e.Status, e.StartTime, e.EndTime, e.DecisionReason)
+			}
+			return nil
+		})
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             expectNoMockExperiment(m, "tfacc_cta"),
+		Steps: []resource.TestStep{
+			{Config: cfg(ctaGroupsHCL, `status = "active"`, "allocation = 60")},
+			{
+				PreConfig: m.ResetRequests,
+				Config:    cfg(resized, `status = "setup"`, "allocation = 40"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(experimentAddr, plancheck.ResourceActionUpdate),
+					plancheck.ExpectKnownValue(experimentAddr, tfjsonpath.New("start_time"), knownvalue.Null()),
+				}},
+				Check: resource.ComposeTestCheckFunc(run("setup", false),
+					requestOrder(m, "PUT /experiments/tfacc_cta/reset", "PATCH /experiments/tfacc_cta"),
+					resource.TestCheckResourceAttr(experimentAddr, "allocation", "40"),
+					resource.TestCheckResourceAttr(experimentAddr, "groups.0.size", "40")),
+			},
+			{Config: cfg(resized, `status = "abandoned"`, "allocation = 40", `decision_reason = "Too little traffic to measure"`)},
+			{
+				PreConfig: m.ResetRequests,
+				Config:    cfg(resized, `status = "active"`, "allocation = 40", `decision_reason = "Too little traffic to measure"`),
+				ExpectError: wrapped(`status = "active" resets experiment "tfacc_cta": the service clears its run`,
+					"Nothing was sent. Remove decision_reason"),
+			},
+			{
+				PreConfig: func() { nothingWritten(t, m)() },
+				Config:    cfg(resized, `status = "active"`, "allocation = 40"),
+				Check: resource.ComposeTestCheckFunc(run("active", true),
+					requestOrder(m, "PUT /experiments/tfacc_cta/reset", "PUT /experiments/tfacc_cta/start"),
+					resource.TestCheckNoResourceAttr(experimentAddr, "decision_reason")),
+			},
+			{Config: cfg(resized, `status = "decision_made"`, "allocation = 40", `launched_group = "Green"`, `decision_reason = "Green sells more"`)},
+			{
+				PreConfig: m.ResetRequests,
+				Config:    cfg(resized, `status = "setup"`, "allocation = 40"),
+				ExpectError: wrapped(`Experiment "tfacc_cta" is decision_made and cannot move to setup: a decision has been made and shipped a group: a decided experiment is neither reset nor started again`,
+					"declare a new featureconsole_experiment block"),
+			},
+			{PreConfig: nothingWritten(t, m), Config: cfg(resized, `status = "decision_made"`, "allocation = 40", `launched_group = "Green"`, `decision_reason = "Green sells more"`), PlanOnly: true},
+		},
+	})
+}

@@ -210,15 +210,16 @@ func TestKeepRemovedTargeting(t *testing.T) {
 // Each move the service cannot make says why and what to do instead.
 func TestExperimentMoveRefusal(t *testing.T) {
 	for _, c := range []struct{ from, to, why string }{
-		{"active", "setup", "cannot go back to setup"},
+		{"decision_made", "setup", "a decided experiment is neither reset nor started again"},
 		{"decision_made", "active", "a decision has been made"},
 		{"setup", "decision_made", `start it first (status = "active")`},
-		{"abandoned", "active", "an abandoned experiment stays abandoned"},
+		{"abandoned", "decision_made", `an abandoned experiment has no decision to make: to run it again, reset it (status = "setup"`},
 		{"assignment_stopped", "abandoned", "the service stopped it"},
 		{"active", "experiment_stopped", "only the service stops an experiment"},
 	} {
 		got := experimentMoveRefusal("cta", c.from, c.to)
-		if !strings.Contains(got, c.why) || !strings.Contains(got, "declare a new featureconsole_experiment block") || strings.Contains(got, "new experiment_id") || !strings.Contains(got, `set status = "`+c.from+`"`) {
+		if !strings.Contains(got, c.why) || !strings.Contains(got, "declare a new featureconsole_experiment block") || strings.Contains(got, "new experiment_id") ||
+			strings.Contains(got, "delete") || strings.Contains(got, "replace") || !strings.Contains(got, `set status = "`+c.from+`"`) {
 			t.Errorf("%s → %s: %s", c.from, c.to, got)
 		}
 		if _, ok := experimentMoves[experimentMove{c.from, c.to}]; ok {
