@@ -233,7 +233,18 @@ func experimentAttributes(ctx context.Context) map[string]schema.Attribute {
 		"archive_on_destroy": schema.BoolAttribute{
 			Optional: true, Computed: true, Default: booldefault.StaticBool(false),
 			MarkdownDescription: "What destroy does with the experiment: `false` (the default) deletes it; `true` archives it " +
-				"instead, keeping it and its results in the console. Changing it sends no request.",
+				"instead, keeping it and its results in the console (one already archived is left as it is). The service " +
+				"archives an experiment after a decision, an abandon or a reset: a running one is abandoned first with " +
+				"`abandon_reason_on_destroy`, and without that reason its destroy fails at plan. Changing it sends no request.",
+		},
+		"abandon_reason_on_destroy": schema.StringAttribute{
+			Optional: true,
+			MarkdownDescription: "With `archive_on_destroy = true`: the reason destroy abandons a running experiment " +
+				"(`active` or `experiment_stopped`) with before it archives it, since the service archives an experiment " +
+				"only after a decision, an abandon or a reset. Without it, destroying a running experiment that " +
+				"`archive_on_destroy` keeps fails at plan, with nothing sent; so does destroying one in " +
+				"`assignment_stopped`, which cannot be abandoned (make a decision first). Changing it sends no request.",
+			Validators: []validator.String{framework.NotBlank()},
 		},
 		"launched_group_id": keptString("Identifier of the group shipped by the decision; null until one is made."),
 		"start_time":        time("When the experiment started"),
@@ -393,7 +404,7 @@ func (r *experimentResource) Delete(ctx context.Context, req resource.DeleteRequ
 	defer cancel()
 	if state.ArchiveOnDestroy.ValueBool() {
 		if !state.Archived.ValueBool() {
-			archiveExperiment(ctx, op, r.data.client, id, &resp.Diagnostics)
+			archiveExperiment(ctx, op, r.data.client, id, state.AbandonReasonOnDestroy.ValueString(), &resp.Diagnostics)
 		}
 		return
 	}

@@ -32,9 +32,11 @@ type experimentModel struct {
 	ID types.String `tfsdk:"id"`
 	experimentFields
 	// Archived is the service's status archived; Status then keeps the one beneath it (readArchived).
-	Archived           types.Bool `tfsdk:"archived"`
-	ArchiveOnDestroy   types.Bool `tfsdk:"archive_on_destroy"`
-	DeletionProtection types.Bool `tfsdk:"deletion_protection"`
+	Archived         types.Bool `tfsdk:"archived"`
+	ArchiveOnDestroy types.Bool `tfsdk:"archive_on_destroy"`
+	// AbandonReasonOnDestroy is the reason an archiving destroy abandons a running experiment with.
+	AbandonReasonOnDestroy types.String `tfsdk:"abandon_reason_on_destroy"`
+	DeletionProtection     types.Bool   `tfsdk:"deletion_protection"`
 	// RemoveTargeting is sent with the decision (removeTargeting); the service's reads do not say it.
 	RemoveTargeting types.Bool     `tfsdk:"remove_targeting"`
 	Timeouts        timeouts.Value `tfsdk:"timeouts"`
@@ -446,6 +448,11 @@ func readArchived(e *console.Experiment, prior types.String, m *experimentModel)
 	default:
 		m.Status = types.StringValue(console.ExperimentSetup)
 	}
+}
+
+// abandonable reports a status the service abandons an experiment from.
+func abandonable(status string) bool {
+	return status == console.ExperimentSetup || status == console.ExperimentActive || status == console.ExperimentStopped
 }
 
 // archivable reports a status the service archives an experiment from: after a decision, an

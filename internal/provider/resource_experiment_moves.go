@@ -203,9 +203,23 @@ func (r *experimentResource) setArchived(ctx context.Context, op *framework.Oper
 	return keepGroupIDs(got, e)
 }
 
-// archiveExperiment archives the experiment on destroy; one already archived, or gone, is left.
-func archiveExperiment(ctx context.Context, op *framework.Operation, c *console.Client, id string, diags *diag.Diagnostics) {
-	_, err := c.ArchiveExperiment(ctx, id, "Archived by Terraform on destroy")
+// archiveExperiment archives the experiment on destroy; one already archived, or gone, is left. A
+// running one is abandoned first with reason (abandon_reason_on_destroy; ModifyPlan refused the
+// destroy without one): the service archives an experiment after a decision, an abandon or a reset.
+func archiveExperiment(ctx context.Context, op *framework.Operation, c *console.Client, id, reason string, diags *diag.Diagnostics) {
+	e, err := c.GetExperiment(ctx, id)
+	switch {
+	case console.NotFound(err):
+		return
+	case err == nil && e.Status == console.ExperimentArchived:
+		return
+	case err == nil && !archivable(e.Status) && abandonable(e.Status) && reason != "":
+		if _, err := c.AbandonExperiment(ctx, id, reason); err != nil {
+			framework.APIFailure{Op: "abandon", Object: fmt.Sprintf("experiment %q", id)}.Add(ctx, diags, op, err)
+			return
+		}
+	}
+	_, err = c.ArchiveExperiment(ctx, id, "Archived by Terraform on destroy")
 	if err == nil || console.NotFound(err) {
 		return
 	}

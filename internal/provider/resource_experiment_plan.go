@@ -138,6 +138,7 @@ func (r *experimentResource) ModifyPlan(ctx context.Context, req resource.Modify
 		var state experimentModel
 		if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); !resp.Diagnostics.HasError() {
 			refuseLosingResults(state, state.DeletionProtection, "destroy", &resp.Diagnostics)
+			refuseArchivingRunning(state, "destroy", &resp.Diagnostics)
 		}
 		return
 	}
@@ -177,6 +178,7 @@ func (r *experimentResource) ModifyPlan(ctx context.Context, req resource.Modify
 	}
 	if !plan.ExperimentID.Equal(state.ExperimentID) {
 		refuseLosingResults(state, plan.DeletionProtection, "replace", &resp.Diagnostics)
+		refuseArchivingRunning(state, "replace", &resp.Diagnostics)
 		return
 	}
 	from := state.Status.ValueString()
@@ -303,6 +305,33 @@ func refuseArchiving(id string, plan experimentModel, held types.Bool, diags *di
 			"abandon or a reset (status = \"decision_made\", \"abandoned\" or \"setup\"), which this apply may make "+
 			"before it archives. Nothing was sent. Set one of those statuses together with archived = true, or "+
 			"archived = false.", id, to))
+}
+
+// refuseArchivingRunning fails the plan of a destroy or a replacement that archive_on_destroy would
+// make archive an experiment the service archives none from (running, or stopped by the service)
+// and destroy cannot abandon first: without abandon_reason_on_destroy, or in assignment_stopped,
+// which no abandon leaves.
+func refuseArchivingRunning(state experimentModel, what string, diags *diag.Diagnostics) {
+	status := state.Status.ValueString()
+	if !state.ArchiveOnDestroy.ValueBool() || state.Archived.ValueBool() || archivable(status) ||
+		(abandonable(status) && !state.AbandonReasonOnDestroy.IsNull()) {
+		return
+	}
+	id := state.ExperimentID.ValueString()
+	how := "Destroying it"
+	if what == "replace" {
+		how = "Changing experiment_id replaces it, and that"
+	}
+	instead := "set abandon_reason_on_destroy (such as abandon_reason_on_destroy = \"Stopped early: the checkout was redesigned\") " +
+		"and apply first: destroy then abandons it with that reason and archives it; or make a decision or abandon it " +
+		"(status) before the destroy"
+	if !abandonable(status) {
+		instead = "make a decision first (status = \"decision_made\"): the service abandons no experiment in " + status
+	}
+	diags.AddAttributeError(path.Root("archive_on_destroy"), fmt.Sprintf("Experiment %q cannot be archived %s", id, status),
+		fmt.Sprintf("Experiment %q is %s. %s would archive it (archive_on_destroy = true), and the service archives an "+
+			"experiment only after a decision, an abandon or a reset. Nothing was sent. To keep it archived with its "+
+			"results, %s.", id, status, how, instead))
 }
 
 // refuseLosingResults fails the plan of a destroy or a replacement that would delete a started

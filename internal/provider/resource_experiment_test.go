@@ -377,3 +377,41 @@ func TestAccExperiment_reset(t *testing.T) {
 		},
 	})
 }
+
+// archive_on_destroy follows the service's order, which archives an experiment after a decision, an
+// abandon or a reset: destroying a running experiment it keeps fails at plan, with nothing sent,
+// until abandon_reason_on_destroy gives the reason; destroy then abandons it with that reason, and
+// archives it.
+func TestAccExperiment_archiveOnDestroyRunning(t *testing.T) {
+	m, url := startMock(t, mockconsole.Config{})
+	kept := []string{`status = "active"`, "archive_on_destroy = true"}
+	cfg := func(lines ...string) string {
+		return providerBlock(url) + experimentHCL(ctaGroupsHCL, append(append([]string{}, kept...), lines...)...)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy: resource.ComposeTestCheckFunc(expectMockStatus(m, "tfacc_cta", mockconsole.ExperimentArchived),
+			expectMockExperiment(m, "tfacc_cta", func(e mockconsole.Experiment) error {
+				if e.DecisionReason != "Stopped early" {
+					return fmt.Errorf("abandoned with %q", e.DecisionReason)
+				}
+				return nil
+			})),
+		Steps: []resource.TestStep{
+			{Config: cfg()},
+			{
+				PreConfig: m.ResetRequests,
+				Config:    providerBlock(url),
+				ExpectError: wrapped(`Experiment "tfacc_cta" is active. Destroying it would archive it (archive_on_destroy = true), and the service archives an experiment only after a decision, an abandon or a reset. Nothing was sent.`,
+					"set abandon_reason_on_destroy"),
+			},
+			{PreConfig: nothingWritten(t, m), Config: cfg(`abandon_reason_on_destroy = "Stopped early"`)},
+			{
+				PreConfig: nothingWritten(t, m),
+				Config:    providerBlock(url),
+				Check:     requestOrder(m, "PUT /experiments/tfacc_cta/abandon", "PUT /experiments/tfacc_cta/archive"),
+			},
+		},
+	})
+}

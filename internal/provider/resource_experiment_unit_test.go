@@ -240,3 +240,33 @@ func TestCheckParameterValues(t *testing.T) {
 		}
 	}
 }
+
+// refuseArchivingRunning: a destroy that archive_on_destroy makes archive needs an abandon first
+// where the experiment runs; assignment_stopped takes none, and says to decide first.
+func TestRefuseArchivingRunning(t *testing.T) {
+	for _, c := range []struct {
+		status, reason, want string
+	}{
+		{"setup", "", ""}, {"decision_made", "", ""}, {"abandoned", "", ""},
+		{"active", "Stopped early", ""},
+		{"active", "", "set abandon_reason_on_destroy"},
+		{"experiment_stopped", "", "set abandon_reason_on_destroy"},
+		{"assignment_stopped", "Stopped early", `make a decision first (status = "decision_made")`},
+	} {
+		state := experimentModel{ArchiveOnDestroy: types.BoolValue(true), Archived: types.BoolValue(false),
+			AbandonReasonOnDestroy: types.StringNull(), experimentFields: experimentFields{
+				ExperimentID: types.StringValue("cta"), Status: types.StringValue(c.status)}}
+		if c.reason != "" {
+			state.AbandonReasonOnDestroy = types.StringValue(c.reason)
+		}
+		var diags diag.Diagnostics
+		refuseArchivingRunning(state, "destroy", &diags)
+		got := ""
+		if diags.HasError() {
+			got = diags.Errors()[0].Detail()
+		}
+		if (c.want == "") != (got == "") || !strings.Contains(got, c.want) {
+			t.Errorf("%s, reason %q: %q", c.status, c.reason, got)
+		}
+	}
+}
