@@ -54,18 +54,49 @@ type Experiment struct {
 	SequentialTesting         bool               `json:"sequentialTesting"`
 	BonferroniCorrection      bool               `json:"bonferroniCorrection"`
 	DefaultConfidenceInterval FlexString         `json:"defaultConfidenceInterval"`
-	AnalyticsType             string             `json:"analyticsType"` // "": left out or null
-	Status                    string             `json:"status"`
-	LaunchedGroupID           string             `json:"launchedGroupID"`
-	DecisionReason            string             `json:"decisionReason"`
-	StartTime                 Millis             `json:"startTime"`
-	EndTime                   Millis             `json:"endTime"`
-	DecisionTime              Millis             `json:"decisionTime"`
-	CreatorName               string             `json:"creatorName"`
-	CreatedTime               WholeNumber        `json:"createdTime"`
-	LastModifierName          string             `json:"lastModifierName"`
-	LastModifierID            string             `json:"lastModifierID"`
+	// The corrections for comparing many metrics or groups, beside bonferroniCorrection.
+	BonferroniCorrectionPerMetric bool        `json:"bonferroniCorrectionPerMetric"`
+	BenjaminiHochbergPerVariant   bool        `json:"benjaminiHochbergPerVariant"`
+	BenjaminiHochbergPerMetric    bool        `json:"benjaminiHochbergPerMetric"`
+	BenjaminiPrimaryMetricsOnly   bool        `json:"benjaminiPrimaryMetricsOnly"`
+	AnalyticsType                 string      `json:"analyticsType"` // "": left out or null
+	Status                        string      `json:"status"`
+	LaunchedGroupID               string      `json:"launchedGroupID"`
+	DecisionReason                string      `json:"decisionReason"`
+	StartTime                     Millis      `json:"startTime"`
+	EndTime                       Millis      `json:"endTime"`
+	DecisionTime                  Millis      `json:"decisionTime"`
+	CreatorName                   string      `json:"creatorName"`
+	CreatedTime                   WholeNumber `json:"createdTime"`
+	LastModifierName              string      `json:"lastModifierName"`
+	LastModifierID                string      `json:"lastModifierID"`
+	// Keys are the answer's own keys: which fields it held, so that one it leaves out (the
+	// document's example leaves out sequentialTesting and the Benjamini-Hochberg settings) is not
+	// taken for false.
+	Keys map[string]bool `json:"-"`
 }
+
+// UnmarshalJSON reads an experiment and notes the keys its answer held (Keys).
+func (e *Experiment) UnmarshalJSON(b []byte) error {
+	type plain Experiment
+	if err := json.Unmarshal(b, (*plain)(e)); err != nil {
+		return err
+	}
+	var keys map[string]json.RawMessage
+	if err := json.Unmarshal(b, &keys); err != nil {
+		return err
+	}
+	e.Keys = make(map[string]bool, len(keys))
+	for k, v := range keys {
+		if string(bytes.TrimSpace(v)) != "null" {
+			e.Keys[k] = true
+		}
+	}
+	return nil
+}
+
+// Held reports whether the experiment's answer held the key, not null.
+func (e *Experiment) Held(key string) bool { return e.Keys[key] }
 
 // Group returns the group of the experiment with the id, or nil. An empty id names no group: the
 // document's answers leave a group's id, launchedGroupID and controlGroupID out or null.
@@ -113,8 +144,12 @@ type ExperimentGroup struct {
 	Size            Decimal    `json:"size"`
 	ParameterValues JSONObject `json:"parameterValues"`
 	Description     string     `json:"description,omitempty"`
-	Disabled        bool       `json:"disabled,omitempty"`
+	// Disabled is sent when true: a group written without it is enabled (the document's default).
+	Disabled *bool `json:"disabled,omitempty"`
 }
+
+// IsDisabled reports whether the group is disabled: its users are served the control's values.
+func (g ExperimentGroup) IsDisabled() bool { return g.Disabled != nil && *g.Disabled }
 
 // ExperimentMetric is a metric the experiment measures; Direction is "increase" or "decrease" (the
 // direction that counts as better), "" when the service holds none.
@@ -122,30 +157,36 @@ type ExperimentMetric struct {
 	Name      string `json:"name"`
 	Type      string `json:"type"`
 	Direction string `json:"direction,omitempty"`
+	// HypothesizedValue is the change the experiment expects of the metric; nil for none.
+	HypothesizedValue *float64 `json:"hypothesizedValue,omitempty"`
 }
 
 // ExperimentFields are an experiment's own fields as POST /experiments and PATCH /experiments/{id}
 // take them; a nil field is left out. Status is sent only by a create (setup or active there).
 type ExperimentFields struct {
-	ID                        string              `json:"id,omitempty"`
-	Name                      *string             `json:"name,omitempty"`
-	Description               *string             `json:"description,omitempty"`
-	Hypothesis                *string             `json:"hypothesis,omitempty"`
-	IDType                    *string             `json:"idType,omitempty"`
-	Tags                      *[]string           `json:"tags,omitempty"`
-	TargetApps                *[]string           `json:"targetApps,omitempty"`
-	Groups                    *[]ExperimentGroup  `json:"groups,omitempty"`
-	ControlGroupID            *string             `json:"controlGroupID,omitempty"`
-	Allocation                *float64            `json:"allocation,omitempty"`
-	PrimaryMetrics            *[]ExperimentMetric `json:"primaryMetrics,omitempty"`
-	SecondaryMetrics          *[]ExperimentMetric `json:"secondaryMetrics,omitempty"`
-	TargetingGateID           Link                `json:"targetingGateID,omitzero"` // Unlinked removes the targeting
-	LayerID                   *string             `json:"layerID,omitempty"`
-	Duration                  *int64              `json:"duration,omitempty"`
-	SequentialTesting         *bool               `json:"sequentialTesting,omitempty"`
-	BonferroniCorrection      *bool               `json:"bonferroniCorrection,omitempty"`
-	DefaultConfidenceInterval *string             `json:"defaultConfidenceInterval,omitempty"`
-	AnalyticsType             *string             `json:"analyticsType,omitempty"`
+	ID                            string              `json:"id,omitempty"`
+	Name                          *string             `json:"name,omitempty"`
+	Description                   *string             `json:"description,omitempty"`
+	Hypothesis                    *string             `json:"hypothesis,omitempty"`
+	IDType                        *string             `json:"idType,omitempty"`
+	Tags                          *[]string           `json:"tags,omitempty"`
+	TargetApps                    *[]string           `json:"targetApps,omitempty"`
+	Groups                        *[]ExperimentGroup  `json:"groups,omitempty"`
+	ControlGroupID                *string             `json:"controlGroupID,omitempty"`
+	Allocation                    *float64            `json:"allocation,omitempty"`
+	PrimaryMetrics                *[]ExperimentMetric `json:"primaryMetrics,omitempty"`
+	SecondaryMetrics              *[]ExperimentMetric `json:"secondaryMetrics,omitempty"`
+	TargetingGateID               Link                `json:"targetingGateID,omitzero"` // Unlinked removes the targeting
+	LayerID                       *string             `json:"layerID,omitempty"`
+	Duration                      *int64              `json:"duration,omitempty"`
+	SequentialTesting             *bool               `json:"sequentialTesting,omitempty"`
+	BonferroniCorrection          *bool               `json:"bonferroniCorrection,omitempty"`
+	DefaultConfidenceInterval     *string             `json:"defaultConfidenceInterval,omitempty"`
+	BonferroniCorrectionPerMetric *bool               `json:"bonferroniCorrectionPerMetric,omitempty"`
+	BenjaminiHochbergPerVariant   *bool               `json:"benjaminiHochbergPerVariant,omitempty"`
+	BenjaminiHochbergPerMetric    *bool               `json:"benjaminiHochbergPerMetric,omitempty"`
+	BenjaminiPrimaryMetricsOnly   *bool               `json:"benjaminiPrimaryMetricsOnly,omitempty"`
+	AnalyticsType                 *string             `json:"analyticsType,omitempty"`
 }
 
 // experiments is GET /experiments and /experiments/{id}.
@@ -235,6 +276,21 @@ func (c *Client) ResetExperiment(ctx context.Context, id string) (*Experiment, e
 // UnarchiveExperiment puts an archived experiment back in the status it had (PUT .../unarchive).
 func (c *Client) UnarchiveExperiment(ctx context.Context, id string) (*Experiment, error) {
 	return c.moveExperiment(ctx, id, "unarchive", "unarchive", nil)
+}
+
+// SetExperimentGroupsDisabled disables (disable) or enables the experiment's groups named
+// (POST /experiments/{id}/disable_groups or enable_groups, {group_names}): how a started
+// experiment's groups change it, their sizes and values untouched.
+func (c *Client) SetExperimentGroupsDisabled(ctx context.Context, id string, names []string, disable bool) (*Experiment, error) {
+	verb, op := "enable_groups", "enable groups of experiment"
+	if disable {
+		verb, op = "disable_groups", "disable groups of experiment"
+	}
+	body := struct {
+		GroupNames []string `json:"group_names"`
+	}{names}
+	r := request{method: http.MethodPost, path: experimentPath(id) + "/" + verb, body: body, op: op, object: strconv.Quote(id), dataOptional: true}
+	return c.writeExperiment(ctx, r, id)
 }
 
 // DeleteExperiment sends DELETE /experiments/{id}.

@@ -76,6 +76,12 @@ func TestExperimentWire(t *testing.T) {
 			[]reply{ok(exp)}, http.MethodPut, "/console/v1/experiments/e%201/archive", `{}`, 1},
 		{"unarchive", func(ctx context.Context, c *Client) (*Experiment, error) { return c.UnarchiveExperiment(ctx, "e 1") },
 			[]reply{ok(exp)}, http.MethodPut, "/console/v1/experiments/e%201/unarchive", ``, 1},
+		{"disable groups", func(ctx context.Context, c *Client) (*Experiment, error) {
+			return c.SetExperimentGroupsDisabled(ctx, "e 1", []string{"Green"}, true)
+		}, []reply{ok(exp)}, http.MethodPost, "/console/v1/experiments/e%201/disable_groups", `{"group_names":["Green"]}`, 1},
+		{"enable groups", func(ctx context.Context, c *Client) (*Experiment, error) {
+			return c.SetExperimentGroupsDisabled(ctx, "e 1", []string{"Green"}, false)
+		}, []reply{ok(exp)}, http.MethodPost, "/console/v1/experiments/e%201/enable_groups", `{"group_names":["Green"]}`, 1},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -24,28 +24,32 @@ import (
 
 // Experiment is an experiment as the service answers it.
 type Experiment struct {
-	ID                        string             `json:"id"`
-	Name                      string             `json:"name"`
-	Description               string             `json:"description"`
-	Hypothesis                string             `json:"hypothesis"`
-	IDType                    string             `json:"idType"`
-	Tags                      []string           `json:"tags"`
-	TargetApps                []string           `json:"targetApps"`
-	Groups                    []ExperimentGroup  `json:"groups"`
-	ControlGroupID            string             `json:"controlGroupID"`
-	Allocation                float64            `json:"allocation"`
-	PrimaryMetrics            []ExperimentMetric `json:"primaryMetrics"`
-	SecondaryMetrics          []ExperimentMetric `json:"secondaryMetrics"`
-	TargetingGateID           string             `json:"targetingGateID"`
-	LayerID                   string             `json:"layerID"`
-	Duration                  int64              `json:"duration"`
-	SequentialTesting         bool               `json:"sequentialTesting"`
-	BonferroniCorrection      bool               `json:"bonferroniCorrection"`
-	DefaultConfidenceInterval string             `json:"defaultConfidenceInterval"`
-	AnalyticsType             string             `json:"analyticsType"`
-	Status                    string             `json:"status"`
-	LaunchedGroupID           string             `json:"launchedGroupID"`
-	DecisionReason            string             `json:"decisionReason"`
+	ID                            string             `json:"id"`
+	Name                          string             `json:"name"`
+	Description                   string             `json:"description"`
+	Hypothesis                    string             `json:"hypothesis"`
+	IDType                        string             `json:"idType"`
+	Tags                          []string           `json:"tags"`
+	TargetApps                    []string           `json:"targetApps"`
+	Groups                        []ExperimentGroup  `json:"groups"`
+	ControlGroupID                string             `json:"controlGroupID"`
+	Allocation                    float64            `json:"allocation"`
+	PrimaryMetrics                []ExperimentMetric `json:"primaryMetrics"`
+	SecondaryMetrics              []ExperimentMetric `json:"secondaryMetrics"`
+	TargetingGateID               string             `json:"targetingGateID"`
+	LayerID                       string             `json:"layerID"`
+	Duration                      int64              `json:"duration"`
+	SequentialTesting             bool               `json:"sequentialTesting"`
+	BonferroniCorrection          bool               `json:"bonferroniCorrection"`
+	DefaultConfidenceInterval     string             `json:"defaultConfidenceInterval"`
+	BonferroniCorrectionPerMetric bool               `json:"bonferroniCorrectionPerMetric"`
+	BenjaminiHochbergPerVariant   bool               `json:"benjaminiHochbergPerVariant"`
+	BenjaminiHochbergPerMetric    bool               `json:"benjaminiHochbergPerMetric"`
+	BenjaminiPrimaryMetricsOnly   bool               `json:"benjaminiPrimaryMetricsOnly"`
+	AnalyticsType                 string             `json:"analyticsType"`
+	Status                        string             `json:"status"`
+	LaunchedGroupID               string             `json:"launchedGroupID"`
+	DecisionReason                string             `json:"decisionReason"`
 	// StartTime, EndTime and DecisionTime are milliseconds since the epoch, 0 (null) until set.
 	StartTime        int64  `json:"startTime"`
 	EndTime          int64  `json:"endTime"`
@@ -74,6 +78,8 @@ type ExperimentMetric struct {
 	Name      string `json:"name"`
 	Type      string `json:"type"`
 	Direction string `json:"direction,omitempty"`
+	// HypothesizedValue is the change expected of the metric; nil for none.
+	HypothesizedValue *float64 `json:"hypothesizedValue,omitempty"`
 }
 
 // The statuses of an experiment (row 48).
@@ -205,6 +211,44 @@ func (s *Server) experimentRoutes(on func(method, path string, h handler)) {
 		return okResp("Experiment deleted successfully.", st.clone())
 	})
 	s.experimentMoveRoutes(on)
+	for verb, disable := range map[string]bool{"disable_groups": true, "enable_groups": false} {
+		on(http.MethodPost, "/experiments/{id}/"+verb, func(r *http.Request, body []byte) response {
+			return s.setGroupsDisabled(id(r), body, disable)
+		})
+	}
+}
+
+// setGroupsDisabled is POST /experiments/{id}/disable_groups and enable_groups: {group_names}, each
+// a group of the experiment; 201 with the experiment.
+func (s *Server) setGroupsDisabled(id string, body []byte, disable bool) response {
+	st, req, bad := writeTo[struct {
+		GroupNames *[]string `json:"group_names"`
+	}](s.experiments, "Experiment", id, body)
+	if bad != nil {
+		return *bad
+	}
+	if req.GroupNames == nil {
+		return errResp(http.StatusBadRequest, "group_names is required")
+	}
+	if st.exp.Status == ExperimentArchived {
+		return errResp(http.StatusBadRequest, "Experiment %q is archived and cannot be modified: unarchive it first", id)
+	}
+	for _, name := range *req.GroupNames {
+		if st.exp.groupID(name) == "" {
+			return errResp(http.StatusBadRequest, "Group %q is not a group of experiment %q", name, id)
+		}
+	}
+	for _, name := range *req.GroupNames {
+		for i := range st.exp.Groups {
+			if st.exp.Groups[i].Name == name {
+				st.exp.Groups[i].Disabled = disable
+			}
+		}
+	}
+	s.stampExperiment(st)
+	resp := okResp("Experiment updated successfully", st.clone())
+	resp.status = http.StatusCreated
+	return resp
 }
 
 func (s *Server) listExperiments(r *http.Request) response {
@@ -224,26 +268,30 @@ func (s *Server) listExperiments(r *http.Request) response {
 
 // experimentReq is the body of a create or a change of an experiment; nil is a field left out.
 type experimentReq struct {
-	ID                        *string               `json:"id"`
-	Name                      *string               `json:"name"`
-	Description               *string               `json:"description"`
-	Hypothesis                *string               `json:"hypothesis"`
-	IDType                    *string               `json:"idType"`
-	Tags                      *[]string             `json:"tags"`
-	TargetApps                *[]string             `json:"targetApps"`
-	Groups                    *[]experimentGroupReq `json:"groups"`
-	ControlGroupID            *string               `json:"controlGroupID"`
-	Allocation                *float64              `json:"allocation"`
-	PrimaryMetrics            *[]ExperimentMetric   `json:"primaryMetrics"`
-	SecondaryMetrics          *[]ExperimentMetric   `json:"secondaryMetrics"`
-	TargetingGateID           link                  `json:"targetingGateID"`
-	LayerID                   *string               `json:"layerID"`
-	Duration                  *float64              `json:"duration"`
-	SequentialTesting         *bool                 `json:"sequentialTesting"`
-	BonferroniCorrection      *bool                 `json:"bonferroniCorrection"`
-	DefaultConfidenceInterval *string               `json:"defaultConfidenceInterval"`
-	AnalyticsType             *string               `json:"analyticsType"`
-	Status                    *string               `json:"status"`
+	ID                            *string               `json:"id"`
+	Name                          *string               `json:"name"`
+	Description                   *string               `json:"description"`
+	Hypothesis                    *string               `json:"hypothesis"`
+	IDType                        *string               `json:"idType"`
+	Tags                          *[]string             `json:"tags"`
+	TargetApps                    *[]string             `json:"targetApps"`
+	Groups                        *[]experimentGroupReq `json:"groups"`
+	ControlGroupID                *string               `json:"controlGroupID"`
+	Allocation                    *float64              `json:"allocation"`
+	PrimaryMetrics                *[]ExperimentMetric   `json:"primaryMetrics"`
+	SecondaryMetrics              *[]ExperimentMetric   `json:"secondaryMetrics"`
+	TargetingGateID               link                  `json:"targetingGateID"`
+	LayerID                       *string               `json:"layerID"`
+	Duration                      *float64              `json:"duration"`
+	SequentialTesting             *bool                 `json:"sequentialTesting"`
+	BonferroniCorrection          *bool                 `json:"bonferroniCorrection"`
+	DefaultConfidenceInterval     *string               `json:"defaultConfidenceInterval"`
+	BonferroniCorrectionPerMetric *bool                 `json:"bonferroniCorrectionPerMetric"`
+	BenjaminiHochbergPerVariant   *bool                 `json:"benjaminiHochbergPerVariant"`
+	BenjaminiHochbergPerMetric    *bool                 `json:"benjaminiHochbergPerMetric"`
+	BenjaminiPrimaryMetricsOnly   *bool                 `json:"benjaminiPrimaryMetricsOnly"`
+	AnalyticsType                 *string               `json:"analyticsType"`
+	Status                        *string               `json:"status"`
 }
 
 // experimentGroupReq is a group as a write sends it: the service makes the ids, and keeps the id of
@@ -445,8 +493,14 @@ func (s *Server) setExperimentFields(e *Experiment, req experimentReq) {
 	if req.SequentialTesting != nil {
 		e.SequentialTesting = *req.SequentialTesting
 	}
-	if req.BonferroniCorrection != nil {
-		e.BonferroniCorrection = *req.BonferroniCorrection
+	for dst, v := range map[*bool]*bool{
+		&e.BonferroniCorrection: req.BonferroniCorrection, &e.BonferroniCorrectionPerMetric: req.BonferroniCorrectionPerMetric,
+		&e.BenjaminiHochbergPerVariant: req.BenjaminiHochbergPerVariant, &e.BenjaminiHochbergPerMetric: req.BenjaminiHochbergPerMetric,
+		&e.BenjaminiPrimaryMetricsOnly: req.BenjaminiPrimaryMetricsOnly,
+	} {
+		if v != nil {
+			*dst = *v
+		}
 	}
 }
 

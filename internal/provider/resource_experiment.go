@@ -18,6 +18,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/float64planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/listplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/numberplanmodifier"
@@ -79,6 +81,10 @@ func experimentAttributes(ctx context.Context) map[string]schema.Attribute {
 				"direction": schema.StringAttribute{Optional: true,
 					MarkdownDescription: "Direction that counts as better: `increase` or `decrease`.",
 					Validators:          []validator.String{stringvalidator.OneOf("increase", "decrease")}},
+				"hypothesized_value": schema.Float64Attribute{Optional: true, Computed: true,
+					MarkdownDescription: "The change the experiment expects of the metric (the service's `hypothesizedValue`); " +
+						"when omitted, the one the service holds is kept, also when the metrics are written again.",
+					PlanModifiers: []planmodifier.Float64{float64planmodifier.UseStateForUnknown()}},
 			}},
 		}
 	}
@@ -138,6 +144,36 @@ func experimentAttributes(ctx context.Context) map[string]schema.Attribute {
 		"analytics_type": chosenString("How results are computed: `frequentist`, `bayesian` or `sprt`; the service chooses "+
 			"`frequentist` when it is omitted. Updated in place while in `setup`; cannot change once the experiment has started.",
 			stringvalidator.OneOf("frequentist", "bayesian", "sprt")),
+		"layer_id": schema.StringAttribute{
+			Optional: true, Computed: true,
+			MarkdownDescription: "Layer the experiment runs in, whose users it shares with the layer's other experiments " +
+				"(the service's `layerID`); the service's when omitted. The service takes it at creation only: while the " +
+				"experiment is in `setup` a change replaces it (destroy and create, which deletes nothing it has measured); " +
+				"once it has started a change fails the plan, with nothing sent.",
+			Validators: []validator.String{framework.NotBlank()},
+			PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown(),
+				stringplanmodifier.RequiresReplaceIf(layerChangeReplaces, "In setup, a change of layer_id replaces the experiment.",
+					"In `setup`, a change of `layer_id` replaces the experiment.")},
+		},
+		"sequential_testing": analysisFlagAttribute("Whether results use sequential testing, whose confidence intervals " +
+			"hold at any time the results are read (the service's `sequentialTesting`)."),
+		"default_confidence_interval": schema.Int64Attribute{
+			Optional: true, Computed: true,
+			MarkdownDescription: "Confidence level of the results, in percent: `80`, `90`, `95`, `98` or `99` (the " +
+				"service's `defaultConfidenceInterval`); the service's when omitted. Updated in place.",
+			Validators:    []validator.Int64{int64validator.OneOf(80, 90, 95, 98, 99)},
+			PlanModifiers: []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
+		},
+		"bonferroni_correction": analysisFlagAttribute("Whether the Bonferroni correction is applied across the test " +
+			"groups (the service's `bonferroniCorrection`)."),
+		"bonferroni_correction_per_metric": analysisFlagAttribute("Whether the Bonferroni correction is applied across " +
+			"the metrics too (the service's `bonferroniCorrectionPerMetric`)."),
+		"benjamini_hochberg_per_variant": analysisFlagAttribute("Whether the Benjamini-Hochberg procedure is applied across " +
+			"the test groups (the service's `benjaminiHochbergPerVariant`)."),
+		"benjamini_hochberg_per_metric": analysisFlagAttribute("Whether the Benjamini-Hochberg procedure is applied across " +
+			"the metrics (the service's `benjaminiHochbergPerMetric`)."),
+		"benjamini_primary_metrics_only": analysisFlagAttribute("Whether the Benjamini-Hochberg procedure counts the " +
+			"primary metrics alone (the service's `benjaminiPrimaryMetricsOnly`)."),
 		"groups": schema.ListNestedAttribute{
 			Required: true,
 			MarkdownDescription: "The groups users are split between: at least two, names unique, sizes summing to 100. " +
@@ -160,6 +196,10 @@ func experimentAttributes(ctx context.Context) map[string]schema.Attribute {
 					PlanModifiers: []planmodifier.String{framework.PlanPriorJSON()}},
 				"description": schema.StringAttribute{Optional: true, MarkdownDescription: "Description of the group.",
 					Validators: []validator.String{framework.NotBlank()}},
+				"disabled": schema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(false),
+					MarkdownDescription: "Whether the group is disabled: its users are served the control group's values. " +
+						"`false` (the default) enables it. Updated in place: in `setup` with the groups, once the experiment " +
+						"has started by disabling or enabling the group alone, its size and values untouched."},
 			}},
 		},
 		"control_group": schema.StringAttribute{
@@ -259,6 +299,23 @@ func experimentAttributes(ctx context.Context) map[string]schema.Attribute {
 		"last_modifier_name": schema.StringAttribute{Computed: true, MarkdownDescription: "Name of whoever last changed the experiment."},
 		"timeouts":           framework.TimeoutsAttribute(ctx, "the experiment", timeouts.Opts{Create: true, Read: true, Update: true, Delete: true}, nil),
 	}
+}
+
+// analysisFlagAttribute is a boolean analysis setting: the service's when omitted, updated in place.
+func analysisFlagAttribute(desc string) schema.BoolAttribute {
+	return schema.BoolAttribute{Optional: true, Computed: true,
+		MarkdownDescription: desc + " The service's when omitted. Updated in place.",
+		PlanModifiers:       []planmodifier.Bool{boolplanmodifier.UseStateForUnknown()}}
+}
+
+// layerChangeReplaces replaces an experiment whose layer_id changes while it is in setup: the
+// service takes the layer at creation only. Once started, ModifyPlan refuses the change instead.
+func layerChangeReplaces(ctx context.Context, req planmodifier.StringRequest, resp *stringplanmodifier.RequiresReplaceIfFuncResponse) {
+	var status types.String
+	var archived types.Bool
+	resp.Diagnostics.Append(req.State.GetAttribute(ctx, statusPath, &status)...)
+	resp.Diagnostics.Append(req.State.GetAttribute(ctx, archivedPath, &archived)...)
+	resp.RequiresReplace = status.ValueString() == console.ExperimentSetup && !archived.ValueBool()
 }
 
 func (r *experimentResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -377,6 +434,24 @@ func (r *experimentResource) Update(ctx context.Context, req resource.UpdateRequ
 	if err != nil {
 		failed("update")
 		return
+	}
+	held = e
+	if changes.Groups == nil && state.Status.ValueString() != console.ExperimentSetup {
+		disable, enable := groupsToggled(ctx, plan.Groups, state.Groups)
+		for _, t := range []struct {
+			names   []string
+			disable bool
+		}{{disable, true}, {enable, false}} {
+			if len(t.names) == 0 {
+				continue
+			}
+			if e, err = r.data.client.SetExperimentGroupsDisabled(ctx, id, t.names, t.disable); err != nil {
+				failed("disable or enable groups of")
+				return
+			}
+			e = keepGroupIDs(e, held)
+			held = e
+		}
 	}
 	e = r.settle(ctx, op, e, plan, state.ControlGroup, &resp.Diagnostics)
 	if plan.Archived.ValueBool() && !state.Archived.ValueBool() && !resp.Diagnostics.HasError() {

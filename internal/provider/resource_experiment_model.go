@@ -8,6 +8,8 @@ import (
 	"encoding/json"
 	"math"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -44,16 +46,18 @@ type experimentModel struct {
 
 // experimentFields are what the service holds of an experiment, shared with its data source.
 type experimentFields struct {
-	ExperimentID     types.String `tfsdk:"experiment_id"`
-	Name             types.String `tfsdk:"name"`
-	Description      types.String `tfsdk:"description"`
-	Hypothesis       types.String `tfsdk:"hypothesis"`
-	IDType           types.String `tfsdk:"id_type"`
-	Tags             types.Set    `tfsdk:"tags"`
-	Allocation       types.Number `tfsdk:"allocation"`
-	TargetingGateID  types.String `tfsdk:"targeting_gate_id"`
-	Duration         types.Int64  `tfsdk:"duration"`
-	AnalyticsType    types.String `tfsdk:"analytics_type"`
+	ExperimentID    types.String `tfsdk:"experiment_id"`
+	Name            types.String `tfsdk:"name"`
+	Description     types.String `tfsdk:"description"`
+	Hypothesis      types.String `tfsdk:"hypothesis"`
+	IDType          types.String `tfsdk:"id_type"`
+	Tags            types.Set    `tfsdk:"tags"`
+	Allocation      types.Number `tfsdk:"allocation"`
+	TargetingGateID types.String `tfsdk:"targeting_gate_id"`
+	Duration        types.Int64  `tfsdk:"duration"`
+	AnalyticsType   types.String `tfsdk:"analytics_type"`
+	LayerID         types.String `tfsdk:"layer_id"`
+	experimentAnalysis
 	Groups           types.List   `tfsdk:"groups"`
 	ControlGroup     types.String `tfsdk:"control_group"`
 	PrimaryMetrics   types.List   `tfsdk:"primary_metrics"`
@@ -71,6 +75,83 @@ type experimentFields struct {
 	LastModifierName types.String `tfsdk:"last_modifier_name"`
 }
 
+// experimentAnalysis are the experiment's analysis settings: how its results are computed.
+type experimentAnalysis struct {
+	SequentialTesting             types.Bool  `tfsdk:"sequential_testing"`
+	DefaultConfidenceInterval     types.Int64 `tfsdk:"default_confidence_interval"`
+	BonferroniCorrection          types.Bool  `tfsdk:"bonferroni_correction"`
+	BonferroniCorrectionPerMetric types.Bool  `tfsdk:"bonferroni_correction_per_metric"`
+	BenjaminiHochbergPerVariant   types.Bool  `tfsdk:"benjamini_hochberg_per_variant"`
+	BenjaminiHochbergPerMetric    types.Bool  `tfsdk:"benjamini_hochberg_per_metric"`
+	BenjaminiPrimaryMetricsOnly   types.Bool  `tfsdk:"benjamini_primary_metrics_only"`
+}
+
+// analysisFlag is one boolean analysis setting: its attribute, its key on the wire, and where the
+// model, a write and an answer hold it.
+type analysisFlag struct {
+	attr, key string
+	model     func(*experimentAnalysis) *types.Bool
+	field     func(*console.ExperimentFields) **bool
+	read      func(*console.Experiment) bool
+}
+
+// analysisFlags are the boolean analysis settings, in the order the docs list them.
+var analysisFlags = []analysisFlag{
+	{"sequential_testing", "sequentialTesting", func(a *experimentAnalysis) *types.Bool { return &a.SequentialTesting },
+		func(f *console.ExperimentFields) **bool { return &f.SequentialTesting }, func(e *console.Experiment) bool { return e.SequentialTesting }},
+	{"bonferroni_correction", "bonferroniCorrection", func(a *experimentAnalysis) *types.Bool { return &a.BonferroniCorrection },
+		func(f *console.ExperimentFields) **bool { return &f.BonferroniCorrection }, func(e *console.Experiment) bool { return e.BonferroniCorrection }},
+	{"bonferroni_correction_per_metric", "bonferroniCorrectionPerMetric",
+		func(a *experimentAnalysis) *types.Bool { return &a.BonferroniCorrectionPerMetric },
+		func(f *console.ExperimentFields) **bool { return &f.BonferroniCorrectionPerMetric },
+		func(e *console.Experiment) bool { return e.BonferroniCorrectionPerMetric }},
+	{"benjamini_hochberg_per_variant", "benjaminiHochbergPerVariant",
+		func(a *experimentAnalysis) *types.Bool { return &a.BenjaminiHochbergPerVariant },
+		func(f *console.ExperimentFields) **bool { return &f.BenjaminiHochbergPerVariant },
+		func(e *console.Experiment) bool { return e.BenjaminiHochbergPerVariant }},
+	{"benjamini_hochberg_per_metric", "benjaminiHochbergPerMetric",
+		func(a *experimentAnalysis) *types.Bool { return &a.BenjaminiHochbergPerMetric },
+		func(f *console.ExperimentFields) **bool { return &f.BenjaminiHochbergPerMetric },
+		func(e *console.Experiment) bool { return e.BenjaminiHochbergPerMetric }},
+	{"benjamini_primary_metrics_only", "benjaminiPrimaryMetricsOnly",
+		func(a *experimentAnalysis) *types.Bool { return &a.BenjaminiPrimaryMetricsOnly },
+		func(f *console.ExperimentFields) **bool { return &f.BenjaminiPrimaryMetricsOnly },
+		func(e *console.Experiment) bool { return e.BenjaminiPrimaryMetricsOnly }},
+}
+
+// flattenAnalysis reads the analysis settings the answer holds; one it leaves out keeps the value
+// the model holds (the plan's or the state's), null where none is known.
+func flattenAnalysis(e *console.Experiment, m *experimentAnalysis) {
+	for _, f := range analysisFlags {
+		dst := f.model(m)
+		switch {
+		case e.Held(f.key):
+			*dst = types.BoolValue(f.read(e))
+		case dst.IsUnknown():
+			*dst = types.BoolNull()
+		}
+	}
+	switch n, err := strconv.Atoi(strings.TrimSpace(string(e.DefaultConfidenceInterval))); {
+	case e.Held("defaultConfidenceInterval") && err == nil:
+		m.DefaultConfidenceInterval = types.Int64Value(int64(n))
+	case m.DefaultConfidenceInterval.IsUnknown():
+		m.DefaultConfidenceInterval = types.Int64Null()
+	}
+}
+
+// expandAnalysis puts the known analysis settings of m into a write.
+func expandAnalysis(m experimentAnalysis, f *console.ExperimentFields) {
+	for _, a := range analysisFlags {
+		if v := *a.model(&m); !v.IsNull() && !v.IsUnknown() {
+			*a.field(f) = v.ValueBoolPointer()
+		}
+	}
+	if v := m.DefaultConfidenceInterval; !v.IsNull() && !v.IsUnknown() {
+		c := strconv.FormatInt(v.ValueInt64(), 10)
+		f.DefaultConfidenceInterval = &c
+	}
+}
+
 func (m *experimentModel) identity() (string, types.String) {
 	return experimentIdentityAttr, m.ExperimentID
 }
@@ -83,21 +164,23 @@ type experimentGroupModel struct {
 	Size            types.Number        `tfsdk:"size"`
 	ParameterValues framework.JSONValue `tfsdk:"parameter_values"`
 	Description     types.String        `tfsdk:"description"`
+	Disabled        types.Bool          `tfsdk:"disabled"`
 }
 
 type experimentMetricModel struct {
-	Name      types.String `tfsdk:"name"`
-	Type      types.String `tfsdk:"type"`
-	Direction types.String `tfsdk:"direction"`
+	Name              types.String  `tfsdk:"name"`
+	Type              types.String  `tfsdk:"type"`
+	Direction         types.String  `tfsdk:"direction"`
+	HypothesizedValue types.Float64 `tfsdk:"hypothesized_value"`
 }
 
 var (
 	experimentGroupType = types.ObjectType{AttrTypes: map[string]attr.Type{
 		"id": types.StringType, "name": types.StringType, "size": types.NumberType,
-		"parameter_values": framework.JSONValueType{}, "description": types.StringType,
+		"parameter_values": framework.JSONValueType{}, "description": types.StringType, "disabled": types.BoolType,
 	}}
 	experimentMetricType = types.ObjectType{AttrTypes: map[string]attr.Type{
-		"name": types.StringType, "type": types.StringType, "direction": types.StringType,
+		"name": types.StringType, "type": types.StringType, "direction": types.StringType, "hypothesized_value": types.Float64Type,
 	}}
 )
 
@@ -121,6 +204,9 @@ func expandGroups(groups []experimentGroupModel) []console.ExperimentGroup {
 		}
 		out[i] = console.ExperimentGroup{Name: g.Name.ValueString(), Size: console.Decimal(size),
 			ParameterValues: console.JSONObject(framework.CompactJSON(values)), Description: g.Description.ValueString()}
+		if g.Disabled.ValueBool() {
+			out[i].Disabled = g.Disabled.ValueBoolPointer()
+		}
 	}
 	return out
 }
@@ -134,6 +220,9 @@ func expandMetrics(ctx context.Context, l types.List, diags *diag.Diagnostics) *
 	out := make([]console.ExperimentMetric, len(ms))
 	for i, m := range ms {
 		out[i] = console.ExperimentMetric{Name: m.Name.ValueString(), Type: m.Type.ValueString(), Direction: m.Direction.ValueString()}
+		if !m.HypothesizedValue.IsNull() && !m.HypothesizedValue.IsUnknown() {
+			out[i].HypothesizedValue = m.HypothesizedValue.ValueFloat64Pointer()
+		}
 	}
 	return &out
 }
@@ -150,7 +239,9 @@ func experimentFieldsFrom(ctx context.Context, m experimentModel) (console.Exper
 		IDType:          knownPointer(m.IDType),
 		AnalyticsType:   knownPointer(m.AnalyticsType),
 		TargetingGateID: knownLink(m.TargetingGateID),
+		LayerID:         knownPointer(m.LayerID),
 	}
+	expandAnalysis(m.experimentAnalysis, &f)
 	if f.Name == nil {
 		f.Name = m.ExperimentID.ValueStringPointer()
 	}
@@ -191,19 +282,51 @@ func experimentChanges(ctx context.Context, plan, state experimentModel) (consol
 	ifChanged(plan.PrimaryMetrics, state.PrimaryMetrics, func() { f.PrimaryMetrics = all.PrimaryMetrics })
 	ifChanged(plan.SecondaryMetrics, state.SecondaryMetrics, func() { f.SecondaryMetrics = all.SecondaryMetrics })
 	ifChanged(plan.TargetingGateID, state.TargetingGateID, func() { f.TargetingGateID = plannedLink(plan.TargetingGateID) })
-	if !sameGroupContent(ctx, plan.Groups, state.Groups) {
+	for _, a := range analysisFlags {
+		ifChanged(*a.model(&plan.experimentAnalysis), *a.model(&state.experimentAnalysis), func() { *a.field(&f) = *a.field(&all) })
+	}
+	ifChanged(plan.DefaultConfidenceInterval, state.DefaultConfidenceInterval, func() { f.DefaultConfidenceInterval = all.DefaultConfidenceInterval })
+	// A started experiment's groups are disabled and enabled by their own requests (groupsToggled),
+	// not by writing the groups.
+	if !sameGroupContent(ctx, plan.Groups, state.Groups) &&
+		(state.Status.ValueString() == console.ExperimentSetup || !sameGroups(ctx, plan.Groups, state.Groups, false)) {
 		f.Groups = all.Groups
 	}
 	return f, diags
+}
+
+// groupsToggled names the planned groups whose disabled differs from the state's group of the same
+// name: those to disable, and those to enable.
+func groupsToggled(ctx context.Context, plan, state types.List) (disable, enable []string) {
+	ps, _ := framework.ListModels[experimentGroupModel](ctx, plan)
+	hs, _ := framework.ListModels[experimentGroupModel](ctx, state)
+	for _, p := range ps {
+		for _, h := range hs {
+			if !p.Name.Equal(h.Name) || p.Disabled.IsUnknown() || p.Disabled.ValueBool() == h.Disabled.ValueBool() {
+				continue
+			}
+			if p.Disabled.ValueBool() {
+				disable = append(disable, p.Name.ValueString())
+			} else {
+				enable = append(enable, p.Name.ValueString())
+			}
+		}
+	}
+	return disable, enable
 }
 
 func emptyExperimentFields(f console.ExperimentFields) bool {
 	return f == (console.ExperimentFields{})
 }
 
-// sameGroupContent reports whether two group lists hold the same names, sizes, values and
-// descriptions in the same order (ids aside); unknown is never the same.
+// sameGroupContent reports whether two group lists hold the same names, sizes, values,
+// descriptions and disabled in the same order (ids aside); unknown is never the same.
 func sameGroupContent(ctx context.Context, a, b types.List) bool {
+	return sameGroups(ctx, a, b, true)
+}
+
+// sameGroups is sameGroupContent, disabled compared only withDisabled.
+func sameGroups(ctx context.Context, a, b types.List, withDisabled bool) bool {
 	if !framework.ElementsKnown(a) || !framework.ElementsKnown(b) {
 		return false
 	}
@@ -215,7 +338,7 @@ func sameGroupContent(ctx context.Context, a, b types.List) bool {
 	for i := range ga {
 		x, y := ga[i], gb[i]
 		if !x.Name.Equal(y.Name) || !samePercent(x.Size, y.Size) || !x.Description.Equal(y.Description) ||
-			!sameJSON(ctx, x.ParameterValues, y.ParameterValues) {
+			!sameJSON(ctx, x.ParameterValues, y.ParameterValues) || (withDisabled && x.Disabled.ValueBool() != y.Disabled.ValueBool()) {
 			return false
 		}
 	}
@@ -279,7 +402,7 @@ func flattenGroups(ctx context.Context, e *console.Experiment, prior types.List)
 		}
 		return experimentGroupModel{
 			ID: framework.StringOrNull(g.ID), Name: types.StringValue(g.Name), Size: framework.PercentFromFloat(float64(g.Size)),
-			ParameterValues: values, Description: framework.StringOrNull(g.Description),
+			ParameterValues: values, Description: framework.StringOrNull(g.Description), Disabled: types.BoolValue(g.IsDisabled()),
 		}
 	})
 }
@@ -293,7 +416,8 @@ func orEmptyObject(o console.JSONObject) console.JSONObject {
 
 func flattenMetrics(ms []console.ExperimentMetric) types.List {
 	return framework.ModelList(experimentMetricType, ms, func(m console.ExperimentMetric) experimentMetricModel {
-		return experimentMetricModel{Name: types.StringValue(m.Name), Type: types.StringValue(m.Type), Direction: framework.StringOrNull(m.Direction)}
+		return experimentMetricModel{Name: types.StringValue(m.Name), Type: types.StringValue(m.Type), Direction: framework.StringOrNull(m.Direction),
+			HypothesizedValue: types.Float64PointerValue(m.HypothesizedValue)}
 	})
 }
 
@@ -341,6 +465,8 @@ func flattenExperiment(ctx context.Context, e *console.Experiment, m *experiment
 		m.Duration = types.Int64Value(int64(*e.Duration))
 	}
 	m.AnalyticsType = framework.StringOrNull(e.AnalyticsType)
+	m.LayerID = framework.StringOrNull(e.LayerID)
+	flattenAnalysis(e, &m.experimentAnalysis)
 	m.Groups = flattenGroups(ctx, e, m.Groups)
 	m.ControlGroup = framework.StringOrNull(controlGroupName(e, m.ControlGroup))
 	m.PrimaryMetrics = flattenMetrics(e.PrimaryMetrics)

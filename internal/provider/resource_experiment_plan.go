@@ -208,6 +208,13 @@ func (r *experimentResource) ModifyPlan(ctx context.Context, req resource.Modify
 			fmt.Sprintf("Experiment %q shipped group %s; a decision, once made, cannot be changed. To ship another group, "+
 				"declare a new featureconsole_experiment block with its own experiment_id, or set launched_group = %s.", id, state.LaunchedGroup, state.LaunchedGroup))
 	}
+	if layer, ok := framework.KnownString(plan.LayerID); ok && !plan.LayerID.Equal(state.LayerID) &&
+		(from != console.ExperimentSetup || state.Archived.ValueBool()) {
+		resp.Diagnostics.AddAttributeError(path.Root("layer_id"), "Layer cannot change",
+			fmt.Sprintf("Experiment %q is %s: it runs in layer %s, which the service takes at creation only, so layer_id = %q "+
+				"would send nothing it takes. Nothing was sent. Set layer_id = %s; to run in layer %q, declare a new "+
+				"featureconsole_experiment block with its own experiment_id beside this one.", id, from, state.LayerID, layer, state.LayerID, layer))
+	}
 	resetting := known && resets(from, to)
 	if resetting { // the reset comes first, and clears the run the reason and the launched group were of
 		planReset(id, config, &plan, &resp.Diagnostics)
@@ -550,8 +557,14 @@ func experimentWritesNothing(ctx context.Context, plan, state experimentModel) b
 		{plan.TargetingGateID, state.TargetingGateID}, {plan.Duration, state.Duration}, {plan.AnalyticsType, state.AnalyticsType},
 		{plan.ControlGroup, state.ControlGroup}, {plan.PrimaryMetrics, state.PrimaryMetrics},
 		{plan.SecondaryMetrics, state.SecondaryMetrics}, {plan.Status, state.Status}, {plan.Archived, state.Archived},
+		{plan.LayerID, state.LayerID}, {plan.experimentAnalysis.DefaultConfidenceInterval, state.experimentAnalysis.DefaultConfidenceInterval},
 	} {
 		if pair[0].IsUnknown() || !pair[0].Equal(pair[1]) {
+			return false
+		}
+	}
+	for _, a := range analysisFlags {
+		if p := *a.model(&plan.experimentAnalysis); p.IsUnknown() || !p.Equal(*a.model(&state.experimentAnalysis)) {
 			return false
 		}
 	}

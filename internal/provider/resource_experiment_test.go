@@ -415,3 +415,105 @@ func TestAccExperiment_archiveOnDestroyRunning(t *testing.T) {
 		},
 	})
 }
+
+// What the document has beside the groups and metrics is declared and kept: layer_id (in setup a
+// change replaces the experiment; once started it fails the plan, nothing sent), the analysis
+// settings, a group's disabled (once started, disabled and enabled by their own requests, the
+// groups not written) and a metric's hypothesized_value (one set in the console and omitted from
+// the configuration is sent back when the metrics are written again). Each is read, imported and
+// plans empty after apply.
+func TestAccExperiment_keptSettings(t *testing.T) {
+	m, url := startMock(t, mockconsole.Config{})
+	const analysis = `sequential_testing = true
+  default_confidence_interval = 90
+  bonferroni_correction = true
+  benjamini_hochberg_per_metric = true`
+	groups := func(greenDisabled bool) string {
+		return fmt.Sprintf(`
+    { name = "Green",   size = 50, parameter_values = jsonencode({ color = "green", size = 2 }), disabled = %t },
+    { name = "Control", size = 50, parameter_values = jsonencode({ color = "grey", size = 2 }) },
+  `, greenDisabled)
+	}
+	cfg := func(layer, status, direction string, greenDisabled bool) string {
+		return strings.Replace(providerBlock(url)+experimentHCL(groups(greenDisabled), analysis, `layer_id = "`+layer+`"`, `status = "`+status+`"`),
+			`direction = "increase" }]`, `direction = "`+direction+`" }]`, 1)
+	}
+	held := func(check func(e mockconsole.Experiment) error) resource.TestCheckFunc {
+		return expectMockExperiment(m, "tfacc_cta", check)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             expectNoMockExperiment(m, "tfacc_cta"),
+		Steps: []resource.TestStep{
+			{
+				Config: cfg("checkout_layer", "setup", "increase", false),
+				Check: held(func(e mockconsole.Experiment) error {
+					if e.LayerID != "checkout_layer" || !e.SequentialTesting || e.DefaultConfidenceInterval != "90" || !e.BonferroniCorrection ||
+						!e.BenjaminiHochbergPerMetric || e.BenjaminiHochbergPerVariant {
+						return fmt.Errorf("the mock holds %+v", e)
+					}
+					return nil
+				}),
+			},
+			{
+				Config: cfg("other_layer", "setup", "increase", false),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(experimentAddr, plancheck.ResourceActionDestroyBeforeCreate),
+				}},
+				Check: resource.TestCheckResourceAttr(experimentAddr, "layer_id", "other_layer"),
+			},
+			{
+				PreConfig: func() {
+					e, _ := m.Experiment("tfacc_cta")
+					v := 2.5
+					e.PrimaryMetrics[0].HypothesizedValue = &v
+					m.PutExperiment(e)
+				},
+				Config: cfg("other_layer", "active", "decrease", false),
+				Check: resource.ComposeTestCheckFunc(
+					resource.TestCheckResourceAttr(experimentAddr, "primary_metrics.0.hypothesized_value", "2.5"),
+					held(func(e mockconsole.Experiment) error {
+						if p := e.PrimaryMetrics[0]; p.Direction != "decrease" || p.HypothesizedValue == nil || *p.HypothesizedValue != 2.5 {
+							return fmt.Errorf("the metric was written as %+v", p)
+						}
+						return nil
+					})),
+			},
+			{Config: cfg("other_layer", "active", "decrease", false), ResourceName: experimentAddr, ImportState: true,
+				ImportStateKind: resource.ImportCommandWithID, ImportStateVerify: true, ImportStateVerifyIdentifierAttribute: "experiment_id",
+				ImportStateVerifyIgnore: []string{"timeouts", "deletion_protection"}},
+			{
+				PreConfig: m.ResetRequests,
+				Config:    cfg("other_layer", "active", "decrease", true),
+				Check: resource.ComposeTestCheckFunc(requestOrder(m, "POST /experiments/tfacc_cta/disable_groups"),
+					held(func(e mockconsole.Experiment) error {
+						if !e.Groups[0].Disabled || e.Groups[1].Disabled {
+							return fmt.Errorf("the mock holds groups %+v", e.Groups)
+						}
+						return nil
+					})),
+			},
+			{
+				PreConfig:   m.ResetRequests,
+				Config:      cfg("checkout_layer", "active", "decrease", true),
+				ExpectError: wrapped(`Experiment "tfacc_cta" is active: it runs in layer "other_layer", which the service takes at creation only`, "Nothing was sent"),
+			},
+			{
+				PreConfig: func() {
+					nothingWritten(t, m)()
+					e, _ := m.Experiment("tfacc_cta")
+					e.SequentialTesting = false
+					m.PutExperiment(e)
+				},
+				Config: cfg("other_layer", "active", "decrease", true),
+				Check: held(func(e mockconsole.Experiment) error {
+					if !e.SequentialTesting {
+						return fmt.Errorf("sequential testing drifted off and stayed off")
+					}
+					return nil
+				}),
+			},
+		},
+	})
+}

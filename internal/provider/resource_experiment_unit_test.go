@@ -270,3 +270,20 @@ func TestRefuseArchivingRunning(t *testing.T) {
 		}
 	}
 }
+
+// flattenAnalysis: a setting the answer holds is read, false included; one it leaves out (the
+// document's example leaves out sequentialTesting) keeps the value the model holds, null where it
+// holds none.
+func TestFlattenAnalysis(t *testing.T) {
+	var e console.Experiment
+	if err := e.UnmarshalJSON([]byte(`{"id":"cta","bonferroniCorrection":false,"defaultConfidenceInterval":"95"}`)); err != nil {
+		t.Fatal(err)
+	}
+	m := experimentAnalysis{SequentialTesting: types.BoolValue(true), BonferroniCorrection: types.BoolValue(true),
+		BenjaminiHochbergPerMetric: types.BoolUnknown(), DefaultConfidenceInterval: types.Int64Unknown()}
+	flattenAnalysis(&e, &m)
+	if !m.SequentialTesting.ValueBool() || m.BonferroniCorrection.ValueBool() || !m.BenjaminiHochbergPerMetric.IsNull() ||
+		m.DefaultConfidenceInterval.ValueInt64() != 95 {
+		t.Errorf("read %+v", m)
+	}
+}
