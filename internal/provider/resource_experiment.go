@@ -75,7 +75,7 @@ func experimentAttributes(ctx context.Context) map[string]schema.Attribute {
 			PlanModifiers: []planmodifier.List{listplanmodifier.UseStateForUnknown()},
 			NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 				"name": schema.StringAttribute{Required: true, MarkdownDescription: "Name of the metric, such as `purchase`.",
-					Validators: []validator.String{framework.NotBlank()}},
+					Validators: []validator.String{framework.NotBlankInElement()}},
 				"type": schema.StringAttribute{Required: true, MarkdownDescription: "Type of the metric, such as `event_count`.",
 					Validators: []validator.String{framework.NotBlank()}},
 				"direction": schema.StringAttribute{Optional: true,
@@ -186,7 +186,7 @@ func experimentAttributes(ctx context.Context) map[string]schema.Attribute {
 				"id": schema.StringAttribute{Computed: true,
 					MarkdownDescription: "Identifier the service gave the group; kept as long as the group keeps its name."},
 				"name": schema.StringAttribute{Required: true, MarkdownDescription: "Name of the group, unique in the experiment.",
-					Validators: []validator.String{framework.NotBlank()}},
+					Validators: []validator.String{framework.NotBlankInElement()}},
 				"size": schema.NumberAttribute{Required: true,
 					MarkdownDescription: "Percentage of the experiment's users in this group, from `0` to `100` with at most two decimals.",
 					Validators:          []validator.Number{framework.PercentageValidator{Noun: "Group size"}}},
@@ -195,7 +195,7 @@ func experimentAttributes(ctx context.Context) map[string]schema.Attribute {
 						"Compared as JSON: key order, spacing and `1` against `1.0` plan nothing.",
 					PlanModifiers: []planmodifier.String{framework.PlanPriorJSON()}},
 				"description": schema.StringAttribute{Optional: true, MarkdownDescription: "Description of the group.",
-					Validators: []validator.String{framework.NotBlank()}},
+					Validators: []validator.String{framework.NotBlankInElement()}},
 				"disabled": schema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(false),
 					MarkdownDescription: "Whether the group is disabled: its users are served the control group's values. " +
 						"`false` (the default) enables it. Updated in place: in `setup` with the groups, once the experiment " +

@@ -82,10 +82,6 @@ func (r *experimentResource) ValidateConfig(ctx context.Context, req resource.Va
 	if !ok && !m.Status.IsNull() {
 		return
 	}
-	if !m.LaunchedGroup.IsNull() && !m.LaunchedGroup.IsUnknown() && status != console.ExperimentDecisionMade {
-		resp.Diagnostics.AddAttributeError(launchedGroupPath, "Launched group without a decision",
-			`launched_group names the group a decision ships: set it together with status = "decision_made".`)
-	}
 	if status == console.ExperimentDecisionMade && m.LaunchedGroup.IsNull() {
 		resp.Diagnostics.AddAttributeError(launchedGroupPath, "Decision without a launched group",
 			`status = "decision_made" ships one group: name it with launched_group (such as launched_group = "Green").`)
@@ -163,6 +159,7 @@ func (r *experimentResource) ModifyPlan(ctx context.Context, req resource.Modify
 		if to, ok := framework.KnownString(plan.Status); ok && (to == console.ExperimentDecisionMade || serviceSetStatus(to)) {
 			resp.Diagnostics.AddAttributeError(statusPath, "Experiment cannot be created "+to, experimentCreateRefusal(id, to))
 		}
+		launchedWithoutDecision(config, plan, &resp.Diagnostics)
 		refuseArchiving(id, plan, types.BoolValue(false), &resp.Diagnostics)
 		r.planControlGroup(ctx, config, &plan, types.StringNull())
 		if gate, ok := framework.KnownString(plan.TargetingGateID); ok && !resp.Diagnostics.HasError() {
@@ -198,10 +195,11 @@ func (r *experimentResource) ModifyPlan(ctx context.Context, req resource.Modify
 		plan.Status = types.StringUnknown() // the status the service puts back
 	}
 	to, known := framework.KnownString(plan.Status)
-	if known && to != from {
-		if _, ok := experimentMoves[experimentMove{from, to}]; !ok {
-			resp.Diagnostics.AddAttributeError(statusPath, "Experiment cannot move to "+to, experimentMoveRefusal(id, from, to))
-		}
+	if _, ok := experimentMoves[experimentMove{from, to}]; known && to != from && !ok {
+		resp.Diagnostics.AddAttributeError(statusPath, "Experiment cannot move to "+to, experimentMoveRefusal(id, from, to))
+	} else {
+		// Only where the move is one: a refused move (back to active after a decision) says why first.
+		launchedWithoutDecision(config, plan, &resp.Diagnostics)
 	}
 	if known && to == from && from == console.ExperimentDecisionMade && !plan.LaunchedGroup.IsUnknown() && !plan.LaunchedGroup.Equal(state.LaunchedGroup) {
 		resp.Diagnostics.AddAttributeError(launchedGroupPath, "A decision cannot change",
@@ -280,6 +278,18 @@ func (r *experimentResource) ModifyPlan(ctx context.Context, req resource.Modify
 	if !moving && experimentWritesNothing(ctx, plan, state) {
 		resp.Diagnostics.Append(framework.KeepUnwritten(ctx, req.State, &resp.Plan, "last_modifier_id", "last_modifier_name")...)
 	}
+}
+
+// launchedWithoutDecision refuses a launched_group configured where the plan makes no decision and
+// holds none.
+func launchedWithoutDecision(config, plan experimentModel, diags *diag.Diagnostics) {
+	to, ok := framework.KnownString(plan.Status)
+	if config.LaunchedGroup.IsNull() || config.LaunchedGroup.IsUnknown() || !ok || to == console.ExperimentDecisionMade {
+		return
+	}
+	diags.AddAttributeError(launchedGroupPath, "Launched group without a decision",
+		fmt.Sprintf(`launched_group names the group a decision ships, and the experiment would stand %s: set it `+
+			`together with status = "decision_made", or remove it.`, to))
 }
 
 // planReset plans the reset of a started experiment (status back to setup, or to active from a

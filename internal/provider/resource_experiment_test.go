@@ -183,6 +183,19 @@ func TestAccExperiment_workflow(t *testing.T) {
 					"declare a new featureconsole_experiment block"),
 			},
 			{
+				// The launched group still configured: the refused move is what the plan says first.
+				PreConfig: nothingWritten(t, m),
+				Config: cfg(ctaGroupsHCL, `status = "active"`, `launched_group = "Green"`, `decision_reason = "Green: +3.1 % purchases"`,
+					`allocation = 20.5`, `description = "Which button sells"`),
+				ExpectError: wrapped(`Experiment "tfacc_cta" is decision_made and cannot move to active: a decision has been made and shipped a group`),
+			},
+			{
+				PreConfig: nothingWritten(t, m),
+				Config: cfg(ctaGroupsHCL, `status = "abandoned"`, `decision_reason = "Too little traffic to measure"`,
+					`allocation = 20.5`, `description = "Which button sells"`),
+				ExpectError: wrapped(`Experiment "tfacc_cta" is decision_made and cannot move to abandoned: a decision has been made and shipped a group: a decided experiment cannot be abandoned`),
+			},
+			{
 				PreConfig: nothingWritten(t, m),
 				Config: cfg(ctaGroupsHCL, `status = "decision_made"`, `launched_group = "Green"`, `decision_reason = "Green: +3.1 % purchases"`,
 					`allocation = 20.5`, `description = "Which button sells"`),

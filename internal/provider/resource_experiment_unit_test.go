@@ -212,6 +212,7 @@ func TestExperimentMoveRefusal(t *testing.T) {
 	for _, c := range []struct{ from, to, why string }{
 		{"decision_made", "setup", "a decided experiment is neither reset nor started again"},
 		{"decision_made", "active", "a decision has been made"},
+		{"decision_made", "abandoned", "a decided experiment cannot be abandoned"},
 		{"setup", "decision_made", `start it first (status = "active")`},
 		{"abandoned", "decision_made", `an abandoned experiment has no decision to make: to run it again, reset it (status = "setup"`},
 		{"assignment_stopped", "abandoned", "the service stopped it"},
