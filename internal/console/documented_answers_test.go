@@ -58,6 +58,8 @@ var clientNeedsNoRow = map[string]string{
 	"CommitGateReview":          "PUT /gates/{id}/reviews/{reviewID}/commit: not in the document",
 	"GetDynamicConfigReview":    "GET /dynamic_configs/{id}/reviews/{reviewID}: not in the document",
 	"CommitDynamicConfigReview": "PUT /dynamic_configs/{id}/reviews/{reviewID}/commit: not in the document",
+	"GetExperimentReview":       "GET /experiments/{id}/reviews/{reviewID}: not in the document",
+	"CommitExperimentReview":    "PUT /experiments/{id}/reviews/{reviewID}/commit: not in the document",
 }
 
 // mockOnlyRoutes are documented routes the mock serves that the client never calls, and why.

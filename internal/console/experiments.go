@@ -70,6 +70,8 @@ type Experiment struct {
 	CreatedTime                   WholeNumber `json:"createdTime"`
 	LastModifierName              string      `json:"lastModifierName"`
 	LastModifierID                string      `json:"lastModifierID"`
+	// ActiveReview is set while a change of the experiment waits for review.
+	ActiveReview *ActiveReview `json:"activeReview,omitempty"`
 	// Keys are the answer's own keys: which fields it held, so that one it leaves out (the
 	// document's example leaves out sequentialTesting and the Benjamini-Hochberg settings) is not
 	// taken for false.
@@ -226,10 +228,37 @@ func (c *Client) CreateExperiment(ctx context.Context, f ExperimentFields) (*Exp
 }
 
 // UpdateExperiment changes the experiment's own fields (PATCH /experiments/{id}); its status is
-// never part of them.
+// never part of them. With respect_review_settings the change may be held for review: the error is
+// then a ReviewPendingError, and the experiment as it still stands is returned.
 func (c *Client) UpdateExperiment(ctx context.Context, id string, f ExperimentFields) (*Experiment, error) {
+	r := request{method: http.MethodPatch, path: experimentPath(id), body: ExperimentFieldsChange(f), op: "update experiment", object: strconv.Quote(id)}
+	return writeReviewed(ctx, c, r, func() (*Experiment, error) { return c.GetExperiment(ctx, id) },
+		func(got *Experiment) bool { return got.ID == "" || got.partial() })
+}
+
+// ExperimentFieldsChange is the body UpdateExperiment sends for f.
+func ExperimentFieldsChange(f ExperimentFields) any {
 	f.ID = ""
-	r := request{method: http.MethodPatch, path: experimentPath(id), body: f, op: "update experiment", object: strconv.Quote(id)}
+	return f
+}
+
+func (e *Experiment) activeReview() *ActiveReview { return e.ActiveReview }
+
+func experimentReviewPath(id, reviewID string) string {
+	return experimentPath(id) + "/reviews/" + pathEscape(reviewID)
+}
+
+// GetExperimentReview reads GET /experiments/{id}/reviews/{reviewID}, as for gates.
+func (c *Client) GetExperimentReview(ctx context.Context, id, reviewID string) (*Review, error) {
+	return getObject[Review](ctx, c, request{method: http.MethodGet, path: experimentReviewPath(id, reviewID),
+		op: "read review " + strconv.Quote(reviewID) + " of experiment", object: strconv.Quote(id)})
+}
+
+// CommitExperimentReview applies an approved review (PUT .../reviews/{reviewID}/commit) and returns
+// the experiment as it now stands.
+func (c *Client) CommitExperimentReview(ctx context.Context, id, reviewID string) (*Experiment, error) {
+	r := request{method: http.MethodPut, path: experimentReviewPath(id, reviewID) + "/commit",
+		op: "commit review " + strconv.Quote(reviewID) + " of experiment", object: strconv.Quote(id), dataOptional: true}
 	return c.writeExperiment(ctx, r, id)
 }
 

@@ -22,8 +22,8 @@ import (
 // undocumentedRoutes are the routes the live service serves that the 2025-10 document does not
 // list (DESIGN §7 names each and why the provider calls it): requests to them are not breaks.
 var undocumentedRoutes = []*regexp.Regexp{
-	// Reviews of a gate's or a config's change (contract rows 33-34).
-	regexp.MustCompile(`^(GET|PUT) /console/v1/(gates|dynamic_configs)/[^/]+/reviews/[^/]+(/commit)?$`),
+	// Reviews of a gate's, a config's or an experiment's change (contract rows 33-34).
+	regexp.MustCompile(`^(GET|PUT) /console/v1/(gates|dynamic_configs|experiments)/[^/]+/reviews/[^/]+(/commit)?$`),
 	// A config's rules on an older service version (contract row 40): the client falls back to it
 	// only where that service answers PATCH /dynamic_configs/{id} without the rules.
 	regexp.MustCompile(`^PATCH /console/v1/dynamic_configs/[^/]+/rules$`),

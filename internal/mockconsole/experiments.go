@@ -199,7 +199,15 @@ func (s *Server) experimentRoutes(on func(method, path string, h handler)) {
 	on(http.MethodGet, "/experiments/{id}", func(r *http.Request, _ []byte) response {
 		return readOne(s.experiments, "Experiment", id(r), (*experimentState).clone)
 	})
-	on(http.MethodPatch, "/experiments/{id}", func(r *http.Request, body []byte) response { return s.updateExperiment(id(r), body) })
+	on(http.MethodPatch, "/experiments/{id}", func(r *http.Request, body []byte) response {
+		return s.unlessHeld(r, reviewKindExperiment, body, s.updateExperiment)
+	})
+	on(http.MethodGet, "/experiments/{id}/reviews/{review}", func(r *http.Request, _ []byte) response {
+		return s.getReview(experimentReviews, id(r), r.PathValue("review"))
+	})
+	on(http.MethodPut, "/experiments/{id}/reviews/{review}/commit", func(r *http.Request, _ []byte) response {
+		return s.commitReview(experimentReviews, id(r), r.PathValue("review"))
+	})
 	on(http.MethodDelete, "/experiments/{id}", func(r *http.Request, _ []byte) response {
 		st, miss := find(s.experiments, "Experiment", id(r))
 		if miss != nil {
@@ -598,4 +606,36 @@ func (s *Server) updateExperiment(id string, body []byte) response {
 	s.setExperimentFields(e, req)
 	s.stampExperiment(st)
 	return okResp("Experiment updated successfully", st.clone())
+}
+
+// reviewKindExperiment is a change of an experiment's own fields (PATCH /experiments/{id}) held for
+// review, as a gate's are: its moves are not held.
+const reviewKindExperiment = "experiment"
+
+// experimentReviewCurrent is the experiment a change held for review leaves as it stands, when the
+// change is one to hold: to an experiment that exists, is not archived, and whose body is valid;
+// s.mu is held.
+func (s *Server) experimentReviewCurrent(id string, body []byte) (any, bool) {
+	st, ok := s.experiments[id]
+	if !ok || st.exp.Status == ExperimentArchived {
+		return nil, false
+	}
+	var req experimentReq
+	if decodeStrict(body, &req) != nil || s.experimentRefused(req, st.exp) != nil {
+		return nil, false
+	}
+	return st.clone(), true
+}
+
+// experimentReviews serves GET /experiments/{id}/reviews/{reviewID} and its commit, as for gates.
+var experimentReviews = reviewed{
+	noun: "experiment", fieldsKind: reviewKindExperiment, fieldsType: "experiment",
+	committed: "Experiment review committed successfully",
+	current: func(s *Server, id string) (any, bool) {
+		st, ok := s.experiments[id]
+		if !ok {
+			return nil, false
+		}
+		return st.clone(), true
+	},
 }

@@ -271,3 +271,39 @@ func TestExperimentParameterValuesKeptUnderHabits(t *testing.T) {
 		t.Errorf("parameterValues %v, want them as written", pv)
 	}
 }
+
+// TestExperimentReviews: with the habit Reviews, a change of an experiment's fields sent with
+// x-respect-review-settings is held: the experiment answers as it stands, with its activeReview;
+// once approved (ReviewCommits) the review is committed through PUT .../reviews/{id}/commit.
+func TestExperimentReviews(t *testing.T) {
+	s, ts := newCTA(t)
+	s.SetHabits(Habits{Reviews: true, ReviewCommits: true})
+	req, _ := http.NewRequest(http.MethodPatch, ts.URL+basePath+"/experiments/checkout_cta", strings.NewReader(`{"description":"reviewed"}`))
+	req.Header.Set(apiKeyHeader, DefaultAPIKey)
+	req.Header.Set(reviewHeader, "true")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if e, _ := s.Experiment("checkout_cta"); e.Description == "reviewed" {
+		t.Fatal("a change held for review was applied")
+	}
+	_, got := do(t, ts.URL, http.MethodGet, "/experiments/checkout_cta", "")
+	if data, _ := got["data"].(map[string]any); data["activeReview"] == nil {
+		t.Errorf("the experiment read shows no activeReview: %v", got)
+	}
+	reviews := s.PendingReviews()
+	if len(reviews) != 1 || reviews[0].Kind != reviewKindExperiment {
+		t.Fatalf("reviews %+v", reviews)
+	}
+	if err := s.ApproveReview(reviews[0].ID); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := do(t, ts.URL, http.MethodPut, "/experiments/checkout_cta/reviews/"+reviews[0].ID+"/commit", ""); st != 200 {
+		t.Fatalf("commit: %d", st)
+	}
+	if e, _ := s.Experiment("checkout_cta"); e.Description != "reviewed" {
+		t.Errorf("the committed review left %q", e.Description)
+	}
+}

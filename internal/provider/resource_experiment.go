@@ -60,7 +60,10 @@ func (r *experimentResource) Schema(ctx context.Context, _ resource.SchemaReques
 			"`featureconsole_experiment` block); groups are matched by name, so their order and descriptions may change. " +
 			"After a decision the groups stay as they were decided on. Once started, an experiment " +
 			"is protected from destroy and replacement by `deletion_protection`; destroy deletes the experiment, or " +
-			"archives it with `archive_on_destroy`. Import by experiment id.",
+			"archives it with `archive_on_destroy`. With the provider's `respect_review_settings`, a change of the " +
+			"experiment's fields that the project's review settings hold for review is not applied: the apply fails " +
+			"naming the review and the state keeps what it held; applying the same change again sends nothing while the " +
+			"review is pending, and once it is approved commits it. Import by experiment id.",
 		Attributes: experimentAttributes(ctx),
 	}
 }
@@ -370,8 +373,10 @@ func (r *experimentResource) Read(ctx context.Context, req resource.ReadRequest,
 	}
 	readObject(ctx, resp, state.Timeouts, "Experiment", state.ExperimentID.ValueString(), r.data.client.GetExperiment,
 		func(e *console.Experiment) diag.Diagnostics {
+			var diags diag.Diagnostics
+			warnPendingReview(&diags, fmt.Sprintf("Experiment %q", e.ID), e.ActiveReview)
 			refreshExperiment(ctx, e, &state)
-			return nil
+			return diags
 		}, &state)
 }
 
@@ -425,7 +430,20 @@ func (r *experimentResource) Update(ctx context.Context, req resource.UpdateRequ
 	}
 	switch {
 	case !emptyExperimentFields(changes):
-		e, err = r.data.client.UpdateExperiment(ctx, id, changes)
+		// A change held for review by an earlier apply is settled, as for gates: not sent again
+		// while pending, committed once approved.
+		what := fmt.Sprintf("Change to experiment %q", id)
+		review := newReview(ctx, req.Private, id, what, experimentReviews)
+		e, err = review.write(ctx, r.data.client, console.ExperimentFieldsChange(changes), nil, &resp.Diagnostics,
+			func() (*console.Experiment, error) { return r.data.client.UpdateExperiment(ctx, id, changes) })
+		resp.Diagnostics.Append(review.keep(ctx, resp.Private)...)
+		if reviewHeld(&resp.Diagnostics, err, what, reviewKeptState) {
+			if held != nil { // unarchived or reset before the held write: the state holds it so
+				refreshExperiment(ctx, held, &state)
+			}
+			resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+			return
+		}
 	case held == nil:
 		e, err = r.data.client.GetExperiment(ctx, id)
 	default:

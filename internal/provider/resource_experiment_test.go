@@ -5,6 +5,7 @@ package provider
 
 import (
 	"fmt"
+	"net/http"
 	"regexp"
 	"strings"
 	"testing"
@@ -527,6 +528,63 @@ func TestAccExperiment_keptSettings(t *testing.T) {
 					return nil
 				}),
 			},
+		},
+	})
+}
+
+// Reviews of experiments, as for gates: with respect_review_settings, a change of the experiment's
+// fields held for review is never reported as applied (apply ends with an error naming the review,
+// the state keeps what it held; the plan's refresh warns of the review, as for gates); applying the same change
+// again sends nothing while it is pending; once approved, the next apply commits it, once, and the
+// plan after is empty.
+func TestAccExperiment_review(t *testing.T) {
+	m, url := startMock(t, mockconsole.Config{})
+	cfg := func(description string) string {
+		return providerBlock(url, "respect_review_settings = true") + experimentHCL(ctaGroupsHCL, `description = "`+description+`"`)
+	}
+	setReviews := func(on bool) {
+		h := m.Habits()
+		h.Reviews, h.ReviewCommits = on, on
+		m.SetHabits(h)
+	}
+	patches := func() int { return m.CountRequests(http.MethodPatch, "/experiments/tfacc_cta") }
+	commits := func() int { return m.CountRequests(http.MethodPut, "/experiments/tfacc_cta/reviews/") }
+	described := func(want string) resource.TestCheckFunc {
+		return expectMockExperiment(m, "tfacc_cta", func(e mockconsole.Experiment) error {
+			if e.Description != want {
+				return fmt.Errorf("the mock holds description %q, want %q", e.Description, want)
+			}
+			return nil
+		})
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             expectNoMockExperiment(m, "tfacc_cta"),
+		Steps: []resource.TestStep{
+			{Config: cfg("Before review")},
+			{
+				PreConfig:   func() { setReviews(true) },
+				Config:      cfg("After review"),
+				ExpectError: wrapped(`Change to experiment "tfacc_cta" awaits review`, "rev_", "The Terraform state keeps what it held before."),
+				Check:       described("Before review"),
+			},
+			{
+				PreConfig:   m.ResetRequests,
+				Config:      cfg("After review"),
+				ExpectError: wrapped(`Change to experiment "tfacc_cta" still awaits review`, `review "rev_1"`, "nothing was sent again"),
+			},
+			{
+				PreConfig: approveUnsent(t, m, patches),
+				Config:    cfg("After review"),
+				Check: resource.ComposeTestCheckFunc(described("After review"), func(*terraform.State) error {
+					if n, c := patches(), commits(); n != 0 || c != 1 {
+						return fmt.Errorf("%d writes and %d commits: want the review committed once, nothing sent again", n, c)
+					}
+					return nil
+				}),
+			},
+			{PreConfig: func() { setReviews(false) }, Config: cfg("After review"), PlanOnly: true},
 		},
 	})
 }

@@ -342,4 +342,6 @@ var (
 		commit: (*console.Client).CommitGateReview, read: (*console.Client).GetGate}
 	configReviews = reviewTarget[console.DynamicConfig]{noun: "dynamic config", get: (*console.Client).GetDynamicConfigReview,
 		commit: (*console.Client).CommitDynamicConfigReview, read: (*console.Client).GetDynamicConfig}
+	experimentReviews = reviewTarget[console.Experiment]{noun: "experiment", get: (*console.Client).GetExperimentReview,
+		commit: (*console.Client).CommitExperimentReview, read: (*console.Client).GetExperiment}
 )
