@@ -56,8 +56,8 @@ func (r *experimentResource) Schema(ctx context.Context, _ resource.SchemaReques
 			"where the experiment should stand and is moved the service's way: `active` starts it, `decision_made` ships " +
 			"`launched_group`, `abandoned` abandons it; a move the service cannot make fails the plan. While the " +
 			"experiment runs, its groups' names, sizes and values, `id_type` and `analytics_type` cannot change, and its " +
-			"`allocation` cannot decrease: changing who sees what mid-run means running another experiment (a new " +
-			"`featureconsole_experiment` block); groups are matched by name, so their order and descriptions may change. " +
+			"`allocation` cannot decrease: changing who sees what mid-run means resetting it (`status = \"setup\"`, its results " +
+			"starting over) or running another experiment (a new `featureconsole_experiment` block); groups are matched by name, so their order and descriptions may change. " +
 			"After a decision the groups stay as they were decided on. Once started, an experiment " +
 			"is protected from destroy and replacement by `deletion_protection`; destroy deletes the experiment, or " +
 			"archives it with `archive_on_destroy`. With the provider's `respect_review_settings`, a change of the " +

@@ -567,7 +567,7 @@ func experimentWritesNothing(ctx context.Context, plan, state experimentModel) b
 		{plan.TargetingGateID, state.TargetingGateID}, {plan.Duration, state.Duration}, {plan.AnalyticsType, state.AnalyticsType},
 		{plan.ControlGroup, state.ControlGroup}, {plan.PrimaryMetrics, state.PrimaryMetrics},
 		{plan.SecondaryMetrics, state.SecondaryMetrics}, {plan.Status, state.Status}, {plan.Archived, state.Archived},
-		{plan.LayerID, state.LayerID}, {plan.experimentAnalysis.DefaultConfidenceInterval, state.experimentAnalysis.DefaultConfidenceInterval},
+		{plan.LayerID, state.LayerID}, {plan.DefaultConfidenceInterval, state.DefaultConfidenceInterval},
 	} {
 		if pair[0].IsUnknown() || !pair[0].Equal(pair[1]) {
 			return false

@@ -562,7 +562,7 @@ func TestAccExperiment_review(t *testing.T) {
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		CheckDestroy:             expectNoMockExperiment(m, "tfacc_cta"),
 		Steps: []resource.TestStep{
-			{Config: cfg("Before review")},
+			{PreConfig: func() { setReviews(false) }, Config: cfg("Before review")},
 			{
 				PreConfig:   func() { setReviews(true) },
 				Config:      cfg("After review"),
