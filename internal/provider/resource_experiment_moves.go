@@ -76,7 +76,9 @@ func (r *experimentResource) settle(ctx context.Context, op *framework.Operation
 		}
 	}
 	to, ok := framework.KnownString(plan.Status)
-	if !ok || to == e.Status {
+	// An experiment that stays archived keeps, beneath the archive, the status the plan holds
+	// (readArchived); ModifyPlan refused any move of it.
+	if !ok || to == e.Status || e.Status == console.ExperimentArchived {
 		return e
 	}
 	what, allowed := experimentMoves[experimentMove{e.Status, to}]

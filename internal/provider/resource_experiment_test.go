@@ -281,6 +281,11 @@ func TestAccExperiment_archived(t *testing.T) {
 				ExpectError: wrapped(`Experiment "tfacc_cta" is archived: the service takes no change of an archived experiment. Nothing was sent.`, "archived = false"),
 			},
 			{PreConfig: nothingWritten(t, m), Config: cfg(`description = "Archived last"`, "archived = true"), PlanOnly: true},
+			{
+				// Only Terraform's own settings change: the archived experiment is left as it stands.
+				Config: cfg(`description = "Archived last"`, "archived = true", `timeouts = { update = "5m" }`),
+				Check:  resource.ComposeTestCheckFunc(status("archived"), requestOrder(m)),
+			},
 		},
 	})
 }
