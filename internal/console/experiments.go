@@ -72,33 +72,54 @@ type Experiment struct {
 	LastModifierID                string      `json:"lastModifierID"`
 	// ActiveReview is set while a change of the experiment waits for review.
 	ActiveReview *ActiveReview `json:"activeReview,omitempty"`
-	// Keys are the answer's own keys: which fields it held, so that one it leaves out (the
-	// document's example leaves out sequentialTesting and the Benjamini-Hochberg settings) is not
-	// taken for false.
-	Keys map[string]bool `json:"-"`
+	// held notes which analysis settings the answer held (Held): the document's example leaves out
+	// sequentialTesting and the Benjamini-Hochberg settings, and one left out is not false.
+	held experimentHeld
 }
 
-// UnmarshalJSON reads an experiment and notes the keys its answer held (Keys).
+// experimentHeld are the analysis settings an answer may leave out, as the answer held them.
+type experimentHeld struct {
+	SequentialTesting             json.RawMessage `json:"sequentialTesting"`
+	BonferroniCorrection          json.RawMessage `json:"bonferroniCorrection"`
+	BonferroniCorrectionPerMetric json.RawMessage `json:"bonferroniCorrectionPerMetric"`
+	BenjaminiHochbergPerVariant   json.RawMessage `json:"benjaminiHochbergPerVariant"`
+	BenjaminiHochbergPerMetric    json.RawMessage `json:"benjaminiHochbergPerMetric"`
+	BenjaminiPrimaryMetricsOnly   json.RawMessage `json:"benjaminiPrimaryMetricsOnly"`
+	DefaultConfidenceInterval     json.RawMessage `json:"defaultConfidenceInterval"`
+}
+
+// UnmarshalJSON reads an experiment and notes the analysis settings its answer held (Held).
 func (e *Experiment) UnmarshalJSON(b []byte) error {
 	type plain Experiment
 	if err := json.Unmarshal(b, (*plain)(e)); err != nil {
 		return err
 	}
-	var keys map[string]json.RawMessage
-	if err := json.Unmarshal(b, &keys); err != nil {
-		return err
-	}
-	e.Keys = make(map[string]bool, len(keys))
-	for k, v := range keys {
-		if string(bytes.TrimSpace(v)) != "null" {
-			e.Keys[k] = true
-		}
-	}
-	return nil
+	e.held = experimentHeld{}
+	return json.Unmarshal(b, &e.held)
 }
 
-// Held reports whether the experiment's answer held the key, not null.
-func (e *Experiment) Held(key string) bool { return e.Keys[key] }
+// Held reports whether the experiment's answer held the analysis setting (its key on the wire:
+// sequentialTesting, defaultConfidenceInterval, ...), not null.
+func (e *Experiment) Held(key string) bool {
+	var raw json.RawMessage
+	switch h := &e.held; key {
+	case "sequentialTesting":
+		raw = h.SequentialTesting
+	case "bonferroniCorrection":
+		raw = h.BonferroniCorrection
+	case "bonferroniCorrectionPerMetric":
+		raw = h.BonferroniCorrectionPerMetric
+	case "benjaminiHochbergPerVariant":
+		raw = h.BenjaminiHochbergPerVariant
+	case "benjaminiHochbergPerMetric":
+		raw = h.BenjaminiHochbergPerMetric
+	case "benjaminiPrimaryMetricsOnly":
+		raw = h.BenjaminiPrimaryMetricsOnly
+	case "defaultConfidenceInterval":
+		raw = h.DefaultConfidenceInterval
+	}
+	return len(raw) > 0 && string(bytes.TrimSpace(raw)) != "null"
+}
 
 // Group returns the group of the experiment with the id, or nil. An empty id names no group: the
 // document's answers leave a group's id, launchedGroupID and controlGroupID out or null.
