@@ -58,6 +58,8 @@ var clientNeedsNoRow = map[string]string{
 	"CommitGateReview":          "PUT /gates/{id}/reviews/{reviewID}/commit: not in the document",
 	"GetDynamicConfigReview":    "GET /dynamic_configs/{id}/reviews/{reviewID}: not in the document",
 	"CommitDynamicConfigReview": "PUT /dynamic_configs/{id}/reviews/{reviewID}/commit: not in the document",
+	"GetExperimentReview":       "GET /experiments/{id}/reviews/{reviewID}: not in the document",
+	"CommitExperimentReview":    "PUT /experiments/{id}/reviews/{reviewID}/commit: not in the document",
 }
 
 // mockOnlyRoutes are documented routes the mock serves that the client never calls, and why.
@@ -446,6 +448,14 @@ func documentedCalls() []documentedCall {
 		}),
 		moved("ArchiveExperiment", "archive", func(ctx context.Context, c *Client) (*Experiment, error) { return c.ArchiveExperiment(ctx, exp, "") }),
 		moved("UnarchiveExperiment", "unarchive", func(ctx context.Context, c *Client) (*Experiment, error) { return c.UnarchiveExperiment(ctx, exp) }),
+		moved("ResetExperiment", "reset", func(ctx context.Context, c *Client) (*Experiment, error) { return c.ResetExperiment(ctx, exp) }),
+		// The document gives these two no example.
+		{method: "SetExperimentGroupsDisabled", route: "POST /experiments/{id}/disable_groups", call: func(ctx context.Context, c *Client) (any, error) {
+			return c.SetExperimentGroupsDisabled(ctx, exp, []string{"Test"}, true)
+		}},
+		{method: "SetExperimentGroupsDisabled", route: "POST /experiments/{id}/enable_groups", call: func(ctx context.Context, c *Client) (any, error) {
+			return c.SetExperimentGroupsDisabled(ctx, exp, []string{"Test"}, false)
+		}},
 		{method: "GetPulseResults", route: "GET /experiments/{id}/pulse_results", call: func(ctx context.Context, c *Client) (any, error) {
 			return c.GetPulseResults(ctx, exp, "4HbgLdfqlIeN3sHkyMG1qC", "test", PulseQuery{Confidence: 95})
 		}, facts: pulseFacts, more: func(t *testing.T, got any) {

@@ -18,7 +18,7 @@ import (
 
 // Experiments (POST /experiments and the routes under /experiments/{id}): groups of users, each served its own parameter values, measured on
 // metrics until a decision ships one group. Where an experiment stands (status) moves only through
-// its own endpoints (start, make_decision, abandon, archive, unarchive), never through a PATCH.
+// its own endpoints (start, make_decision, abandon, reset, archive, unarchive), never through a PATCH.
 
 // The statuses of an experiment (GET /experiments/{id}). The last three are the service's own and only read.
 const (
@@ -54,21 +54,71 @@ type Experiment struct {
 	SequentialTesting         bool               `json:"sequentialTesting"`
 	BonferroniCorrection      bool               `json:"bonferroniCorrection"`
 	DefaultConfidenceInterval FlexString         `json:"defaultConfidenceInterval"`
-	AnalyticsType             string             `json:"analyticsType"` // "": left out or null
-	Status                    string             `json:"status"`
-	LaunchedGroupID           string             `json:"launchedGroupID"`
-	DecisionReason            string             `json:"decisionReason"`
-	StartTime                 Millis             `json:"startTime"`
-	EndTime                   Millis             `json:"endTime"`
-	DecisionTime              Millis             `json:"decisionTime"`
-	CreatorName               string             `json:"creatorName"`
-	CreatedTime               WholeNumber        `json:"createdTime"`
-	LastModifierName          string             `json:"lastModifierName"`
-	LastModifierID            string             `json:"lastModifierID"`
-	// The corrections the experiment's results apply beside BonferroniCorrection (per variant).
-	BonferroniCorrectionPerMetric bool `json:"bonferroniCorrectionPerMetric,omitempty"`
-	BenjaminiHochbergPerVariant   bool `json:"benjaminiHochbergPerVariant,omitempty"`
-	BenjaminiHochbergPerMetric    bool `json:"benjaminiHochbergPerMetric,omitempty"`
+	// The corrections for comparing many metrics or groups, beside bonferroniCorrection.
+	BonferroniCorrectionPerMetric bool        `json:"bonferroniCorrectionPerMetric"`
+	BenjaminiHochbergPerVariant   bool        `json:"benjaminiHochbergPerVariant"`
+	BenjaminiHochbergPerMetric    bool        `json:"benjaminiHochbergPerMetric"`
+	BenjaminiPrimaryMetricsOnly   bool        `json:"benjaminiPrimaryMetricsOnly"`
+	AnalyticsType                 string      `json:"analyticsType"` // "": left out or null
+	Status                        string      `json:"status"`
+	LaunchedGroupID               string      `json:"launchedGroupID"`
+	DecisionReason                string      `json:"decisionReason"`
+	StartTime                     Millis      `json:"startTime"`
+	EndTime                       Millis      `json:"endTime"`
+	DecisionTime                  Millis      `json:"decisionTime"`
+	CreatorName                   string      `json:"creatorName"`
+	CreatedTime                   WholeNumber `json:"createdTime"`
+	LastModifierName              string      `json:"lastModifierName"`
+	LastModifierID                string      `json:"lastModifierID"`
+	// ActiveReview is set while a change of the experiment waits for review.
+	ActiveReview *ActiveReview `json:"activeReview,omitempty"`
+	// held notes which analysis settings the answer held (Held): the document's example leaves out
+	// sequentialTesting and the Benjamini-Hochberg settings, and one left out is not false.
+	held experimentHeld
+}
+
+// experimentHeld are the analysis settings an answer may leave out, as the answer held them.
+type experimentHeld struct {
+	SequentialTesting             json.RawMessage `json:"sequentialTesting"`
+	BonferroniCorrection          json.RawMessage `json:"bonferroniCorrection"`
+	BonferroniCorrectionPerMetric json.RawMessage `json:"bonferroniCorrectionPerMetric"`
+	BenjaminiHochbergPerVariant   json.RawMessage `json:"benjaminiHochbergPerVariant"`
+	BenjaminiHochbergPerMetric    json.RawMessage `json:"benjaminiHochbergPerMetric"`
+	BenjaminiPrimaryMetricsOnly   json.RawMessage `json:"benjaminiPrimaryMetricsOnly"`
+	DefaultConfidenceInterval     json.RawMessage `json:"defaultConfidenceInterval"`
+}
+
+// UnmarshalJSON reads an experiment and notes the analysis settings its answer held (Held).
+func (e *Experiment) UnmarshalJSON(b []byte) error {
+	type plain Experiment
+	if err := json.Unmarshal(b, (*plain)(e)); err != nil {
+		return err
+	}
+	e.held = experimentHeld{}
+	return json.Unmarshal(b, &e.held)
+}
+
+// Held reports whether the experiment's answer held the analysis setting (its key on the wire:
+// sequentialTesting, defaultConfidenceInterval, ...), not null.
+func (e *Experiment) Held(key string) bool {
+	var raw json.RawMessage
+	switch h := &e.held; key {
+	case "sequentialTesting":
+		raw = h.SequentialTesting
+	case "bonferroniCorrection":
+		raw = h.BonferroniCorrection
+	case "bonferroniCorrectionPerMetric":
+		raw = h.BonferroniCorrectionPerMetric
+	case "benjaminiHochbergPerVariant":
+		raw = h.BenjaminiHochbergPerVariant
+	case "benjaminiHochbergPerMetric":
+		raw = h.BenjaminiHochbergPerMetric
+	case "benjaminiPrimaryMetricsOnly":
+		raw = h.BenjaminiPrimaryMetricsOnly
+	case "defaultConfidenceInterval":
+		raw = h.DefaultConfidenceInterval
+	}
+	return len(raw) > 0 && string(bytes.TrimSpace(raw)) != "null"
 }
 
 // Group returns the group of the experiment with the id, or nil. An empty id names no group: the
@@ -117,8 +167,12 @@ type ExperimentGroup struct {
 	Size            Decimal    `json:"size"`
 	ParameterValues JSONObject `json:"parameterValues"`
 	Description     string     `json:"description,omitempty"`
-	Disabled        bool       `json:"disabled,omitempty"`
+	// Disabled is sent when true: a group written without it is enabled (the document's default).
+	Disabled *bool `json:"disabled,omitempty"`
 }
+
+// IsDisabled reports whether the group is disabled: its users are served the control's values.
+func (g ExperimentGroup) IsDisabled() bool { return g.Disabled != nil && *g.Disabled }
 
 // ExperimentMetric is a metric the experiment measures; Direction is "increase" or "decrease" (the
 // direction that counts as better), "" when the service holds none.
@@ -126,30 +180,36 @@ type ExperimentMetric struct {
 	Name      string `json:"name"`
 	Type      string `json:"type"`
 	Direction string `json:"direction,omitempty"`
+	// HypothesizedValue is the change the experiment expects of the metric; nil for none.
+	HypothesizedValue *float64 `json:"hypothesizedValue,omitempty"`
 }
 
 // ExperimentFields are an experiment's own fields as POST /experiments and PATCH /experiments/{id}
 // take them; a nil field is left out. Status is sent only by a create (setup or active there).
 type ExperimentFields struct {
-	ID                        string              `json:"id,omitempty"`
-	Name                      *string             `json:"name,omitempty"`
-	Description               *string             `json:"description,omitempty"`
-	Hypothesis                *string             `json:"hypothesis,omitempty"`
-	IDType                    *string             `json:"idType,omitempty"`
-	Tags                      *[]string           `json:"tags,omitempty"`
-	TargetApps                *[]string           `json:"targetApps,omitempty"`
-	Groups                    *[]ExperimentGroup  `json:"groups,omitempty"`
-	ControlGroupID            *string             `json:"controlGroupID,omitempty"`
-	Allocation                *float64            `json:"allocation,omitempty"`
-	PrimaryMetrics            *[]ExperimentMetric `json:"primaryMetrics,omitempty"`
-	SecondaryMetrics          *[]ExperimentMetric `json:"secondaryMetrics,omitempty"`
-	TargetingGateID           Link                `json:"targetingGateID,omitzero"` // Unlinked removes the targeting
-	LayerID                   *string             `json:"layerID,omitempty"`
-	Duration                  *int64              `json:"duration,omitempty"`
-	SequentialTesting         *bool               `json:"sequentialTesting,omitempty"`
-	BonferroniCorrection      *bool               `json:"bonferroniCorrection,omitempty"`
-	DefaultConfidenceInterval *string             `json:"defaultConfidenceInterval,omitempty"`
-	AnalyticsType             *string             `json:"analyticsType,omitempty"`
+	ID                            string              `json:"id,omitempty"`
+	Name                          *string             `json:"name,omitempty"`
+	Description                   *string             `json:"description,omitempty"`
+	Hypothesis                    *string             `json:"hypothesis,omitempty"`
+	IDType                        *string             `json:"idType,omitempty"`
+	Tags                          *[]string           `json:"tags,omitempty"`
+	TargetApps                    *[]string           `json:"targetApps,omitempty"`
+	Groups                        *[]ExperimentGroup  `json:"groups,omitempty"`
+	ControlGroupID                *string             `json:"controlGroupID,omitempty"`
+	Allocation                    *float64            `json:"allocation,omitempty"`
+	PrimaryMetrics                *[]ExperimentMetric `json:"primaryMetrics,omitempty"`
+	SecondaryMetrics              *[]ExperimentMetric `json:"secondaryMetrics,omitempty"`
+	TargetingGateID               Link                `json:"targetingGateID,omitzero"` // Unlinked removes the targeting
+	LayerID                       *string             `json:"layerID,omitempty"`
+	Duration                      *int64              `json:"duration,omitempty"`
+	SequentialTesting             *bool               `json:"sequentialTesting,omitempty"`
+	BonferroniCorrection          *bool               `json:"bonferroniCorrection,omitempty"`
+	DefaultConfidenceInterval     *string             `json:"defaultConfidenceInterval,omitempty"`
+	BonferroniCorrectionPerMetric *bool               `json:"bonferroniCorrectionPerMetric,omitempty"`
+	BenjaminiHochbergPerVariant   *bool               `json:"benjaminiHochbergPerVariant,omitempty"`
+	BenjaminiHochbergPerMetric    *bool               `json:"benjaminiHochbergPerMetric,omitempty"`
+	BenjaminiPrimaryMetricsOnly   *bool               `json:"benjaminiPrimaryMetricsOnly,omitempty"`
+	AnalyticsType                 *string             `json:"analyticsType,omitempty"`
 }
 
 // experiments is GET /experiments and /experiments/{id}.
@@ -189,10 +249,37 @@ func (c *Client) CreateExperiment(ctx context.Context, f ExperimentFields) (*Exp
 }
 
 // UpdateExperiment changes the experiment's own fields (PATCH /experiments/{id}); its status is
-// never part of them.
+// never part of them. With respect_review_settings the change may be held for review: the error is
+// then a ReviewPendingError, and the experiment as it still stands is returned.
 func (c *Client) UpdateExperiment(ctx context.Context, id string, f ExperimentFields) (*Experiment, error) {
+	r := request{method: http.MethodPatch, path: experimentPath(id), body: ExperimentFieldsChange(f), op: "update experiment", object: strconv.Quote(id)}
+	return writeReviewed(ctx, c, r, func() (*Experiment, error) { return c.GetExperiment(ctx, id) },
+		func(got *Experiment) bool { return got.ID == "" || got.partial() })
+}
+
+// ExperimentFieldsChange is the body UpdateExperiment sends for f.
+func ExperimentFieldsChange(f ExperimentFields) any {
 	f.ID = ""
-	r := request{method: http.MethodPatch, path: experimentPath(id), body: f, op: "update experiment", object: strconv.Quote(id)}
+	return f
+}
+
+func (e *Experiment) activeReview() *ActiveReview { return e.ActiveReview }
+
+func experimentReviewPath(id, reviewID string) string {
+	return experimentPath(id) + "/reviews/" + pathEscape(reviewID)
+}
+
+// GetExperimentReview reads GET /experiments/{id}/reviews/{reviewID}, as for gates.
+func (c *Client) GetExperimentReview(ctx context.Context, id, reviewID string) (*Review, error) {
+	return getObject[Review](ctx, c, request{method: http.MethodGet, path: experimentReviewPath(id, reviewID),
+		op: "read review " + strconv.Quote(reviewID) + " of experiment", object: strconv.Quote(id)})
+}
+
+// CommitExperimentReview applies an approved review (PUT .../reviews/{reviewID}/commit) and returns
+// the experiment as it now stands.
+func (c *Client) CommitExperimentReview(ctx context.Context, id, reviewID string) (*Experiment, error) {
+	r := request{method: http.MethodPut, path: experimentReviewPath(id, reviewID) + "/commit",
+		op: "commit review " + strconv.Quote(reviewID) + " of experiment", object: strconv.Quote(id), dataOptional: true}
 	return c.writeExperiment(ctx, r, id)
 }
 
@@ -230,9 +317,30 @@ func (c *Client) ArchiveExperiment(ctx context.Context, id, reason string) (*Exp
 	return c.moveExperiment(ctx, id, "archive", "archive", body)
 }
 
+// ResetExperiment puts a started experiment back in setup, its run cleared, to be started again
+// (PUT /experiments/{id}/reset; the document gives it no body).
+func (c *Client) ResetExperiment(ctx context.Context, id string) (*Experiment, error) {
+	return c.moveExperiment(ctx, id, "reset", "reset", nil)
+}
+
 // UnarchiveExperiment puts an archived experiment back in the status it had (PUT .../unarchive).
 func (c *Client) UnarchiveExperiment(ctx context.Context, id string) (*Experiment, error) {
 	return c.moveExperiment(ctx, id, "unarchive", "unarchive", nil)
+}
+
+// SetExperimentGroupsDisabled disables (disable) or enables the experiment's groups named
+// (POST /experiments/{id}/disable_groups or enable_groups, {group_names}): how a started
+// experiment's groups change it, their sizes and values untouched.
+func (c *Client) SetExperimentGroupsDisabled(ctx context.Context, id string, names []string, disable bool) (*Experiment, error) {
+	verb, op := "enable_groups", "enable groups of experiment"
+	if disable {
+		verb, op = "disable_groups", "disable groups of experiment"
+	}
+	body := struct {
+		GroupNames []string `json:"group_names"`
+	}{names}
+	r := request{method: http.MethodPost, path: experimentPath(id) + "/" + verb, body: body, op: op, object: strconv.Quote(id), dataOptional: true}
+	return c.writeExperiment(ctx, r, id)
 }
 
 // DeleteExperiment sends DELETE /experiments/{id}.

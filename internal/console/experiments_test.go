@@ -61,6 +61,8 @@ func TestExperimentWire(t *testing.T) {
 			[]reply{{Status: 200, Body: `{"message":"Experiment successfully archived."}`}, ok(exp)}, http.MethodPut, "/console/v1/experiments/e%201/archive", `{}`, 2},
 		{"unarchive answered by a message", func(ctx context.Context, c *Client) (*Experiment, error) { return c.UnarchiveExperiment(ctx, "e 1") },
 			[]reply{{Status: 200, Body: `{"message":"Experiment successfully unarchived."}`}, ok(exp)}, http.MethodPut, "/console/v1/experiments/e%201/unarchive", ``, 2},
+		{"reset answered by a message", func(ctx context.Context, c *Client) (*Experiment, error) { return c.ResetExperiment(ctx, "e 1") },
+			[]reply{{Status: 200, Body: `{"message":"Experiment successfully restarted."}`}, ok(exp)}, http.MethodPut, "/console/v1/experiments/e%201/reset", ``, 2},
 		{"decision", func(ctx context.Context, c *Client) (*Experiment, error) {
 			return c.MakeExperimentDecision(ctx, "e 1", "g2", "Green wins", false)
 		}, []reply{ok(exp)}, http.MethodPut, "/console/v1/experiments/e%201/make_decision", `{"id":"g2","decisionReason":"Green wins","removeTargeting":false}`, 1},
@@ -75,6 +77,12 @@ func TestExperimentWire(t *testing.T) {
 			[]reply{ok(exp)}, http.MethodPut, "/console/v1/experiments/e%201/archive", `{}`, 1},
 		{"unarchive", func(ctx context.Context, c *Client) (*Experiment, error) { return c.UnarchiveExperiment(ctx, "e 1") },
 			[]reply{ok(exp)}, http.MethodPut, "/console/v1/experiments/e%201/unarchive", ``, 1},
+		{"disable groups", func(ctx context.Context, c *Client) (*Experiment, error) {
+			return c.SetExperimentGroupsDisabled(ctx, "e 1", []string{"Green"}, true)
+		}, []reply{ok(exp)}, http.MethodPost, "/console/v1/experiments/e%201/disable_groups", `{"group_names":["Green"]}`, 1},
+		{"enable groups", func(ctx context.Context, c *Client) (*Experiment, error) {
+			return c.SetExperimentGroupsDisabled(ctx, "e 1", []string{"Green"}, false)
+		}, []reply{ok(exp)}, http.MethodPost, "/console/v1/experiments/e%201/enable_groups", `{"group_names":["Green"]}`, 1},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -58,6 +58,19 @@ func NotBlank() validator.String {
 	}}
 }
 
+// NotBlankInElement is NotBlank for an attribute of a nested object whose name a top-level attribute
+// shares (an experiment group's name and description): Terraform shows a diagnostic at such a path
+// on the line of the top-level attribute of that name, so it is reported at the nested object (its
+// list element), the detail naming the attribute.
+func NotBlankInElement() validator.String {
+	return StringCheck{"value must not be empty or only white space", func(req validator.StringRequest, resp *validator.StringResponse) {
+		if IsBlank(req.ConfigValue.ValueString()) {
+			resp.Diagnostics.AddAttributeError(req.Path.ParentPath(), "Empty value",
+				fmt.Sprintf("Attribute %s must not be empty or only white space: omit it, or give it a value.", req.Path))
+		}
+	}}
+}
+
 // PositiveDuration accepts a Go duration above zero (request_timeout, write_limit_window).
 func PositiveDuration() validator.String { return durationCheck("Invalid duration", true) }
 

@@ -22,9 +22,9 @@ import (
 // undocumentedRoutes are the routes the live service serves that the 2025-10 document does not
 // list (DESIGN §7 names each and why the provider calls it): requests to them are not breaks.
 var undocumentedRoutes = []*regexp.Regexp{
-	// Reviews of a gate's or a config's change (GET /gates/{id}/reviews/{reviewID}, PUT
-	// /gates/{id}/reviews/{reviewID}/commit, the same under /dynamic_configs/{id}).
-	regexp.MustCompile(`^(GET|PUT) /console/v1/(gates|dynamic_configs)/[^/]+/reviews/[^/]+(/commit)?$`),
+	// Reviews of a gate's, a config's or an experiment's change (GET /gates/{id}/reviews/{reviewID}, PUT
+	// /gates/{id}/reviews/{reviewID}/commit, the same under /dynamic_configs/{id} and /experiments/{id}).
+	regexp.MustCompile(`^(GET|PUT) /console/v1/(gates|dynamic_configs|experiments)/[^/]+/reviews/[^/]+(/commit)?$`),
 	// A config's rules on an older service version (PATCH /dynamic_configs/{id}/rules): the client falls back to it
 	// only where that service answers PATCH /dynamic_configs/{id} without the rules.
 	regexp.MustCompile(`^PATCH /console/v1/dynamic_configs/[^/]+/rules$`),

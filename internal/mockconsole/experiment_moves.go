@@ -17,9 +17,10 @@ import (
 
 // Where an experiment stands moves only the service's way: start (setup → active),
 // make_decision (active, experiment_stopped or assignment_stopped → decision_made), abandon (setup,
-// active or experiment_stopped → abandoned), archive and
-// unarchive (back to the status it had). Its pulse results (GET /experiments/{id}/pulse_results) are derived from its ids, so
-// they are the same from read to read.
+// active or experiment_stopped → abandoned), reset (any started status but decision_made → setup,
+// its run cleared), archive (after a decision, an abandon or a reset: from setup, decision_made or
+// abandoned) and unarchive (back to the status it had). Its pulse results (GET
+// /experiments/{id}/pulse_results) are derived from its ids, so they are the same from read to read.
 
 func (s *Server) experimentMoveRoutes(on func(method, path string, h handler)) {
 	id := func(r *http.Request) string { return r.PathValue("id") }
@@ -89,6 +90,7 @@ func (s *Server) experimentMoveRoutes(on func(method, path string, h handler)) {
 		}
 		return s.archiveExperiment(st)
 	})
+	move("reset", func(st *experimentState, _ []byte) *response { return s.resetExperiment(st) })
 	move("unarchive", func(st *experimentState, _ []byte) *response {
 		if st.exp.Status != ExperimentArchived {
 			return ref(errResp(http.StatusBadRequest, "Experiment %q is not archived", st.exp.ID))
@@ -152,10 +154,30 @@ func (s *Server) abandonExperiment(st *experimentState, reason string) *response
 
 // archiveExperiment answers PUT /experiments/{id}/archive; s.mu is held.
 func (s *Server) archiveExperiment(st *experimentState) *response {
-	if st.exp.Status == ExperimentArchived {
+	switch st.exp.Status {
+	case ExperimentArchived:
 		return ref(errResp(http.StatusBadRequest, "Experiment %q is already archived", st.exp.ID))
+	case ExperimentActive, ExperimentStopped, AssignmentStopped:
+		return ref(errResp(http.StatusBadRequest, "Experiment %q is %s: an experiment is archived after a decision, an abandon or a reset",
+			st.exp.ID, st.exp.Status))
 	}
 	st.before, st.exp.Status = st.exp.Status, ExperimentArchived
+	return nil
+}
+
+// resetExperiment answers PUT /experiments/{id}/reset: a started experiment but a decided one goes back to setup, its
+// run (times, reason) cleared, to be started again; s.mu is held.
+func (s *Server) resetExperiment(st *experimentState) *response {
+	e := &st.exp
+	switch e.Status {
+	case ExperimentActive, ExperimentAbandoned, ExperimentStopped, AssignmentStopped:
+	case ExperimentSetup:
+		return ref(errResp(http.StatusBadRequest, "Experiment %q has not yet started", e.ID))
+	default:
+		return ref(errResp(http.StatusBadRequest, "Experiment %q is %s and cannot be reset", e.ID, e.Status))
+	}
+	e.Status, e.StartTime, e.EndTime, e.DecisionTime, e.DecisionReason, e.LaunchedGroupID = ExperimentSetup, 0, 0, 0, "", ""
+	st.results = nil
 	return nil
 }
 

@@ -24,28 +24,32 @@ import (
 
 // Experiment is an experiment as the service answers it.
 type Experiment struct {
-	ID                        string             `json:"id"`
-	Name                      string             `json:"name"`
-	Description               string             `json:"description"`
-	Hypothesis                string             `json:"hypothesis"`
-	IDType                    string             `json:"idType"`
-	Tags                      []string           `json:"tags"`
-	TargetApps                []string           `json:"targetApps"`
-	Groups                    []ExperimentGroup  `json:"groups"`
-	ControlGroupID            string             `json:"controlGroupID"`
-	Allocation                float64            `json:"allocation"`
-	PrimaryMetrics            []ExperimentMetric `json:"primaryMetrics"`
-	SecondaryMetrics          []ExperimentMetric `json:"secondaryMetrics"`
-	TargetingGateID           string             `json:"targetingGateID"`
-	LayerID                   string             `json:"layerID"`
-	Duration                  int64              `json:"duration"`
-	SequentialTesting         bool               `json:"sequentialTesting"`
-	BonferroniCorrection      bool               `json:"bonferroniCorrection"`
-	DefaultConfidenceInterval string             `json:"defaultConfidenceInterval"`
-	AnalyticsType             string             `json:"analyticsType"`
-	Status                    string             `json:"status"`
-	LaunchedGroupID           string             `json:"launchedGroupID"`
-	DecisionReason            string             `json:"decisionReason"`
+	ID                            string             `json:"id"`
+	Name                          string             `json:"name"`
+	Description                   string             `json:"description"`
+	Hypothesis                    string             `json:"hypothesis"`
+	IDType                        string             `json:"idType"`
+	Tags                          []string           `json:"tags"`
+	TargetApps                    []string           `json:"targetApps"`
+	Groups                        []ExperimentGroup  `json:"groups"`
+	ControlGroupID                string             `json:"controlGroupID"`
+	Allocation                    float64            `json:"allocation"`
+	PrimaryMetrics                []ExperimentMetric `json:"primaryMetrics"`
+	SecondaryMetrics              []ExperimentMetric `json:"secondaryMetrics"`
+	TargetingGateID               string             `json:"targetingGateID"`
+	LayerID                       string             `json:"layerID"`
+	Duration                      int64              `json:"duration"`
+	SequentialTesting             bool               `json:"sequentialTesting"`
+	BonferroniCorrection          bool               `json:"bonferroniCorrection"`
+	DefaultConfidenceInterval     string             `json:"defaultConfidenceInterval"`
+	BonferroniCorrectionPerMetric bool               `json:"bonferroniCorrectionPerMetric"`
+	BenjaminiHochbergPerVariant   bool               `json:"benjaminiHochbergPerVariant"`
+	BenjaminiHochbergPerMetric    bool               `json:"benjaminiHochbergPerMetric"`
+	BenjaminiPrimaryMetricsOnly   bool               `json:"benjaminiPrimaryMetricsOnly"`
+	AnalyticsType                 string             `json:"analyticsType"`
+	Status                        string             `json:"status"`
+	LaunchedGroupID               string             `json:"launchedGroupID"`
+	DecisionReason                string             `json:"decisionReason"`
 	// StartTime, EndTime and DecisionTime are milliseconds since the epoch, 0 (null) until set.
 	StartTime        int64  `json:"startTime"`
 	EndTime          int64  `json:"endTime"`
@@ -57,10 +61,6 @@ type Experiment struct {
 	Audited
 	// HealthCheckStatus is the service's check of the experiment's setup and exposures.
 	HealthCheckStatus string `json:"healthCheckStatus"`
-	// The corrections the console's results apply beside BonferroniCorrection (per variant).
-	BonferroniCorrectionPerMetric bool `json:"bonferroniCorrectionPerMetric"`
-	BenjaminiHochbergPerVariant   bool `json:"benjaminiHochbergPerVariant"`
-	BenjaminiHochbergPerMetric    bool `json:"benjaminiHochbergPerMetric"`
 }
 
 // ExperimentGroup is one group of an experiment; ParameterValues is a JSON object.
@@ -78,6 +78,8 @@ type ExperimentMetric struct {
 	Name      string `json:"name"`
 	Type      string `json:"type"`
 	Direction string `json:"direction,omitempty"`
+	// HypothesizedValue is the change expected of the metric; nil for none.
+	HypothesizedValue *float64 `json:"hypothesizedValue,omitempty"`
 }
 
 // The statuses of an experiment (GET /experiments/{id}).
@@ -197,7 +199,15 @@ func (s *Server) experimentRoutes(on func(method, path string, h handler)) {
 	on(http.MethodGet, "/experiments/{id}", func(r *http.Request, _ []byte) response {
 		return readOne(s.experiments, "Experiment", id(r), (*experimentState).clone)
 	})
-	on(http.MethodPatch, "/experiments/{id}", func(r *http.Request, body []byte) response { return s.updateExperiment(id(r), body) })
+	on(http.MethodPatch, "/experiments/{id}", func(r *http.Request, body []byte) response {
+		return s.unlessHeld(r, reviewKindExperiment, body, s.updateExperiment)
+	})
+	on(http.MethodGet, "/experiments/{id}/reviews/{review}", func(r *http.Request, _ []byte) response {
+		return s.getReview(experimentReviews, id(r), r.PathValue("review"))
+	})
+	on(http.MethodPut, "/experiments/{id}/reviews/{review}/commit", func(r *http.Request, _ []byte) response {
+		return s.commitReview(experimentReviews, id(r), r.PathValue("review"))
+	})
 	on(http.MethodDelete, "/experiments/{id}", func(r *http.Request, _ []byte) response {
 		st, miss := find(s.experiments, "Experiment", id(r))
 		if miss != nil {
@@ -209,6 +219,44 @@ func (s *Server) experimentRoutes(on func(method, path string, h handler)) {
 		return okResp("Experiment deleted successfully.", st.clone())
 	})
 	s.experimentMoveRoutes(on)
+	for verb, disable := range map[string]bool{"disable_groups": true, "enable_groups": false} {
+		on(http.MethodPost, "/experiments/{id}/"+verb, func(r *http.Request, body []byte) response {
+			return s.setGroupsDisabled(id(r), body, disable)
+		})
+	}
+}
+
+// setGroupsDisabled is POST /experiments/{id}/disable_groups and enable_groups: {group_names}, each
+// a group of the experiment; 201 with the experiment.
+func (s *Server) setGroupsDisabled(id string, body []byte, disable bool) response {
+	st, req, bad := writeTo[struct {
+		GroupNames *[]string `json:"group_names"`
+	}](s.experiments, "Experiment", id, body)
+	if bad != nil {
+		return *bad
+	}
+	if req.GroupNames == nil {
+		return errResp(http.StatusBadRequest, "group_names is required")
+	}
+	if st.exp.Status == ExperimentArchived {
+		return errResp(http.StatusBadRequest, "Experiment %q is archived and cannot be modified: unarchive it first", id)
+	}
+	for _, name := range *req.GroupNames {
+		if st.exp.groupID(name) == "" {
+			return errResp(http.StatusBadRequest, "Group %q is not a group of experiment %q", name, id)
+		}
+	}
+	for _, name := range *req.GroupNames {
+		for i := range st.exp.Groups {
+			if st.exp.Groups[i].Name == name {
+				st.exp.Groups[i].Disabled = disable
+			}
+		}
+	}
+	s.stampExperiment(st)
+	resp := okResp("Experiment updated successfully", st.clone())
+	resp.status = http.StatusCreated
+	return resp
 }
 
 func (s *Server) listExperiments(r *http.Request) response {
@@ -228,26 +276,30 @@ func (s *Server) listExperiments(r *http.Request) response {
 
 // experimentReq is the body of a create or a change of an experiment; nil is a field left out.
 type experimentReq struct {
-	ID                        *string               `json:"id"`
-	Name                      *string               `json:"name"`
-	Description               *string               `json:"description"`
-	Hypothesis                *string               `json:"hypothesis"`
-	IDType                    *string               `json:"idType"`
-	Tags                      *[]string             `json:"tags"`
-	TargetApps                *[]string             `json:"targetApps"`
-	Groups                    *[]experimentGroupReq `json:"groups"`
-	ControlGroupID            *string               `json:"controlGroupID"`
-	Allocation                *float64              `json:"allocation"`
-	PrimaryMetrics            *[]ExperimentMetric   `json:"primaryMetrics"`
-	SecondaryMetrics          *[]ExperimentMetric   `json:"secondaryMetrics"`
-	TargetingGateID           link                  `json:"targetingGateID"`
-	LayerID                   *string               `json:"layerID"`
-	Duration                  *float64              `json:"duration"`
-	SequentialTesting         *bool                 `json:"sequentialTesting"`
-	BonferroniCorrection      *bool                 `json:"bonferroniCorrection"`
-	DefaultConfidenceInterval *string               `json:"defaultConfidenceInterval"`
-	AnalyticsType             *string               `json:"analyticsType"`
-	Status                    *string               `json:"status"`
+	ID                            *string               `json:"id"`
+	Name                          *string               `json:"name"`
+	Description                   *string               `json:"description"`
+	Hypothesis                    *string               `json:"hypothesis"`
+	IDType                        *string               `json:"idType"`
+	Tags                          *[]string             `json:"tags"`
+	TargetApps                    *[]string             `json:"targetApps"`
+	Groups                        *[]experimentGroupReq `json:"groups"`
+	ControlGroupID                *string               `json:"controlGroupID"`
+	Allocation                    *float64              `json:"allocation"`
+	PrimaryMetrics                *[]ExperimentMetric   `json:"primaryMetrics"`
+	SecondaryMetrics              *[]ExperimentMetric   `json:"secondaryMetrics"`
+	TargetingGateID               link                  `json:"targetingGateID"`
+	LayerID                       *string               `json:"layerID"`
+	Duration                      *float64              `json:"duration"`
+	SequentialTesting             *bool                 `json:"sequentialTesting"`
+	BonferroniCorrection          *bool                 `json:"bonferroniCorrection"`
+	DefaultConfidenceInterval     *string               `json:"defaultConfidenceInterval"`
+	BonferroniCorrectionPerMetric *bool                 `json:"bonferroniCorrectionPerMetric"`
+	BenjaminiHochbergPerVariant   *bool                 `json:"benjaminiHochbergPerVariant"`
+	BenjaminiHochbergPerMetric    *bool                 `json:"benjaminiHochbergPerMetric"`
+	BenjaminiPrimaryMetricsOnly   *bool                 `json:"benjaminiPrimaryMetricsOnly"`
+	AnalyticsType                 *string               `json:"analyticsType"`
+	Status                        *string               `json:"status"`
 }
 
 // experimentGroupReq is a group as a write sends it: the service makes the ids, and keeps the id of
@@ -449,8 +501,14 @@ func (s *Server) setExperimentFields(e *Experiment, req experimentReq) {
 	if req.SequentialTesting != nil {
 		e.SequentialTesting = *req.SequentialTesting
 	}
-	if req.BonferroniCorrection != nil {
-		e.BonferroniCorrection = *req.BonferroniCorrection
+	for dst, v := range map[*bool]*bool{
+		&e.BonferroniCorrection: req.BonferroniCorrection, &e.BonferroniCorrectionPerMetric: req.BonferroniCorrectionPerMetric,
+		&e.BenjaminiHochbergPerVariant: req.BenjaminiHochbergPerVariant, &e.BenjaminiHochbergPerMetric: req.BenjaminiHochbergPerMetric,
+		&e.BenjaminiPrimaryMetricsOnly: req.BenjaminiPrimaryMetricsOnly,
+	} {
+		if v != nil {
+			*dst = *v
+		}
 	}
 }
 
@@ -548,4 +606,36 @@ func (s *Server) updateExperiment(id string, body []byte) response {
 	s.setExperimentFields(e, req)
 	s.stampExperiment(st)
 	return okResp("Experiment updated successfully", st.clone())
+}
+
+// reviewKindExperiment is a change of an experiment's own fields (PATCH /experiments/{id}) held for
+// review, as a gate's are: its moves are not held.
+const reviewKindExperiment = "experiment"
+
+// experimentReviewCurrent is the experiment a change held for review leaves as it stands, when the
+// change is one to hold: to an experiment that exists, is not archived, and whose body is valid;
+// s.mu is held.
+func (s *Server) experimentReviewCurrent(id string, body []byte) (any, bool) {
+	st, ok := s.experiments[id]
+	if !ok || st.exp.Status == ExperimentArchived {
+		return nil, false
+	}
+	var req experimentReq
+	if decodeStrict(body, &req) != nil || s.experimentRefused(req, st.exp) != nil {
+		return nil, false
+	}
+	return st.clone(), true
+}
+
+// experimentReviews serves GET /experiments/{id}/reviews/{reviewID} and its commit, as for gates.
+var experimentReviews = reviewed{
+	noun: "experiment", fieldsKind: reviewKindExperiment, fieldsType: "experiment",
+	committed: "Experiment review committed successfully",
+	current: func(s *Server, id string) (any, bool) {
+		st, ok := s.experiments[id]
+		if !ok {
+			return nil, false
+		}
+		return st.clone(), true
+	},
 }

@@ -186,6 +186,20 @@ func TestExperimentMoves(t *testing.T) {
 	if o, _ := s.Experiment("other"); o.Status != ExperimentAbandoned || o.LastModifierName != "Console User" {
 		t.Errorf("abandoned %+v", o)
 	}
+	// Reset puts a started experiment but a decided one back in setup, its run cleared; archive
+	// follows a decision, an abandon or a reset, never a running experiment.
+	wantRefused(t, ts.URL, http.MethodPut, path+"reset", "", "is decision_made and cannot be reset")
+	if st, _ := do(t, ts.URL, http.MethodPut, "/experiments/other/reset", ""); st != 200 {
+		t.Fatalf("reset: %d", st)
+	}
+	if o, _ := s.Experiment("other"); o.Status != ExperimentSetup || o.DecisionReason != "" || o.EndTime != 0 {
+		t.Errorf("reset %+v", o)
+	}
+	wantRefused(t, ts.URL, http.MethodPut, "/experiments/other/reset", "", "has not yet started")
+	if st, _ := do(t, ts.URL, http.MethodPut, "/experiments/other/start", ""); st != 200 {
+		t.Fatalf("start again: %d", st)
+	}
+	wantRefused(t, ts.URL, http.MethodPut, "/experiments/other/archive", `{}`, "an experiment is archived after a decision, an abandon or a reset")
 	for _, id := range []string{"checkout_cta", "other"} {
 		if st, _ := do(t, ts.URL, http.MethodDelete, "/experiments/"+id, ""); st != 200 {
 			t.Errorf("delete %s: %d", id, st)
@@ -320,5 +334,41 @@ func TestExperimentParameterValuesKeptUnderHabits(t *testing.T) {
 	}
 	if pv := g["parameterValues"]; !reflect.DeepEqual(pv, map[string]any{"color": "grey"}) {
 		t.Errorf("parameterValues %v, want them as written", pv)
+	}
+}
+
+// TestExperimentReviews: with the habit Reviews, a change of an experiment's fields sent with
+// x-respect-review-settings is held: the experiment answers as it stands, with its activeReview;
+// once approved (ReviewCommits) the review is committed through PUT .../reviews/{id}/commit.
+func TestExperimentReviews(t *testing.T) {
+	s, ts := newCTA(t)
+	s.SetHabits(Habits{Reviews: true, ReviewCommits: true})
+	req, _ := http.NewRequest(http.MethodPatch, ts.URL+basePath+"/experiments/checkout_cta", strings.NewReader(`{"description":"reviewed"}`))
+	req.Header.Set(apiKeyHeader, DefaultAPIKey)
+	req.Header.Set(reviewHeader, "true")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if e, _ := s.Experiment("checkout_cta"); e.Description == "reviewed" {
+		t.Fatal("a change held for review was applied")
+	}
+	_, got := do(t, ts.URL, http.MethodGet, "/experiments/checkout_cta", "")
+	if data, _ := got["data"].(map[string]any); data["activeReview"] == nil {
+		t.Errorf("the experiment read shows no activeReview: %v", got)
+	}
+	reviews := s.PendingReviews()
+	if len(reviews) != 1 || reviews[0].Kind != reviewKindExperiment {
+		t.Fatalf("reviews %+v", reviews)
+	}
+	if err := s.ApproveReview(reviews[0].ID); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := do(t, ts.URL, http.MethodPut, "/experiments/checkout_cta/reviews/"+reviews[0].ID+"/commit", ""); st != 200 {
+		t.Fatalf("commit: %d", st)
+	}
+	if e, _ := s.Experiment("checkout_cta"); e.Description != "reviewed" {
+		t.Errorf("the committed review left %q", e.Description)
 	}
 }

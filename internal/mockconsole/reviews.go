@@ -12,8 +12,8 @@ import (
 	"strings"
 )
 
-// Reviews (habit Reviews): a project whose changes need review does not apply a write to a gate or
-// a pipeline sent with x-respect-review-settings: true. It answers 200 with the object as it still
+// Reviews (habit Reviews): a project whose changes need review does not apply a write to a gate, a
+// dynamic config, an experiment's fields or a pipeline sent with x-respect-review-settings: true. It answers 200 with the object as it still
 // stands and its pending review, and applies the change once someone approves the review in the
 // console, later. Tests play that someone with ApproveReview and RejectReview.
 //
@@ -116,6 +116,12 @@ func (s *Server) holdForReview(r *http.Request, kind, id string, body []byte) (r
 			return response{}, false
 		}
 		current = st.p.clone()
+	case reviewKindExperiment:
+		cur, ok := s.experimentReviewCurrent(id, body)
+		if !ok {
+			return response{}, false
+		}
+		current = cur
 	default:
 		cur, ok := s.configReviewCurrent(kind, id, body)
 		if !ok {
@@ -157,6 +163,8 @@ func (s *Server) withActiveReview(r *http.Request, data any) {
 		kinds = []string{reviewKindPipe}
 	case strings.HasPrefix(p, "/dynamic_configs"):
 		kinds = []string{reviewKindConfig, reviewKindConfigFields}
+	case strings.HasPrefix(p, "/experiments"):
+		kinds = []string{reviewKindExperiment}
 	default:
 		return
 	}
@@ -225,6 +233,8 @@ func (s *Server) applyReview(pr *pendingReview) response {
 		resp = s.updateGate(pr.ObjectID, pr.Body)
 	case reviewKindPipe:
 		resp = s.updatePipeline(pr.ObjectID, pr.Body)
+	case reviewKindExperiment:
+		resp = s.updateExperiment(pr.ObjectID, pr.Body)
 	default:
 		resp = s.applyConfigReview(pr)
 	}

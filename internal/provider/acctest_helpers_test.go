@@ -266,3 +266,18 @@ func expectGoneFromMock[T any](kind, id string, get func(string) (T, bool)) reso
 		return nil
 	}
 }
+
+// approveUnsent is the PreConfig of the apply after a change was held for review twice: it fails
+// the test if the pending change was sent again (writes counts them), then approves every review
+// and clears the mock's requests.
+func approveUnsent(t *testing.T, m *mockconsole.Server, writes func() int) func() {
+	return func() {
+		if n := writes(); n != 0 {
+			t.Errorf("the pending change was sent again (%d writes)", n)
+		}
+		if err := m.ApproveAllReviews(); err != nil {
+			t.Fatal(err)
+		}
+		m.ResetRequests()
+	}
+}

@@ -32,12 +32,17 @@ func (d *experimentDataSource) Schema(_ context.Context, _ datasource.SchemaRequ
 	millis := func(desc string) schema.Int64Attribute {
 		return schema.Int64Attribute{Computed: true, MarkdownDescription: desc + ", in milliseconds since the Unix epoch; null until then."}
 	}
+	flag := func(desc string) schema.BoolAttribute {
+		return schema.BoolAttribute{Computed: true, MarkdownDescription: desc + "; null where the service does not say."}
+	}
 	metrics := func(desc string) schema.ListNestedAttribute {
 		return schema.ListNestedAttribute{Computed: true, MarkdownDescription: desc,
 			NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 				"name":      text("Name of the metric."),
 				"type":      text("Type of the metric, such as `event_count`."),
 				"direction": text("Direction that counts as better: `increase` or `decrease`; null when the service holds none."),
+				"hypothesized_value": schema.Float64Attribute{Computed: true,
+					MarkdownDescription: "The change the experiment expects of the metric; null when it has none."},
 			}}}
 	}
 	resp.Schema = schema.Schema{
@@ -46,16 +51,25 @@ func (d *experimentDataSource) Schema(_ context.Context, _ datasource.SchemaRequ
 			"is read, archived ones too; one that does not exist is an error. Its results are read by " +
 			"`featureconsole_experiment_results`.",
 		Attributes: map[string]schema.Attribute{
-			"experiment_id":     experimentIDArgument("Identifier of the experiment, such as `checkout_cta`."),
-			"name":              text("Display name."),
-			"description":       text("Description; empty when it has none."),
-			"hypothesis":        text("What the experiment expects to find; empty when it has none."),
-			"id_type":           text("Unit ID type users are split by, such as `userID`."),
-			"tags":              schema.SetAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Tags of the experiment."},
-			"allocation":        number("Percentage of users in the experiment."),
-			"targeting_gate_id": text("Gate whose passing users alone take part; null for none."),
-			"duration":          schema.Int64Attribute{Computed: true, MarkdownDescription: "Planned length of the experiment in days."},
-			"analytics_type":    text("How results are computed: `frequentist`, `bayesian` or `sprt`."),
+			"experiment_id":      experimentIDArgument("Identifier of the experiment, such as `checkout_cta`."),
+			"name":               text("Display name."),
+			"description":        text("Description; empty when it has none."),
+			"hypothesis":         text("What the experiment expects to find; empty when it has none."),
+			"id_type":            text("Unit ID type users are split by, such as `userID`."),
+			"tags":               schema.SetAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Tags of the experiment."},
+			"allocation":         number("Percentage of users in the experiment."),
+			"targeting_gate_id":  text("Gate whose passing users alone take part; null for none."),
+			"duration":           schema.Int64Attribute{Computed: true, MarkdownDescription: "Planned length of the experiment in days."},
+			"analytics_type":     text("How results are computed: `frequentist`, `bayesian` or `sprt`."),
+			"layer_id":           text("Layer the experiment runs in; null for none."),
+			"sequential_testing": flag("Whether results use sequential testing"),
+			"default_confidence_interval": schema.Int64Attribute{Computed: true,
+				MarkdownDescription: "Confidence level of the results, in percent; null where the service does not say."},
+			"bonferroni_correction":            flag("Whether the Bonferroni correction is applied across the test groups"),
+			"bonferroni_correction_per_metric": flag("Whether the Bonferroni correction is applied across the metrics too"),
+			"benjamini_hochberg_per_variant":   flag("Whether the Benjamini-Hochberg procedure is applied across the test groups"),
+			"benjamini_hochberg_per_metric":    flag("Whether the Benjamini-Hochberg procedure is applied across the metrics"),
+			"benjamini_primary_metrics_only":   flag("Whether the Benjamini-Hochberg procedure counts the primary metrics alone"),
 			"groups": schema.ListNestedAttribute{Computed: true,
 				MarkdownDescription: "The groups users are split between, in the service's order.",
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
@@ -65,6 +79,8 @@ func (d *experimentDataSource) Schema(_ context.Context, _ datasource.SchemaRequ
 					"parameter_values": schema.StringAttribute{Computed: true, CustomType: framework.JSONValueType{},
 						MarkdownDescription: "Values the group's users are served, as a JSON object string (`jsondecode` it)."},
 					"description": text("Description of the group; null when it has none."),
+					"disabled": schema.BoolAttribute{Computed: true,
+						MarkdownDescription: "Whether the group is disabled: its users are served the control group's values."},
 				}}},
 			"control_group":     text("Name of the group the others are measured against."),
 			"primary_metrics":   metrics("Metrics the decision rests on."),

@@ -66,7 +66,7 @@ output "blue_color" {
 					})),
 					statecheck.ExpectKnownValue(addr, at("primary_metrics"), knownvalue.ListExact([]knownvalue.Check{
 						knownvalue.ObjectExact(map[string]knownvalue.Check{"name": knownvalue.StringExact("purchase"),
-							"type": knownvalue.StringExact("event_count"), "direction": knownvalue.StringExact("increase")}),
+							"type": knownvalue.StringExact("event_count"), "direction": knownvalue.StringExact("increase"), "hypothesized_value": knownvalue.Null()}),
 					})),
 					statecheck.ExpectKnownOutputValue("blue_color", knownvalue.StringExact("blue")),
 				},

@@ -20,8 +20,7 @@ import (
 
 // listedExperimentStatuses are the statuses the list's filter takes: every status the service
 // answers, the ones it sets itself included.
-var listedExperimentStatuses = append(append([]string{}, experimentStatuses...),
-	console.ExperimentArchived, console.ExperimentStopped, console.AssignmentStopped)
+var listedExperimentStatuses = append(append([]string{}, experimentStatuses...), console.ExperimentArchived)
 
 func NewExperimentList() list.ListResource {
 	return newPagedList(pagedListSpec[console.Experiment, experimentListModel]{
@@ -48,6 +47,7 @@ func NewExperimentList() list.ListResource {
 		model: func(ctx context.Context, e *console.Experiment, nullTO timeouts.Value) (any, diag.Diagnostics) {
 			m := experimentModel{ID: types.StringValue(e.ID), ArchiveOnDestroy: types.BoolValue(false), Timeouts: nullTO}
 			flattenExperiment(ctx, e, &m.experimentFields)
+			readArchived(e, types.StringNull(), &m)
 			return &m, nil
 		},
 	})

@@ -290,16 +290,8 @@ func TestAccDynamicConfig_reviewCommit(t *testing.T) {
 				ExpectError: regexp.MustCompile(`(?s)still awaits review.*nothing was sent again`),
 			},
 			{
-				PreConfig: func() {
-					if n := patches(); n != 0 {
-						t.Errorf("the pending change was sent again (%d writes)", n)
-					}
-					if err := m.ApproveAllReviews(); err != nil {
-						t.Fatal(err)
-					}
-					m.ResetRequests()
-				},
-				Config: cfg("second"),
+				PreConfig: approveUnsent(t, m, patches),
+				Config:    cfg("second"),
 				Check: func(*terraform.State) error {
 					if n := patches(); n != 0 {
 						return fmt.Errorf("the approved change was sent again (%d writes)", n)

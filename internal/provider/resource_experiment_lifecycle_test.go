@@ -47,8 +47,8 @@ func TestAccExperiment_consoleMoves(t *testing.T) {
 			},
 			{
 				PreConfig: nothingWritten(t, m),
-				Config:    cfg(`status = "setup"`),
-				ExpectError: wrapped(`Experiment "tfacc_cta" is active and cannot move to setup: an experiment that has started cannot go back to setup`,
+				Config:    cfg(`status = "assignment_stopped"`),
+				ExpectError: wrapped(`Experiment "tfacc_cta" is active and cannot move to assignment_stopped: only the service stops an experiment`,
 					`set status = "active"`),
 			},
 			{
@@ -260,14 +260,7 @@ resource "featureconsole_experiment" "dropped" {
 }
 `, ctaGroupsHCL, decision, abandon)
 			}
-			status := func(id, want string) resource.TestCheckFunc {
-				return expectMockExperiment(m, id, func(e mockconsole.Experiment) error {
-					if e.Status != want {
-						return fmt.Errorf("%s is %s, want %s", id, e.Status, want)
-					}
-					return nil
-				})
-			}
+			status := func(id, want string) resource.TestCheckFunc { return expectMockStatus(m, id, want) }
 			resource.ParallelTest(t, resource.TestCase{
 				PreCheck:                 func() { testAccPreCheck(t) },
 				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,

@@ -8,6 +8,8 @@ import (
 	"encoding/json"
 	"math"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -28,8 +30,12 @@ const experimentIdentityAttr = "experiment_id"
 type experimentModel struct {
 	ID types.String `tfsdk:"id"`
 	experimentFields
-	ArchiveOnDestroy   types.Bool `tfsdk:"archive_on_destroy"`
-	DeletionProtection types.Bool `tfsdk:"deletion_protection"`
+	// Archived is the service's status archived; Status then keeps the one beneath it (readArchived).
+	Archived         types.Bool `tfsdk:"archived"`
+	ArchiveOnDestroy types.Bool `tfsdk:"archive_on_destroy"`
+	// AbandonReasonOnDestroy is the reason an archiving destroy abandons a running experiment with.
+	AbandonReasonOnDestroy types.String `tfsdk:"abandon_reason_on_destroy"`
+	DeletionProtection     types.Bool   `tfsdk:"deletion_protection"`
 	// RemoveTargeting is sent with the decision (removeTargeting); the service's reads do not say it.
 	RemoveTargeting types.Bool     `tfsdk:"remove_targeting"`
 	Timeouts        timeouts.Value `tfsdk:"timeouts"`
@@ -37,16 +43,18 @@ type experimentModel struct {
 
 // experimentFields are what the service holds of an experiment, shared with its data source.
 type experimentFields struct {
-	ExperimentID     types.String `tfsdk:"experiment_id"`
-	Name             types.String `tfsdk:"name"`
-	Description      types.String `tfsdk:"description"`
-	Hypothesis       types.String `tfsdk:"hypothesis"`
-	IDType           types.String `tfsdk:"id_type"`
-	Tags             types.Set    `tfsdk:"tags"`
-	Allocation       types.Number `tfsdk:"allocation"`
-	TargetingGateID  types.String `tfsdk:"targeting_gate_id"`
-	Duration         types.Int64  `tfsdk:"duration"`
-	AnalyticsType    types.String `tfsdk:"analytics_type"`
+	ExperimentID    types.String `tfsdk:"experiment_id"`
+	Name            types.String `tfsdk:"name"`
+	Description     types.String `tfsdk:"description"`
+	Hypothesis      types.String `tfsdk:"hypothesis"`
+	IDType          types.String `tfsdk:"id_type"`
+	Tags            types.Set    `tfsdk:"tags"`
+	Allocation      types.Number `tfsdk:"allocation"`
+	TargetingGateID types.String `tfsdk:"targeting_gate_id"`
+	Duration        types.Int64  `tfsdk:"duration"`
+	AnalyticsType   types.String `tfsdk:"analytics_type"`
+	LayerID         types.String `tfsdk:"layer_id"`
+	experimentAnalysis
 	Groups           types.List   `tfsdk:"groups"`
 	ControlGroup     types.String `tfsdk:"control_group"`
 	PrimaryMetrics   types.List   `tfsdk:"primary_metrics"`
@@ -64,6 +72,83 @@ type experimentFields struct {
 	LastModifierName types.String `tfsdk:"last_modifier_name"`
 }
 
+// experimentAnalysis are the experiment's analysis settings: how its results are computed.
+type experimentAnalysis struct {
+	SequentialTesting             types.Bool  `tfsdk:"sequential_testing"`
+	DefaultConfidenceInterval     types.Int64 `tfsdk:"default_confidence_interval"`
+	BonferroniCorrection          types.Bool  `tfsdk:"bonferroni_correction"`
+	BonferroniCorrectionPerMetric types.Bool  `tfsdk:"bonferroni_correction_per_metric"`
+	BenjaminiHochbergPerVariant   types.Bool  `tfsdk:"benjamini_hochberg_per_variant"`
+	BenjaminiHochbergPerMetric    types.Bool  `tfsdk:"benjamini_hochberg_per_metric"`
+	BenjaminiPrimaryMetricsOnly   types.Bool  `tfsdk:"benjamini_primary_metrics_only"`
+}
+
+// analysisFlag is one boolean analysis setting: its attribute, its key on the wire, and where the
+// model, a write and an answer hold it.
+type analysisFlag struct {
+	attr, key string
+	model     func(*experimentAnalysis) *types.Bool
+	field     func(*console.ExperimentFields) **bool
+	read      func(*console.Experiment) bool
+}
+
+// analysisFlags are the boolean analysis settings, in the order the docs list them.
+var analysisFlags = []analysisFlag{
+	{"sequential_testing", "sequentialTesting", func(a *experimentAnalysis) *types.Bool { return &a.SequentialTesting },
+		func(f *console.ExperimentFields) **bool { return &f.SequentialTesting }, func(e *console.Experiment) bool { return e.SequentialTesting }},
+	{"bonferroni_correction", "bonferroniCorrection", func(a *experimentAnalysis) *types.Bool { return &a.BonferroniCorrection },
+		func(f *console.ExperimentFields) **bool { return &f.BonferroniCorrection }, func(e *console.Experiment) bool { return e.BonferroniCorrection }},
+	{"bonferroni_correction_per_metric", "bonferroniCorrectionPerMetric",
+		func(a *experimentAnalysis) *types.Bool { return &a.BonferroniCorrectionPerMetric },
+		func(f *console.ExperimentFields) **bool { return &f.BonferroniCorrectionPerMetric },
+		func(e *console.Experiment) bool { return e.BonferroniCorrectionPerMetric }},
+	{"benjamini_hochberg_per_variant", "benjaminiHochbergPerVariant",
+		func(a *experimentAnalysis) *types.Bool { return &a.BenjaminiHochbergPerVariant },
+		func(f *console.ExperimentFields) **bool { return &f.BenjaminiHochbergPerVariant },
+		func(e *console.Experiment) bool { return e.BenjaminiHochbergPerVariant }},
+	{"benjamini_hochberg_per_metric", "benjaminiHochbergPerMetric",
+		func(a *experimentAnalysis) *types.Bool { return &a.BenjaminiHochbergPerMetric },
+		func(f *console.ExperimentFields) **bool { return &f.BenjaminiHochbergPerMetric },
+		func(e *console.Experiment) bool { return e.BenjaminiHochbergPerMetric }},
+	{"benjamini_primary_metrics_only", "benjaminiPrimaryMetricsOnly",
+		func(a *experimentAnalysis) *types.Bool { return &a.BenjaminiPrimaryMetricsOnly },
+		func(f *console.ExperimentFields) **bool { return &f.BenjaminiPrimaryMetricsOnly },
+		func(e *console.Experiment) bool { return e.BenjaminiPrimaryMetricsOnly }},
+}
+
+// flattenAnalysis reads the analysis settings the answer holds; one it leaves out keeps the value
+// the model holds (the plan's or the state's), null where none is known.
+func flattenAnalysis(e *console.Experiment, m *experimentAnalysis) {
+	for _, f := range analysisFlags {
+		dst := f.model(m)
+		switch {
+		case e.Held(f.key):
+			*dst = types.BoolValue(f.read(e))
+		case dst.IsUnknown():
+			*dst = types.BoolNull()
+		}
+	}
+	switch n, err := strconv.Atoi(strings.TrimSpace(string(e.DefaultConfidenceInterval))); {
+	case e.Held("defaultConfidenceInterval") && err == nil:
+		m.DefaultConfidenceInterval = types.Int64Value(int64(n))
+	case m.DefaultConfidenceInterval.IsUnknown():
+		m.DefaultConfidenceInterval = types.Int64Null()
+	}
+}
+
+// expandAnalysis puts the known analysis settings of m into a write.
+func expandAnalysis(m experimentAnalysis, f *console.ExperimentFields) {
+	for _, a := range analysisFlags {
+		if v := *a.model(&m); !v.IsNull() && !v.IsUnknown() {
+			*a.field(f) = v.ValueBoolPointer()
+		}
+	}
+	if v := m.DefaultConfidenceInterval; !v.IsNull() && !v.IsUnknown() {
+		c := strconv.FormatInt(v.ValueInt64(), 10)
+		f.DefaultConfidenceInterval = &c
+	}
+}
+
 func (m *experimentModel) identity() (string, types.String) {
 	return experimentIdentityAttr, m.ExperimentID
 }
@@ -76,21 +161,23 @@ type experimentGroupModel struct {
 	Size            types.Number        `tfsdk:"size"`
 	ParameterValues framework.JSONValue `tfsdk:"parameter_values"`
 	Description     types.String        `tfsdk:"description"`
+	Disabled        types.Bool          `tfsdk:"disabled"`
 }
 
 type experimentMetricModel struct {
-	Name      types.String `tfsdk:"name"`
-	Type      types.String `tfsdk:"type"`
-	Direction types.String `tfsdk:"direction"`
+	Name              types.String  `tfsdk:"name"`
+	Type              types.String  `tfsdk:"type"`
+	Direction         types.String  `tfsdk:"direction"`
+	HypothesizedValue types.Float64 `tfsdk:"hypothesized_value"`
 }
 
 var (
 	experimentGroupType = types.ObjectType{AttrTypes: map[string]attr.Type{
 		"id": types.StringType, "name": types.StringType, "size": types.NumberType,
-		"parameter_values": framework.JSONValueType{}, "description": types.StringType,
+		"parameter_values": framework.JSONValueType{}, "description": types.StringType, "disabled": types.BoolType,
 	}}
 	experimentMetricType = types.ObjectType{AttrTypes: map[string]attr.Type{
-		"name": types.StringType, "type": types.StringType, "direction": types.StringType,
+		"name": types.StringType, "type": types.StringType, "direction": types.StringType, "hypothesized_value": types.Float64Type,
 	}}
 )
 
@@ -114,6 +201,9 @@ func expandGroups(groups []experimentGroupModel) []console.ExperimentGroup {
 		}
 		out[i] = console.ExperimentGroup{Name: g.Name.ValueString(), Size: console.Decimal(size),
 			ParameterValues: console.JSONObject(framework.CompactJSON(values)), Description: g.Description.ValueString()}
+		if g.Disabled.ValueBool() {
+			out[i].Disabled = g.Disabled.ValueBoolPointer()
+		}
 	}
 	return out
 }
@@ -127,6 +217,9 @@ func expandMetrics(ctx context.Context, l types.List, diags *diag.Diagnostics) *
 	out := make([]console.ExperimentMetric, len(ms))
 	for i, m := range ms {
 		out[i] = console.ExperimentMetric{Name: m.Name.ValueString(), Type: m.Type.ValueString(), Direction: m.Direction.ValueString()}
+		if !m.HypothesizedValue.IsNull() && !m.HypothesizedValue.IsUnknown() {
+			out[i].HypothesizedValue = m.HypothesizedValue.ValueFloat64Pointer()
+		}
 	}
 	return &out
 }
@@ -143,7 +236,9 @@ func experimentFieldsFrom(ctx context.Context, m experimentModel) (console.Exper
 		IDType:          knownPointer(m.IDType),
 		AnalyticsType:   knownPointer(m.AnalyticsType),
 		TargetingGateID: knownLink(m.TargetingGateID),
+		LayerID:         knownPointer(m.LayerID),
 	}
+	expandAnalysis(m.experimentAnalysis, &f)
 	if f.Name == nil {
 		f.Name = m.ExperimentID.ValueStringPointer()
 	}
@@ -184,19 +279,51 @@ func experimentChanges(ctx context.Context, plan, state experimentModel) (consol
 	ifChanged(plan.PrimaryMetrics, state.PrimaryMetrics, func() { f.PrimaryMetrics = all.PrimaryMetrics })
 	ifChanged(plan.SecondaryMetrics, state.SecondaryMetrics, func() { f.SecondaryMetrics = all.SecondaryMetrics })
 	ifChanged(plan.TargetingGateID, state.TargetingGateID, func() { f.TargetingGateID = plannedLink(plan.TargetingGateID) })
-	if !sameGroupContent(ctx, plan.Groups, state.Groups) {
+	for _, a := range analysisFlags {
+		ifChanged(*a.model(&plan.experimentAnalysis), *a.model(&state.experimentAnalysis), func() { *a.field(&f) = *a.field(&all) })
+	}
+	ifChanged(plan.DefaultConfidenceInterval, state.DefaultConfidenceInterval, func() { f.DefaultConfidenceInterval = all.DefaultConfidenceInterval })
+	// A started experiment's groups are disabled and enabled by their own requests (groupsToggled),
+	// not by writing the groups.
+	if !sameGroupContent(ctx, plan.Groups, state.Groups) &&
+		(state.Status.ValueString() == console.ExperimentSetup || !sameGroups(ctx, plan.Groups, state.Groups, false)) {
 		f.Groups = all.Groups
 	}
 	return f, diags
+}
+
+// groupsToggled names the planned groups whose disabled differs from the state's group of the same
+// name: those to disable, and those to enable.
+func groupsToggled(ctx context.Context, plan, state types.List) (disable, enable []string) {
+	ps, _ := framework.ListModels[experimentGroupModel](ctx, plan)
+	hs, _ := framework.ListModels[experimentGroupModel](ctx, state)
+	for _, p := range ps {
+		for _, h := range hs {
+			if !p.Name.Equal(h.Name) || p.Disabled.IsUnknown() || p.Disabled.ValueBool() == h.Disabled.ValueBool() {
+				continue
+			}
+			if p.Disabled.ValueBool() {
+				disable = append(disable, p.Name.ValueString())
+			} else {
+				enable = append(enable, p.Name.ValueString())
+			}
+		}
+	}
+	return disable, enable
 }
 
 func emptyExperimentFields(f console.ExperimentFields) bool {
 	return f == (console.ExperimentFields{})
 }
 
-// sameGroupContent reports whether two group lists hold the same names, sizes, values and
-// descriptions in the same order (ids aside); unknown is never the same.
+// sameGroupContent reports whether two group lists hold the same names, sizes, values,
+// descriptions and disabled in the same order (ids aside); unknown is never the same.
 func sameGroupContent(ctx context.Context, a, b types.List) bool {
+	return sameGroups(ctx, a, b, true)
+}
+
+// sameGroups is sameGroupContent, disabled compared only withDisabled.
+func sameGroups(ctx context.Context, a, b types.List, withDisabled bool) bool {
 	if !framework.ElementsKnown(a) || !framework.ElementsKnown(b) {
 		return false
 	}
@@ -208,7 +335,7 @@ func sameGroupContent(ctx context.Context, a, b types.List) bool {
 	for i := range ga {
 		x, y := ga[i], gb[i]
 		if !x.Name.Equal(y.Name) || !samePercent(x.Size, y.Size) || !x.Description.Equal(y.Description) ||
-			!framework.SameJSON(ctx, x.ParameterValues, y.ParameterValues) {
+			!framework.SameJSON(ctx, x.ParameterValues, y.ParameterValues) || (withDisabled && x.Disabled.ValueBool() != y.Disabled.ValueBool()) {
 			return false
 		}
 	}
@@ -222,7 +349,7 @@ func samePercent(a, b types.Number) bool {
 	return okA && okB && math.Round(x*100) == math.Round(y*100)
 }
 
-// groupNames maps group names to the service's ids.
+// groupIDs maps group names to the service's ids.
 func groupIDs(e *console.Experiment) map[string]string {
 	ids := make(map[string]string, len(e.Groups))
 	for _, g := range e.Groups {
@@ -272,7 +399,7 @@ func flattenGroups(ctx context.Context, e *console.Experiment, prior types.List)
 		}
 		return experimentGroupModel{
 			ID: framework.StringOrNull(g.ID), Name: types.StringValue(g.Name), Size: framework.PercentFromFloat(float64(g.Size)),
-			ParameterValues: values, Description: framework.StringOrNull(g.Description),
+			ParameterValues: values, Description: framework.StringOrNull(g.Description), Disabled: types.BoolValue(g.IsDisabled()),
 		}
 	})
 }
@@ -286,7 +413,8 @@ func orEmptyObject(o console.JSONObject) console.JSONObject {
 
 func flattenMetrics(ms []console.ExperimentMetric) types.List {
 	return framework.ModelList(experimentMetricType, ms, func(m console.ExperimentMetric) experimentMetricModel {
-		return experimentMetricModel{Name: types.StringValue(m.Name), Type: types.StringValue(m.Type), Direction: framework.StringOrNull(m.Direction)}
+		return experimentMetricModel{Name: types.StringValue(m.Name), Type: types.StringValue(m.Type), Direction: framework.StringOrNull(m.Direction),
+			HypothesizedValue: types.Float64PointerValue(m.HypothesizedValue)}
 	})
 }
 
@@ -334,6 +462,8 @@ func flattenExperiment(ctx context.Context, e *console.Experiment, m *experiment
 		m.Duration = types.Int64Value(int64(*e.Duration))
 	}
 	m.AnalyticsType = framework.StringOrNull(e.AnalyticsType)
+	m.LayerID = framework.StringOrNull(e.LayerID)
+	flattenAnalysis(e, &m.experimentAnalysis)
 	m.Groups = flattenGroups(ctx, e, m.Groups)
 	m.ControlGroup = framework.StringOrNull(controlGroupName(e, m.ControlGroup))
 	m.PrimaryMetrics = flattenMetrics(e.PrimaryMetrics)
@@ -401,16 +531,58 @@ var (
 	controlGroupPath    = path.Root("control_group")
 	decisionReasonPath  = path.Root("decision_reason")
 	removeTargetingPath = path.Root("remove_targeting")
+	archivedPath        = path.Root("archived")
 	groupsPath          = path.Root("groups")
 )
 
-// The statuses of the document. A configuration may move an experiment to the first four; the
-// last three the service sets itself (archived in the console, or the service stopping it), and a
-// configuration may say them only where the experiment stands, as generated configuration does.
+// The statuses of the document but archived, which the resource holds as archived = true
+// (readArchived). A configuration may move an experiment to the first four; the last two the
+// service sets itself, and a configuration may say them only where the experiment stands, as
+// generated configuration does.
 var experimentStatuses = []string{console.ExperimentSetup, console.ExperimentActive, console.ExperimentDecisionMade,
-	console.ExperimentAbandoned, console.ExperimentArchived, console.ExperimentStopped, console.AssignmentStopped}
+	console.ExperimentAbandoned, console.ExperimentStopped, console.AssignmentStopped}
+
+// readArchived turns the service's status archived into archived = true and the status beneath
+// it: the status prior holds (the one the experiment had when archived, which unarchive puts back),
+// or without one (an import) the status its run shows: decided, abandoned (ended, or a reason
+// given), started, else setup. Any other status is archived = false.
+func readArchived(e *console.Experiment, prior types.String, m *experimentModel) {
+	m.Archived = types.BoolValue(e.Status == console.ExperimentArchived)
+	if e.Status != console.ExperimentArchived {
+		return
+	}
+	if s, ok := framework.KnownString(prior); ok && s != console.ExperimentArchived {
+		m.Status = prior
+		return
+	}
+	switch {
+	case e.LaunchedGroupID != "" || e.DecisionTime.Set && e.DecisionTime.Value != 0:
+		m.Status = types.StringValue(console.ExperimentDecisionMade)
+	case e.EndTime.Set && e.EndTime.Value != 0 || e.DecisionReason != "":
+		m.Status = types.StringValue(console.ExperimentAbandoned)
+	case e.StartTime.Set && e.StartTime.Value != 0:
+		m.Status = types.StringValue(console.ExperimentActive)
+	default:
+		m.Status = types.StringValue(console.ExperimentSetup)
+	}
+}
+
+// abandonable reports a status the service abandons an experiment from.
+func abandonable(status string) bool {
+	return status == console.ExperimentSetup || status == console.ExperimentActive || status == console.ExperimentStopped
+}
+
+// archivable reports a status the service archives an experiment from: after a decision, an
+// abandon or a reset (setup).
+func archivable(status string) bool {
+	return status == console.ExperimentSetup || status == console.ExperimentDecisionMade || status == console.ExperimentAbandoned
+}
 
 // serviceSetStatus reports a status only the service moves an experiment to.
 func serviceSetStatus(s string) bool {
 	return s == console.ExperimentArchived || s == console.ExperimentStopped || s == console.AssignmentStopped
 }
+
+// experimentReviews reads and commits a review of an experiment's change, as gateReviews does a gate's.
+var experimentReviews = reviewTarget[console.Experiment]{noun: "experiment", get: (*console.Client).GetExperimentReview,
+	commit: (*console.Client).CommitExperimentReview, read: (*console.Client).GetExperiment}

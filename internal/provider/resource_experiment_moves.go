@@ -25,7 +25,9 @@ type experimentMove struct {
 }
 
 // experimentMoves are the moves a configuration may ask for, and what each does; setup →
-// decision_made is none of them: a decision rests on an experiment that has run.
+// decision_made is none of them: a decision rests on an experiment that has run. A reset (PUT /experiments/{id}/reset)
+// puts a started experiment but a decided one back in setup; to active from a concluded status
+// it is followed by a start.
 var experimentMoves = map[experimentMove]string{
 	{console.ExperimentSetup, console.ExperimentActive}:        "start",
 	{console.ExperimentSetup, console.ExperimentAbandoned}:     "abandon",
@@ -36,6 +38,19 @@ var experimentMoves = map[experimentMove]string{
 	{console.ExperimentStopped, console.ExperimentDecisionMade}: "make a decision on",
 	{console.AssignmentStopped, console.ExperimentDecisionMade}: "make a decision on",
 	{console.ExperimentStopped, console.ExperimentAbandoned}:    "abandon",
+	{console.ExperimentActive, console.ExperimentSetup}:         "reset",
+	{console.ExperimentAbandoned, console.ExperimentSetup}:      "reset",
+	{console.ExperimentStopped, console.ExperimentSetup}:        "reset",
+	{console.AssignmentStopped, console.ExperimentSetup}:        "reset",
+	{console.ExperimentAbandoned, console.ExperimentActive}:     "reset and start",
+	{console.ExperimentStopped, console.ExperimentActive}:       "reset and start",
+	{console.AssignmentStopped, console.ExperimentActive}:       "reset and start",
+}
+
+// resets reports a move that begins with a reset.
+func resets(from, to string) bool {
+	what := experimentMoves[experimentMove{from, to}]
+	return what == "reset" || what == "reset and start"
 }
 
 // settle sets the planned control group and makes the planned move of e, the experiment as the
@@ -61,7 +76,9 @@ func (r *experimentResource) settle(ctx context.Context, op *framework.Operation
 		}
 	}
 	to, ok := framework.KnownString(plan.Status)
-	if !ok || to == e.Status {
+	// An experiment that stays archived keeps, beneath the archive, the status the plan holds
+	// (readArchived); ModifyPlan refused any move of it.
+	if !ok || to == e.Status || e.Status == console.ExperimentArchived {
 		return e
 	}
 	what, allowed := experimentMoves[experimentMove{e.Status, to}]
@@ -72,7 +89,15 @@ func (r *experimentResource) settle(ctx context.Context, op *framework.Operation
 	reason := plan.DecisionReason.ValueString()
 	var got *console.Experiment
 	var err error
+	if resets(e.Status, to) {
+		if got, err = c.ResetExperiment(ctx, id); err != nil {
+			return fail("reset", err)
+		}
+		e = keepGroupIDs(got, e)
+	}
 	switch to {
+	case console.ExperimentSetup:
+		return e
 	case console.ExperimentActive:
 		got, err = c.StartExperiment(ctx, id)
 	case console.ExperimentAbandoned:
@@ -139,25 +164,19 @@ func groupNamesOf(e *console.Experiment) []string {
 func experimentMoveRefusal(id, from, to string) string {
 	var why string
 	switch {
-	case to == console.ExperimentArchived:
-		why = "only the console archives an experiment (or destroy, with archive_on_destroy = true)"
 	case to == console.ExperimentStopped || to == console.AssignmentStopped:
 		why = "only the service stops an experiment"
 	case from == console.ExperimentAbandoned:
-		why = "an abandoned experiment stays abandoned"
-	case from == console.ExperimentArchived:
-		why = "it is archived (in the console); unarchive it there first, and the next plan shows the status it returns to"
+		why = "an abandoned experiment has no decision to make: to run it again, reset it (status = \"setup\", or \"active\" to start it again at once), which starts its results over"
 	case from == console.ExperimentStopped || from == console.AssignmentStopped:
 		why = "the service stopped it (" + from + "): a decision (status = \"decision_made\") may still follow"
 		if from == console.ExperimentStopped {
 			why += ", or an abandon (status = \"abandoned\")"
 		}
-	case to == console.ExperimentSetup:
-		why = "an experiment that has started cannot go back to setup"
 	case from == console.ExperimentDecisionMade && to == console.ExperimentAbandoned:
 		why = "a decision has been made and shipped a group: a decided experiment cannot be abandoned"
 	case from == console.ExperimentDecisionMade:
-		why = "a decision has been made: an experiment does not run again after one"
+		why = "a decision has been made and shipped a group: a decided experiment is neither reset nor started again"
 	case from == console.ExperimentSetup && to == console.ExperimentDecisionMade:
 		why = "a decision is made on an experiment that has run: start it first (status = \"active\") and decide once it has results"
 	default:
@@ -167,9 +186,42 @@ func experimentMoveRefusal(id, from, to string) string {
 		"featureconsole_experiment block with its own experiment_id beside this one; to keep it as it is, set status = %q.", id, from, to, why, from)
 }
 
-// archiveExperiment archives the experiment on destroy; one already archived, or gone, is left.
-func archiveExperiment(ctx context.Context, op *framework.Operation, c *console.Client, id string, diags *diag.Diagnostics) {
-	_, err := c.ArchiveExperiment(ctx, id, "Archived by Terraform on destroy")
+// setArchived archives (archive) or unarchives e, the experiment as last answered; it returns the
+// experiment as the service then answers, or e when the move fails (the error is in diags).
+func (r *experimentResource) setArchived(ctx context.Context, op *framework.Operation, e *console.Experiment, archive bool, diags *diag.Diagnostics) *console.Experiment {
+	var got *console.Experiment
+	var err error
+	what := "archive"
+	if archive {
+		got, err = r.data.client.ArchiveExperiment(ctx, e.ID, "Archived by Terraform (archived = true)")
+	} else {
+		what = "unarchive"
+		got, err = r.data.client.UnarchiveExperiment(ctx, e.ID)
+	}
+	if err != nil {
+		framework.APIFailure{Op: what, Object: fmt.Sprintf("experiment %q", e.ID)}.Add(ctx, diags, op, err)
+		return e
+	}
+	return keepGroupIDs(got, e)
+}
+
+// archiveExperiment archives the experiment on destroy; one already archived, or gone, is left. A
+// running one is abandoned first with reason (abandon_reason_on_destroy; ModifyPlan refused the
+// destroy without one): the service archives an experiment after a decision, an abandon or a reset.
+func archiveExperiment(ctx context.Context, op *framework.Operation, c *console.Client, id, reason string, diags *diag.Diagnostics) {
+	e, err := c.GetExperiment(ctx, id)
+	switch {
+	case console.NotFound(err):
+		return
+	case err == nil && e.Status == console.ExperimentArchived:
+		return
+	case err == nil && !archivable(e.Status) && abandonable(e.Status) && reason != "":
+		if _, err := c.AbandonExperiment(ctx, id, reason); err != nil {
+			framework.APIFailure{Op: "abandon", Object: fmt.Sprintf("experiment %q", id)}.Add(ctx, diags, op, err)
+			return
+		}
+	}
+	_, err = c.ArchiveExperiment(ctx, id, "Archived by Terraform on destroy")
 	if err == nil || console.NotFound(err) {
 		return
 	}

@@ -82,10 +82,6 @@ func (r *experimentResource) ValidateConfig(ctx context.Context, req resource.Va
 	if !ok && !m.Status.IsNull() {
 		return
 	}
-	if !m.LaunchedGroup.IsNull() && !m.LaunchedGroup.IsUnknown() && status != console.ExperimentDecisionMade {
-		resp.Diagnostics.AddAttributeError(launchedGroupPath, "Launched group without a decision",
-			`launched_group names the group a decision ships: set it together with status = "decision_made".`)
-	}
 	if status == console.ExperimentDecisionMade && m.LaunchedGroup.IsNull() {
 		resp.Diagnostics.AddAttributeError(launchedGroupPath, "Decision without a launched group",
 			`status = "decision_made" ships one group: name it with launched_group (such as launched_group = "Green").`)
@@ -138,6 +134,7 @@ func (r *experimentResource) ModifyPlan(ctx context.Context, req resource.Modify
 		var state experimentModel
 		if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); !resp.Diagnostics.HasError() {
 			refuseLosingResults(state, state.DeletionProtection, "destroy", &resp.Diagnostics)
+			refuseArchivingRunning(state, "destroy", &resp.Diagnostics)
 		}
 		return
 	}
@@ -162,6 +159,8 @@ func (r *experimentResource) ModifyPlan(ctx context.Context, req resource.Modify
 		if to, ok := framework.KnownString(plan.Status); ok && (to == console.ExperimentDecisionMade || serviceSetStatus(to)) {
 			resp.Diagnostics.AddAttributeError(statusPath, "Experiment cannot be created "+to, experimentCreateRefusal(id, to))
 		}
+		launchedWithoutDecision(config, plan, &resp.Diagnostics)
+		refuseArchiving(id, plan, types.BoolValue(false), &resp.Diagnostics)
 		r.planControlGroup(ctx, config, &plan, types.StringNull())
 		if gate, ok := framework.KnownString(plan.TargetingGateID); ok && !resp.Diagnostics.HasError() {
 			r.checkTargetingGate(ctx, id, gate, plan.Timeouts, false, &resp.Diagnostics)
@@ -176,6 +175,7 @@ func (r *experimentResource) ModifyPlan(ctx context.Context, req resource.Modify
 	}
 	if !plan.ExperimentID.Equal(state.ExperimentID) {
 		refuseLosingResults(state, plan.DeletionProtection, "replace", &resp.Diagnostics)
+		refuseArchivingRunning(state, "replace", &resp.Diagnostics)
 		return
 	}
 	from := state.Status.ValueString()
@@ -190,21 +190,47 @@ func (r *experimentResource) ModifyPlan(ctx context.Context, req resource.Modify
 		}
 	}
 	r.planControlGroup(ctx, config, &plan, state.ControlGroup)
+	unarchiving := state.Archived.ValueBool() && !plan.Archived.IsUnknown() && !plan.Archived.ValueBool()
+	if unarchiving && config.Status.IsNull() {
+		plan.Status = types.StringUnknown() // the status the service puts back
+	}
 	to, known := framework.KnownString(plan.Status)
-	if known && to != from {
-		if _, ok := experimentMoves[experimentMove{from, to}]; !ok {
-			resp.Diagnostics.AddAttributeError(statusPath, "Experiment cannot move to "+to, experimentMoveRefusal(id, from, to))
-		}
+	if _, ok := experimentMoves[experimentMove{from, to}]; known && to != from && !ok {
+		resp.Diagnostics.AddAttributeError(statusPath, "Experiment cannot move to "+to, experimentMoveRefusal(id, from, to))
+	} else {
+		// Only where the move is one: a refused move (back to active after a decision) says why first.
+		launchedWithoutDecision(config, plan, &resp.Diagnostics)
 	}
 	if known && to == from && from == console.ExperimentDecisionMade && !plan.LaunchedGroup.IsUnknown() && !plan.LaunchedGroup.Equal(state.LaunchedGroup) {
 		resp.Diagnostics.AddAttributeError(launchedGroupPath, "A decision cannot change",
 			fmt.Sprintf("Experiment %q shipped group %s; a decision, once made, cannot be changed. To ship another group, "+
 				"declare a new featureconsole_experiment block with its own experiment_id, or set launched_group = %s.", id, state.LaunchedGroup, state.LaunchedGroup))
 	}
-	frozenChanges(ctx, id, plan, state, &resp.Diagnostics)
-	allocationLowered(id, plan, state, &resp.Diagnostics)
+	if layer, ok := framework.KnownString(plan.LayerID); ok && !plan.LayerID.Equal(state.LayerID) &&
+		(from != console.ExperimentSetup || state.Archived.ValueBool()) {
+		resp.Diagnostics.AddAttributeError(path.Root("layer_id"), "Layer cannot change",
+			fmt.Sprintf("Experiment %q is %s: it runs in layer %s, which the service takes at creation only, so layer_id = %q "+
+				"would send nothing it takes. Nothing was sent. Set layer_id = %s; to run in layer %q, declare a new "+
+				"featureconsole_experiment block with its own experiment_id beside this one.", id, from, state.LayerID, layer, state.LayerID, layer))
+	}
+	resetting := known && resets(from, to)
+	if resetting { // the reset comes first, and clears the run the reason and the launched group were of
+		planReset(id, config, &plan, &resp.Diagnostics)
+	} else {
+		frozenChanges(ctx, id, plan, state, &resp.Diagnostics)
+		allocationLowered(id, plan, state, &resp.Diagnostics)
+	}
+	refuseArchiving(id, plan, state.Archived, &resp.Diagnostics)
+	if state.Archived.ValueBool() && plan.Archived.ValueBool() && !resp.Diagnostics.HasError() && !experimentWritesNothing(ctx, plan, state) {
+		resp.Diagnostics.AddAttributeError(archivedPath, fmt.Sprintf("Experiment %q is archived", id),
+			fmt.Sprintf("Experiment %q is archived: the service takes no change of an archived experiment. Nothing was sent. "+
+				"Set archived = false to unarchive it and make the change in the same apply (archived = true again in a "+
+				"later apply archives it once more), or leave the experiment as it stands.", id))
+	}
 	moving := known && to != from
-	unsentReason(id, config, plan, state, moving, &resp.Diagnostics)
+	if !resetting {
+		unsentReason(id, config, plan, state, moving, &resp.Diagnostics)
+	}
 	if from == console.ExperimentDecisionMade && !state.RemoveTargeting.IsNull() && !plan.RemoveTargeting.IsUnknown() &&
 		!plan.RemoveTargeting.Equal(state.RemoveTargeting) {
 		resp.Diagnostics.AddAttributeError(removeTargetingPath, "Whom a decision ships to cannot change",
@@ -234,8 +260,13 @@ func (r *experimentResource) ModifyPlan(ctx context.Context, req resource.Modify
 		}, &resp.Diagnostics)
 	}
 	plan.LaunchedGroupID, plan.StartTime, plan.EndTime, plan.DecisionTime = state.LaunchedGroupID, state.StartTime, state.EndTime, state.DecisionTime
+	if resetting {
+		plan.LaunchedGroupID, plan.StartTime, plan.EndTime, plan.DecisionTime = types.StringNull(), types.Int64Null(), types.Int64Null(), types.Int64Null()
+	}
 	if moving {
-		plan.EndTime = types.Int64Unknown()
+		if !resetting {
+			plan.EndTime = types.Int64Unknown()
+		}
 		switch to {
 		case console.ExperimentActive:
 			plan.StartTime = types.Int64Unknown()
@@ -247,6 +278,77 @@ func (r *experimentResource) ModifyPlan(ctx context.Context, req resource.Modify
 	if !moving && experimentWritesNothing(ctx, plan, state) {
 		resp.Diagnostics.Append(framework.KeepUnwritten(ctx, req.State, &resp.Plan, "last_modifier_id", "last_modifier_name")...)
 	}
+}
+
+// launchedWithoutDecision refuses a launched_group configured where the plan makes no decision and
+// holds none.
+func launchedWithoutDecision(config, plan experimentModel, diags *diag.Diagnostics) {
+	to, ok := framework.KnownString(plan.Status)
+	if config.LaunchedGroup.IsNull() || config.LaunchedGroup.IsUnknown() || !ok || to == console.ExperimentDecisionMade {
+		return
+	}
+	diags.AddAttributeError(launchedGroupPath, "Launched group without a decision",
+		fmt.Sprintf(`launched_group names the group a decision ships, and the experiment would stand %s: set it `+
+			`together with status = "decision_made", or remove it.`, to))
+}
+
+// planReset plans the reset of a started experiment (status back to setup, or to active from a
+// concluded status): the service clears its run, so the decision's reason and launched group go
+// with it, and a reason the configuration still gives would be sent with no move.
+func planReset(id string, config experimentModel, plan *experimentModel, diags *diag.Diagnostics) {
+	if config.DecisionReason.IsNull() {
+		plan.DecisionReason = types.StringNull()
+	} else if !config.DecisionReason.IsUnknown() {
+		diags.AddAttributeError(decisionReasonPath, "A reset clears the reason",
+			fmt.Sprintf("status = %q resets experiment %q: the service clears its run, the reason of its abandon or stop "+
+				"included, and takes no reason with a reset. Nothing was sent. Remove decision_reason; give one again with "+
+				"the next decision or abandon.", plan.Status.ValueString(), id))
+	}
+	if config.LaunchedGroup.IsNull() {
+		plan.LaunchedGroup = types.StringNull()
+	}
+}
+
+// refuseArchiving fails the plan of an archive (archived = true where held is false) of an
+// experiment that the apply leaves where the service archives none: it archives after a decision,
+// an abandon or a reset.
+func refuseArchiving(id string, plan experimentModel, held types.Bool, diags *diag.Diagnostics) {
+	to, ok := framework.KnownString(plan.Status)
+	if !plan.Archived.ValueBool() || held.ValueBool() || !ok || archivable(to) {
+		return
+	}
+	diags.AddAttributeError(archivedPath, fmt.Sprintf("Experiment %q cannot be archived %s", id, to),
+		fmt.Sprintf("Experiment %q would stand %s when archived: the service archives an experiment after a decision, an "+
+			"abandon or a reset (status = \"decision_made\", \"abandoned\" or \"setup\"), which this apply may make "+
+			"before it archives. Nothing was sent. Set one of those statuses together with archived = true, or "+
+			"archived = false.", id, to))
+}
+
+// refuseArchivingRunning fails the plan of a destroy or a replacement that archive_on_destroy would
+// make archive an experiment the service archives none from (running, or stopped by the service)
+// and destroy cannot abandon first: without abandon_reason_on_destroy, or in assignment_stopped,
+// which no abandon leaves.
+func refuseArchivingRunning(state experimentModel, what string, diags *diag.Diagnostics) {
+	status := state.Status.ValueString()
+	if !state.ArchiveOnDestroy.ValueBool() || state.Archived.ValueBool() || archivable(status) ||
+		(abandonable(status) && !state.AbandonReasonOnDestroy.IsNull()) {
+		return
+	}
+	id := state.ExperimentID.ValueString()
+	how := "Destroying it"
+	if what == "replace" {
+		how = "Changing experiment_id replaces it, and that"
+	}
+	instead := "set abandon_reason_on_destroy (such as abandon_reason_on_destroy = \"Stopped early: the checkout was redesigned\") " +
+		"and apply first: destroy then abandons it with that reason and archives it; or make a decision or abandon it " +
+		"(status) before the destroy"
+	if !abandonable(status) {
+		instead = "make a decision first (status = \"decision_made\"): the service abandons no experiment in " + status
+	}
+	diags.AddAttributeError(path.Root("archive_on_destroy"), fmt.Sprintf("Experiment %q cannot be archived %s", id, status),
+		fmt.Sprintf("Experiment %q is %s. %s would archive it (archive_on_destroy = true), and the service archives an "+
+			"experiment only after a decision, an abandon or a reset. Nothing was sent. To keep it archived with its "+
+			"results, %s.", id, status, how, instead))
 }
 
 // refuseLosingResults fails the plan of a destroy or a replacement that would delete a started
@@ -343,11 +445,16 @@ func frozenChanges(ctx context.Context, id string, plan, state experimentModel, 
 		summary, why = "Cannot change a decided experiment", "A decision has been made on its groups and shipped one of "+
 			"them: the groups it was made on stay as they were."
 	}
+	instead := "To test other groups, declare a new featureconsole_experiment block with its own experiment_id beside this one."
+	if from == console.ExperimentActive {
+		instead = "To change them, reset the experiment in the same apply (status = \"setup\"), which starts its results " +
+			"over; or, to keep this run and its results, declare a new featureconsole_experiment block with its own " +
+			"experiment_id beside this one."
+	}
 	diags.AddError(summary,
 		fmt.Sprintf("Experiment %q is %s: it cannot change %s. %s Allocation (only upward while it is active), "+
-			"description, hypothesis, tags, metrics, duration, and the groups' order and descriptions may change. To "+
-			"test other groups, declare a new featureconsole_experiment block with its own experiment_id beside this "+
-			"one. Nothing was sent.", id, from, strings.Join(fields, ", "), why))
+			"description, hypothesis, tags, metrics, duration, and the groups' order and descriptions may change. %s "+
+			"Nothing was sent.", id, from, strings.Join(fields, ", "), why, instead))
 }
 
 // allocationLowered refuses a lower allocation of an active experiment: the service's docs say it
@@ -362,7 +469,8 @@ func allocationLowered(id string, plan, state experimentModel, diags *diag.Diagn
 	diags.AddAttributeError(path.Root("allocation"), "Allocation cannot decrease while the experiment runs",
 		fmt.Sprintf("Experiment %q is active with allocation %s: it cannot decrease to %s. The service lowers the "+
 			"allocation of a running experiment only by resetting it, which starts its results over. Nothing was sent. "+
-			"Keep allocation = %s, or raise it; to stop the experiment, make a decision or abandon it (status).", id, h, p, h))
+			"Keep allocation = %s, or raise it; to lower it, reset the experiment in the same apply (status = \"setup\"; "+
+			"status = \"active\" in a later apply starts it again); to stop it, make a decision or abandon it (status).", id, h, p, h))
 }
 
 // unsentReason refuses a decision_reason the apply would not send: one that differs from the
@@ -458,9 +566,15 @@ func experimentWritesNothing(ctx context.Context, plan, state experimentModel) b
 		{plan.IDType, state.IDType}, {plan.Tags, state.Tags}, {plan.Allocation, state.Allocation},
 		{plan.TargetingGateID, state.TargetingGateID}, {plan.Duration, state.Duration}, {plan.AnalyticsType, state.AnalyticsType},
 		{plan.ControlGroup, state.ControlGroup}, {plan.PrimaryMetrics, state.PrimaryMetrics},
-		{plan.SecondaryMetrics, state.SecondaryMetrics}, {plan.Status, state.Status},
+		{plan.SecondaryMetrics, state.SecondaryMetrics}, {plan.Status, state.Status}, {plan.Archived, state.Archived},
+		{plan.LayerID, state.LayerID}, {plan.DefaultConfidenceInterval, state.DefaultConfidenceInterval},
 	} {
 		if pair[0].IsUnknown() || !pair[0].Equal(pair[1]) {
+			return false
+		}
+	}
+	for _, a := range analysisFlags {
+		if p := *a.model(&plan.experimentAnalysis); p.IsUnknown() || !p.Equal(*a.model(&state.experimentAnalysis)) {
 			return false
 		}
 	}

@@ -34,7 +34,12 @@ func TestAccExperiment_badInput(t *testing.T) {
 		{ctaGroupsHCL, []string{controlBlue}, wrapped("No such group", `control_group = "Blue" names no group of the experiment; its groups are "Control", "Green"`)},
 		{ctaGroupsHCL, []string{`status = "decision_made"`, `launched_group = "Blue"`, `decision_reason = "x"`},
 			wrapped(`launched_group = "Blue" names no group`)},
-		{ctaGroupsHCL, []string{`launched_group = "Green"`}, wrapped("Launched group without a decision", `status = "decision_made"`)},
+		{ctaGroupsHCL, []string{`launched_group = "Green"`}, wrapped("Launched group without a decision", "would stand setup", `status = "decision_made"`)},
+		// Shown on the group's line, not on the experiment's own description or name.
+		{strings.Replace(ctaGroupsHCL, `size = 2 }) },`, `size = 2 }), description = "" },`, 1), []string{`description = "About the CTA"`},
+			wrapped("Empty value", `description = "" },`, "Attribute groups[0].description must not be empty")},
+		{strings.Replace(ctaGroupsHCL, `name = "Green"`, `name = " "`, 1), nil,
+			wrapped("Empty value", `{ name = " ",`, "Attribute groups[0].name must not be empty")},
 		{ctaGroupsHCL, []string{`status = "decision_made"`, `launched_group = "Green"`}, wrapped("Decision without a reason", "decision_reason")},
 		{ctaGroupsHCL, []string{`status = "abandoned"`}, wrapped("Decision without a reason", `status = "abandoned" needs decision_reason`, `"Too little traffic to measure"`)},
 		{ctaGroupsHCL, []string{`status = "decision_made"`, `decision_reason = "x"`}, wrapped("Decision without a launched group")},

@@ -210,17 +210,17 @@ func TestKeepRemovedTargeting(t *testing.T) {
 // Each move the service cannot make says why and what to do instead.
 func TestExperimentMoveRefusal(t *testing.T) {
 	for _, c := range []struct{ from, to, why string }{
-		{"active", "setup", "cannot go back to setup"},
+		{"decision_made", "setup", "a decided experiment is neither reset nor started again"},
 		{"decision_made", "active", "a decision has been made"},
+		{"decision_made", "abandoned", "a decided experiment cannot be abandoned"},
 		{"setup", "decision_made", `start it first (status = "active")`},
-		{"abandoned", "active", "an abandoned experiment stays abandoned"},
-		{"archived", "active", "unarchive it there first"},
+		{"abandoned", "decision_made", `an abandoned experiment has no decision to make: to run it again, reset it (status = "setup"`},
 		{"assignment_stopped", "abandoned", "the service stopped it"},
 		{"active", "experiment_stopped", "only the service stops an experiment"},
-		{"decision_made", "archived", "only the console archives an experiment"},
 	} {
 		got := experimentMoveRefusal("cta", c.from, c.to)
-		if !strings.Contains(got, c.why) || !strings.Contains(got, "declare a new featureconsole_experiment block") || strings.Contains(got, "new experiment_id") || !strings.Contains(got, `set status = "`+c.from+`"`) {
+		if !strings.Contains(got, c.why) || !strings.Contains(got, "declare a new featureconsole_experiment block") || strings.Contains(got, "new experiment_id") ||
+			strings.Contains(got, "delete") || strings.Contains(got, "replace") || !strings.Contains(got, `set status = "`+c.from+`"`) {
 			t.Errorf("%s → %s: %s", c.from, c.to, got)
 		}
 		if _, ok := experimentMoves[experimentMove{c.from, c.to}]; ok {
@@ -239,5 +239,52 @@ func TestCheckParameterValues(t *testing.T) {
 		if want == "" && diags.HasError() || want != "" && (!strings.Contains(text, want) || !strings.Contains(text, "jsonencode({...})")) {
 			t.Errorf("%s: %s", value, text)
 		}
+	}
+}
+
+// refuseArchivingRunning: a destroy that archive_on_destroy makes archive needs an abandon first
+// where the experiment runs; assignment_stopped takes none, and says to decide first.
+func TestRefuseArchivingRunning(t *testing.T) {
+	for _, c := range []struct {
+		status, reason, want string
+	}{
+		{"setup", "", ""}, {"decision_made", "", ""}, {"abandoned", "", ""},
+		{"active", "Stopped early", ""},
+		{"active", "", "set abandon_reason_on_destroy"},
+		{"experiment_stopped", "", "set abandon_reason_on_destroy"},
+		{"assignment_stopped", "Stopped early", `make a decision first (status = "decision_made")`},
+	} {
+		state := experimentModel{ArchiveOnDestroy: types.BoolValue(true), Archived: types.BoolValue(false),
+			AbandonReasonOnDestroy: types.StringNull(), experimentFields: experimentFields{
+				ExperimentID: types.StringValue("cta"), Status: types.StringValue(c.status)}}
+		if c.reason != "" {
+			state.AbandonReasonOnDestroy = types.StringValue(c.reason)
+		}
+		var diags diag.Diagnostics
+		refuseArchivingRunning(state, "destroy", &diags)
+		got := ""
+		if diags.HasError() {
+			got = diags.Errors()[0].Detail()
+		}
+		if (c.want == "") != (got == "") || !strings.Contains(got, c.want) {
+			t.Errorf("%s, reason %q: %q", c.status, c.reason, got)
+		}
+	}
+}
+
+// flattenAnalysis: a setting the answer holds is read, false included; one it leaves out (the
+// document's example leaves out sequentialTesting) keeps the value the model holds, null where it
+// holds none.
+func TestFlattenAnalysis(t *testing.T) {
+	var e console.Experiment
+	if err := e.UnmarshalJSON([]byte(`{"id":"cta","bonferroniCorrection":false,"defaultConfidenceInterval":"95"}`)); err != nil {
+		t.Fatal(err)
+	}
+	m := experimentAnalysis{SequentialTesting: types.BoolValue(true), BonferroniCorrection: types.BoolValue(true),
+		BenjaminiHochbergPerMetric: types.BoolUnknown(), DefaultConfidenceInterval: types.Int64Unknown()}
+	flattenAnalysis(&e, &m)
+	if !m.SequentialTesting.ValueBool() || m.BonferroniCorrection.ValueBool() || !m.BenjaminiHochbergPerMetric.IsNull() ||
+		m.DefaultConfidenceInterval.ValueInt64() != 95 {
+		t.Errorf("read %+v", m)
 	}
 }

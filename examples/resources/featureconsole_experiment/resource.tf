@@ -28,4 +28,8 @@ resource "featureconsole_experiment" "checkout_cta" {
   # launched_group  = "Green"
   # decision_reason = "Green: +3.1 % purchases"
   # remove_targeting = true # with a targeting_gate_id: ship to everyone, not only to who passes it
+  # and, once decided, to keep it out of the console's lists with its results:
+  # archived = true
+  # To restart it instead while it runs, or after an abandon: status = "setup" resets it (its results
+  # start over), and status = "active" from "abandoned" resets and starts it again.
 }
