@@ -100,13 +100,6 @@ func TestLayout_sharedFilesNameNoConcept(t *testing.T) {
 	}
 }
 
-// leftForTheLead are test files the experiment branches edit while this layout lands: the lead
-// merges them into their file's test file after merging those branches, and empties this list.
-var leftForTheLead = map[string]bool{
-	"experiment_results_unit_test.go":  true,
-	"resource_experiment_unit_test.go": true,
-}
-
 // Every source file has at most one test file named after it, <file>_test.go, holding its unit and
 // acceptance tests; no test file says only "more", "unit" or "words".
 func TestLayout_oneTestFilePerSource(t *testing.T) {
@@ -120,7 +113,7 @@ func TestLayout_oneTestFilePerSource(t *testing.T) {
 			if _, err := os.Stat(stem + ".go"); err == nil {
 				continue // the test file of rules_words.go
 			}
-			if strings.HasSuffix(stem, vague) && !leftForTheLead[f] {
+			if strings.HasSuffix(stem, vague) {
 				t.Errorf("%s: a test file named %s says nothing; its tests belong in %s_test.go or a theme file",
 					f, vague, strings.TrimSuffix(stem, vague))
 			}

@@ -35,6 +35,8 @@ import (
 
 var _ managedResource = &experimentResource{}
 
+type experimentResource struct{ resourceData }
+
 func NewExperimentResource() resource.Resource {
 	return &experimentResource{resourceData{typeName: "experiment"}}
 }

@@ -522,8 +522,6 @@ func experimentHolds(e *console.Experiment, f console.ExperimentFields) bool {
 	return true
 }
 
-type experimentResource struct{ resourceData }
-
 // The experiment's attributes that plan-time checks and moves name.
 var (
 	statusPath          = path.Root("status")

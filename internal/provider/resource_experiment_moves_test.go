@@ -5,16 +5,16 @@ package provider
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/mockconsole"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
-
-	"github.com/featureconsole/terraform-provider-featureconsole/internal/mockconsole"
 )
 
 // A status moved in the console shows in the plan as what it is: with status omitted the plan
@@ -283,5 +283,27 @@ resource "featureconsole_experiment" "dropped" {
 				},
 			})
 		})
+	}
+}
+
+// Each move the service cannot make says why and what to do instead.
+func TestExperimentMoveRefusal(t *testing.T) {
+	for _, c := range []struct{ from, to, why string }{
+		{"decision_made", "setup", "a decided experiment is neither reset nor started again"},
+		{"decision_made", "active", "a decision has been made"},
+		{"decision_made", "abandoned", "a decided experiment cannot be abandoned"},
+		{"setup", "decision_made", `start it first (status = "active")`},
+		{"abandoned", "decision_made", `an abandoned experiment has no decision to make: to run it again, reset it (status = "setup"`},
+		{"assignment_stopped", "abandoned", "the service stopped it"},
+		{"active", "experiment_stopped", "only the service stops an experiment"},
+	} {
+		got := experimentMoveRefusal("cta", c.from, c.to)
+		if !strings.Contains(got, c.why) || !strings.Contains(got, "declare a new featureconsole_experiment block") || strings.Contains(got, "new experiment_id") ||
+			strings.Contains(got, "delete") || strings.Contains(got, "replace") || !strings.Contains(got, `set status = "`+c.from+`"`) {
+			t.Errorf("%s → %s: %s", c.from, c.to, got)
+		}
+		if _, ok := experimentMoves[experimentMove{c.from, c.to}]; ok {
+			t.Errorf("%s → %s is a move", c.from, c.to)
+		}
 	}
 }

@@ -8,11 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/types"
-
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
 func groupList(t *testing.T, groups ...experimentGroupModel) types.List {
@@ -113,83 +111,6 @@ func TestExpandAndChangeGroups(t *testing.T) {
 	}
 }
 
-// Groups are matched by name: reordered, or with a description changed, they change nothing the
-// service freezes mid-run (the write still sends them: sameGroupContent tells them apart).
-func TestGroupChangesMatchByName(t *testing.T) {
-	ctx := context.Background()
-	a := groupList(t, group("Control", 50, `{"color":"grey"}`), group("Green", 50, `{"color":"green"}`))
-	described := group("Control", 50, `{"color":"grey"}`)
-	described.Description = types.StringValue("The grey button")
-	for name, other := range map[string]types.List{
-		"order":       groupList(t, group("Green", 50, `{"color":"green"}`), group("Control", 50, `{"color":"grey"}`)),
-		"description": groupList(t, described, group("Green", 50, `{"color":"green"}`)),
-	} {
-		if changes := groupChanges(ctx, other, a); len(changes) != 0 {
-			t.Errorf("a change of %s is frozen: %q", name, changes)
-		}
-		if sameGroupContent(ctx, a, other) {
-			t.Errorf("a change of %s writes nothing", name)
-		}
-	}
-}
-
-// A lower allocation of an active experiment is refused at allocation; a higher one, or a lower
-// one in setup, is not.
-func TestAllocationLowered(t *testing.T) {
-	model := func(status string, allocation float64) experimentModel {
-		var m experimentModel
-		m.Status, m.Allocation = types.StringValue(status), framework.NumberFromFloat(allocation)
-		return m
-	}
-	for _, c := range []struct {
-		status   string
-		from, to float64
-		refused  bool
-	}{{"active", 50, 40, true}, {"active", 50, 49.99, true}, {"active", 50, 60, false}, {"active", 50, 50, false}, {"setup", 50, 40, false}} {
-		var diags diag.Diagnostics
-		allocationLowered("cta", model(c.status, c.to), model(c.status, c.from), &diags)
-		if diags.HasError() != c.refused || c.refused && !strings.Contains(diagText(diags), "cannot decrease") {
-			t.Errorf("%s %v → %v: %s", c.status, c.from, c.to, diagText(diags))
-		}
-	}
-}
-
-// A reason the apply would not send is refused: another than the one the move recorded, or one
-// without a move; the reason sent with a move, or the one held, is not.
-func TestUnsentReason(t *testing.T) {
-	model := func(status, reason string) experimentModel {
-		var m experimentModel
-		m.Status, m.DecisionReason = types.StringValue(status), types.StringNull()
-		if reason != "" {
-			m.DecisionReason = types.StringValue(reason)
-		}
-		return m
-	}
-	for _, c := range []struct {
-		from, to, held, said string
-		want                 string
-	}{
-		{"decision_made", "decision_made", "Green sells", "Green wins", "The service keeps the reason given with the move"},
-		{"decision_made", "decision_made", "Green sells", "Green sells", ""},
-		{"decision_made", "decision_made", "Green sells", "", ""},
-		{"active", "active", "", "Too early", "A reason without a decision"},
-		{"active", "decision_made", "", "Green wins", ""},
-		{"active", "abandoned", "", "No traffic", ""},
-		{"abandoned", "abandoned", "No traffic", "Too little traffic", `is abandoned with the reason "No traffic"`},
-	} {
-		var diags diag.Diagnostics
-		plan := model(c.to, c.said)
-		if c.said == "" {
-			plan.DecisionReason = types.StringValue(c.held)
-		}
-		unsentReason("cta", model(c.to, c.said), plan, model(c.from, c.held), c.from != c.to, &diags)
-		text := diagText(diags)
-		if c.want == "" && diags.HasError() || c.want != "" && (!strings.Contains(text, c.want) || !strings.Contains(text, "Nothing was sent")) {
-			t.Errorf("%s → %s, %q then %q: %s", c.from, c.to, c.held, c.said, text)
-		}
-	}
-}
-
 // After a decision that removed the targeting, the service holds no gate: the state keeps the one
 // configured. Without remove_targeting, or before a decision, the service's word stands.
 func TestKeepRemovedTargeting(t *testing.T) {
@@ -203,71 +124,6 @@ func TestKeepRemovedTargeting(t *testing.T) {
 		keepRemovedTargeting(prior, types.BoolValue(c.remove), &m)
 		if !m.TargetingGateID.Equal(c.want) {
 			t.Errorf("remove %t, %s: %s", c.remove, c.status, m.TargetingGateID)
-		}
-	}
-}
-
-// Each move the service cannot make says why and what to do instead.
-func TestExperimentMoveRefusal(t *testing.T) {
-	for _, c := range []struct{ from, to, why string }{
-		{"decision_made", "setup", "a decided experiment is neither reset nor started again"},
-		{"decision_made", "active", "a decision has been made"},
-		{"decision_made", "abandoned", "a decided experiment cannot be abandoned"},
-		{"setup", "decision_made", `start it first (status = "active")`},
-		{"abandoned", "decision_made", `an abandoned experiment has no decision to make: to run it again, reset it (status = "setup"`},
-		{"assignment_stopped", "abandoned", "the service stopped it"},
-		{"active", "experiment_stopped", "only the service stops an experiment"},
-	} {
-		got := experimentMoveRefusal("cta", c.from, c.to)
-		if !strings.Contains(got, c.why) || !strings.Contains(got, "declare a new featureconsole_experiment block") || strings.Contains(got, "new experiment_id") ||
-			strings.Contains(got, "delete") || strings.Contains(got, "replace") || !strings.Contains(got, `set status = "`+c.from+`"`) {
-			t.Errorf("%s → %s: %s", c.from, c.to, got)
-		}
-		if _, ok := experimentMoves[experimentMove{c.from, c.to}]; ok {
-			t.Errorf("%s → %s is a move", c.from, c.to)
-		}
-	}
-}
-
-// checkParameterValues: text that is not JSON and JSON that is not an object are both refused with
-// how to write the values; an object passes.
-func TestCheckParameterValues(t *testing.T) {
-	for value, want := range map[string]string{`green`: "which is not JSON", `["a"]`: "which is JSON but not an object", `{"a":1}`: ""} {
-		var diags diag.Diagnostics
-		checkParameterValues(types.StringValue(value), groupsPath.AtListIndex(0).AtName("parameter_values"), &diags)
-		text := diagText(diags)
-		if want == "" && diags.HasError() || want != "" && (!strings.Contains(text, want) || !strings.Contains(text, "jsonencode({...})")) {
-			t.Errorf("%s: %s", value, text)
-		}
-	}
-}
-
-// refuseArchivingRunning: a destroy that archive_on_destroy makes archive needs an abandon first
-// where the experiment runs; assignment_stopped takes none, and says to decide first.
-func TestRefuseArchivingRunning(t *testing.T) {
-	for _, c := range []struct {
-		status, reason, want string
-	}{
-		{"setup", "", ""}, {"decision_made", "", ""}, {"abandoned", "", ""},
-		{"active", "Stopped early", ""},
-		{"active", "", "set abandon_reason_on_destroy"},
-		{"experiment_stopped", "", "set abandon_reason_on_destroy"},
-		{"assignment_stopped", "Stopped early", `make a decision first (status = "decision_made")`},
-	} {
-		state := experimentModel{ArchiveOnDestroy: types.BoolValue(true), Archived: types.BoolValue(false),
-			AbandonReasonOnDestroy: types.StringNull(), experimentFields: experimentFields{
-				ExperimentID: types.StringValue("cta"), Status: types.StringValue(c.status)}}
-		if c.reason != "" {
-			state.AbandonReasonOnDestroy = types.StringValue(c.reason)
-		}
-		var diags diag.Diagnostics
-		refuseArchivingRunning(state, "destroy", &diags)
-		got := ""
-		if diags.HasError() {
-			got = diags.Errors()[0].Detail()
-		}
-		if (c.want == "") != (got == "") || !strings.Contains(got, c.want) {
-			t.Errorf("%s, reason %q: %q", c.status, c.reason, got)
 		}
 	}
 }
