@@ -399,6 +399,9 @@ type MetricResult struct {
 	ConfidenceIntervalDelta        Decimal `json:"confidenceIntervalDelta"`
 	PercentChange                  Decimal `json:"percentChange"`
 	PercentConfidenceIntervalDelta Decimal `json:"percentConfidenceIntervalDelta"`
+	// NoInterval says the answer carried no percentConfidenceIntervalDelta (or null): then there is
+	// no interval to judge the change by, which is not an interval of 0.
+	NoInterval bool `json:"-"`
 	// PercentSequentialTestingConfidenceIntervalDelta is the half-width of PercentChange's interval
 	// under sequential testing, which the service sends for an experiment with sequential testing
 	// on; HasSequentialInterval says whether the answer carried it (the document's example writes
@@ -466,25 +469,33 @@ func (m *MetricResult) UnmarshalJSON(b []byte) error {
 	if v, ok := byKey["percentsequentialtestingconfidenceintervaldelta"]; ok && string(bytes.TrimSpace(v)) != "null" {
 		m.HasSequentialInterval = true
 	}
+	if v, ok := byKey["percentconfidenceintervaldelta"]; !ok || string(bytes.TrimSpace(v)) == "null" {
+		m.NoInterval = true
+	}
 	if strings.TrimSpace(m.MetricName) == "" {
 		m.MetricName = MetricNameOf(m.MetricID)
 	}
 	return nil
 }
 
-// MarshalJSON writes the result in the schema's form, without the sequential interval where the
-// answer carried none, so that it reads back as it was.
+// MarshalJSON writes the result in the schema's form, without the intervals the answer carried
+// none of, so that it reads back as it was.
 func (m MetricResult) MarshalJSON() ([]byte, error) {
 	type plain MetricResult
 	b, err := json.Marshal(plain(m))
-	if err != nil || m.HasSequentialInterval {
+	if err != nil || m.HasSequentialInterval && !m.NoInterval {
 		return b, err
 	}
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(b, &raw); err != nil {
 		return nil, err
 	}
-	delete(raw, "percentSequentialTestingConfidenceIntervalDelta")
+	if !m.HasSequentialInterval {
+		delete(raw, "percentSequentialTestingConfidenceIntervalDelta")
+	}
+	if m.NoInterval {
+		delete(raw, "percentConfidenceIntervalDelta")
+	}
 	return json.Marshal(raw)
 }
 

@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"reflect"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -289,4 +290,27 @@ func TestDeleteExperiment(t *testing.T) {
 func hasQuery(raw, key, value string) bool {
 	q, err := url.ParseQuery(raw)
 	return err == nil && q.Get(key) == value
+}
+
+// An answer that leaves out a metric's interval, or sends it null, has none: not an interval of 0,
+// which would make any change significant. It is written back as it came.
+func TestMetricResultWithoutInterval(t *testing.T) {
+	for _, body := range []string{`{"metricID":"m::event_count","percentChange":3.1}`,
+		`{"metric_id":"m::event_count","percent_change":3.1,"percent_confidence_interval_delta":null}`} {
+		var m MetricResult
+		if err := json.Unmarshal([]byte(body), &m); err != nil {
+			t.Fatal(err)
+		}
+		if !m.NoInterval || m.PercentChange != 3.1 {
+			t.Errorf("%s read as %+v", body, m)
+		}
+		out, _ := json.Marshal(m)
+		if strings.Contains(string(out), "percentConfidenceIntervalDelta") {
+			t.Errorf("%s written back as %s", body, out)
+		}
+	}
+	var m MetricResult
+	if err := json.Unmarshal([]byte(`{"percentChange":3.1,"percentConfidenceIntervalDelta":0}`), &m); err != nil || m.NoInterval {
+		t.Errorf("an interval of 0 answered reads as none: %+v %v", m, err)
+	}
 }

@@ -151,7 +151,8 @@ func (d *experimentResultsDataSource) Schema(_ context.Context, _ datasource.Sch
 								"(`increase` when the service holds none)."),
 							"percent_change": number("Change of the test group's mean against the control group's, in percent."),
 							"confidence_interval": number("Half-width of the confidence interval of `percent_change`, in percent: the change is " +
-								"`percent_change` ± this, at `confidence` and with the experiment's corrections."),
+								"`percent_change` ± this, at `confidence` and with the experiment's corrections; null where the service " +
+								"gives none (then `significant` and `improved` are null too, never judged against an interval of 0)."),
 							"sequential_confidence_interval": number("Half-width of the sequential-testing interval of `percent_change`, in " +
 								"percent, as the service computes it for an experiment with sequential testing on; null otherwise."),
 							"p_value":         number("p-value of the change."),
@@ -356,7 +357,11 @@ func metricResult(r console.MetricResult, primary bool, dir string, judge result
 		sequential = types.Float64Value(math.Abs(float64(r.PercentSequentialTestingConfidenceIntervalDelta)))
 	}
 	significant, improved := types.BoolNull(), types.BoolNull()
-	judged, ok := interval, judge == judgePlain
+	plain := types.Float64Value(interval)
+	if r.NoInterval {
+		plain = types.Float64Null()
+	}
+	judged, ok := interval, judge == judgePlain && !r.NoInterval
 	if judge == judgeSequential && r.HasSequentialInterval {
 		judged, ok = sequential.ValueFloat64(), true
 	}
@@ -371,7 +376,7 @@ func metricResult(r console.MetricResult, primary bool, dir string, judge result
 	return metricResultModel{
 		Name: types.StringValue(r.MetricName), MetricID: types.StringValue(r.MetricID), Primary: types.BoolValue(primary),
 		Direction: types.StringValue(direction), PercentChange: types.Float64Value(change),
-		ConfidenceInterval: types.Float64Value(interval), SequentialInterval: sequential, PValue: types.Float64Value(float64(r.PValue)),
+		ConfidenceInterval: plain, SequentialInterval: sequential, PValue: types.Float64Value(float64(r.PValue)),
 		ControlMean: types.Float64Value(float64(r.ControlMean)), TestMean: types.Float64Value(float64(r.TestMean)),
 		AbsoluteChange: types.Float64Value(float64(r.AbsoluteChange)),
 		ControlUnits:   types.Int64Value(int64(r.ControlUnits)), TestUnits: types.Int64Value(int64(r.TestUnits)),

@@ -712,13 +712,14 @@ func TestMetricResultJudged(t *testing.T) {
 		{"outside both", seq(-4, 1, -2), judgeSequential, new(true), new(false)},
 		{"no sequential interval answered", plainOnly, judgeSequential, nil, nil},
 		{"bayesian or sprt", seq(3.1, 1, 2), judgeNone, nil, nil},
+		{"no plain interval answered", console.MetricResult{MetricName: "m", PercentChange: 3.1, NoInterval: true}, judgePlain, nil, nil},
 	}
 	for _, c := range cases {
 		r := metricResult(c.r, true, "increase", c.judge)
 		if !sameBool(r.Significant, c.significant) || !sameBool(r.Improved, c.improved) {
 			t.Errorf("%s: significant %v improved %v", c.name, r.Significant, r.Improved)
 		}
-		if r.PercentChange.ValueFloat64() != float64(c.r.PercentChange) || r.ConfidenceInterval.IsNull() {
+		if r.PercentChange.ValueFloat64() != float64(c.r.PercentChange) || r.ConfidenceInterval.IsNull() != c.r.NoInterval {
 			t.Errorf("%s: figures %+v", c.name, r)
 		}
 		if c.r.HasSequentialInterval != !r.SequentialInterval.IsNull() || r.SequentialInterval.ValueFloat64() < 0 {
