@@ -153,7 +153,7 @@ func experimentAttributes(ctx context.Context) map[string]schema.Attribute {
 			Optional: true, Computed: true,
 			MarkdownDescription: "Layer the experiment runs in, whose users it shares with the layer's other experiments " +
 				"(the service's `layerID`); the service's when omitted. The service takes it at creation only: while the " +
-				"experiment is in `setup` a change replaces it (destroy and create, which deletes nothing it has measured); " +
+				"experiment is in `setup` a change forces replacement (destroy and create, which deletes nothing it has measured); " +
 				"once it has started a change fails the plan, with nothing sent.",
 			Validators: []validator.String{framework.NotBlank()},
 			PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown(),
