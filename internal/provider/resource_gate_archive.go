@@ -5,7 +5,6 @@ package provider
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -130,15 +129,6 @@ func (r *gateResource) restoreRemovedRules(ctx context.Context, gateID string, d
 			"featureconsole_gate_rules.", gateID, why))
 }
 
-// archiveFailure names a failed archive or unarchive in its diagnostic.
-func archiveFailure(gateID string, archive bool) framework.APIFailure {
-	verb := "unarchive"
-	if archive {
-		verb = "archive"
-	}
-	return framework.APIFailure{Op: verb, Object: fmt.Sprintf("gate %q", gateID)}
-}
-
 // readNotingArchived is GetGate for the read-back of a failed create, noting in archived whether the
 // gate it found is archived.
 func (r *gateResource) readNotingArchived(archived *bool) func(context.Context, string) (*console.Gate, error) {
@@ -146,17 +136,6 @@ func (r *gateResource) readNotingArchived(archived *bool) func(context.Context, 
 		g, err := r.data.client.GetGate(ctx, id)
 		*archived = err == nil && g.Archived()
 		return g, err
-	}
-}
-
-// existsArchived makes the "already exists" error of a create that met an archived gate say so, and
-// how to bring the gate back once imported.
-func existsArchived(err error) {
-	var exists *objectExistsError
-	if errors.As(err, &exists) {
-		exists.state = "archived"
-		exists.advice = "The imported gate plans `archived = true -> false` unless the configuration sets " +
-			"`archived = true`: apply then unarchives it, with its history."
 	}
 }
 

@@ -5,6 +5,8 @@ package provider
 
 import (
 	"context"
+	"errors"
+	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -143,3 +145,23 @@ func gateHolds(g *console.Gate, f console.GateFields) bool {
 }
 
 const gateIdentityAttr = "gate_id"
+
+// archiveFailure names a failed archive or unarchive in its diagnostic.
+func archiveFailure(gateID string, archive bool) framework.APIFailure {
+	verb := "unarchive"
+	if archive {
+		verb = "archive"
+	}
+	return framework.APIFailure{Op: verb, Object: fmt.Sprintf("gate %q", gateID)}
+}
+
+// existsArchived makes the "already exists" error of a create that met an archived gate say so, and
+// how to bring the gate back once imported.
+func existsArchived(err error) {
+	var exists *objectExistsError
+	if errors.As(err, &exists) {
+		exists.state = "archived"
+		exists.advice = "The imported gate plans `archived = true -> false` unless the configuration sets " +
+			"`archived = true`: apply then unarchives it, with its history."
+	}
+}
