@@ -5,7 +5,6 @@ package provider
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -235,33 +234,4 @@ func (r *segmentResource) recoverCreate(ctx context.Context, sent console.NewSeg
 		return got, false, nil
 	}
 	return nil, false, &segmentExistsError{id: sent.ID, cause: err}
-}
-
-type segmentExistsError struct {
-	id    string
-	cause error
-}
-
-func (e *segmentExistsError) Error() string {
-	return fmt.Sprintf("A segment with id %[1]q already exists in the console but is not managed by this Terraform state. "+
-		"Terraform does not take over existing segments.\n\nTo manage it with Terraform, import it with:\n\n"+
-		"  terraform import featureconsole_segment.<resource name> %[1]q\n\nor an import block:\n\n"+
-		"  import {\n    to = featureconsole_segment.<resource name>\n    id = %[1]q\n  }\n\n"+
-		"then adjust the configuration until the plan shows no changes. Or choose another segment_id.", e.id)
-}
-
-func (e *segmentExistsError) Unwrap() error { return e.cause }
-
-func addSegmentCreateError(ctx context.Context, diags *diag.Diagnostics, op *framework.Operation, id string, err error) {
-	create := framework.APIFailure{Op: "create", Object: fmt.Sprintf("segment %q", id)}
-	var exists *segmentExistsError
-	if errors.As(err, &exists) {
-		detail := exists.Error()
-		if op.TimedOut(ctx) {
-			detail = create.Detail(ctx, op, err)
-		}
-		diags.AddAttributeError(path.Root("segment_id"), fmt.Sprintf("Segment %q already exists", id), detail)
-		return
-	}
-	create.Add(ctx, diags, op, err)
 }
