@@ -165,3 +165,20 @@ func existsArchived(err error) {
 			"`archived = true`: apply then unarchives it, with its history."
 	}
 }
+
+// addArchivedGateWriteError reports a write of a gate's rules that the service refused (400) because
+// the gate is archived, and reports whether it did (archivedWrite).
+func addArchivedGateWriteError(ctx context.Context, client *console.Client, diags *diag.Diagnostics, gateID string, write framework.APIFailure, op *framework.Operation, err error) bool {
+	return gateArchivedWrite.add(ctx, diags, gateID, write, op, err, func() bool {
+		g, gerr := client.GetGate(ctx, gateID)
+		return gerr == nil && g.Archived()
+	})
+}
+
+var gateArchivedWrite = archivedWrite{
+	kind: "Gate", noun: "gate", ownType: "featureconsole_gate", rulesType: "featureconsole_gate_rules", idAttr: "gate_id",
+	refused: "The service refuses changes of an archived gate's rules (an archived gate fails every check).",
+	leftInPlace: "The gate is archived, and the service refuses changes of an archived gate's rules. An archived gate fails " +
+		"every check, so its rules have no effect; they are deleted with the gate, or kept with its history while " +
+		"it stays archived. Terraform no longer manages them.",
+}
