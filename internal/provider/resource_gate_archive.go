@@ -18,15 +18,15 @@ import (
 // refuses writes of an archived gate's fields and rules); `archive_on_destroy` makes destroy archive
 // the gate instead of deleting it.
 
-// setArchived archives (archive) or unarchives the gate.
-func (r *gateResource) setArchived(ctx context.Context, gateID string, archive bool) (*console.Gate, error) {
+// setGateArchived archives (archive) or unarchives the gate.
+func setGateArchived(ctx context.Context, data *providerData, gateID string, archive bool) (*console.Gate, error) {
 	if archive {
-		return r.data.client.ArchiveGate(ctx, gateID, "")
+		return data.client.ArchiveGate(ctx, gateID, "")
 	}
-	return r.data.client.UnarchiveGate(ctx, gateID, "")
+	return data.client.UnarchiveGate(ctx, gateID, "")
 }
 
-// archiveOnDestroy archives the gate that destroy keeps (archive_on_destroy). A gate attached to a
+// archiveGateOnDestroy archives the gate that destroy keeps (archive_on_destroy). A gate attached to a
 // release pipeline is detached first, while the service still takes changes of it: an archived gate
 // takes no changes at all, detaching included, and the service deletes no pipeline a gate is
 // attached to, so an archived gate left attached would keep its pipeline from ever being deleted (in
@@ -35,7 +35,7 @@ func (r *gateResource) setArchived(ctx context.Context, gateID string, archive b
 // archived (archived, as the refresh found it) is done: the service refuses a second archive with a
 // 400 ("already archived"), which would fail every destroy of it. The same 400 for a gate archived
 // since the refresh is taken as done too, once a read shows it archived.
-func (r *gateResource) archiveOnDestroy(ctx context.Context, op *framework.Operation, gateID, pipelineID string, archived bool, diags *diag.Diagnostics) {
+func archiveGateOnDestroy(ctx context.Context, data *providerData, op *framework.Operation, gateID, pipelineID string, archived bool, diags *diag.Diagnostics) {
 	if archived {
 		if pipelineID != "" {
 			diags.AddWarning(fmt.Sprintf("Archived gate %q stays attached to release pipeline %q", gateID, pipelineID),
@@ -47,9 +47,9 @@ func (r *gateResource) archiveOnDestroy(ctx context.Context, op *framework.Opera
 		}
 		return
 	}
-	reason := r.detachBeforeArchive(ctx, gateID, diags)
-	r.restoreRemovedRules(ctx, gateID, diags)
-	_, err := r.data.client.ArchiveGate(ctx, gateID, reason)
+	reason := detachBeforeArchive(ctx, data, gateID, diags)
+	restoreRemovedRules(ctx, data, gateID, diags)
+	_, err := data.client.ArchiveGate(ctx, gateID, reason)
 	if err == nil {
 		return
 	}
@@ -57,7 +57,7 @@ func (r *gateResource) archiveOnDestroy(ctx context.Context, op *framework.Opera
 		return
 	}
 	if console.Refused(err) {
-		if g, gerr := r.data.client.GetGate(ctx, gateID); gerr == nil && g.Archived() {
+		if g, gerr := data.client.GetGate(ctx, gateID); gerr == nil && g.Archived() {
 			return
 		}
 	}
@@ -65,15 +65,15 @@ func (r *gateResource) archiveOnDestroy(ctx context.Context, op *framework.Opera
 }
 
 // detachBeforeArchive detaches the gate destroy archives from its release pipeline (see
-// archiveOnDestroy) and returns the archive reason that says so. A detach that fails (held for
+// archiveGateOnDestroy) and returns the archive reason that says so. A detach that fails (held for
 // review, refused) leaves the gate attached with a warning: the archive goes ahead, as destroy asked.
-func (r *gateResource) detachBeforeArchive(ctx context.Context, gateID string, diags *diag.Diagnostics) string {
-	g, err := r.data.client.GetGate(ctx, gateID)
+func detachBeforeArchive(ctx context.Context, data *providerData, gateID string, diags *diag.Diagnostics) string {
+	g, err := data.client.GetGate(ctx, gateID)
 	if err != nil || g.ReleasePipelineID == "" || g.Archived() {
 		return ""
 	}
 	pipelineID := g.ReleasePipelineID
-	if _, err := r.data.client.UpdateGate(ctx, gateID, console.GateFields{ReleasePipelineID: console.Unlinked()}); err != nil {
+	if _, err := data.client.UpdateGate(ctx, gateID, console.GateFields{ReleasePipelineID: console.Unlinked()}); err != nil {
 		diags.AddWarning(fmt.Sprintf("Gate %q archived while attached to release pipeline %q", gateID, pipelineID),
 			fmt.Sprintf("Destroy detaches a gate it archives from its release pipeline first, because the service refuses "+
 				"every change of an archived gate and deletes no pipeline a gate is attached to. Detaching gate %q failed "+
@@ -90,8 +90,8 @@ func (r *gateResource) detachBeforeArchive(ctx context.Context, gateID string, d
 // pipeline got them back already when its destroy aborted the run that removing them started; where
 // they cannot be written back (a pipeline that would roll them out again, a review, a refusal) a
 // warning says the archived gate keeps none, and how to keep them next time.
-func (r *gateResource) restoreRemovedRules(ctx context.Context, gateID string, diags *diag.Diagnostics) {
-	v, removed := r.data.rulesRemoved.Load(gateID)
+func restoreRemovedRules(ctx context.Context, data *providerData, gateID string, diags *diag.Diagnostics) {
+	v, removed := data.rulesRemoved.Load(gateID)
 	if !removed {
 		return
 	}
@@ -99,7 +99,7 @@ func (r *gateResource) restoreRemovedRules(ctx context.Context, gateID string, d
 	if len(rules) == 0 {
 		return
 	}
-	g, err := r.data.client.GetGate(ctx, gateID)
+	g, err := data.client.GetGate(ctx, gateID)
 	if err == nil && len(g.Rules) > 0 {
 		return
 	}
@@ -109,10 +109,10 @@ func (r *gateResource) restoreRemovedRules(ctx context.Context, gateID string, d
 		why = "the gate could not be read: " + err.Error()
 	case g.ReleasePipelineID != "":
 		why = fmt.Sprintf("writing them back would start a run of release pipeline %q", g.ReleasePipelineID)
-	case r.data.client.RespectsReviewSettings():
+	case data.client.RespectsReviewSettings():
 		why = "writing them back could be held for review"
 	default:
-		if _, err = r.data.client.UpdateGateRules(ctx, gateID, rules); err == nil {
+		if _, err = data.client.UpdateGateRules(ctx, gateID, rules); err == nil {
 			diags.AddWarning(fmt.Sprintf("Rules of gate %q written back before archiving", gateID),
 				fmt.Sprintf("Destroy removed the rules of gate %q (its featureconsole_gate_rules has no keep_on_destroy = true), "+
 					"then archived the gate (archive_on_destroy = true): the rules were written back first, so the archived gate "+
@@ -131,9 +131,9 @@ func (r *gateResource) restoreRemovedRules(ctx context.Context, gateID string, d
 
 // readNotingArchived is GetGate for the read-back of a failed create, noting in archived whether the
 // gate it found is archived.
-func (r *gateResource) readNotingArchived(archived *bool) func(context.Context, string) (*console.Gate, error) {
+func readNotingArchived(data *providerData, archived *bool) func(context.Context, string) (*console.Gate, error) {
 	return func(ctx context.Context, id string) (*console.Gate, error) {
-		g, err := r.data.client.GetGate(ctx, id)
+		g, err := data.client.GetGate(ctx, id)
 		*archived = err == nil && g.Archived()
 		return g, err
 	}
