@@ -17,27 +17,27 @@ import (
 // before any other write of it (the service refuses writes of an archived config's fields and
 // rules); `archive_on_destroy` makes destroy archive the config, keeping it with its rules.
 
-// setArchived archives (archive) or unarchives the config.
-func (r *dynamicConfigResource) setArchived(ctx context.Context, id string, archive bool) (*console.DynamicConfig, error) {
+// setConfigArchived archives (archive) or unarchives the config.
+func setConfigArchived(ctx context.Context, data *providerData, id string, archive bool) (*console.DynamicConfig, error) {
 	if archive {
-		return r.data.client.ArchiveDynamicConfig(ctx, id)
+		return data.client.ArchiveDynamicConfig(ctx, id)
 	}
-	return r.data.client.UnarchiveDynamicConfig(ctx, id)
+	return data.client.UnarchiveDynamicConfig(ctx, id)
 }
 
-// archiveOnDestroy archives the config that destroy keeps (archive_on_destroy). A config already
+// archiveConfigOnDestroy archives the config that destroy keeps (archive_on_destroy). A config already
 // archived is done, and so is one the service refuses to archive again once a read shows it
 // archived (archived since the refresh).
-func (r *dynamicConfigResource) archiveOnDestroy(ctx context.Context, op *framework.Operation, id string, archived bool, diags *diag.Diagnostics) {
+func archiveConfigOnDestroy(ctx context.Context, data *providerData, op *framework.Operation, id string, archived bool, diags *diag.Diagnostics) {
 	if archived {
 		return
 	}
-	_, err := r.setArchived(ctx, id, true)
+	_, err := setConfigArchived(ctx, data, id, true)
 	if err == nil || console.NotFound(err) {
 		return
 	}
 	if console.Refused(err) {
-		if c, gerr := r.data.client.GetDynamicConfig(ctx, id); gerr == nil && c.Archived() {
+		if c, gerr := data.client.GetDynamicConfig(ctx, id); gerr == nil && c.Archived() {
 			return
 		}
 	}
