@@ -161,7 +161,7 @@ func (r *segmentResource) Create(ctx context.Context, req resource.CreateRequest
 	held := len(ids)
 	if len(ids) > 0 && !resp.Diagnostics.HasError() {
 		var refused []string
-		base, baseKnown := r.idListBase(ctx, id, idListPrivate{})
+		base, baseKnown := idListBase(ctx, r.data, id, idListPrivate{})
 		switch err := r.data.client.AddSegmentIDs(ctx, id, ids); {
 		case console.IsIDListCap(err):
 			// Terraform marks a resource whose create fails as tainted, to be deleted and created
@@ -177,7 +177,7 @@ func (r *segmentResource) Create(ctx context.Context, req resource.CreateRequest
 		case err != nil:
 			segmentWriteFailure(ctx, &resp.Diagnostics, op, id, "add ids to", err)
 		}
-		priv, onItsWay = r.afterIDWrite(ctx, id, refused, expectedVersion(base, baseKnown, idListWrites(held)))
+		priv, onItsWay = afterIDWrite(ctx, r.data, id, refused, expectedVersion(base, baseKnown, idListWrites(held)))
 	}
 	r.finish(ctx, op, &plan, created, written, &resp.Diagnostics)
 	if onItsWay || held < len(ids) {
@@ -200,7 +200,7 @@ func (r *segmentResource) Read(ctx context.Context, req resource.ReadRequest, re
 		resp.Diagnostics.Append(state.IDs.ElementsAs(ctx, &held, false)...)
 	}
 	readObject(ctx, resp, state.Timeouts, "Segment", id.ValueString(), func(ctx context.Context, id string) (*segmentRead, error) {
-		return r.refreshSegment(ctx, id, held, &priv)
+		return refreshSegment(ctx, r.data, id, held, &priv)
 	}, func(s *segmentRead) diag.Diagnostics {
 		return flattenSegment(ctx, s.Segment, s.ids, &state)
 	}, &state)
@@ -233,7 +233,7 @@ func (r *segmentResource) Update(ctx context.Context, req resource.UpdateRequest
 	var baseKnown bool
 	var writes int64 // the writes the service took, each a step of the list's version
 	if (len(added) > 0 || len(removed) > 0) && !resp.Diagnostics.HasError() {
-		base, baseKnown = r.idListBase(ctx, id, loadIDListPrivate(ctx, req.Private))
+		base, baseKnown = idListBase(ctx, r.data, id, loadIDListPrivate(ctx, req.Private))
 	}
 	if len(added) > 0 && !resp.Diagnostics.HasError() {
 		wroteIDs = true
@@ -262,7 +262,7 @@ func (r *segmentResource) Update(ctx context.Context, req resource.UpdateRequest
 	var priv idListPrivate
 	var onItsWay bool
 	if wroteIDs {
-		priv, onItsWay = r.afterIDWrite(ctx, id, nil, expectedVersion(base, baseKnown, writes))
+		priv, onItsWay = afterIDWrite(ctx, r.data, id, nil, expectedVersion(base, baseKnown, writes))
 		if resp.Diagnostics.HasError() && !capped {
 			// A write whose fate is unknown (an answer lost, a timeout) may have been applied: the
 			// next refresh reads the pages rather than trust the ids counted here.

@@ -23,8 +23,8 @@ import (
 // state's ids (nil: none known). While a write of this provider is on its way (the service says
 // isUpdating, or cannot say and the write is recent), the state's ids are taken as held: the
 // pages would show the list as it was before the write.
-func (r *segmentResource) refreshSegment(ctx context.Context, id string, held []string, priv *idListPrivate) (*segmentRead, error) {
-	s, err := r.data.client.GetSegment(ctx, id)
+func refreshSegment(ctx context.Context, data *providerData, id string, held []string, priv *idListPrivate) (*segmentRead, error) {
+	s, err := data.client.GetSegment(ctx, id)
 	if err != nil {
 		return nil, err
 	}
@@ -36,7 +36,7 @@ func (r *segmentResource) refreshSegment(ctx context.Context, id string, held []
 		*priv = idListPrivate{}
 		return out, nil
 	}
-	known, updating, version, err := r.idListVersion(ctx, id)
+	known, updating, version, err := idListVersion(ctx, data, id)
 	if err != nil {
 		return nil, err
 	}
@@ -52,7 +52,7 @@ func (r *segmentResource) refreshSegment(ctx context.Context, id string, held []
 		*priv = idListPrivate{Version: version}
 		return out, nil
 	}
-	if out.ids, err = r.data.client.SegmentIDs(ctx, id); err != nil {
+	if out.ids, err = data.client.SegmentIDs(ctx, id); err != nil {
 		return nil, err
 	}
 	*priv = idListPrivate{}
@@ -65,8 +65,8 @@ func (r *segmentResource) refreshSegment(ctx context.Context, id string, held []
 // idListVersion reads an id list's version (GET /segments/{id}/idlist_metadata). A service without it, or an answer that
 // cannot be read, is not an error (known is false: the pages are read instead); only the end of the
 // operation's time is.
-func (r *segmentResource) idListVersion(ctx context.Context, id string) (known, updating bool, version string, err error) {
-	meta, merr := r.data.client.SegmentIDListMetadata(ctx, id)
+func idListVersion(ctx context.Context, data *providerData, id string) (known, updating bool, version string, err error) {
+	meta, merr := data.client.SegmentIDListMetadata(ctx, id)
 	switch {
 	case merr == nil:
 		return true, meta.IsUpdating, meta.Version(), nil
@@ -81,8 +81,8 @@ func (r *segmentResource) idListVersion(ctx context.Context, id string) (known, 
 // its writes count (prior: what the private state held). A list with writes on its way stands
 // where those lead: known only when they are this provider's own (prior.Expected); otherwise, or
 // when the version cannot be read or is no whole number, nothing is expected of the writes.
-func (r *segmentResource) idListBase(ctx context.Context, id string, prior idListPrivate) (int64, bool) {
-	known, updating, version, err := r.idListVersion(ctx, id)
+func idListBase(ctx context.Context, data *providerData, id string, prior idListPrivate) (int64, bool) {
+	known, updating, version, err := idListVersion(ctx, data, id)
 	if err != nil || !known {
 		return 0, false
 	}
@@ -98,8 +98,8 @@ func (r *segmentResource) idListBase(ctx context.Context, id string, prior idLis
 // not known): the version, if the write is in effect already; else the time of the write, so that
 // the next refreshes take it as held while it is on its way, and the version that shows it in
 // effect. It returns whether the write is still on its way.
-func (r *segmentResource) afterIDWrite(ctx context.Context, id string, refused []string, expected string) (idListPrivate, bool) {
-	meta, err := r.data.client.SegmentIDListMetadata(ctx, id)
+func afterIDWrite(ctx context.Context, data *providerData, id string, refused []string, expected string) (idListPrivate, bool) {
+	meta, err := data.client.SegmentIDListMetadata(ctx, id)
 	if err == nil && !meta.IsUpdating && len(refused) == 0 {
 		return idListPrivate{Version: meta.Version()}, false
 	}
