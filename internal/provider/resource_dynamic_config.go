@@ -153,7 +153,7 @@ func (r *dynamicConfigResource) Create(ctx context.Context, req resource.CreateR
 		return
 	}
 	if plan.Archived.ValueBool() && !c.Archived() {
-		if a, err := r.setArchived(ctx, fields.ID, true); err != nil {
+		if a, err := setConfigArchived(ctx, r.data, fields.ID, true); err != nil {
 			// The config exists: the state holds it as it is, unarchived.
 			configArchiveFailure(fields.ID, true).Add(ctx, &resp.Diagnostics, op, err)
 		} else {
@@ -210,7 +210,7 @@ func (r *dynamicConfigResource) Update(ctx context.Context, req resource.UpdateR
 	defer cancel()
 	// The service refuses writes of an archived config: unarchive first, archive last.
 	if archive && !plan.Archived.ValueBool() {
-		c, err := r.setArchived(ctx, id, false)
+		c, err := setConfigArchived(ctx, r.data, id, false)
 		if err != nil {
 			configArchiveFailure(id, false).Add(ctx, &resp.Diagnostics, op, err)
 			return
@@ -263,7 +263,7 @@ func (r *dynamicConfigResource) Update(ctx context.Context, req resource.UpdateR
 // stores the outcome: a failed archive leaves the state holding the config unarchived.
 func (r *dynamicConfigResource) archiveAfter(ctx context.Context, op *framework.Operation, id string, written *console.DynamicConfig,
 	plan *dynamicConfigModel, resp *resource.UpdateResponse) {
-	a, err := r.setArchived(ctx, id, true)
+	a, err := setConfigArchived(ctx, r.data, id, true)
 	if err != nil {
 		configArchiveFailure(id, true).Add(ctx, &resp.Diagnostics, op, err)
 		if written == nil {
@@ -289,7 +289,7 @@ func (r *dynamicConfigResource) Delete(ctx context.Context, req resource.DeleteR
 		return
 	}
 	if state.ArchiveOnDestroy.ValueBool() { // kept, archived, with its rules; a config gone is gone
-		r.archiveOnDestroy(ctx, op, id, state.Archived.ValueBool(), &resp.Diagnostics)
+		archiveConfigOnDestroy(ctx, r.data, op, id, state.Archived.ValueBool(), &resp.Diagnostics)
 		return
 	}
 	if err := r.data.client.DeleteDynamicConfig(ctx, id); err != nil && !console.NotFound(err) {

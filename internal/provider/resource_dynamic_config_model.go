@@ -7,9 +7,12 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
@@ -193,3 +196,52 @@ var configReviews = reviewTarget[console.DynamicConfig]{noun: "dynamic config", 
 	commit: (*console.Client).CommitDynamicConfigReview, read: (*console.Client).GetDynamicConfig}
 
 const configIdentityAttr = "config_id"
+
+// configArchiveAttributes are `archived` and `archive_on_destroy` of featureconsole_dynamic_config.
+func configArchiveAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"archived": schema.BoolAttribute{
+			Optional: true, Computed: true, Default: booldefault.StaticBool(false),
+			MarkdownDescription: "Whether the config is archived. An archived config keeps its rules and history, and " +
+				"neither its fields nor its rules can change until it is unarchived. `true` archives the config, `false` " +
+				"(the default) unarchives it: a config archived in the console shows as `archived = true -> false`, and " +
+				"apply unarchives it before any other change of the config or its rules. Updated in place.",
+		},
+		"archive_on_destroy": schema.BoolAttribute{
+			Optional: true, Computed: true, Default: booldefault.StaticBool(false),
+			MarkdownDescription: "What destroy does with the config: `false` (the default) deletes it with its rules; " +
+				"`true` archives it instead and leaves it in the console with its rules and history. A config already " +
+				"archived is left as it is. Terraform destroys a `featureconsole_dynamic_config_rules` of the config " +
+				"before the config, which removes the rules: set that resource's `keep_on_destroy` to this value " +
+				"(`keep_on_destroy = featureconsole_dynamic_config.<name>.archive_on_destroy`) to keep them. Changing it " +
+				"sends no request: it only changes what a later destroy does.",
+		},
+	}
+}
+
+// configArchiveFailure names a failed archive or unarchive of a config in its diagnostic.
+func configArchiveFailure(id string, archive bool) framework.APIFailure {
+	verb := "unarchive"
+	if archive {
+		verb = "archive"
+	}
+	return framework.APIFailure{Op: verb, Object: fmt.Sprintf("dynamic config %q", id)}
+}
+
+// addArchivedConfigWriteError reports a write of a config's fields or rules that the service refused
+// because the config is archived, and reports whether it did (archivedWrite).
+func addArchivedConfigWriteError(ctx context.Context, client *console.Client, diags *diag.Diagnostics, id string, write framework.APIFailure, op *framework.Operation, err error) bool {
+	return configArchivedWrite.add(ctx, diags, id, write, op, err, func() bool {
+		c, gerr := client.GetDynamicConfig(ctx, id)
+		return gerr == nil && c.Archived()
+	})
+}
+
+var configArchivedWrite = archivedWrite{
+	kind: "Dynamic config", noun: "dynamic config", ownType: "featureconsole_dynamic_config",
+	rulesType: "featureconsole_dynamic_config_rules", idAttr: "config_id",
+	refused: "The service refuses changes of an archived config's fields and rules.",
+	leftInPlace: "The config is archived, and the service refuses changes of an archived config's rules. They are " +
+		"deleted with the config, or kept with it while it stays archived. Terraform no longer manages them.",
+	before: "any other write of the config, and before ",
+}

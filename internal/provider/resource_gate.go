@@ -149,7 +149,7 @@ func (r *gateResource) Create(ctx context.Context, req resource.CreateRequest, r
 	var archived bool
 	g, err := createRecovering(ctx, gateCreation, fields.ID,
 		func(ctx context.Context) (*console.Gate, error) { return r.data.client.CreateGate(ctx, fields) },
-		r.readNotingArchived(&archived), func(got *console.Gate) bool { return gateHolds(got, fields) })
+		readNotingArchived(r.data, &archived), func(got *console.Gate) bool { return gateHolds(got, fields) })
 	if err != nil && archived {
 		existsArchived(err)
 	}
@@ -158,7 +158,7 @@ func (r *gateResource) Create(ctx context.Context, req resource.CreateRequest, r
 		return
 	}
 	if plan.Archived.ValueBool() && !g.Archived() {
-		a, err := r.setArchived(ctx, fields.ID, true)
+		a, err := setGateArchived(ctx, r.data, fields.ID, true)
 		if err != nil {
 			// The gate exists: the state holds it as it is, unarchived.
 			archiveFailure(fields.ID, true).Add(ctx, &resp.Diagnostics, op, err)
@@ -208,7 +208,7 @@ func (r *gateResource) Update(ctx context.Context, req resource.UpdateRequest, r
 	var err error
 	// The service refuses writes of an archived gate: unarchive first, archive last.
 	if archive && !plan.Archived.ValueBool() {
-		if g, err = r.setArchived(ctx, gateID, false); err != nil {
+		if g, err = setGateArchived(ctx, r.data, gateID, false); err != nil {
 			archiveFailure(gateID, false).Add(ctx, &resp.Diagnostics, op, err)
 			return
 		}
@@ -230,7 +230,7 @@ func (r *gateResource) Update(ctx context.Context, req resource.UpdateRequest, r
 		return
 	}
 	if archive && plan.Archived.ValueBool() {
-		a, err := r.setArchived(ctx, gateID, true)
+		a, err := setGateArchived(ctx, r.data, gateID, true)
 		if err != nil {
 			archiveFailure(gateID, true).Add(ctx, &resp.Diagnostics, op, err)
 			if g != nil { // the fields were written: the state holds them, unarchived
@@ -262,7 +262,7 @@ func (r *gateResource) Delete(ctx context.Context, req resource.DeleteRequest, r
 		return
 	}
 	if state.ArchiveOnDestroy.ValueBool() { // kept, archived, with its history; a gate gone is gone
-		r.archiveOnDestroy(ctx, op, gateID, state.ReleasePipelineID.ValueString(), state.Archived.ValueBool(), &resp.Diagnostics)
+		archiveGateOnDestroy(ctx, r.data, op, gateID, state.ReleasePipelineID.ValueString(), state.Archived.ValueBool(), &resp.Diagnostics)
 		return
 	}
 	// The service deletes the gate's rules with it; a gate already gone is what destroy wants.

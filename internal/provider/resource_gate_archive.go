@@ -5,7 +5,6 @@ package provider
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -19,15 +18,15 @@ import (
 // refuses writes of an archived gate's fields and rules); `archive_on_destroy` makes destroy archive
 // the gate instead of deleting it.
 
-// setArchived archives (archive) or unarchives the gate.
-func (r *gateResource) setArchived(ctx context.Context, gateID string, archive bool) (*console.Gate, error) {
+// setGateArchived archives (archive) or unarchives the gate.
+func setGateArchived(ctx context.Context, data *providerData, gateID string, archive bool) (*console.Gate, error) {
 	if archive {
-		return r.data.client.ArchiveGate(ctx, gateID, "")
+		return data.client.ArchiveGate(ctx, gateID, "")
 	}
-	return r.data.client.UnarchiveGate(ctx, gateID, "")
+	return data.client.UnarchiveGate(ctx, gateID, "")
 }
 
-// archiveOnDestroy archives the gate that destroy keeps (archive_on_destroy). A gate attached to a
+// archiveGateOnDestroy archives the gate that destroy keeps (archive_on_destroy). A gate attached to a
 // release pipeline is detached first, while the service still takes changes of it: an archived gate
 // takes no changes at all, detaching included, and the service deletes no pipeline a gate is
 // attached to, so an archived gate left attached would keep its pipeline from ever being deleted (in
@@ -36,7 +35,7 @@ func (r *gateResource) setArchived(ctx context.Context, gateID string, archive b
 // archived (archived, as the refresh found it) is done: the service refuses a second archive with a
 // 400 ("already archived"), which would fail every destroy of it. The same 400 for a gate archived
 // since the refresh is taken as done too, once a read shows it archived.
-func (r *gateResource) archiveOnDestroy(ctx context.Context, op *framework.Operation, gateID, pipelineID string, archived bool, diags *diag.Diagnostics) {
+func archiveGateOnDestroy(ctx context.Context, data *providerData, op *framework.Operation, gateID, pipelineID string, archived bool, diags *diag.Diagnostics) {
 	if archived {
 		if pipelineID != "" {
 			diags.AddWarning(fmt.Sprintf("Archived gate %q stays attached to release pipeline %q", gateID, pipelineID),
@@ -48,9 +47,9 @@ func (r *gateResource) archiveOnDestroy(ctx context.Context, op *framework.Opera
 		}
 		return
 	}
-	reason := r.detachBeforeArchive(ctx, gateID, diags)
-	r.restoreRemovedRules(ctx, gateID, diags)
-	_, err := r.data.client.ArchiveGate(ctx, gateID, reason)
+	reason := detachBeforeArchive(ctx, data, gateID, diags)
+	restoreRemovedRules(ctx, data, gateID, diags)
+	_, err := data.client.ArchiveGate(ctx, gateID, reason)
 	if err == nil {
 		return
 	}
@@ -58,7 +57,7 @@ func (r *gateResource) archiveOnDestroy(ctx context.Context, op *framework.Opera
 		return
 	}
 	if console.Refused(err) {
-		if g, gerr := r.data.client.GetGate(ctx, gateID); gerr == nil && g.Archived() {
+		if g, gerr := data.client.GetGate(ctx, gateID); gerr == nil && g.Archived() {
 			return
 		}
 	}
@@ -66,15 +65,15 @@ func (r *gateResource) archiveOnDestroy(ctx context.Context, op *framework.Opera
 }
 
 // detachBeforeArchive detaches the gate destroy archives from its release pipeline (see
-// archiveOnDestroy) and returns the archive reason that says so. A detach that fails (held for
+// archiveGateOnDestroy) and returns the archive reason that says so. A detach that fails (held for
 // review, refused) leaves the gate attached with a warning: the archive goes ahead, as destroy asked.
-func (r *gateResource) detachBeforeArchive(ctx context.Context, gateID string, diags *diag.Diagnostics) string {
-	g, err := r.data.client.GetGate(ctx, gateID)
+func detachBeforeArchive(ctx context.Context, data *providerData, gateID string, diags *diag.Diagnostics) string {
+	g, err := data.client.GetGate(ctx, gateID)
 	if err != nil || g.ReleasePipelineID == "" || g.Archived() {
 		return ""
 	}
 	pipelineID := g.ReleasePipelineID
-	if _, err := r.data.client.UpdateGate(ctx, gateID, console.GateFields{ReleasePipelineID: console.Unlinked()}); err != nil {
+	if _, err := data.client.UpdateGate(ctx, gateID, console.GateFields{ReleasePipelineID: console.Unlinked()}); err != nil {
 		diags.AddWarning(fmt.Sprintf("Gate %q archived while attached to release pipeline %q", gateID, pipelineID),
 			fmt.Sprintf("Destroy detaches a gate it archives from its release pipeline first, because the service refuses "+
 				"every change of an archived gate and deletes no pipeline a gate is attached to. Detaching gate %q failed "+
@@ -91,8 +90,8 @@ func (r *gateResource) detachBeforeArchive(ctx context.Context, gateID string, d
 // pipeline got them back already when its destroy aborted the run that removing them started; where
 // they cannot be written back (a pipeline that would roll them out again, a review, a refusal) a
 // warning says the archived gate keeps none, and how to keep them next time.
-func (r *gateResource) restoreRemovedRules(ctx context.Context, gateID string, diags *diag.Diagnostics) {
-	v, removed := r.data.rulesRemoved.Load(gateID)
+func restoreRemovedRules(ctx context.Context, data *providerData, gateID string, diags *diag.Diagnostics) {
+	v, removed := data.rulesRemoved.Load(gateID)
 	if !removed {
 		return
 	}
@@ -100,7 +99,7 @@ func (r *gateResource) restoreRemovedRules(ctx context.Context, gateID string, d
 	if len(rules) == 0 {
 		return
 	}
-	g, err := r.data.client.GetGate(ctx, gateID)
+	g, err := data.client.GetGate(ctx, gateID)
 	if err == nil && len(g.Rules) > 0 {
 		return
 	}
@@ -110,10 +109,10 @@ func (r *gateResource) restoreRemovedRules(ctx context.Context, gateID string, d
 		why = "the gate could not be read: " + err.Error()
 	case g.ReleasePipelineID != "":
 		why = fmt.Sprintf("writing them back would start a run of release pipeline %q", g.ReleasePipelineID)
-	case r.data.client.RespectsReviewSettings():
+	case data.client.RespectsReviewSettings():
 		why = "writing them back could be held for review"
 	default:
-		if _, err = r.data.client.UpdateGateRules(ctx, gateID, rules); err == nil {
+		if _, err = data.client.UpdateGateRules(ctx, gateID, rules); err == nil {
 			diags.AddWarning(fmt.Sprintf("Rules of gate %q written back before archiving", gateID),
 				fmt.Sprintf("Destroy removed the rules of gate %q (its featureconsole_gate_rules has no keep_on_destroy = true), "+
 					"then archived the gate (archive_on_destroy = true): the rules were written back first, so the archived gate "+
@@ -130,75 +129,12 @@ func (r *gateResource) restoreRemovedRules(ctx context.Context, gateID string, d
 			"featureconsole_gate_rules.", gateID, why))
 }
 
-// archiveFailure names a failed archive or unarchive in its diagnostic.
-func archiveFailure(gateID string, archive bool) framework.APIFailure {
-	verb := "unarchive"
-	if archive {
-		verb = "archive"
-	}
-	return framework.APIFailure{Op: verb, Object: fmt.Sprintf("gate %q", gateID)}
-}
-
 // readNotingArchived is GetGate for the read-back of a failed create, noting in archived whether the
 // gate it found is archived.
-func (r *gateResource) readNotingArchived(archived *bool) func(context.Context, string) (*console.Gate, error) {
+func readNotingArchived(data *providerData, archived *bool) func(context.Context, string) (*console.Gate, error) {
 	return func(ctx context.Context, id string) (*console.Gate, error) {
-		g, err := r.data.client.GetGate(ctx, id)
+		g, err := data.client.GetGate(ctx, id)
 		*archived = err == nil && g.Archived()
 		return g, err
 	}
-}
-
-// existsArchived makes the "already exists" error of a create that met an archived gate say so, and
-// how to bring the gate back once imported.
-func existsArchived(err error) {
-	var exists *objectExistsError
-	if errors.As(err, &exists) {
-		exists.state = "archived"
-		exists.advice = "The imported gate plans `archived = true -> false` unless the configuration sets " +
-			"`archived = true`: apply then unarchives it, with its history."
-	}
-}
-
-// addArchivedGateWriteError reports a write of a gate's rules that the service refused (400) because
-// the gate is archived, and reports whether it did (archivedWrite).
-func addArchivedGateWriteError(ctx context.Context, client *console.Client, diags *diag.Diagnostics, gateID string, write framework.APIFailure, op *framework.Operation, err error) bool {
-	return gateArchivedWrite.add(ctx, diags, gateID, write, op, err, func() bool {
-		g, gerr := client.GetGate(ctx, gateID)
-		return gerr == nil && g.Archived()
-	})
-}
-
-var gateArchivedWrite = archivedWrite{
-	kind: "Gate", noun: "gate", ownType: "featureconsole_gate", rulesType: "featureconsole_gate_rules", idAttr: "gate_id",
-	refused: "The service refuses changes of an archived gate's rules (an archived gate fails every check).",
-	leftInPlace: "The gate is archived, and the service refuses changes of an archived gate's rules. An archived gate fails " +
-		"every check, so its rules have no effect; they are deleted with the gate, or kept with its history while " +
-		"it stays archived. Terraform no longer manages them.",
-}
-
-// archivedWrite says, for gates and configs alike, that the service refused a write because its
-// object is archived, and what to do. Destroy of the rules is done with a warning: they go with the
-// object when it is deleted, or stay with it while it stays archived.
-type archivedWrite struct {
-	kind, noun, ownType, rulesType, idAttr string
-	refused, leftInPlace                   string
-	before                                 string // the other writes the unarchive comes before, "" for the rules only
-}
-
-// add reports err when it is a refusal (400) of an object that archived (read after the refusal)
-// says is archived, and reports whether it did.
-func (a archivedWrite) add(ctx context.Context, diags *diag.Diagnostics, id string, write framework.APIFailure, op *framework.Operation, err error, archived func() bool) bool {
-	if !console.Refused(err) || !archived() {
-		return false
-	}
-	if op.Name == "delete" {
-		diags.AddWarning(fmt.Sprintf("Rules of archived %s %q left in place", a.noun, id), a.leftInPlace)
-		return true
-	}
-	diags.AddError(fmt.Sprintf("%s %q is archived", a.kind, id),
-		fmt.Sprintf("%s Nothing was changed. Set `archived = false` on the %s's %s (the default) to unarchive it: apply does "+
-			"that before %sit writes the rules of a %s that refers to it (`%s = %s.<name>.%s`).\n\n%s", a.refused, a.noun, a.ownType,
-			a.before, a.rulesType, a.idAttr, a.ownType, a.idAttr, write.Detail(ctx, op, err)))
-	return true
 }

@@ -12,7 +12,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
-	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/mockconsole"
 )
 
@@ -205,17 +204,5 @@ func TestAccGate_destroyArchivedGateAttachedToPipeline(t *testing.T) {
 	}
 	if got := mockRuleNames(m, "tfacc_checkout"); got != "staff,everyone" {
 		t.Errorf("the archived gate holds %q, want staff,everyone", got)
-	}
-}
-
-// The "already exists" error of a create that met an archived gate says so and how to bring it back.
-func TestExistsArchived(t *testing.T) {
-	err := error(&objectExistsError{creation: gateCreation, id: "g_1", cause: &console.APIError{StatusCode: 400}})
-	existsArchived(err)
-	msg := err.Error()
-	for _, want := range []string{`A gate with id "g_1" already exists in the console, archived,`, `terraform import featureconsole_gate`, "`archived = true -> false`"} {
-		if !strings.Contains(msg, want) {
-			t.Errorf("missing %q in:\n%s", want, msg)
-		}
 	}
 }

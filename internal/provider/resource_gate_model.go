@@ -5,6 +5,8 @@ package provider
 
 import (
 	"context"
+	"errors"
+	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -143,3 +145,40 @@ func gateHolds(g *console.Gate, f console.GateFields) bool {
 }
 
 const gateIdentityAttr = "gate_id"
+
+// archiveFailure names a failed archive or unarchive in its diagnostic.
+func archiveFailure(gateID string, archive bool) framework.APIFailure {
+	verb := "unarchive"
+	if archive {
+		verb = "archive"
+	}
+	return framework.APIFailure{Op: verb, Object: fmt.Sprintf("gate %q", gateID)}
+}
+
+// existsArchived makes the "already exists" error of a create that met an archived gate say so, and
+// how to bring the gate back once imported.
+func existsArchived(err error) {
+	var exists *objectExistsError
+	if errors.As(err, &exists) {
+		exists.state = "archived"
+		exists.advice = "The imported gate plans `archived = true -> false` unless the configuration sets " +
+			"`archived = true`: apply then unarchives it, with its history."
+	}
+}
+
+// addArchivedGateWriteError reports a write of a gate's rules that the service refused (400) because
+// the gate is archived, and reports whether it did (archivedWrite).
+func addArchivedGateWriteError(ctx context.Context, client *console.Client, diags *diag.Diagnostics, gateID string, write framework.APIFailure, op *framework.Operation, err error) bool {
+	return gateArchivedWrite.add(ctx, diags, gateID, write, op, err, func() bool {
+		g, gerr := client.GetGate(ctx, gateID)
+		return gerr == nil && g.Archived()
+	})
+}
+
+var gateArchivedWrite = archivedWrite{
+	kind: "Gate", noun: "gate", ownType: "featureconsole_gate", rulesType: "featureconsole_gate_rules", idAttr: "gate_id",
+	refused: "The service refuses changes of an archived gate's rules (an archived gate fails every check).",
+	leftInPlace: "The gate is archived, and the service refuses changes of an archived gate's rules. An archived gate fails " +
+		"every check, so its rules have no effect; they are deleted with the gate, or kept with its history while " +
+		"it stays archived. Terraform no longer manages them.",
+}

@@ -5,13 +5,11 @@ package provider
 
 import (
 	"context"
-	"reflect"
 
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 )
 
@@ -97,35 +95,4 @@ func (r *metricSourceResource) ModifyPlan(ctx context.Context, req resource.Modi
 			return err
 		},
 	}.add(ctx, &resp.Diagnostics, op, err)
-}
-
-// metricSourceCreation names metric sources in the errors of a create that meets an existing one.
-var metricSourceCreation = creation{typeName: "featureconsole_metric_source", kind: "Metric source", noun: "A metric source named", plural: "sources", idWord: "name"}
-
-// sameMetricSource compares what two sources hold, reading absent fields as the service's
-// defaults; owner and dryRun are not part of the definition.
-func sameMetricSource(a, b console.MetricSource) bool {
-	return reflect.DeepEqual(normalizeMetricSource(a), normalizeMetricSource(b))
-}
-
-func normalizeMetricSource(m console.MetricSource) console.MetricSource {
-	m.Owner = nil
-	m.DryRun = false
-	m.IDTypeMapping = append([]console.IDTypeMapping{}, m.IDTypeMapping...)
-	m.Tags = append([]string{}, m.Tags...)
-	m.CustomFieldMapping = append([]console.CustomFieldMapping{}, setMappings(m.CustomFieldMapping)...)
-	m.Description = new(framework.Deref(m.Description, ""))
-	m.TimestampAsDay = new(framework.Deref(m.TimestampAsDay, false))
-	st := framework.Deref(m.SourceType, "")
-	if st == "" {
-		st = sourceTypeQuery
-	}
-	m.SourceType = &st
-	m.TableName = new(framework.Deref(m.TableName, ""))
-	m.DatePartitionColumn = new(framework.Deref(m.DatePartitionColumn, ""))
-	m.IsReadOnly = new(framework.Deref(m.IsReadOnly, false))
-	m.IsVerified = new(framework.Deref(m.IsVerified, false))
-	m.Team = framework.OptionalString(m.Team).ValueStringPointer()
-	m.TeamID = framework.OptionalString(m.TeamID).ValueStringPointer()
-	return m
 }

@@ -411,3 +411,47 @@ var pipelineConditions = conditionKind{
 var pipelineConditionType = framework.ResourceObjectType(pipelineConditions.resourceAttributes())
 
 const pipelineIdentityAttr = "pipeline_id"
+
+// checkPinnedIDs turns a service that did not keep a known phase or rule id (one pinned in the
+// configuration that does not exist there) into a clear error instead of an inconsistent result.
+func checkPinnedIDs(ctx context.Context, planned, applied types.List, pipelineID string) diag.Diagnostics {
+	var diags diag.Diagnostics
+	plannedPhases := phaseModels(ctx, planned, &diags)
+	appliedPhases := phaseModels(ctx, applied, &diags)
+	used := make([]bool, len(appliedPhases))
+	for _, pp := range plannedPhases {
+		i := matchName(len(appliedPhases), func(i int) string { return appliedPhases[i].Name.ValueString() }, used, pp.Name.ValueString())
+		if i < 0 {
+			continue
+		}
+		ap := appliedPhases[i]
+		if !pp.ID.IsUnknown() && !pp.ID.Equal(ap.ID) {
+			diags.AddError(fmt.Sprintf("Release pipeline %q did not keep the id of phase %q", pipelineID, pp.Name.ValueString()),
+				fmt.Sprintf("The plan gave phase %q the id %s, but the service stored it as %s. An id set in the configuration "+
+					"must be the id of an existing phase of this pipeline; remove it to let the service assign one.",
+					pp.Name.ValueString(), pp.ID.String(), ap.ID.String()))
+			continue
+		}
+		pr, d := framework.ListModels[pipelineRuleModel](ctx, pp.Rules)
+		diags.Append(d...)
+		ar, d := framework.ListModels[pipelineRuleModel](ctx, ap.Rules)
+		diags.Append(d...)
+		usedRule := make([]bool, len(ar))
+		for _, r := range pr {
+			j := matchName(len(ar), func(j int) string { return ar[j].Name.ValueString() }, usedRule, r.Name.ValueString())
+			if j >= 0 && !r.ID.IsUnknown() && !r.ID.Equal(ar[j].ID) {
+				diags.AddError(fmt.Sprintf("Release pipeline %q did not keep the id of rule %q", pipelineID, r.Name.ValueString()),
+					fmt.Sprintf("The plan gave rule %q of phase %q the id %s, but the service stored it as %s. An id set in the "+
+						"configuration must be the id of an existing rule of this phase; remove it to let the service assign one.",
+						r.Name.ValueString(), pp.Name.ValueString(), r.ID.String(), ar[j].ID.String()))
+			}
+		}
+	}
+	return diags
+}
+
+func phaseModels(ctx context.Context, l types.List, diags *diag.Diagnostics) []pipelinePhaseModel {
+	out, d := framework.ListModels[pipelinePhaseModel](ctx, l)
+	diags.Append(d...)
+	return out
+}

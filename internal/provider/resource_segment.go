@@ -25,6 +25,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
@@ -160,7 +161,7 @@ func (r *segmentResource) Create(ctx context.Context, req resource.CreateRequest
 	held := len(ids)
 	if len(ids) > 0 && !resp.Diagnostics.HasError() {
 		var refused []string
-		base, baseKnown := r.idListBase(ctx, id, idListPrivate{})
+		base, baseKnown := idListBase(ctx, r.data, id, idListPrivate{})
 		switch err := r.data.client.AddSegmentIDs(ctx, id, ids); {
 		case console.IsIDListCap(err):
 			// Terraform marks a resource whose create fails as tainted, to be deleted and created
@@ -176,7 +177,7 @@ func (r *segmentResource) Create(ctx context.Context, req resource.CreateRequest
 		case err != nil:
 			segmentWriteFailure(ctx, &resp.Diagnostics, op, id, "add ids to", err)
 		}
-		priv, onItsWay = r.afterIDWrite(ctx, id, refused, expectedVersion(base, baseKnown, idListWrites(held)))
+		priv, onItsWay = afterIDWrite(ctx, r.data, id, refused, expectedVersion(base, baseKnown, idListWrites(held)))
 	}
 	r.finish(ctx, op, &plan, created, written, &resp.Diagnostics)
 	if onItsWay || held < len(ids) {
@@ -199,7 +200,7 @@ func (r *segmentResource) Read(ctx context.Context, req resource.ReadRequest, re
 		resp.Diagnostics.Append(state.IDs.ElementsAs(ctx, &held, false)...)
 	}
 	readObject(ctx, resp, state.Timeouts, "Segment", id.ValueString(), func(ctx context.Context, id string) (*segmentRead, error) {
-		return r.refreshSegment(ctx, id, held, &priv)
+		return refreshSegment(ctx, r.data, id, held, &priv)
 	}, func(s *segmentRead) diag.Diagnostics {
 		return flattenSegment(ctx, s.Segment, s.ids, &state)
 	}, &state)
@@ -232,7 +233,7 @@ func (r *segmentResource) Update(ctx context.Context, req resource.UpdateRequest
 	var baseKnown bool
 	var writes int64 // the writes the service took, each a step of the list's version
 	if (len(added) > 0 || len(removed) > 0) && !resp.Diagnostics.HasError() {
-		base, baseKnown = r.idListBase(ctx, id, loadIDListPrivate(ctx, req.Private))
+		base, baseKnown = idListBase(ctx, r.data, id, loadIDListPrivate(ctx, req.Private))
 	}
 	if len(added) > 0 && !resp.Diagnostics.HasError() {
 		wroteIDs = true
@@ -261,7 +262,7 @@ func (r *segmentResource) Update(ctx context.Context, req resource.UpdateRequest
 	var priv idListPrivate
 	var onItsWay bool
 	if wroteIDs {
-		priv, onItsWay = r.afterIDWrite(ctx, id, nil, expectedVersion(base, baseKnown, writes))
+		priv, onItsWay = afterIDWrite(ctx, r.data, id, nil, expectedVersion(base, baseKnown, writes))
 		if resp.Diagnostics.HasError() && !capped {
 			// A write whose fate is unknown (an answer lost, a timeout) may have been applied: the
 			// next refresh reads the pages rather than trust the ids counted here.
@@ -313,4 +314,79 @@ func (r *segmentResource) ImportState(ctx context.Context, req resource.ImportSt
 
 func (r *segmentResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
 	resp.IdentitySchema = identitySchema(segmentIdentityAttr, "Identifier of the segment, such as beta_testers.")
+}
+
+// readSegment reads a segment and, for an id_list one, every page of its ids.
+func (r *segmentResource) readSegment(ctx context.Context, id string) (*segmentRead, error) {
+	s, err := r.data.client.GetSegment(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	out := &segmentRead{Segment: s}
+	if s.Type == console.SegmentIDList {
+		if out.ids, err = r.data.client.SegmentIDs(ctx, id); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// writeSegmentRules replaces the segment's rules and checks that the answer holds what was sent.
+func (r *segmentResource) writeSegmentRules(ctx context.Context, op *framework.Operation, id string, rules []console.SegmentRule, diags *diag.Diagnostics) *console.Segment {
+	got, err := r.data.client.SetSegmentRules(console.WithOperation(ctx, op.Name), id, orEmptyRules(rules))
+	if err != nil {
+		segmentWriteFailure(ctx, diags, op, id, op.Name+" rules of", err)
+		return nil
+	}
+	if !sameRules(got.Rules, rules) {
+		addNotAsSent(diags, fmt.Sprintf("Rules of segment %q not updated as sent", id), heldRuleDifferences("the segment", got.Rules, rules), reviewKeptState)
+		return nil
+	}
+	return got
+}
+
+func orEmptyRules(r []console.SegmentRule) []console.SegmentRule {
+	if r == nil {
+		return []console.SegmentRule{}
+	}
+	return r
+}
+
+// finish fills the computed values after the writes: the rules from the rules write's answer, the
+// rest (and rules when none were written) from a read of the segment. The ids are the plan's,
+// which the writes sent.
+func (r *segmentResource) finish(ctx context.Context, op *framework.Operation, m *segmentModel, created, written *console.Segment, diags *diag.Diagnostics) {
+	seg, err := r.data.client.GetSegment(ctx, m.SegmentID.ValueString())
+	if err != nil {
+		if created == nil || diags.HasError() {
+			framework.APIFailure{Op: "read", Object: fmt.Sprintf("segment %q", m.SegmentID.ValueString())}.Add(ctx, diags, op, err)
+			seg = &console.Segment{ID: m.SegmentID.ValueString()}
+		} else {
+			seg = created
+		}
+	}
+	if written != nil {
+		seg.Rules = written.Rules
+	}
+	diags.Append(flattenSegment(ctx, seg, nil, m)...)
+}
+
+// recoverCreate handles a failed create: a create whose answer was lost, or met "exists", reads
+// the segment back. One as was sent after a lost answer is this apply's own; none at all after a
+// lost answer means the create never arrived (again: it may be sent once more).
+func (r *segmentResource) recoverCreate(ctx context.Context, sent console.NewSegment, err error) (_ *console.Segment, again bool, _ error) {
+	ambiguous := console.MaybeApplied(err)
+	refused := console.Refused(err)
+	if !ambiguous && !refused {
+		return nil, false, err
+	}
+	got, gerr := r.data.client.GetSegment(ctx, sent.ID)
+	if gerr != nil {
+		return nil, ambiguous && console.NotFound(gerr), err
+	}
+	if ambiguous && got.Type == sent.Type && got.Description == sent.Description && (sent.Name == "" || got.Name == sent.Name) {
+		tflog.Info(ctx, "segment create answer was lost but the segment was stored as sent: carrying on as created", map[string]any{"segment_id": sent.ID})
+		return got, false, nil
+	}
+	return nil, false, &segmentExistsError{id: sent.ID, cause: err}
 }

@@ -45,7 +45,7 @@ func TestRefreshSegment_metadataUnreadable(t *testing.T) {
 	held := []string{"a", "b", "c"}
 
 	priv := idListPrivate{WrittenAt: time.Now().Add(-time.Minute).Unix(), Refused: []string{"c"}}
-	got, err := r.refreshSegment(context.Background(), "s", held, &priv)
+	got, err := refreshSegment(context.Background(), r.data, "s", held, &priv)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func TestRefreshSegment_metadataUnreadable(t *testing.T) {
 	}
 
 	priv = idListPrivate{WrittenAt: time.Now().Add(-idListPropagation - time.Minute).Unix()}
-	got, err = r.refreshSegment(context.Background(), "s", held, &priv)
+	got, err = refreshSegment(context.Background(), r.data, "s", held, &priv)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +95,7 @@ func TestSegmentIDListExpectedVersion(t *testing.T) {
 	if got := idListWrites(2500); got != 3 {
 		t.Errorf("2,500 ids take %d writes, want 3", got)
 	}
-	base, ok := r.idListBase(ctx, "s", idListPrivate{})
+	base, ok := idListBase(ctx, r.data, "s", idListPrivate{})
 	if !ok || base != 7 {
 		t.Fatalf("base %d, %v; want 7", base, ok)
 	}
@@ -103,13 +103,13 @@ func TestSegmentIDListExpectedVersion(t *testing.T) {
 	mu.Lock()
 	updating = true
 	mu.Unlock()
-	if base, ok := r.idListBase(ctx, "s", idListPrivate{Expected: "9"}); !ok || base != 9 {
+	if base, ok := idListBase(ctx, r.data, "s", idListPrivate{Expected: "9"}); !ok || base != 9 {
 		t.Errorf("on their way, ours: %d, %v; want 9", base, ok)
 	}
-	if _, ok := r.idListBase(ctx, "s", idListPrivate{}); ok {
+	if _, ok := idListBase(ctx, r.data, "s", idListPrivate{}); ok {
 		t.Error("on their way, not ours: a base was taken")
 	}
-	priv, onItsWay := r.afterIDWrite(ctx, "s", nil, expectedVersion(7, true, 3))
+	priv, onItsWay := afterIDWrite(ctx, r.data, "s", nil, expectedVersion(7, true, 3))
 	if !onItsWay || priv.Expected != "10" || priv.WrittenAt == 0 {
 		t.Fatalf("after the writes: %+v, on its way %v", priv, onItsWay)
 	}
@@ -124,7 +124,7 @@ func TestSegmentIDListExpectedVersion(t *testing.T) {
 		mu.Unlock()
 		p := priv
 		p.WrittenAt = 1 // long ago: only the version tells
-		got, err := r.refreshSegment(ctx, "s", held, &p)
+		got, err := refreshSegment(ctx, r.data, "s", held, &p)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -5,11 +5,14 @@ package provider
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"slices"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -237,4 +240,59 @@ var segmentRuleConditions = conditionKind{
 	operators:    conditionOperators,
 	warnUnknown:  true,
 	numbers:      true,
+}
+
+type segmentExistsError struct {
+	id    string
+	cause error
+}
+
+func (e *segmentExistsError) Error() string {
+	return fmt.Sprintf("A segment with id %[1]q already exists in the console but is not managed by this Terraform state. "+
+		"Terraform does not take over existing segments.\n\nTo manage it with Terraform, import it with:\n\n"+
+		"  terraform import featureconsole_segment.<resource name> %[1]q\n\nor an import block:\n\n"+
+		"  import {\n    to = featureconsole_segment.<resource name>\n    id = %[1]q\n  }\n\n"+
+		"then adjust the configuration until the plan shows no changes. Or choose another segment_id.", e.id)
+}
+
+func (e *segmentExistsError) Unwrap() error { return e.cause }
+
+func addSegmentCreateError(ctx context.Context, diags *diag.Diagnostics, op *framework.Operation, id string, err error) {
+	create := framework.APIFailure{Op: "create", Object: fmt.Sprintf("segment %q", id)}
+	var exists *segmentExistsError
+	if errors.As(err, &exists) {
+		detail := exists.Error()
+		if op.TimedOut(ctx) {
+			detail = create.Detail(ctx, op, err)
+		}
+		diags.AddAttributeError(path.Root("segment_id"), fmt.Sprintf("Segment %q already exists", id), detail)
+		return
+	}
+	create.Add(ctx, diags, op, err)
+}
+
+// segmentWriteFailure adds the diagnostic of a failed write of a segment's rules or ids: an
+// archived segment, the id-list cap, or the service's account.
+func segmentWriteFailure(ctx context.Context, diags *diag.Diagnostics, op *framework.Operation, id, what string, err error) {
+	switch {
+	case console.IsArchived(err):
+		diags.AddError(fmt.Sprintf("Segment %q is archived", id),
+			fmt.Sprintf("Unable to %s segment %q: the segment is archived, and the service refuses every change to an archived "+
+				"segment. The service has no way to unarchive a segment. To change its members, give the segment a new "+
+				"segment_id in the configuration: Terraform then creates a new segment and deletes the archived one (update "+
+				"the gates and segments that refer to it by id). The service said: %s", what, id, framework.FailureAccount(err)))
+	default:
+		framework.APIFailure{Op: what, Object: fmt.Sprintf("segment %q", id)}.Add(ctx, diags, op, err)
+	}
+}
+
+// idListCapDetail says what the service's id-list cap means for a write of ids, of which written
+// were taken and todo are still to add; the segment now holds holds ids.
+func idListCapDetail(id string, written, todo, holds int, err error) string {
+	return fmt.Sprintf("The service refused to add more ids to segment %q: its id-list limit was reached. An id list holds at "+
+		"most 10,000 ids unless the project has Large ID Lists (a beta of the service, not on every plan). %d id(s) were "+
+		"written before the limit was reached and the segment now holds %d; %d id(s) are still to add. Large ID Lists must "+
+		"be enabled for the project (ask the service's support or your account team), then run apply again: the next plan "+
+		"shows only the ids still to add. The segment is never deleted or created again for this. The service said: %s",
+		id, written, holds, todo, framework.FailureAccount(err))
 }

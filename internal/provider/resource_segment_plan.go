@@ -5,7 +5,6 @@ package provider
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -15,7 +14,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
@@ -160,108 +158,4 @@ func eachRefusedConditionType(rules types.List, skip func(rule map[string]attr.V
 			refused(path.Root("rules").AtListIndex(i).AtName("conditions").AtListIndex(k).AtName("type"), typ.ValueString())
 		}
 	}
-}
-
-// readSegment reads a segment and, for an id_list one, every page of its ids.
-func (r *segmentResource) readSegment(ctx context.Context, id string) (*segmentRead, error) {
-	s, err := r.data.client.GetSegment(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	out := &segmentRead{Segment: s}
-	if s.Type == console.SegmentIDList {
-		if out.ids, err = r.data.client.SegmentIDs(ctx, id); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
-}
-
-// writeSegmentRules replaces the segment's rules and checks that the answer holds what was sent.
-func (r *segmentResource) writeSegmentRules(ctx context.Context, op *framework.Operation, id string, rules []console.SegmentRule, diags *diag.Diagnostics) *console.Segment {
-	got, err := r.data.client.SetSegmentRules(console.WithOperation(ctx, op.Name), id, orEmptyRules(rules))
-	if err != nil {
-		segmentWriteFailure(ctx, diags, op, id, op.Name+" rules of", err)
-		return nil
-	}
-	if !sameRules(got.Rules, rules) {
-		addNotAsSent(diags, fmt.Sprintf("Rules of segment %q not updated as sent", id), heldRuleDifferences("the segment", got.Rules, rules), reviewKeptState)
-		return nil
-	}
-	return got
-}
-
-func orEmptyRules(r []console.SegmentRule) []console.SegmentRule {
-	if r == nil {
-		return []console.SegmentRule{}
-	}
-	return r
-}
-
-// finish fills the computed values after the writes: the rules from the rules write's answer, the
-// rest (and rules when none were written) from a read of the segment. The ids are the plan's,
-// which the writes sent.
-func (r *segmentResource) finish(ctx context.Context, op *framework.Operation, m *segmentModel, created, written *console.Segment, diags *diag.Diagnostics) {
-	seg, err := r.data.client.GetSegment(ctx, m.SegmentID.ValueString())
-	if err != nil {
-		if created == nil || diags.HasError() {
-			framework.APIFailure{Op: "read", Object: fmt.Sprintf("segment %q", m.SegmentID.ValueString())}.Add(ctx, diags, op, err)
-			seg = &console.Segment{ID: m.SegmentID.ValueString()}
-		} else {
-			seg = created
-		}
-	}
-	if written != nil {
-		seg.Rules = written.Rules
-	}
-	diags.Append(flattenSegment(ctx, seg, nil, m)...)
-}
-
-// recoverCreate handles a failed create: a create whose answer was lost, or met "exists", reads
-// the segment back. One as was sent after a lost answer is this apply's own; none at all after a
-// lost answer means the create never arrived (again: it may be sent once more).
-func (r *segmentResource) recoverCreate(ctx context.Context, sent console.NewSegment, err error) (_ *console.Segment, again bool, _ error) {
-	ambiguous := console.MaybeApplied(err)
-	refused := console.Refused(err)
-	if !ambiguous && !refused {
-		return nil, false, err
-	}
-	got, gerr := r.data.client.GetSegment(ctx, sent.ID)
-	if gerr != nil {
-		return nil, ambiguous && console.NotFound(gerr), err
-	}
-	if ambiguous && got.Type == sent.Type && got.Description == sent.Description && (sent.Name == "" || got.Name == sent.Name) {
-		tflog.Info(ctx, "segment create answer was lost but the segment was stored as sent: carrying on as created", map[string]any{"segment_id": sent.ID})
-		return got, false, nil
-	}
-	return nil, false, &segmentExistsError{id: sent.ID, cause: err}
-}
-
-type segmentExistsError struct {
-	id    string
-	cause error
-}
-
-func (e *segmentExistsError) Error() string {
-	return fmt.Sprintf("A segment with id %[1]q already exists in the console but is not managed by this Terraform state. "+
-		"Terraform does not take over existing segments.\n\nTo manage it with Terraform, import it with:\n\n"+
-		"  terraform import featureconsole_segment.<resource name> %[1]q\n\nor an import block:\n\n"+
-		"  import {\n    to = featureconsole_segment.<resource name>\n    id = %[1]q\n  }\n\n"+
-		"then adjust the configuration until the plan shows no changes. Or choose another segment_id.", e.id)
-}
-
-func (e *segmentExistsError) Unwrap() error { return e.cause }
-
-func addSegmentCreateError(ctx context.Context, diags *diag.Diagnostics, op *framework.Operation, id string, err error) {
-	create := framework.APIFailure{Op: "create", Object: fmt.Sprintf("segment %q", id)}
-	var exists *segmentExistsError
-	if errors.As(err, &exists) {
-		detail := exists.Error()
-		if op.TimedOut(ctx) {
-			detail = create.Detail(ctx, op, err)
-		}
-		diags.AddAttributeError(path.Root("segment_id"), fmt.Sprintf("Segment %q already exists", id), detail)
-		return
-	}
-	create.Add(ctx, diags, op, err)
 }
