@@ -115,6 +115,8 @@ type GateFields struct {
 	Tags        *[]string `json:"tags,omitempty"`
 	Type        *string   `json:"type,omitempty"`
 	IDType      *string   `json:"idType,omitempty"`
+	// TargetApps are sent as a list, never as the bare string the service may answer for one.
+	TargetApps *[]string `json:"targetApps,omitempty"`
 	// ReleasePipelineID attaches the gate to a pipeline, or detaches it (Unlinked: null).
 	ReleasePipelineID Link `json:"releasePipelineID,omitzero"`
 }

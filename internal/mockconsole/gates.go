@@ -51,11 +51,12 @@ type Gate struct {
 	Type             string   `json:"type"`
 	// TypeReason is why the service judges the gate stale (Type "STALE"; see MarkGateStale), "NONE"
 	// otherwise.
-	TypeReason        string `json:"typeReason"`
-	IDType            string `json:"idType"`
-	ReleasePipelineID string `json:"releasePipelineID"` // "" for none
-	CreatorName       string `json:"creatorName"`
-	CreatedTime       int64  `json:"createdTime"`
+	TypeReason        string   `json:"typeReason"`
+	IDType            string   `json:"idType"`
+	TargetApps        []string `json:"targetApps"`        // target apps by name
+	ReleasePipelineID string   `json:"releasePipelineID"` // "" for none
+	CreatorName       string   `json:"creatorName"`
+	CreatedTime       int64    `json:"createdTime"`
 	Audited
 	// ChecksPerHour is the service's count of the gate's checks: null, as the mock has no traffic.
 	ChecksPerHour *float64 `json:"checksPerHour"`
@@ -336,6 +337,7 @@ func ruleID(baseID string, pct float64, counter int) string {
 
 func (g Gate) clone() Gate {
 	g.Tags = nonNilStrings(g.Tags)
+	g.TargetApps = nonNilStrings(g.TargetApps)
 	if g.Owner != nil {
 		o := *g.Owner
 		g.Owner = &o
@@ -386,6 +388,7 @@ type gateFieldsReq struct {
 	Tags              *[]string `json:"tags"`
 	Type              *string   `json:"type"`
 	IDType            *string   `json:"idType"`
+	TargetApps        *[]string `json:"targetApps"`
 	ReleasePipelineID link      `json:"releasePipelineID"`
 }
 
@@ -396,7 +399,7 @@ func withGateDefaults(g Gate) Gate {
 	g.IDType = cmp.Or(g.IDType, defaultIDType)
 	g.Status = cmp.Or(g.Status, defaultGateStatus)
 	g.TypeReason = cmp.Or(g.TypeReason, typeReasonNone)
-	g.Tags = nonNilStrings(g.Tags)
+	g.Tags, g.TargetApps = nonNilStrings(g.Tags), nonNilStrings(g.TargetApps)
 	if g.Rules == nil {
 		g.Rules = []Rule{}
 	}
@@ -444,6 +447,9 @@ func (s *Server) setGateFields(g *Gate, req gateFieldsReq) {
 	}
 	if req.Tags != nil {
 		g.Tags = nonNilStrings(*req.Tags)
+	}
+	if req.TargetApps != nil {
+		g.TargetApps = nonNilStrings(*req.TargetApps)
 	}
 	if req.Type != nil {
 		g.Type = *req.Type

@@ -71,6 +71,38 @@ func TestGateWrites(t *testing.T) {
 	expect(t, c.do("DELETE", "/gates/g_rules", nil), 404)
 }
 
+// TestGateTargetApps: a gate's targetApps are stored as sent, changed by a PATCH that carries them
+// and left by one that does not, answered as a list ([] for none), and with BareTargetApps one app
+// as a bare string, in a read and a listing alike.
+func TestGateTargetApps(t *testing.T) {
+	s, c := newClient(t, Config{NoSeed: true})
+	expect(t, c.do("POST", "/gates", map[string]any{"id": "g_apps", "targetApps": []string{"web", "ios"}}), 201)
+	expect(t, c.do("POST", "/gates", map[string]any{"id": "g_none"}), 201)
+	if got, _ := s.Gate("g_apps"); strings.Join(got.TargetApps, ",") != "web,ios" {
+		t.Errorf("stored %q", got.TargetApps)
+	}
+	if apps := c.do("GET", "/gates/g_none", nil).data()["targetApps"]; apps == nil || len(apps.([]any)) != 0 {
+		t.Errorf("a gate without apps answers targetApps %v", apps)
+	}
+	expect(t, c.do("PATCH", "/gates/g_apps", map[string]any{"description": "d"}), 200)
+	expect(t, c.do("PATCH", "/gates/g_apps", map[string]any{"targetApps": []string{"web"}}), 200)
+	if got, _ := s.Gate("g_apps"); strings.Join(got.TargetApps, ",") != "web" || got.Description != "d" {
+		t.Errorf("patched %+v", got)
+	}
+	if apps := c.do("GET", "/gates/g_apps", nil).data()["targetApps"]; len(apps.([]any)) != 1 {
+		t.Errorf("without the habit one app is answered %v", apps)
+	}
+	s.SetHabits(Habits{BareTargetApps: true})
+	if apps := c.do("GET", "/gates/g_apps", nil).data()["targetApps"]; apps != "web" {
+		t.Errorf("with BareTargetApps one app is answered %v", apps)
+	}
+	for _, g := range c.do("GET", "/gates", nil).Body["data"].([]any) {
+		if g := g.(map[string]any); g["id"] == "g_apps" && g["targetApps"] != "web" {
+			t.Errorf("with BareTargetApps the listing answers %v", g["targetApps"])
+		}
+	}
+}
+
 // TestGateCreateValidation: every field the service checks on a create is refused with a 400 and
 // stores nothing.
 func TestGateCreateValidation(t *testing.T) {

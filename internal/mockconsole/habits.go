@@ -112,7 +112,7 @@ type Habits struct {
 
 	// The habits of dynamic configs on the 2025 wire (habits_configs.go).
 
-	// BareTargetApps: a config with one target app answers it as a bare string.
+	// BareTargetApps: a gate or config with one target app answers it as a bare string.
 	BareTargetApps bool
 	// JSON5Copies: configs answer schemaJson5, defaultValueJson5 and each rule's returnValueJson5 as
 	// the console's JSON5 text (comments, unquoted keys, trailing commas).

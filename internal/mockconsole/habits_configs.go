@@ -11,9 +11,9 @@ import (
 	"strings"
 )
 
-// The habits of dynamic configs on the service's 2025 wire (the service's 2025 documents): answers as
-// the documents show them, the same values written otherwise. Every function here runs with s.mu
-// held.
+// The habits of dynamic configs on the service's 2025 wire (the service's 2025 documents), and a
+// gate's one target app as a bare string: answers as the documents show them, the same values
+// written otherwise. Every function here runs with s.mu held.
 
 // configHabits are the switches of the habits below, by field name (see Habits.switches).
 func (h *Habits) configHabits() map[string]*bool {
@@ -22,26 +22,36 @@ func (h *Habits) configHabits() map[string]*bool {
 	}
 }
 
-// reshapeConfigs gives the configs of an answer (one config, or a list) the wire habits switched on.
+// reshapeConfigs gives the configs of an answer (one config, or a list) the wire habits switched on,
+// and the gates of an answer their one target app as a bare string (BareTargetApps).
 func (h Habits) reshapeConfigs(r *http.Request, data any) {
-	if !strings.HasPrefix(strings.TrimPrefix(r.URL.Path, basePath), "/dynamic_configs") {
+	p := strings.TrimPrefix(r.URL.Path, basePath)
+	gates := p == "/gates" || strings.HasPrefix(p, "/gates/")
+	if !gates && !strings.HasPrefix(p, "/dynamic_configs") {
 		return
 	}
-	configs, ok := data.([]any)
+	objects, ok := data.([]any)
 	if !ok {
-		configs = []any{data}
+		objects = []any{data}
 	}
-	for _, c := range configs {
-		if cm, ok := c.(map[string]any); ok {
-			h.reshapeConfig(cm)
+	for _, o := range objects {
+		if om, ok := o.(map[string]any); ok && gates {
+			h.bareTargetApps(om)
+		} else if ok {
+			h.reshapeConfig(om)
 		}
 	}
 }
 
-func (h Habits) reshapeConfig(c map[string]any) {
-	if apps, _ := c["targetApps"].([]any); h.BareTargetApps && len(apps) == 1 {
-		c["targetApps"] = apps[0]
+// bareTargetApps answers one target app as a bare string (BareTargetApps).
+func (h Habits) bareTargetApps(o map[string]any) {
+	if apps, _ := o["targetApps"].([]any); h.BareTargetApps && len(apps) == 1 {
+		o["targetApps"] = apps[0]
 	}
+}
+
+func (h Habits) reshapeConfig(c map[string]any) {
+	h.bareTargetApps(c)
 	schema, _ := c["schema"].(string)
 	if h.SchemaReserialised && schema != "" {
 		c["schema"] = string(compactJSON(reorderedJSON([]byte(schema))))

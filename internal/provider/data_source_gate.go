@@ -31,6 +31,8 @@ func NewGateDataSource() datasource.DataSource {
 			"is_enabled": schema.BoolAttribute{Computed: true,
 				MarkdownDescription: "Whether the gate is enabled: a disabled gate fails every check."},
 			"tags": schema.SetAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Tags of the gate."},
+			"target_apps": schema.SetAttribute{Computed: true, ElementType: types.StringType,
+				MarkdownDescription: "Target apps the gate is served to, by name."},
 			"type": framework.ComputedText("`PERMANENT` or `TEMPORARY`. A temporary gate the service judges stale (shown as `STALE` " +
 				"in the console) reads `TEMPORARY`, as `featureconsole_gate` holds it; `type_reason` says why it is stale."),
 			"type_reason": framework.ComputedText("Why the service judges the gate stale, such as `STALE_NO_RULES` or " +

@@ -15,13 +15,14 @@ import (
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/mockconsole"
 )
 
-// The featureconsole_gate data source reads a fresh gate with its rules, a stale one (TEMPORARY with
-// its type_reason) and an archived one; a gate that does not exist is an error naming it.
+// The featureconsole_gate data source reads a fresh gate with its rules and target apps, a stale one
+// (TEMPORARY with its type_reason) and an archived one; a gate that does not exist is an error
+// naming it.
 func TestAccGateDataSource(t *testing.T) {
 	m, url := startMock(t, mockconsole.Config{NoSeed: true})
 	m.PutPipeline(mockconsole.Pipeline{ID: "pl_web", Name: "Web rollout"})
 	m.PutGate(mockconsole.Gate{ID: "fresh_gate", Name: "Fresh gate", Description: "d", IsEnabled: true, Tags: []string{"web"},
-		Type: "PERMANENT", IDType: "stableID", ReleasePipelineID: "pl_web",
+		Type: "PERMANENT", IDType: "stableID", ReleasePipelineID: "pl_web", TargetApps: []string{"web", "ios"},
 		Rules: []mockconsole.Rule{{Name: "staff", PassPercentage: 50, Conditions: []mockconsole.Condition{
 			{Type: "email", Operator: "str_contains_any", TargetValue: []any{"@example.com"}}}}}})
 	m.PutGate(mockconsole.Gate{ID: "stale_gate", Type: "TEMPORARY"})
@@ -57,6 +58,7 @@ data "featureconsole_gate" "archived" {
 					statecheck.ExpectKnownValue(fresh, at("description"), knownvalue.StringExact("d")),
 					statecheck.ExpectKnownValue(fresh, at("is_enabled"), knownvalue.Bool(true)),
 					statecheck.ExpectKnownValue(fresh, at("tags"), knownvalue.SetExact([]knownvalue.Check{knownvalue.StringExact("web")})),
+					statecheck.ExpectKnownValue(fresh, at("target_apps"), appSet("web", "ios")),
 					statecheck.ExpectKnownValue(fresh, at("type"), knownvalue.StringExact("PERMANENT")),
 					statecheck.ExpectKnownValue(fresh, at("type_reason"), knownvalue.StringExact("NONE")),
 					statecheck.ExpectKnownValue(fresh, at("id_type"), knownvalue.StringExact("stableID")),
@@ -72,6 +74,7 @@ data "featureconsole_gate" "archived" {
 					statecheck.ExpectKnownValue(stale, at("type_reason"), knownvalue.StringExact("STALE_NO_RULES")),
 					statecheck.ExpectKnownValue(stale, at("release_pipeline_id"), knownvalue.Null()),
 					statecheck.ExpectKnownValue(stale, at("rules"), knownvalue.ListSizeExact(0)),
+					statecheck.ExpectKnownValue(stale, at("target_apps"), knownvalue.SetSizeExact(0)),
 					statecheck.ExpectKnownValue(archived, at("archived"), knownvalue.Bool(true)),
 					statecheck.ExpectKnownValue(archived, at("status"), knownvalue.StringExact("Archived")),
 					statecheck.ExpectKnownValue(archived, at("rules"), knownvalue.ListSizeExact(1)),

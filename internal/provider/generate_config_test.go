@@ -90,6 +90,10 @@ var generateConfigCases = []generateConfigCase{
 	}},
 	// The objects whose only nested attribute is timeouts: generated as every other.
 	{name: "gate_seeded", typ: "featureconsole_gate", id: "search_v2"},
+	// A gate served to target apps set in the console (one of them: a bare string on the live wire).
+	{name: "gate_target_apps", typ: "featureconsole_gate", id: "tfacc_apps", seed: func(m *mockconsole.Server) {
+		m.PutGate(mockconsole.Gate{ID: "tfacc_apps", Name: "Served to web", TargetApps: []string{"web"}})
+	}},
 	{name: "dynamic_config_seeded", typ: "featureconsole_dynamic_config", id: "homepage_banner"},
 	{name: "dynamic_config_rules_variants", typ: "featureconsole_dynamic_config_rules", id: "homepage_banner", seed: func(m *mockconsole.Server) {
 		c, _ := m.DynamicConfig("homepage_banner")

@@ -49,7 +49,7 @@ func (r *gateResource) Schema(ctx context.Context, _ resource.SchemaRequest, res
 	}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A feature gate itself: its id, display name, description, whether it is enabled, tags, " +
-			"type, unit ID type and the release pipeline its changes roll out through. Its rules belong to " +
+			"target apps, type, unit ID type and the release pipeline its changes roll out through. Its rules belong to " +
 			"`featureconsole_gate_rules`, which works on a gate created in the same apply " +
 			"(`gate_id = featureconsole_gate.x.gate_id`); neither resource changes what the other manages. " +
 			"Destroy deletes the gate together with any rules it still has and its history, unless `archive_on_destroy` " +
@@ -81,6 +81,13 @@ func (r *gateResource) Schema(ctx context.Context, _ resource.SchemaRequest, res
 				MarkdownDescription: "Tags of the gate. None when omitted at creation. Updated in place.",
 				Validators:          []validator.Set{setvalidator.ValueStringsAre(framework.NotBlank())},
 				PlanModifiers:       []planmodifier.Set{setplanmodifier.UseStateForUnknown()},
+			},
+			"target_apps": schema.SetAttribute{
+				Optional: true, Computed: true, ElementType: types.StringType,
+				MarkdownDescription: "Target apps the gate is served to, by name, such as `web` or " +
+					"`featureconsole_target_app.web.name`. None when omitted at creation. Updated in place.",
+				Validators:    []validator.Set{setvalidator.ValueStringsAre(framework.NotBlank())},
+				PlanModifiers: []planmodifier.Set{setplanmodifier.UseStateForUnknown()},
 			},
 			"type": chosenString("`PERMANENT` or `TEMPORARY`; the service chooses `PERMANENT` when it is omitted. Updated in place. "+
 				"A temporary gate the service judges stale (shown as `STALE` in the console) keeps `TEMPORARY` here: "+

@@ -35,6 +35,7 @@ type gateFields struct {
 	Description       types.String `tfsdk:"description"`
 	IsEnabled         types.Bool   `tfsdk:"is_enabled"`
 	Tags              types.Set    `tfsdk:"tags"`
+	TargetApps        types.Set    `tfsdk:"target_apps"`
 	Type              types.String `tfsdk:"type"`
 	TypeReason        types.String `tfsdk:"type_reason"`
 	IDType            types.String `tfsdk:"id_type"`
@@ -65,6 +66,9 @@ func gateFieldsFrom(ctx context.Context, m gateModel) (console.GateFields, diag.
 	}
 	tags, diags := knownTags(ctx, m.Tags)
 	f.Tags = tags
+	apps, d := knownTags(ctx, m.TargetApps)
+	diags.Append(d...)
+	f.TargetApps = apps
 	return f, diags
 }
 
@@ -77,6 +81,7 @@ func gateChanges(ctx context.Context, plan, state gateModel) (console.GateFields
 	ifChanged(plan.Description, state.Description, func() { f.Description = all.Description })
 	ifChanged(plan.IsEnabled, state.IsEnabled, func() { f.IsEnabled = all.IsEnabled })
 	ifChanged(plan.Tags, state.Tags, func() { f.Tags = all.Tags })
+	ifChanged(plan.TargetApps, state.TargetApps, func() { f.TargetApps = all.TargetApps })
 	ifChanged(plan.Type, state.Type, func() { f.Type = all.Type })
 	ifChanged(plan.IDType, state.IDType, func() { f.IDType = all.IDType })
 	ifChanged(plan.ReleasePipelineID, state.ReleasePipelineID, func() { f.ReleasePipelineID = plannedLink(plan.ReleasePipelineID) })
@@ -89,7 +94,7 @@ func emptyGateFields(f console.GateFields) bool {
 }
 
 // flattenGateFields puts what the service holds into the model; fields the service leaves out or
-// sends as null read as the service's "none" ("" or no tags), a pipeline "" as no pipeline. A stale
+// sends as null read as the service's "none" ("" or no tags or apps), a pipeline "" as no pipeline. A stale
 // gate's type is what was declared (TEMPORARY): STALE is the service's verdict, never drift.
 // archive_on_destroy is Terraform's alone: kept, false where nothing set it (import, a listing).
 func flattenGateFields(g *console.Gate, m *gateModel) {
@@ -103,6 +108,7 @@ func flattenGateFields(g *console.Gate, m *gateModel) {
 		tags[i] = types.StringValue(t)
 	}
 	m.Tags = types.SetValueMust(types.StringType, tags)
+	m.TargetApps = framework.StringSet(g.TargetApps)
 	m.Type = types.StringValue(g.DeclaredType())
 	m.TypeReason = types.StringValue(g.StaleReason())
 	m.Archived = types.BoolValue(g.Archived())
@@ -141,7 +147,7 @@ func gateHolds(g *console.Gate, f console.GateFields) bool {
 	return g.ID == f.ID && same(f.Name, g.Name) && same(f.Description, g.Description) &&
 		same(f.Type, g.Type) && same(f.IDType, g.IDType) && f.ReleasePipelineID.HeldBy(g.ReleasePipelineID) &&
 		(f.IsEnabled == nil || *f.IsEnabled == g.IsEnabled) &&
-		(f.Tags == nil || sameStringSet(*f.Tags, g.Tags))
+		(f.Tags == nil || sameStringSet(*f.Tags, g.Tags)) && (f.TargetApps == nil || sameStringSet(*f.TargetApps, g.TargetApps))
 }
 
 const gateIdentityAttr = "gate_id"

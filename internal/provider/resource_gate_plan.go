@@ -71,7 +71,7 @@ func (r *gateResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRe
 func gateWritesNothing(plan, state gateModel) bool {
 	for _, pair := range [][2]attr.Value{
 		{plan.Name, state.Name}, {plan.Description, state.Description}, {plan.IsEnabled, state.IsEnabled},
-		{plan.Tags, state.Tags}, {plan.Type, state.Type}, {plan.IDType, state.IDType},
+		{plan.Tags, state.Tags}, {plan.TargetApps, state.TargetApps}, {plan.Type, state.Type}, {plan.IDType, state.IDType},
 		{plan.ReleasePipelineID, state.ReleasePipelineID}, {plan.Archived, state.Archived},
 	} {
 		if pair[0].IsUnknown() || !pair[0].Equal(pair[1]) {

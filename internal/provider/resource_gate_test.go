@@ -91,6 +91,7 @@ func TestAccGate_lifecycle(t *testing.T) {
 					plancheck.ExpectUnknownValue(gateAddr, tfjsonpath.New("name")),
 					plancheck.ExpectUnknownValue(gateAddr, tfjsonpath.New("type")),
 					plancheck.ExpectUnknownValue(gateAddr, tfjsonpath.New("tags")),
+					plancheck.ExpectUnknownValue(gateAddr, tfjsonpath.New("target_apps")),
 					plancheck.ExpectUnknownValue(gateAddr, tfjsonpath.New("status")),
 				}},
 				ConfigStateChecks: []statecheck.StateCheck{
@@ -100,6 +101,7 @@ func TestAccGate_lifecycle(t *testing.T) {
 					statecheck.ExpectKnownValue(gateAddr, tfjsonpath.New("is_enabled"), knownvalue.Bool(true)),
 					statecheck.ExpectKnownValue(gateAddr, tfjsonpath.New("description"), knownvalue.StringExact("")),
 					statecheck.ExpectKnownValue(gateAddr, tfjsonpath.New("tags"), knownvalue.SetSizeExact(0)),
+					statecheck.ExpectKnownValue(gateAddr, tfjsonpath.New("target_apps"), knownvalue.SetSizeExact(0)),
 					statecheck.ExpectKnownValue(gateAddr, tfjsonpath.New("release_pipeline_id"), knownvalue.Null()),
 					statecheck.ExpectKnownValue(gateAddr, tfjsonpath.New("creator_name"), knownvalue.StringExact("Console API")),
 					statecheck.ExpectKnownValue(gateAddr, tfjsonpath.New("created_time"), knownvalue.NotNull()),
@@ -265,6 +267,7 @@ func TestAccGate_validation(t *testing.T) {
 		{[]string{`type = "permanent"`}, wrapped(`Attribute type value must be one of: ["PERMANENT" "TEMPORARY"]`)},
 		{[]string{`id_type = " "`}, wrapped(`Attribute id_type must not be empty`)},
 		{[]string{`tags = ["web", ""]`}, wrapped(`Attribute tags[Value("")] must not be empty`)},
+		{[]string{`target_apps = ["web", " "]`}, wrapped(`Attribute target_apps[Value(" ")] must not be empty`)},
 		{[]string{`release_pipeline_id = ""`}, wrapped(`Attribute release_pipeline_id must not be empty`)},
 		{[]string{`timeouts = { create = "0s" }`}, wrapped(`must be a positive duration`)},
 	}
@@ -401,7 +404,7 @@ func TestAccGate_listResource(t *testing.T) {
 	t.Parallel()
 	m, url := startMock(t, mockconsole.Config{PageSizeCap: 50})
 	g, _ := m.Gate("dark_mode")
-	g.Name, g.Type, g.ReleasePipelineID = "Dark mode", "TEMPORARY", "pl_web"
+	g.Name, g.Type, g.ReleasePipelineID, g.TargetApps = "Dark mode", "TEMPORARY", "pl_web", []string{"web", "ios"}
 	m.PutGate(g)
 	noSingleReads := checkQueryWith(func() error {
 		if n := m.CountRequests(http.MethodGet, "/gates/"); n != 0 {
@@ -446,6 +449,7 @@ list "featureconsole_gate" "ui" {
 					{Path: tfjsonpath.New("type"), KnownValue: knownvalue.StringExact("TEMPORARY")},
 					{Path: tfjsonpath.New("release_pipeline_id"), KnownValue: knownvalue.StringExact("pl_web")},
 					{Path: tfjsonpath.New("tags"), KnownValue: knownvalue.SetExact([]knownvalue.Check{knownvalue.StringExact("ui")})},
+					{Path: tfjsonpath.New("target_apps"), KnownValue: appSet("web", "ios")},
 				}),
 				noSingleReads,
 			},
@@ -477,7 +481,7 @@ func TestAccGate_generatedConfiguration(t *testing.T) {
 	m.PutPipeline(mockconsole.Pipeline{ID: "pl_web", Name: "Web rollout"})
 	m.PutGate(mockconsole.Gate{ID: "plain", Tags: []string{"team-a"}})
 	m.PutGate(mockconsole.Gate{ID: "every_field", Name: "Every field", Description: "All set", IsEnabled: false,
-		Tags: []string{"team-a", "web"}, Type: "TEMPORARY", IDType: "stableID", ReleasePipelineID: "pl_web",
+		Tags: []string{"team-a", "web"}, Type: "TEMPORARY", IDType: "stableID", ReleasePipelineID: "pl_web", TargetApps: []string{"web"},
 		Rules: []mockconsole.Rule{{Name: "staff", PassPercentage: 100}}})
 	m.PutGate(mockconsole.Gate{ID: "other_team", IsEnabled: true})
 	// A stale gate onboards as TEMPORARY: STALE is the service's verdict, which validation refuses.
@@ -583,7 +587,7 @@ func TestGateFieldsFrom(t *testing.T) {
 	m := gateModel{gateFields: gateFields{
 		GateID: types.StringValue("g_1"), Name: types.StringUnknown(), Description: types.StringValue(""),
 		IsEnabled: types.BoolValue(false), Tags: types.SetUnknown(types.StringType), Type: types.StringValue("TEMPORARY"),
-		IDType: types.StringUnknown(), ReleasePipelineID: types.StringNull(),
+		IDType: types.StringUnknown(), ReleasePipelineID: types.StringNull(), TargetApps: types.SetUnknown(types.StringType),
 	}}
 	f, diags := gateFieldsFrom(ctx, m)
 	if diags.HasError() {
@@ -597,6 +601,11 @@ func TestGateFieldsFrom(t *testing.T) {
 	if got, want := body(t, f), `{"id":"g_1","description":"","isEnabled":false,"tags":[],"type":"TEMPORARY"}`; got != want {
 		t.Errorf("create body with tags = [] %s, want %s", got, want)
 	}
+	m.TargetApps = tagSet("web")
+	f, _ = gateFieldsFrom(ctx, m)
+	if got, want := body(t, f), `{"id":"g_1","description":"","isEnabled":false,"tags":[],"type":"TEMPORARY","targetApps":["web"]}`; got != want {
+		t.Errorf("create body with target_apps %s, want %s", got, want)
+	}
 }
 
 // An update sends what changed and nothing else; a pipeline the plan no longer names is detached.
@@ -605,17 +614,22 @@ func TestGateChanges(t *testing.T) {
 	state := gateModel{gateFields: gateFields{
 		GateID: types.StringValue("g_1"), Name: types.StringValue("G one"), Description: types.StringValue("d"),
 		IsEnabled: types.BoolValue(true), Tags: tagSet("a", "b"), Type: types.StringValue("PERMANENT"),
-		IDType: types.StringValue("userID"), ReleasePipelineID: types.StringValue("pl_1"),
+		IDType: types.StringValue("userID"), ReleasePipelineID: types.StringValue("pl_1"), TargetApps: tagSet("web", "ios"),
 	}}
 	plan := state
 	f, _ := gateChanges(ctx, plan, state)
 	if !emptyGateFields(f) {
 		t.Errorf("no change sends %s", body(t, f))
 	}
-	plan.Tags = tagSet("b", "a")
+	plan.Tags, plan.TargetApps = tagSet("b", "a"), tagSet("ios", "web")
 	if f, _ = gateChanges(ctx, plan, state); !emptyGateFields(f) {
-		t.Errorf("the same tags in another order send %s", body(t, f))
+		t.Errorf("the same tags and apps in another order send %s", body(t, f))
 	}
+	plan.TargetApps = tagSet("web")
+	if f, _ = gateChanges(ctx, plan, state); body(t, f) != `{"targetApps":["web"]}` {
+		t.Errorf("a change of target_apps alone sends %s", body(t, f))
+	}
+	plan.TargetApps = state.TargetApps
 	plan.Description = types.StringValue("new")
 	plan.ReleasePipelineID = types.StringNull()
 	plan.Tags = tagSet()
@@ -627,8 +641,8 @@ func TestGateChanges(t *testing.T) {
 
 // A gate read back after a lost create answer is this apply's own only if it holds what was sent.
 func TestGateHolds(t *testing.T) {
-	sent := console.GateFields{ID: "g_1", Name: new("G one"), IsEnabled: new(false), Tags: &[]string{"b", "a"}}
-	g := &console.Gate{ID: "g_1", Name: "G one", Tags: []string{"a", "b"}, Type: "PERMANENT", Description: "any"}
+	sent := console.GateFields{ID: "g_1", Name: new("G one"), IsEnabled: new(false), Tags: &[]string{"b", "a"}, TargetApps: &[]string{"web"}}
+	g := &console.Gate{ID: "g_1", Name: "G one", Tags: []string{"a", "b"}, Type: "PERMANENT", Description: "any", TargetApps: []string{"web"}}
 	if !gateHolds(g, sent) {
 		t.Error("the gate as sent (with the service's defaults for the rest) does not hold it")
 	}
@@ -636,6 +650,7 @@ func TestGateHolds(t *testing.T) {
 		"name":    func(g *console.Gate) { g.Name = "Other" },
 		"enabled": func(g *console.Gate) { g.IsEnabled = true },
 		"tags":    func(g *console.Gate) { g.Tags = []string{"a"} },
+		"apps":    func(g *console.Gate) { g.TargetApps = nil },
 		"id":      func(g *console.Gate) { g.ID = "g_2" },
 	} {
 		other := *g
@@ -646,17 +661,248 @@ func TestGateHolds(t *testing.T) {
 	}
 }
 
-// What the service leaves out or sends as null reads as none: no pipeline is null, no tags [].
+// What the service leaves out or sends as null reads as none: no pipeline is null, no tags or apps [].
 func TestFlattenGateFields(t *testing.T) {
 	var m gateModel
 	flattenGateFields(&console.Gate{ID: "g_1", Name: "g_1", IsEnabled: true, Type: "PERMANENT", IDType: "userID",
 		CreatedTime: 1700000000000}, &m)
 	if !m.ReleasePipelineID.IsNull() || m.Tags.IsNull() || len(m.Tags.Elements()) != 0 || m.Description.ValueString() != "" ||
+		m.TargetApps.IsNull() || len(m.TargetApps.Elements()) != 0 ||
 		m.ID.ValueString() != "g_1" || m.CreatedTime.ValueInt64() != 1700000000000 {
 		t.Errorf("flattened %+v", m)
 	}
-	flattenGateFields(&console.Gate{ID: "g_1", ReleasePipelineID: "pl_1", Tags: []string{"x"}}, &m)
-	if m.ReleasePipelineID.ValueString() != "pl_1" || !m.Tags.Equal(tagSet("x")) {
+	flattenGateFields(&console.Gate{ID: "g_1", ReleasePipelineID: "pl_1", Tags: []string{"x"}, TargetApps: []string{"web"}}, &m)
+	if m.ReleasePipelineID.ValueString() != "pl_1" || !m.Tags.Equal(tagSet("x")) || !m.TargetApps.Equal(tagSet("web")) {
 		t.Errorf("flattened %+v", m)
 	}
+}
+
+// gateAppsConfig is tfacc_checkout with the target_apps line given, beside the target apps web and
+// ios.
+func gateAppsConfig(url, targetApps string) string {
+	return providerBlock(url) + `
+resource "featureconsole_target_app" "web" {
+  name        = "web"
+  description = "the web app"
+}
+resource "featureconsole_target_app" "ios" {
+  name        = "ios"
+  description = "the iOS app"
+}
+` + gateConfig(targetApps)
+}
+
+// gateAppsAre checks the target apps the mock's gate tfacc_checkout holds (want sorted).
+func gateAppsAre(m *mockconsole.Server, want ...string) resource.TestCheckFunc {
+	return expectMockGate(m, "tfacc_checkout", func(g mockconsole.Gate) error {
+		if got := slices.Sorted(slices.Values(g.TargetApps)); !slices.Equal(got, want) {
+			return fmt.Errorf("the gate's target apps are %q, want %q", got, want)
+		}
+		return nil
+	})
+}
+
+// appSet is the known value of a target_apps set.
+func appSet(apps ...string) knownvalue.Check {
+	checks := make([]knownvalue.Check, len(apps))
+	for i, a := range apps {
+		checks[i] = knownvalue.StringExact(a)
+	}
+	return knownvalue.SetExact(checks)
+}
+
+// driftedApps is a plan check: the plan's refresh found the gate's target_apps changed outside of
+// Terraform to want (sorted).
+type driftedApps []string
+
+func (want driftedApps) CheckPlan(_ context.Context, req plancheck.CheckPlanRequest, resp *plancheck.CheckPlanResponse) {
+	for _, rc := range req.Plan.ResourceDrift {
+		if rc.Address != gateAddr {
+			continue
+		}
+		after, _ := rc.Change.After.(map[string]any)
+		apps, _ := after["target_apps"].([]any)
+		var got []string
+		for _, a := range apps {
+			got = append(got, fmt.Sprint(a))
+		}
+		if slices.Sort(got); !slices.Equal(got, want) {
+			resp.Error = fmt.Errorf("the plan shows %s's target_apps drifted to %q, want %q", gateAddr, got, []string(want))
+		}
+		return
+	}
+	resp.Error = fmt.Errorf("the plan shows no drift of %s", gateAddr)
+}
+
+// setGateApps sets the target apps of the mock's gate tfacc_checkout, as a change in the console.
+func setGateApps(m *mockconsole.Server, apps ...string) func() {
+	return func() {
+		g, _ := m.Gate("tfacc_checkout")
+		g.TargetApps = apps
+		m.PutGate(g)
+	}
+}
+
+// gateAppsDriftStep changes the target apps of the gate in the console to console; the plan shows
+// the drift and an update back to what cfg says, which the mock then holds (want, sorted), and the
+// plan after is empty.
+func gateAppsDriftStep(m *mockconsole.Server, cfg string, console []string, want ...string) resource.TestStep {
+	return resource.TestStep{
+		PreConfig: setGateApps(m, console...),
+		Config:    cfg,
+		ConfigPlanChecks: resource.ConfigPlanChecks{
+			PreApply: []plancheck.PlanCheck{
+				driftedApps(slices.Sorted(slices.Values(console))),
+				plancheck.ExpectResourceAction(gateAddr, plancheck.ResourceActionUpdate),
+				plancheck.ExpectKnownValue(gateAddr, tfjsonpath.New("target_apps"), appSet(want...)),
+			},
+			PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+		},
+		Check: gateAppsAre(m, want...),
+	}
+}
+
+// gateWriteBodies are the bodies of the writes of the gate's own fields (POST /gates, PATCH
+// /gates/tfacc_checkout), in order.
+func gateWriteBodies(m *mockconsole.Server) []map[string]json.RawMessage {
+	var out []map[string]json.RawMessage
+	for _, r := range m.Requests() {
+		if r.Method == http.MethodPost && r.Path == "/console/v1/gates" ||
+			r.Method == http.MethodPatch && r.Path == "/console/v1/gates/tfacc_checkout" {
+			var b map[string]json.RawMessage
+			_ = json.Unmarshal(r.Body, &b)
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// The gate's target apps (DESIGN.md §4: an app's gates are said on the gate), by the apps' names:
+// created as written and sent with the create, the plan after empty; another app added in place with
+// a PATCH of targetApps alone; a change made in the console shown as drift and put back; import by id
+// (command and import block) plans nothing; [] removes every app; omitted afterwards, the gate's
+// apps are kept (nothing planned). Destroy deletes the gate and the apps.
+func TestAccGate_targetApps(t *testing.T) {
+	m, url := startMock(t, mockconsole.Config{NoSeed: true})
+	web := gateAppsConfig(url, `target_apps = [featureconsole_target_app.web.name]`)
+	both := gateAppsConfig(url, `target_apps = [featureconsole_target_app.web.name, featureconsole_target_app.ios.name]`)
+	lastBody := func(want string) resource.TestCheckFunc {
+		return func(*terraform.State) error {
+			bodies := gateWriteBodies(m)
+			if len(bodies) == 0 {
+				return fmt.Errorf("no write of the gate")
+			}
+			last := bodies[len(bodies)-1]
+			var apps []string
+			if err := json.Unmarshal(last["targetApps"], &apps); err != nil {
+				return fmt.Errorf("the last write of the gate sent no list of targetApps: %v", last)
+			}
+			if slices.Sort(apps); strings.Join(apps, ",") != want {
+				return fmt.Errorf("the last write of the gate sent targetApps %q, want %s", apps, want)
+			}
+			return nil
+		}
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy: resource.ComposeAggregateTestCheckFunc(expectNoMockGate(m, "tfacc_checkout"), func(*terraform.State) error {
+			if ids := m.TargetAppIDs(); len(ids) > 0 {
+				return fmt.Errorf("destroy left target apps %v", ids)
+			}
+			return nil
+		}),
+		Steps: []resource.TestStep{
+			{
+				Config: web,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(gateAddr, plancheck.ResourceActionCreate),
+						plancheck.ExpectKnownValue(gateAddr, tfjsonpath.New("target_apps"), appSet("web")),
+					},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(gateAddr, tfjsonpath.New("target_apps"), appSet("web")),
+				},
+				Check: resource.ComposeAggregateTestCheckFunc(gateAppsAre(m, "web"), lastBody("web")),
+			},
+			{Config: web, PlanOnly: true},
+			{
+				Config: both,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(gateAddr, plancheck.ResourceActionUpdate),
+						plancheck.ExpectKnownValue(gateAddr, tfjsonpath.New("target_apps"), appSet("web", "ios")),
+					},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: resource.ComposeAggregateTestCheckFunc(gateAppsAre(m, "ios", "web"), lastBody("ios,web"),
+					func(*terraform.State) error {
+						bodies := gateWriteBodies(m)
+						if last := bodies[len(bodies)-1]; len(last) != 1 {
+							return fmt.Errorf("the update sent %v: want targetApps alone", last)
+						}
+						return nil
+					}),
+			},
+			gateAppsDriftStep(m, both, []string{"android"}, "ios", "web"),
+			{
+				Config: both, ResourceName: gateAddr, ImportState: true, ImportStateId: "tfacc_checkout",
+				ImportStateVerify: true, ImportStateVerifyIgnore: []string{"timeouts"},
+			},
+			// An import block of the gate, planned against the configuration: a no-op import.
+			{Config: both, ResourceName: gateAddr, ImportState: true, ImportStateKind: resource.ImportBlockWithID},
+			{
+				Config: gateAppsConfig(url, `target_apps = []`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(gateAddr, plancheck.ResourceActionUpdate),
+						plancheck.ExpectKnownValue(gateAddr, tfjsonpath.New("target_apps"), appSet()),
+					},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: resource.ComposeAggregateTestCheckFunc(gateAppsAre(m), lastBody("")),
+			},
+			// Omitted, the apps the gate holds are kept, whoever set them.
+			{PreConfig: setGateApps(m, "web"), Config: gateAppsConfig(url, ""), PlanOnly: true},
+		},
+	})
+}
+
+// Against a service that answers a gate's one target app as a bare string (the live service, and
+// FEATURECONSOLE_MOCK_HABITS=all): the gate is created with one app and the plan after is empty, the
+// data source reads the app as a set of one, a console change to another single app is drift put
+// back, and import by id reads the same state.
+func TestAccGate_targetAppsBareString(t *testing.T) {
+	m, url := startMock(t, mockconsole.Config{NoSeed: true})
+	m.SetHabits(m.Habits().With(mockconsole.Habits{BareTargetApps: true}))
+	cfg := gateAppsConfig(url, `target_apps = [featureconsole_target_app.web.name]`) + `
+data "featureconsole_gate" "checkout" {
+  gate_id = featureconsole_gate.checkout.gate_id
+}
+`
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             expectNoMockGate(m, "tfacc_checkout"),
+		Steps: []resource.TestStep{
+			{
+				Config: cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(gateAddr, tfjsonpath.New("target_apps"), appSet("web")),
+					statecheck.ExpectKnownValue("data.featureconsole_gate.checkout", tfjsonpath.New("target_apps"), appSet("web")),
+				},
+				Check: gateAppsAre(m, "web"),
+			},
+			gateAppsDriftStep(m, cfg, []string{"ios"}, "web"),
+			{
+				Config: cfg, ResourceName: gateAddr, ImportState: true, ImportStateId: "tfacc_checkout",
+				ImportStateVerify: true, ImportStateVerifyIgnore: []string{"timeouts"},
+			},
+		},
+	})
 }

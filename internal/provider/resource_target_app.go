@@ -46,7 +46,7 @@ func (m *targetAppModel) identity() (string, types.String) { return targetAppIde
 func (r *targetAppResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A target app of the project: the web app, the iOS app, a backend. Keys are scoped to it " +
-			"(`featureconsole_key.target_app_id`). Which dynamic configs and experiments belong to it is set on them " +
+			"(`featureconsole_key.target_app_id`). Which gates, dynamic configs and experiments belong to it is set on them " +
 			"(their `target_apps`), never here. Import by id.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{

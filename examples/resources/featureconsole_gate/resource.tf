@@ -4,6 +4,7 @@ resource "featureconsole_gate" "search" {
   name        = "New search"
   description = "Search rewrite"
   tags        = ["search"]
+  target_apps = ["web"] # by name, such as featureconsole_target_app.web.name
   type        = "TEMPORARY"
   # is_enabled (default true), id_type and release_pipeline_id are optional.
   # archive_on_destroy = true would make destroy archive the gate instead, with its history.

@@ -1,4 +1,4 @@
-# A target app: keys are scoped to it; dynamic configs and experiments name it in their
+# A target app: keys are scoped to it; gates, dynamic configs and experiments name it in their
 # target_apps.
 resource "featureconsole_target_app" "web" {
   name        = "web"
