@@ -209,12 +209,7 @@ func fileUses(files map[string]*ast.File) map[string]map[string][]string {
 // check learns receivers: their uses of each other are not checked until the lead, after merging that
 // branch, moves what resource_experiment.go takes from its method files down, and empties this list.
 // Their uses of any other file are checked.
-var usesLeftForTheLead = map[string]bool{
-	"resource_experiment.go":       true,
-	"resource_experiment_model.go": true,
-	"resource_experiment_moves.go": true,
-	"resource_experiment_plan.go":  true,
-}
+var usesLeftForTheLead = map[string]bool{}
 
 // withoutUsesLeftForTheLead drops the uses between two files of left.
 func withoutUsesLeftForTheLead(uses map[string]map[string][]string, left map[string]bool) map[string]map[string][]string {

@@ -345,9 +345,9 @@ func (r *experimentResource) Create(ctx context.Context, req resource.CreateRequ
 		return
 	}
 	// The experiment exists from here: whatever fails next, the state holds it as the service does.
-	e = r.settle(ctx, op, e, plan, types.StringNull(), &resp.Diagnostics)
+	e = settleExperiment(ctx, r.data, op, e, plan, types.StringNull(), &resp.Diagnostics)
 	if plan.Archived.ValueBool() && !resp.Diagnostics.HasError() {
-		e = r.setArchived(ctx, op, e, true, &resp.Diagnostics)
+		e = setExperimentArchived(ctx, r.data, op, e, true, &resp.Diagnostics)
 	}
 	plan.ID = types.StringValue(e.ID)
 	planned := plan.Status
@@ -473,9 +473,9 @@ func (r *experimentResource) Update(ctx context.Context, req resource.UpdateRequ
 			held = e
 		}
 	}
-	e = r.settle(ctx, op, e, plan, state.ControlGroup, &resp.Diagnostics)
+	e = settleExperiment(ctx, r.data, op, e, plan, state.ControlGroup, &resp.Diagnostics)
 	if plan.Archived.ValueBool() && !state.Archived.ValueBool() && !resp.Diagnostics.HasError() {
-		e = r.setArchived(ctx, op, e, true, &resp.Diagnostics)
+		e = setExperimentArchived(ctx, r.data, op, e, true, &resp.Diagnostics)
 	}
 	plan.ID = types.StringValue(e.ID)
 	planned := plan.experimentFields

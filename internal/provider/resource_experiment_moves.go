@@ -53,14 +53,14 @@ func resets(from, to string) bool {
 	return what == "reset" || what == "reset and start"
 }
 
-// settle sets the planned control group and makes the planned move of e, the experiment as the
+// settleExperiment sets the planned control group and makes the planned move of e, the experiment as the
 // write before answered it; it returns the experiment as the service last answered, also when a
 // step fails (the error is in diags), so that the state holds what the service holds.
 // prior is the control group the state holds (null at create): a read without controlGroupID keeps
 // it, and it is written again only when the plan changes it.
-func (r *experimentResource) settle(ctx context.Context, op *framework.Operation, e *console.Experiment, plan experimentModel, prior types.String,
-	diags *diag.Diagnostics) *console.Experiment {
-	c := r.data.client
+func settleExperiment(ctx context.Context, data *providerData, op *framework.Operation, e *console.Experiment, plan experimentModel,
+	prior types.String, diags *diag.Diagnostics) *console.Experiment {
+	c := data.client
 	id := e.ID
 	fail := func(what string, err error) *console.Experiment {
 		framework.APIFailure{Op: what, Object: fmt.Sprintf("experiment %q", id)}.Add(ctx, diags, op, err)
@@ -186,17 +186,18 @@ func experimentMoveRefusal(id, from, to string) string {
 		"featureconsole_experiment block with its own experiment_id beside this one; to keep it as it is, set status = %q.", id, from, to, why, from)
 }
 
-// setArchived archives (archive) or unarchives e, the experiment as last answered; it returns the
+// setExperimentArchived archives (archive) or unarchives e, the experiment as last answered; it returns the
 // experiment as the service then answers, or e when the move fails (the error is in diags).
-func (r *experimentResource) setArchived(ctx context.Context, op *framework.Operation, e *console.Experiment, archive bool, diags *diag.Diagnostics) *console.Experiment {
+func setExperimentArchived(ctx context.Context, data *providerData, op *framework.Operation, e *console.Experiment, archive bool,
+	diags *diag.Diagnostics) *console.Experiment {
 	var got *console.Experiment
 	var err error
 	what := "archive"
 	if archive {
-		got, err = r.data.client.ArchiveExperiment(ctx, e.ID, "Archived by Terraform (archived = true)")
+		got, err = data.client.ArchiveExperiment(ctx, e.ID, "Archived by Terraform (archived = true)")
 	} else {
 		what = "unarchive"
-		got, err = r.data.client.UnarchiveExperiment(ctx, e.ID)
+		got, err = data.client.UnarchiveExperiment(ctx, e.ID)
 	}
 	if err != nil {
 		framework.APIFailure{Op: what, Object: fmt.Sprintf("experiment %q", e.ID)}.Add(ctx, diags, op, err)

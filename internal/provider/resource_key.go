@@ -62,9 +62,10 @@ func (r *keyResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
 			"description": schema.StringAttribute{
-				Required: true,
-				MarkdownDescription: "What the key is for. Give each key a description of its own: a key rotated in the " +
-					"console is found again by what it holds, description included. Updated in place.",
+				Optional: true,
+				MarkdownDescription: "What the key is for, required to create a key. Give each key a description of its own: a " +
+					"key rotated in the console is found again by what it holds, description included. Updated in place. The " +
+					"service's answers may leave it out: an imported key then has none until you write one.",
 			},
 			"environments": schema.SetAttribute{
 				Optional:    true,

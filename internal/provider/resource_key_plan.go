@@ -39,6 +39,12 @@ func (r *keyResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReq
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	if state == nil && plan.Description.IsNull() {
+		// POST /keys requires a description; an imported key may have none (the answers leave it out).
+		resp.Diagnostics.AddAttributeError(path.Root("description"), "Missing key description",
+			"The service requires a description to create a key: say what the key is for in description.")
+		return
+	}
 	if state != nil && rotates(state.RotationTriggers, plan.RotationTriggers) {
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("secret"), types.StringUnknown())...)
 	}

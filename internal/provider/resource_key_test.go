@@ -282,8 +282,8 @@ resource "featureconsole_key" "console" {
 	})
 }
 
-// TestAccKey_refusedAtPlan: a key type the service lacks, and an environment the project lacks,
-// fail the plan naming them, with nothing sent.
+// TestAccKey_refusedAtPlan: a key type the service lacks, an environment the project lacks, and a
+// new key without the description the service requires fail the plan naming them, with nothing sent.
 func TestAccKey_refusedAtPlan(t *testing.T) {
 	t.Parallel()
 	m, url := startMock(t, mockconsole.Config{})
@@ -307,6 +307,11 @@ resource "featureconsole_key" "k" {
   environments = ["production", "producton"]
 }
 `, `(?s)Unknown environment.*environments: the project has no environment "producton".*Did\s+you\s+mean\s+"production"`},
+		{`
+resource "featureconsole_key" "k" {
+  type = "SERVER"
+}
+`, `(?s)Missing key description.*requires a description to create a key`},
 	})
 	if n := m.CountRequests("", "/keys"); n > 0 {
 		t.Errorf("the refused plans sent %d requests to /keys", n)
