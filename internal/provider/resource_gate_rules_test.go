@@ -9,16 +9,11 @@ import (
 	"fmt"
 	"math/big"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -799,113 +794,19 @@ func TestGateRulesFlattenSchedule(t *testing.T) {
 	}
 }
 
-// on_active_run = "wait": the update timeout may run out while a read of the run is under way
-// (a slow service, or a busy machine), and that says the same as running out between two reads:
-// where the run was last seen and what to do, not a failed read.
-func TestWaitForRun_timeoutDuringRead(t *testing.T) {
-	var reads atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		reads.Add(1)
-		<-r.Context().Done() // the read outlasts the operation's budget
-	}))
-	t.Cleanup(srv.Close)
-	c, err := console.New(console.Config{BaseURL: srv.URL, APIKey: "k", MaxRetries: 1, RetryWaitMin: time.Millisecond, RetryWaitMax: time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := gateRulesWith(&providerData{client: c, runPollInterval: time.Millisecond})
-	var diags diag.Diagnostics
-	ctx, op, cancel, _ := framework.NewOperation(context.Background(), "update", 300*time.Millisecond, nil)
-	defer cancel()
-	run := &console.ReleasePipelineTrigger{ID: "rpt_1", Status: console.TriggerInProgress, CurrentPhase: "Canary"}
-	if gateRulesTarget.waitForRun(ctx, op, r.data, "new_checkout", run, &diags) {
-		t.Fatal("the wait reported the run ended")
-	}
-	if reads.Load() == 0 {
-		t.Fatal("the run was never read")
-	}
-	if len(diags) != 1 {
-		t.Fatalf("diagnostics %v, want one error", diags)
-	}
-	d := diags[0]
-	if want := `Stopped waiting for release pipeline run "rpt_1" of gate "new_checkout"`; d.Summary() != want {
-		t.Errorf("summary %q, want %q", d.Summary(), want)
-	}
-	for _, want := range []string{"The update timeout (300ms) ran out", `Last state seen: IN_PROGRESS at phase "Canary"`, `on_active_run = "abort"`} {
-		if !strings.Contains(d.Detail(), want) {
-			t.Errorf("detail lacks %q:\n%s", want, d.Detail())
-		}
-	}
-}
-
-// on_active_run = "abort": a refusal of the rules that is not the run's lock (a rule the service
-// finds invalid) is reported as it is, and the run rolling out is left alone; a refusal that
-// names the active run (its id, as the service and the mock do) is the lock and aborts it. Words
-// of a rollout that name no active run are not the lock: the runs decide, not the wording.
-func TestWriteRules_onlyTheLockAbortsTheRun(t *testing.T) {
-	const lock = `Gate "new_checkout" is being rolled out by release pipeline trigger "rpt_1": its rules cannot change until it ends`
-	for msg, wantAbort := range map[string]bool{
-		`rules[0].conditions[0].operator "any" is not valid for type "time"`: false,
-		`rules[0].name "checkout beta" duplicates rules[1].name`:             false,
-		lock: true,
-		`Rules of this gate cannot change until rpt_1 has ended`:                      true,
-		`The gate's rules are locked while a rollout is in progress`:                  false,
-		`Gate "new_checkout" is being rolled out by release pipeline trigger "rpt_0"`: false,
-	} {
-		t.Run(msg, func(t *testing.T) {
-			var mu sync.Mutex
-			var patches, aborts int
-			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				mu.Lock()
-				defer mu.Unlock()
-				w.Header().Set("Content-Type", "application/json")
-				switch {
-				case r.Method == http.MethodPatch && strings.HasSuffix(r.URL.Path, "/gates/new_checkout/rules"):
-					patches++
-					if patches == 1 || aborts == 0 {
-						w.WriteHeader(http.StatusBadRequest)
-						_ = json.NewEncoder(w).Encode(map[string]any{"status": 400, "message": msg})
-						return
-					}
-					_, _ = w.Write([]byte(`{"data":{"id":"new_checkout","rules":[]}}`))
-				case r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/release_pipeline_triggers"):
-					_, _ = w.Write([]byte(`{"data":[{"id":"rpt_1","gateID":"new_checkout","releasePipelineID":"pl_web","status":"IN_PROGRESS","currentPhase":"Canary"}]}`))
-				case r.Method == http.MethodPut && strings.HasSuffix(r.URL.Path, "/release_pipeline_triggers/rpt_1/abort"):
-					aborts++
-					_, _ = w.Write([]byte(`{"data":{"id":"rpt_1","gateID":"new_checkout","status":"ABORTED","actions":[{"type":"ABORT"}]}}`))
-				default:
-					w.WriteHeader(http.StatusNotFound)
-					_, _ = w.Write([]byte(`{"status":404,"message":"not here"}`))
-				}
-			}))
-			t.Cleanup(srv.Close)
-			c, err := console.New(console.Config{BaseURL: srv.URL, APIKey: "k", MaxRetries: 1, RetryWaitMin: time.Millisecond, RetryWaitMax: time.Millisecond})
-			if err != nil {
-				t.Fatal(err)
-			}
-			r := gateRulesWith(&providerData{client: c})
-			ctx, op, cancel, _ := framework.NewOperation(context.Background(), "update", 10*time.Second, nil)
-			defer cancel()
-			var diags diag.Diagnostics
-			_, superseded, err := r.target.writePastRun(ctx, op, r.data, "new_checkout", []console.Rule{}, onActiveRunAbort, &diags)
-			mu.Lock()
-			defer mu.Unlock()
-			if wantAbort {
-				if err != nil || diags.HasError() || superseded == nil || superseded.ID != "rpt_1" || aborts != 1 || patches != 2 {
-					t.Errorf("the lock: err %v, diags %v, superseded %v, %d aborts, %d writes; want rpt_1 aborted and the rules written", err, diags, superseded, aborts, patches)
-				}
-				return
-			}
-			if err == nil || !strings.Contains(err.Error(), "400") && !strings.Contains(err.Error(), msg) || superseded != nil || aborts != 0 || patches != 1 {
-				t.Errorf("another refusal: err %v, superseded %v, %d aborts, %d writes; want the refusal, no abort, one write", err, superseded, aborts, patches)
-			}
-		})
-	}
-}
-
 // gateRulesWith is featureconsole_gate_rules configured with data.
 func gateRulesWith(data *providerData) *gateRulesResource {
 	r := NewGateRulesResource().(*gateRulesResource)
 	r.data = data
 	return r
+}
+
+// mockRuleNames is the names of the gate's rules in the mock, in order.
+func mockRuleNames(m *mockconsole.Server, gateID string) string {
+	g, _ := m.Gate(gateID)
+	names := make([]string, len(g.Rules))
+	for i, r := range g.Rules {
+		names[i] = r.Name
+	}
+	return strings.Join(names, ",")
 }

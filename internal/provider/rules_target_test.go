@@ -5,14 +5,22 @@ package provider
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"regexp"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-testing/compare"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
@@ -24,16 +32,6 @@ import (
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/mockconsole"
 )
-
-// mockRuleNames is the names of the gate's rules in the mock, in order.
-func mockRuleNames(m *mockconsole.Server, gateID string) string {
-	g, _ := m.Gate(gateID)
-	names := make([]string, len(g.Rules))
-	for i, r := range g.Rules {
-		names[i] = r.Name
-	}
-	return strings.Join(names, ",")
-}
 
 // A gate attached to a release pipeline, as users meet it with the terraform CLI (warnings are
 // only seen there): an apply that changes its rules starts a run and says so, naming the run and
@@ -414,6 +412,258 @@ func TestWaitAdviceCanWork(t *testing.T) {
 				if strings.Contains(got, l) {
 					t.Errorf("advice says %q:\n%s", l, got)
 				}
+			}
+		})
+	}
+}
+
+// whenPolled calls do once a featureconsole_gate_rules waiting for run id (on_active_run =
+// "wait") has read it since the request log was last reset: what the test does then happens
+// during the wait, whatever the machine's speed.
+func whenPolled(t *testing.T, m *mockconsole.Server, id string, do func()) {
+	done, stopped := make(chan struct{}), make(chan struct{})
+	t.Cleanup(func() { close(done); <-stopped }) // never outlives the test
+	go func() {
+		defer close(stopped)
+		tick := time.NewTicker(10 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+			}
+			for _, r := range m.Requests() {
+				if r.Method == http.MethodGet && strings.HasSuffix(r.Path, "/release_pipeline_triggers/"+id) {
+					do()
+					return
+				}
+			}
+		}
+	}()
+}
+
+// abortWhenPolled aborts run id, as someone in the console would, during a wait for it: the abort
+// puts back the rules the gate had before the run's write.
+func abortWhenPolled(t *testing.T, m *mockconsole.Server, id string) {
+	m.ResetRequests()
+	whenPolled(t, m, id, func() {
+		if err := m.SetRun(id, mockconsole.RunAborted, "", nil); err != nil {
+			t.Errorf("abort %s: %v", id, err)
+		}
+	})
+}
+
+// on_active_run = "abort" and "wait" supersede a run as the service does it: an abort puts back
+// the rules the gate had before the run's write, so rules that write added come back with new
+// base_ids. While a run is active, the plan of a change promises no base_id (never "Provider
+// produced inconsistent result"), and the apply's result is the re-plan's: empty. With no run
+// active, the plan promises the base_ids it knows.
+func TestAccGateRules_supersedePlan(t *testing.T) {
+	t.Parallel()
+	m, url := startMock(t, mockconsole.Config{})
+	m.SetRunSpeed(0) // runs stay where the test puts them
+	attachToPipeline(m, true)
+	baseID := func(i int) tfjsonpath.Path { return tfjsonpath.New("rules").AtSliceIndex(i).AtMapKey("base_id") }
+	staff := ruleHCL("staff", "100")
+	// "everyone" was on the gate before rpt_3's write: it comes back with its base_id, which the
+	// write after the abort keeps.
+	everyoneKept := statecheck.CompareValue(compare.ValuesSame())
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: onActiveRunConfig(url, "10", "abort")}, // rpt_1 rolls "everyone" out, a rule new to the gate
+			{
+				// rpt_1 is active: its abort brings back the seeded rules, and "everyone" a new base_id.
+				Config: onActiveRunConfig(url, "20", "abort"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(gateRulesAddr, plancheck.ResourceActionUpdate),
+					plancheck.ExpectUnknownValue(gateRulesAddr, baseID(0)),
+				}},
+				Check: func(*terraform.State) error {
+					if r, _ := m.Run("rpt_1"); r.Status != mockconsole.RunAborted {
+						return fmt.Errorf("rpt_1 is %s, want ABORTED", r.Status)
+					}
+					return nil
+				},
+			},
+			{
+				// No run is active: nothing can bring older rules back, so the base_id is promised.
+				PreConfig: func() {
+					if err := m.SetRun("rpt_2", mockconsole.RunCompleted, "", nil); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config: strings.Replace(onActiveRunConfig(url, "30", "abort"), "rules   = [", "rules   = ["+staff, 1),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectKnownValue(gateRulesAddr, baseID(1), knownvalue.NotNull()),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{everyoneKept.AddStateValue(gateRulesAddr, baseID(1))},
+			},
+			{
+				// rpt_3 (which added "staff") is active, and someone aborts it while the apply waits.
+				PreConfig: func() { abortWhenPolled(t, m, "rpt_3") },
+				Config:    strings.Replace(onActiveRunConfig(url, "40", "wait"), "rules   = [", "rules   = ["+staff, 1),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectUnknownValue(gateRulesAddr, baseID(0)),
+					plancheck.ExpectUnknownValue(gateRulesAddr, baseID(1)),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{everyoneKept.AddStateValue(gateRulesAddr, baseID(1))},
+				Check: func(*terraform.State) error {
+					if r, _ := m.Run("rpt_3"); r.Status != mockconsole.RunAborted {
+						return fmt.Errorf("rpt_3 is %s, want ABORTED", r.Status)
+					}
+					if got := mockRuleNames(m, "new_checkout"); got != "staff,everyone" {
+						return fmt.Errorf("the gate holds %q, want staff,everyone", got)
+					}
+					return nil
+				},
+			},
+		},
+	})
+}
+
+// supersedePlan promises no base_id exactly when the write may meet an active run that brings
+// older rules back: abort or wait (or a policy not known yet) while a run is active, or when
+// whether one is cannot be known; never with fail, which lists nothing.
+func TestSupersedePlanMayRestore(t *testing.T) {
+	ctx := context.Background()
+	active := []console.ReleasePipelineTrigger{{ID: "rpt_1", Status: console.TriggerInProgress}}
+	list := func(runs []console.ReleasePipelineTrigger, err error, calls *int) func(context.Context) ([]console.ReleasePipelineTrigger, error) {
+		return func(context.Context) ([]console.ReleasePipelineTrigger, error) { *calls++; return runs, err }
+	}
+	for _, tc := range []struct {
+		name   string
+		policy types.String
+		runs   []console.ReleasePipelineTrigger
+		err    error
+		noList bool
+		want   bool
+		calls  int
+	}{
+		{"fail with a run", types.StringValue(onActiveRunFail), active, nil, false, false, 0},
+		{"no policy (segments)", types.StringNull(), active, nil, false, false, 0},
+		{"abort with a run", types.StringValue(onActiveRunAbort), active, nil, false, true, 1},
+		{"wait with a run", types.StringValue(onActiveRunWait), active, nil, false, true, 1},
+		{"abort without a run", types.StringValue(onActiveRunAbort), nil, nil, false, false, 1},
+		{"abort, runs not listed", types.StringValue(onActiveRunAbort), nil, errors.New("503"), false, true, 1},
+		{"abort, no client", types.StringValue(onActiveRunAbort), nil, nil, true, true, 0},
+		{"policy unknown, no run", types.StringUnknown(), nil, nil, false, false, 1},
+		{"policy unknown, a run", types.StringUnknown(), active, nil, false, true, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			calls := 0
+			sp := supersedePlan{policy: tc.policy, activeRuns: list(tc.runs, tc.err, &calls)}
+			if tc.noList {
+				sp.activeRuns = nil
+			}
+			if got := sp.mayRestore(ctx); got != tc.want || calls != tc.calls {
+				t.Errorf("mayRestore = %v after %d list(s), want %v after %d", got, calls, tc.want, tc.calls)
+			}
+		})
+	}
+}
+
+// on_active_run = "wait": the update timeout may run out while a read of the run is under way
+// (a slow service, or a busy machine), and that says the same as running out between two reads:
+// where the run was last seen and what to do, not a failed read.
+func TestWaitForRun_timeoutDuringRead(t *testing.T) {
+	var reads atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		reads.Add(1)
+		<-r.Context().Done() // the read outlasts the operation's budget
+	}))
+	t.Cleanup(srv.Close)
+	c, err := console.New(console.Config{BaseURL: srv.URL, APIKey: "k", MaxRetries: 1, RetryWaitMin: time.Millisecond, RetryWaitMax: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := gateRulesWith(&providerData{client: c, runPollInterval: time.Millisecond})
+	var diags diag.Diagnostics
+	ctx, op, cancel, _ := framework.NewOperation(context.Background(), "update", 300*time.Millisecond, nil)
+	defer cancel()
+	run := &console.ReleasePipelineTrigger{ID: "rpt_1", Status: console.TriggerInProgress, CurrentPhase: "Canary"}
+	if gateRulesTarget.waitForRun(ctx, op, r.data, "new_checkout", run, &diags) {
+		t.Fatal("the wait reported the run ended")
+	}
+	if reads.Load() == 0 {
+		t.Fatal("the run was never read")
+	}
+	if len(diags) != 1 {
+		t.Fatalf("diagnostics %v, want one error", diags)
+	}
+	d := diags[0]
+	if want := `Stopped waiting for release pipeline run "rpt_1" of gate "new_checkout"`; d.Summary() != want {
+		t.Errorf("summary %q, want %q", d.Summary(), want)
+	}
+	for _, want := range []string{"The update timeout (300ms) ran out", `Last state seen: IN_PROGRESS at phase "Canary"`, `on_active_run = "abort"`} {
+		if !strings.Contains(d.Detail(), want) {
+			t.Errorf("detail lacks %q:\n%s", want, d.Detail())
+		}
+	}
+}
+
+// on_active_run = "abort": a refusal of the rules that is not the run's lock (a rule the service
+// finds invalid) is reported as it is, and the run rolling out is left alone; a refusal that
+// names the active run (its id, as the service and the mock do) is the lock and aborts it. Words
+// of a rollout that name no active run are not the lock: the runs decide, not the wording.
+func TestWriteRules_onlyTheLockAbortsTheRun(t *testing.T) {
+	const lock = `Gate "new_checkout" is being rolled out by release pipeline trigger "rpt_1": its rules cannot change until it ends`
+	for msg, wantAbort := range map[string]bool{
+		`rules[0].conditions[0].operator "any" is not valid for type "time"`: false,
+		`rules[0].name "checkout beta" duplicates rules[1].name`:             false,
+		lock: true,
+		`Rules of this gate cannot change until rpt_1 has ended`:                      true,
+		`The gate's rules are locked while a rollout is in progress`:                  false,
+		`Gate "new_checkout" is being rolled out by release pipeline trigger "rpt_0"`: false,
+	} {
+		t.Run(msg, func(t *testing.T) {
+			var mu sync.Mutex
+			var patches, aborts int
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				mu.Lock()
+				defer mu.Unlock()
+				w.Header().Set("Content-Type", "application/json")
+				switch {
+				case r.Method == http.MethodPatch && strings.HasSuffix(r.URL.Path, "/gates/new_checkout/rules"):
+					patches++
+					if patches == 1 || aborts == 0 {
+						w.WriteHeader(http.StatusBadRequest)
+						_ = json.NewEncoder(w).Encode(map[string]any{"status": 400, "message": msg})
+						return
+					}
+					_, _ = w.Write([]byte(`{"data":{"id":"new_checkout","rules":[]}}`))
+				case r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/release_pipeline_triggers"):
+					_, _ = w.Write([]byte(`{"data":[{"id":"rpt_1","gateID":"new_checkout","releasePipelineID":"pl_web","status":"IN_PROGRESS","currentPhase":"Canary"}]}`))
+				case r.Method == http.MethodPut && strings.HasSuffix(r.URL.Path, "/release_pipeline_triggers/rpt_1/abort"):
+					aborts++
+					_, _ = w.Write([]byte(`{"data":{"id":"rpt_1","gateID":"new_checkout","status":"ABORTED","actions":[{"type":"ABORT"}]}}`))
+				default:
+					w.WriteHeader(http.StatusNotFound)
+					_, _ = w.Write([]byte(`{"status":404,"message":"not here"}`))
+				}
+			}))
+			t.Cleanup(srv.Close)
+			c, err := console.New(console.Config{BaseURL: srv.URL, APIKey: "k", MaxRetries: 1, RetryWaitMin: time.Millisecond, RetryWaitMax: time.Millisecond})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := gateRulesWith(&providerData{client: c})
+			ctx, op, cancel, _ := framework.NewOperation(context.Background(), "update", 10*time.Second, nil)
+			defer cancel()
+			var diags diag.Diagnostics
+			_, superseded, err := r.target.writePastRun(ctx, op, r.data, "new_checkout", []console.Rule{}, onActiveRunAbort, &diags)
+			mu.Lock()
+			defer mu.Unlock()
+			if wantAbort {
+				if err != nil || diags.HasError() || superseded == nil || superseded.ID != "rpt_1" || aborts != 1 || patches != 2 {
+					t.Errorf("the lock: err %v, diags %v, superseded %v, %d aborts, %d writes; want rpt_1 aborted and the rules written", err, diags, superseded, aborts, patches)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), "400") && !strings.Contains(err.Error(), msg) || superseded != nil || aborts != 0 || patches != 1 {
+				t.Errorf("another refusal: err %v, superseded %v, %d aborts, %d writes; want the refusal, no abort, one write", err, superseded, aborts, patches)
 			}
 		})
 	}
