@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -280,4 +281,28 @@ func approveUnsent(t *testing.T, m *mockconsole.Server, writes func() int) func(
 		}
 		m.ResetRequests()
 	}
+}
+
+// guideBlock is the terraform block of a guide that holds marker.
+func guideBlock(t *testing.T, guide, marker string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(guidesDir, guide))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range guideHCLRe.FindAllStringSubmatch(string(b), -1) {
+		if strings.Contains(m[1], marker) {
+			return m[1]
+		}
+	}
+	t.Fatalf("guide %s has no terraform block with %s", guide, marker)
+	return ""
+}
+
+// phrasesRe matches the phrases in order, however Terraform wraps its lines.
+func phrasesRe(phrases ...string) *regexp.Regexp {
+	for i, p := range phrases {
+		phrases[i] = wordsRe(p)
+	}
+	return regexp.MustCompile(`(?s)` + strings.Join(phrases, `.*`))
 }

@@ -810,3 +810,13 @@ func mockRuleNames(m *mockconsole.Server, gateID string) string {
 	}
 	return strings.Join(names, ",")
 }
+
+// checkMockRuleNames checks the names of the gate's rules in the mock, in order.
+func checkMockRuleNames(m *mockconsole.Server, gateID, want string) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		if got := mockRuleNames(m, gateID); got != want {
+			return fmt.Errorf("mock rules of %q: %s, want %s", gateID, got, want)
+		}
+		return nil
+	}
+}

@@ -5,10 +5,16 @@ package provider
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/mockconsole"
 )
 
 // The rules sent and the rules the service answers compare by meaning: the live service's forms of
@@ -132,5 +138,108 @@ func TestPipelineDifferences(t *testing.T) {
 				t.Fatalf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(c.want, "\n"))
 			}
 		})
+	}
+}
+
+// The seed's rules of new_checkout, as a configuration writes them.
+var (
+	seedEmployeesHCL = ruleHCL("employees", "100", `environments = ["production"]`,
+		`conditions = [{ type = "email", operator = "str_contains_any", target_value = ["@example.com"] }]`)
+	seedBetaHCL = func(pct string) string {
+		return ruleHCL("beta", pct, `conditions = [{ type = "custom_field", operator = "gt", field = "age", target_numbers = [18] }]`,
+			`return_value = jsonencode({ color = "blue", size = 3 })`)
+	}
+)
+
+// Rule writes that do not take (PartialRuleWrites on a gate of an old service version): every
+// write whose answer differs from what was sent is an error naming the rules, the state holds what
+// the service holds, and destroy is not reported done while the gate holds rules.
+func TestAccGateRules_writesNotTaken(t *testing.T) {
+	t.Parallel()
+	m, url := startMock(t, mockconsole.Config{})
+	m.SetHabits(mergeHabits(m.Habits(), mockconsole.Habits{PartialRuleWrites: true}))
+	if err := m.ServeOldRuleWrites("new_checkout", true); err != nil {
+		t.Fatal(err)
+	}
+	seed := gateRulesConfig(url, "new_checkout", seedEmployeesHCL+seedBetaHCL("12.5"))
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             checkGateHasNoRules(m, "new_checkout"),
+		Steps: []resource.TestStep{
+			{
+				// Create adding a rule: the rule is not added; nothing is saved, and the error names it.
+				Config:      gateRulesConfig(url, "new_checkout", seedEmployeesHCL+seedBetaHCL("12.5")+ruleHCL("gamma", "5")),
+				ExpectError: phrasesRe(`Rules of gate "new_checkout" not written as sent`, `added but not held by the gate: "gamma".`, `Nothing was saved`),
+				Check:       checkMockRuleNames(m, "new_checkout", "employees,beta"),
+			},
+			{
+				// Create of the rules the gate holds: taken over without a write.
+				Config: seed,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(gateRulesAddr, plancheck.ResourceActionCreate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: checkMockRuleNames(m, "new_checkout", "employees,beta"),
+			},
+			{
+				// Update adding, removing and changing: only the change of a held rule takes.
+				Config: gateRulesConfig(url, "new_checkout", seedBetaHCL("20")+ruleHCL("gamma", "5")),
+				ExpectError: phrasesRe(`Rules of gate "new_checkout" not written as sent`,
+					`added but not held by the gate: "gamma"; removed but still held by the gate: "employees".`,
+					`The Terraform state holds the rules the gate holds now`),
+				Check: checkMockRuleNames(m, "new_checkout", "employees,beta"),
+			},
+			{
+				// The state holds what the service holds (the change of beta took), so the plan
+				// shows exactly what is left to do.
+				RefreshState:       true,
+				ExpectNonEmptyPlan: true,
+				Check: resource.ComposeTestCheckFunc(
+					resource.TestCheckResourceAttr(gateRulesAddr, "rules.#", "2"),
+					resource.TestCheckResourceAttr(gateRulesAddr, "rules.0.name", "employees"),
+					resource.TestCheckResourceAttr(gateRulesAddr, "rules.1.name", "beta"),
+					resource.TestCheckResourceAttr(gateRulesAddr, "rules.1.pass_percentage", "20"),
+					func(*terraform.State) error {
+						if g, _ := m.Gate("new_checkout"); g.Rules[1].PassPercentage != 20 {
+							return fmt.Errorf("beta holds %v in the mock, want 20", g.Rules[1].PassPercentage)
+						}
+						return nil
+					},
+				),
+			},
+			{
+				// A change of held rules only takes, and the plan is empty after it.
+				Config: gateRulesConfig(url, "new_checkout", seedEmployeesHCL+seedBetaHCL("30")),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(gateRulesAddr, plancheck.ResourceActionUpdate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: resource.TestCheckResourceAttr(gateRulesAddr, "rules.1.pass_percentage", "30"),
+			},
+			{
+				// Destroy that leaves the rules is an error naming them; the resource stays.
+				Config:      gateRulesConfig(url, "new_checkout", seedEmployeesHCL+seedBetaHCL("30")),
+				Destroy:     true,
+				ExpectError: phrasesRe(`Rules of gate "new_checkout" not written as sent`, `removed but still held by the gate: "employees", "beta".`, `then run terraform destroy again`),
+			},
+			{
+				// Moved to a current service version, the destroy of the test case empties the gate.
+				PreConfig: func() {
+					if err := m.ServeOldRuleWrites("new_checkout", false); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config:   gateRulesConfig(url, "new_checkout", seedEmployeesHCL+seedBetaHCL("30")),
+				PlanOnly: true,
+			},
+		},
+	})
+	// No write ever sent an empty id (the mock refuses them) or a read-only field.
+	for _, r := range m.Requests() {
+		if strings.HasSuffix(r.Path, "/rules") && (strings.Contains(string(r.Body), `"id":""`) || strings.Contains(string(r.Body), `"baseID":""`) ||
+			strings.Contains(string(r.Body), "AutomatedRollouts")) {
+			t.Errorf("%s %s sent %s", r.Method, r.Path, r.Body)
+		}
 	}
 }
