@@ -6,6 +6,7 @@ package provider
 import (
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"regexp"
 	"strings"
 	"testing"
@@ -336,4 +337,101 @@ func seedConfigs(m *mockconsole.Server, n int) {
 		}
 		m.PutDynamicConfig(c)
 	}
+}
+
+// configWrites are the writes the mock received for the config, as "METHOD path".
+func configWrites(m *mockconsole.Server, id string) []mockconsole.Request {
+	var out []mockconsole.Request
+	for _, r := range m.Requests() {
+		if r.Method != http.MethodGet && strings.Contains(r.Path, "/dynamic_configs") &&
+			(strings.HasSuffix(r.Path, "/dynamic_configs") || strings.Contains(r.Path, "/dynamic_configs/"+id)) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// A config with a schema and one target app, against a service answering that app as a bare string,
+// with JSON5 copies and its schema re-serialised: the create sends the schema as text, the service
+// holds it, the next plan is empty, and the rules are written with PATCH /dynamic_configs/{id} only.
+func TestAccDynamicConfig_wire(t *testing.T) {
+	m, url := startMock(t, mockconsole.Config{})
+	m.SetHabits(m.Habits().With(mockconsole.Habits{BareTargetApps: true, JSON5Copies: true, SchemaReserialised: true}))
+	cfg := providerBlock(url) + dynamicConfigHCL(configFullLines...) + `
+resource "featureconsole_dynamic_config_rules" "copy" {
+  config_id = featureconsole_dynamic_config.copy.config_id
+  rules = [` + ruleDE + `]
+}
+`
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             expectNoMockConfig(m, "tfacc_copy"),
+		Steps: []resource.TestStep{
+			{
+				Config: cfg,
+				Check: resource.ComposeAggregateTestCheckFunc(
+					resource.TestCheckResourceAttr(configAddr, "target_apps.#", "1"),
+					resource.TestCheckTypeSetElemAttr(configAddr, "target_apps.*", "web"),
+					resource.TestCheckResourceAttr(configAddr, "archived", "false"),
+					func(*terraform.State) error {
+						c, _ := m.DynamicConfig("tfacc_copy")
+						if !strings.Contains(string(c.Schema), `"minimum":1`) || len(c.Rules) != 1 {
+							return fmt.Errorf("mock holds %+v", c)
+						}
+						for _, r := range configWrites(m, "tfacc_copy") {
+							var body map[string]json.RawMessage
+							_ = json.Unmarshal(r.Body, &body)
+							if s, ok := body["schema"]; ok && !strings.HasPrefix(string(s), `"`) {
+								return fmt.Errorf("%s %s sent schema %s, not as text", r.Method, r.Path, s)
+							}
+							if r.Method == http.MethodPost && !strings.Contains(string(body["schema"]), `\"minimum\":1`) {
+								return fmt.Errorf("create sent %s", r.Body)
+							}
+							if strings.HasSuffix(r.Path, "/rules") || r.Status >= 300 {
+								return fmt.Errorf("%s %s answered %d", r.Method, r.Path, r.Status)
+							}
+						}
+						return nil
+					},
+				),
+			},
+			{Config: cfg, ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
+			{
+				Config: cfg, ResourceName: configAddr, ImportState: true, ImportStateId: "tfacc_copy", ImportStateVerify: true,
+				ImportStateVerifyIgnore: []string{"timeouts", "default_value", "schema"},
+			},
+		},
+	})
+}
+
+// A config without a schema sends none (never {}), and removing a schema sends null.
+func TestAccDynamicConfig_noSchemaSent(t *testing.T) {
+	m, url := startMock(t, mockconsole.Config{})
+	with := providerBlock(url) + dynamicConfigHCL(`schema = jsonencode({ type = "object" })`)
+	without := providerBlock(url) + dynamicConfigHCL()
+	schemaSent := func(want string) resource.TestCheckFunc {
+		return func(*terraform.State) error {
+			for _, r := range configWrites(m, "tfacc_copy") {
+				var body map[string]json.RawMessage
+				_ = json.Unmarshal(r.Body, &body)
+				if got, ok := body["schema"]; (ok || want != "") && string(got) != want {
+					return fmt.Errorf("%s %s sent schema %s, want %q", r.Method, r.Path, got, want)
+				}
+			}
+			m.ResetRequests()
+			return nil
+		}
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             expectNoMockConfig(m, "tfacc_copy"),
+		Steps: []resource.TestStep{
+			{PreConfig: m.ResetRequests, Config: without, Check: schemaSent("")},
+			{Config: with, Check: schemaSent(`"{\"type\":\"object\"}"`)},
+			{Config: without, Check: schemaSent(`null`)},
+			{Config: without, ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
+		},
+	})
 }
