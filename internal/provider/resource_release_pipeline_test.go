@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -739,4 +740,312 @@ func testPipelineRule(id, name string) pipelineRuleModel {
 		r.ID = types.StringValue(id)
 	}
 	return r
+}
+
+// checkMockPipeline asserts the service holds exactly want: name, phases in order and every field
+// of them. Empty and null environments and target values are the same to the service.
+func checkMockPipeline(m *mockconsole.Server, id string, want mockconsole.Pipeline) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		got, ok := m.Pipeline(id)
+		if !ok {
+			return fmt.Errorf("pipeline %q is not on the service", id)
+		}
+		if got.Name != want.Name {
+			return fmt.Errorf("pipeline name = %q, want %q", got.Name, want.Name)
+		}
+		if len(got.Phases) != len(want.Phases) {
+			return fmt.Errorf("pipeline has %d phases %v, want %d", len(got.Phases), phaseNames(got.Phases), len(want.Phases))
+		}
+		for i, w := range want.Phases {
+			g := got.Phases[i]
+			if g.Name != w.Name || g.TimeIntervalMs != w.TimeIntervalMs || g.RequiredReview != w.RequiredReview {
+				return fmt.Errorf("phase %d = {%q %d %v}, want {%q %d %v}", i, g.Name, g.TimeIntervalMs, g.RequiredReview, w.Name, w.TimeIntervalMs, w.RequiredReview)
+			}
+			if len(g.Rules) != len(w.Rules) {
+				return fmt.Errorf("phase %q has %d rules, want %d", w.Name, len(g.Rules), len(w.Rules))
+			}
+			for j, wr := range w.Rules {
+				gr := g.Rules[j]
+				if gr.Name != wr.Name || strings.Join(gr.Environments, ",") != strings.Join(wr.Environments, ",") {
+					return fmt.Errorf("phase %q rule %d = {%q %v}, want {%q %v}", w.Name, j, gr.Name, gr.Environments, wr.Name, wr.Environments)
+				}
+				if a, b := conditionsJSON(gr.Conditions), conditionsJSON(wr.Conditions); a != b {
+					return fmt.Errorf("phase %q rule %q conditions = %s, want %s", w.Name, wr.Name, a, b)
+				}
+			}
+		}
+		return nil
+	}
+}
+
+func conditionsJSON(cs []mockconsole.Condition) string {
+	norm := make([]mockconsole.Condition, len(cs))
+	for i, c := range cs {
+		if tv, ok := c.TargetValue.([]any); ok && len(tv) == 0 {
+			c.TargetValue = nil
+		}
+		norm[i] = c
+	}
+	b, _ := json.Marshal(norm)
+	return string(b)
+}
+
+func phaseNames(ps []mockconsole.Phase) []string {
+	var out []string
+	for _, p := range ps {
+		out = append(out, p.Name)
+	}
+	return out
+}
+
+// checkStateIDsMatchMock asserts that every phase and rule id in state is the service's.
+func checkStateIDsMatchMock(m *mockconsole.Server, id string) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		p, _ := m.Pipeline(id)
+		rs, ok := s.RootModule().Resources[pipelineAddr]
+		if !ok {
+			return fmt.Errorf("%s not in state", pipelineAddr)
+		}
+		a := rs.Primary.Attributes
+		for i, ph := range p.Phases {
+			if got := a[fmt.Sprintf("phases.%d.id", i)]; got != ph.ID {
+				return fmt.Errorf("phases.%d.id = %q, the service says %q", i, got, ph.ID)
+			}
+			for j, r := range ph.Rules {
+				if got := a[fmt.Sprintf("phases.%d.rules.%d.id", i, j)]; got != r.ID {
+					return fmt.Errorf("phases.%d.rules.%d.id = %q, the service says %q", i, j, got, r.ID)
+				}
+			}
+		}
+		return nil
+	}
+}
+
+// phaseIDOf captures the service's id of the named phase into *dst.
+func phaseIDOf(m *mockconsole.Server, id, phase string, dst *string) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		p, _ := m.Pipeline(id)
+		for _, ph := range p.Phases {
+			if ph.Name == phase {
+				*dst = ph.ID
+				return nil
+			}
+		}
+		return fmt.Errorf("no phase %q on the service", phase)
+	}
+}
+
+// equalTo checks a string against a value captured by an earlier step.
+func equalTo(want *string) knownvalue.Check {
+	return knownvalue.StringFunc(func(v string) error {
+		if *want == "" || v != *want {
+			return fmt.Errorf("got %q, want %q", v, *want)
+		}
+		return nil
+	})
+}
+
+// wrapped matches text that Terraform may have wrapped over several lines.
+func phasePath(i int, rest ...any) tfjsonpath.Path {
+	p := tfjsonpath.New("phases").AtSliceIndex(i)
+	for _, r := range rest {
+		switch r := r.(type) {
+		case string:
+			p = p.AtMapKey(r)
+		case int:
+			p = p.AtSliceIndex(r)
+		}
+	}
+	return p
+}
+
+// createdPipelineHCL is a pipeline Terraform creates: no pipeline_id.
+func createdPipelineHCL(name string, phases ...string) string {
+	return fmt.Sprintf(`
+resource "featureconsole_release_pipeline" "web" {
+  name   = %q
+  phases = [
+    %s
+  ]
+}
+`, name, strings.Join(phases, ",\n    "))
+}
+
+// pipelinesNamed is the ids of the pipelines the mock holds under name.
+func pipelinesNamed(m *mockconsole.Server, name string) []string {
+	var ids []string
+	for _, id := range m.PipelineIDs() {
+		if p, ok := m.Pipeline(id); ok && p.Name == name {
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}
+
+// checkCreatedPipeline asserts the mock holds exactly one pipeline called want.Name, as want, and
+// that it is the one in state; its id goes to *id.
+func checkCreatedPipeline(m *mockconsole.Server, want mockconsole.Pipeline, id *string) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		ids := pipelinesNamed(m, want.Name)
+		if len(ids) != 1 {
+			return fmt.Errorf("the service holds %d pipelines named %q (%v), want 1", len(ids), want.Name, ids)
+		}
+		*id = ids[0]
+		rs := s.RootModule().Resources[pipelineAddr]
+		if rs == nil || rs.Primary.Attributes["pipeline_id"] != ids[0] || rs.Primary.ID != ids[0] {
+			return fmt.Errorf("state does not hold pipeline %q: %v", ids[0], rs)
+		}
+		return resource.ComposeAggregateTestCheckFunc(checkMockPipeline(m, ids[0], want), checkStateIDsMatchMock(m, ids[0]))(s)
+	}
+}
+
+// noPipelineNamed is CheckDestroy of a created pipeline: the service holds none of that name.
+func noPipelineNamed(m *mockconsole.Server, name string) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		if ids := pipelinesNamed(m, name); len(ids) != 0 {
+			return fmt.Errorf("destroy left pipelines named %q: %v", name, ids)
+		}
+		return nil
+	}
+}
+
+// A pipeline Terraform creates (DESIGN §4, the first way): created from nothing with ids the
+// service chooses, re-planned empty, updated in place, imported by id, drift shown and undone, a
+// destroy refused while a gate is attached (said in words), and destroyed to nothing.
+func TestAccReleasePipeline_created(t *testing.T) {
+	m, url := startMock(t, mockconsole.Config{})
+	const name = "tfacc_web_created"
+	var id string
+	created := mockconsole.Pipeline{Name: name, Phases: []mockconsole.Phase{canaryPhase}}
+	updated := mockconsole.Pipeline{Name: name, Phases: []mockconsole.Phase{internalPhase, canaryPhase, gaPhase}}
+	cfg1 := providerBlock(url) + createdPipelineHCL(name, canaryHCL)
+	cfg2 := providerBlock(url) + createdPipelineHCL(name, internalHCL, canaryHCL, gaHCL)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             noPipelineNamed(m, name),
+		Steps: []resource.TestStep{
+			{
+				Config: cfg1,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(pipelineAddr, plancheck.ResourceActionCreate),
+					plancheck.ExpectUnknownValue(pipelineAddr, tfjsonpath.New("pipeline_id")),
+					plancheck.ExpectUnknownValue(pipelineAddr, tfjsonpath.New("id")),
+					plancheck.ExpectUnknownValue(pipelineAddr, phasePath(0, "id")),
+				}},
+				Check: checkCreatedPipeline(m, created, &id),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(pipelineAddr, tfjsonpath.New("creator_id"), knownvalue.NotNull()),
+					statecheck.ExpectKnownValue(pipelineAddr, tfjsonpath.New("created_time"), knownvalue.NotNull()),
+				},
+			},
+			{
+				Config:           cfg1,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			},
+			{
+				// Updated in place: pipeline_id is kept in the plan, nothing is replaced.
+				Config: cfg2,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(pipelineAddr, plancheck.ResourceActionUpdate),
+					plancheck.ExpectKnownValue(pipelineAddr, tfjsonpath.New("pipeline_id"), equalTo(&id)),
+				}},
+				Check: checkCreatedPipeline(m, updated, &id),
+			},
+			{
+				ResourceName:            pipelineAddr,
+				ImportState:             true,
+				ImportStateIdFunc:       func(*terraform.State) (string, error) { return id, nil },
+				ImportStateVerify:       true,
+				ImportStateVerifyIgnore: []string{"timeouts"},
+			},
+			{
+				// Drift: someone renames the pipeline and drops a phase in the console; the plan puts it back.
+				PreConfig: func() {
+					p, _ := m.Pipeline(id)
+					p.Name, p.Phases = "Renamed in the console", p.Phases[:1]
+					m.PutPipeline(p)
+				},
+				Config: cfg2,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(pipelineAddr, plancheck.ResourceActionUpdate),
+					plancheck.ExpectKnownValue(pipelineAddr, tfjsonpath.New("name"), knownvalue.StringExact(name)),
+				}},
+				Check: checkCreatedPipeline(m, updated, &id),
+			},
+			{
+				// Destroy refused while a gate is attached: said in words, and the pipeline stays in state.
+				PreConfig:   func() { attachGate(m, "dark_mode", id) },
+				Config:      providerBlock(url),
+				ExpectError: regexp.MustCompile(strings.ReplaceAll(`(?s)Unable to delete release pipeline "pl_\d+".*gate "dark_mode" is attached.*attach it to another pipeline`, " ", `\s+`)),
+			},
+			{
+				PreConfig: func() {
+					if len(pipelinesNamed(m, name)) != 1 {
+						panic("a pipeline with a gate attached was deleted")
+					}
+					attachGate(m, "dark_mode", "")
+				},
+				Config: providerBlock(url),
+				Check:  noPipelineNamed(m, name),
+			},
+		},
+	})
+}
+
+func attachGate(m *mockconsole.Server, gateID, pipelineID string) {
+	g, _ := m.Gate(gateID)
+	g.ReleasePipelineID = pipelineID
+	m.PutGate(g)
+}
+
+// A created pipeline that a run of it locks: the update and the destroy are refused with the run
+// named and what to do; once the run ends, both go through.
+func TestAccReleasePipeline_lockedByRun(t *testing.T) {
+	m, url := startMock(t, mockconsole.Config{})
+	const name = "tfacc_web_locked"
+	var id, run string
+	runAdvice := func(what string) *regexp.Regexp {
+		// Spaces match however Terraform wraps the lines.
+		return regexp.MustCompile(strings.ReplaceAll(`(?s)Unable to `+what+` release pipeline "pl_\d+".*release pipeline trigger "rpt_\d+" is in progress.*`+
+			`run "rpt_\d+" \(WAITING_FOR_REVIEW at phase "Canary"\).*featureconsole_release_pipeline_trigger action's `+"`rollout`.*`abort`", " ", `\s+`))
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             noPipelineNamed(m, name),
+		Steps: []resource.TestStep{
+			{
+				Config: providerBlock(url) + createdPipelineHCL(name, canaryHCL),
+				Check:  checkCreatedPipeline(m, mockconsole.Pipeline{Name: name, Phases: []mockconsole.Phase{canaryPhase}}, &id),
+			},
+			{
+				PreConfig: func() {
+					var err error
+					if run, err = m.StartRun(id, ""); err != nil {
+						panic(err)
+					}
+				},
+				Config:      providerBlock(url) + createdPipelineHCL(name, canaryHCL, gaHCL),
+				ExpectError: runAdvice("update"),
+			},
+			{
+				// Destroy: the run blocks the delete; abort it or wait, then destroy again.
+				Config: providerBlock(url),
+				ExpectError: regexp.MustCompile(strings.ReplaceAll(`(?s)Unable to delete release pipeline "pl_\d+".*release pipeline trigger "rpt_\d+" is in progress.*`+
+					`Run "rpt_\d+" \(WAITING_FOR_REVIEW at phase "Canary"\) of release pipeline "pl_\d+" is active, and an active run blocks the delete. `+
+					"Abort the run .*featureconsole_release_pipeline_trigger action's `abort`\\) or wait for it to end, then run `terraform destroy` again.", " ", `\s+`)),
+			},
+			{
+				// The run aborted, the same change applies, and destroy deletes.
+				PreConfig: func() {
+					if err := m.SetRun(run, mockconsole.RunAborted, "", nil); err != nil {
+						panic(err)
+					}
+				},
+				Config: providerBlock(url) + createdPipelineHCL(name, canaryHCL, gaHCL),
+				Check:  checkCreatedPipeline(m, mockconsole.Pipeline{Name: name, Phases: []mockconsole.Phase{canaryPhase, gaPhase}}, &id),
+			},
+		},
+	})
 }
