@@ -306,3 +306,14 @@ func phrasesRe(phrases ...string) *regexp.Regexp {
 	}
 	return regexp.MustCompile(`(?s)` + strings.Join(phrases, `.*`))
 }
+
+// requestsTo counts the requests of method whose path ends with suffix.
+func requestsTo(m *mockconsole.Server, method, suffix string) int {
+	n := 0
+	for _, r := range m.Requests() {
+		if r.Method == method && strings.HasSuffix(r.Path, suffix) {
+			n++
+		}
+	}
+	return n
+}

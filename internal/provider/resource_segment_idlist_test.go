@@ -5,15 +5,25 @@ package provider
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/mockconsole"
 )
 
 // A service that cannot say whether a write is on its way (no idlist_metadata): for a bounded time
@@ -132,4 +142,278 @@ func TestSegmentIDListExpectedVersion(t *testing.T) {
 			t.Errorf("version %s: %d pages, ids %v, private %+v; want %d pages", step.version, pages, got.ids, p, step.pages)
 		}
 	}
+}
+
+// Segments at the service's scale (issue 32).
+
+// noSegmentDeleted checks that no request deleted the segment itself.
+func noSegmentDeleted(m *mockconsole.Server, id string) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		if n := requestsTo(m, http.MethodDelete, "/segments/"+id); n > 0 {
+			return fmt.Errorf("the segment was deleted %d time(s)", n)
+		}
+		return nil
+	}
+}
+
+// The cap: an id list of 3,000 ids against a project capped at 2,500 (the service's 10,000, scaled
+// down). The create keeps the segment with the 2,000 ids the service took (two writes of 1,000;
+// the third is refused whole) and says so; the next plan is an update of the 1,000 ids still to add
+// (never a replacement), whose apply fails in words and keeps the segment; once the project has
+// Large ID Lists the same apply completes. The segment is never deleted.
+func TestAccSegment_idListCap(t *testing.T) {
+	m, url := mockWithoutSegments(t, mockconsole.Config{NoIDListLimits: true})
+	m.SetIDListCap(2500)
+	cfg := providerBlock(url) + idsConfig(0, 3000)
+	update := []plancheck.PlanCheck{plancheck.ExpectResourceAction(segIDsAddr, plancheck.ResourceActionUpdate)}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             expectNoSegments(m),
+		Steps: []resource.TestStep{
+			{
+				PreConfig:          m.ResetRequests,
+				Config:             cfg,
+				ExpectNonEmptyPlan: true, // the ids still to add
+				ConfigPlanChecks:   resource.ConfigPlanChecks{PostApplyPostRefresh: update},
+				Check:              resource.ComposeAggregateTestCheckFunc(expectSegmentIDs(m, "beta_testers", 0, 2000), noSegmentDeleted(m, "beta_testers")),
+			},
+			{
+				PreConfig:        m.ResetRequests,
+				Config:           cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: update},
+				ExpectError: wrapped(`Segment "beta_testers": the service's id-list limit was reached`, "0 id(s) were written",
+					"the segment now holds 2000", "1000 id(s) are still to add", "Large ID Lists must be enabled for the project"),
+			},
+			{
+				// The failed apply kept the segment; the plan is still the update of the 1,000 ids.
+				PreConfig: func() { noSegmentDeletedNow(t, m); m.SetLargeIDLists(true); m.ResetRequests() },
+				Config:    cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             update,
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: resource.ComposeAggregateTestCheckFunc(expectSegmentIDs(m, "beta_testers", 0, 3000), noSegmentDeleted(m, "beta_testers"),
+					func(*terraform.State) error {
+						if _, ids := idWrites(m, http.MethodPatch); !slices.Equal(ids, idRange(2000, 3000)) {
+							return fmt.Errorf("added %d ids, want the 1,000 still to add", len(ids))
+						}
+						return nil
+					}),
+			},
+		},
+	})
+}
+
+func noSegmentDeletedNow(t *testing.T, m *mockconsole.Server) {
+	t.Helper()
+	if err := noSegmentDeleted(m, "beta_testers")(nil); err != nil {
+		t.Error(err)
+	}
+}
+
+// Late propagation: writes of lists over 1,000 ids take effect later (here: only when the test
+// says). A plan right after adding 1,500 ids, and right after removing 300, is empty; entry_count
+// follows what was written; once the writes take effect the service holds exactly the ids
+// configured and the plan stays empty; a change made in the console while nothing of ours is on
+// its way shows.
+func TestAccSegment_idListLate(t *testing.T) {
+	m, url := mockWithoutSegments(t, mockconsole.Config{NoIDListLimits: true})
+	m.SetIDListLag(time.Hour)
+	onItsWay := func(want bool) resource.TestCheckFunc {
+		return func(*terraform.State) error {
+			if got := m.IDListUpdating("beta_testers"); got != want {
+				return fmt.Errorf("writes on their way: %v, want %v", got, want)
+			}
+			return nil
+		}
+	}
+	empty := resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             expectNoSegments(m),
+		Steps: []resource.TestStep{
+			{
+				Config:            providerBlock(url) + idsConfig(0, 1500),
+				ConfigPlanChecks:  empty,
+				Check:             onItsWay(true),
+				ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectKnownValue(segIDsAddr, tfjsonpath.New("entry_count"), knownvalue.Int64Exact(1500))},
+			},
+			{
+				Config:            providerBlock(url) + idsConfig(300, 1500),
+				ConfigPlanChecks:  empty,
+				Check:             onItsWay(true),
+				ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectKnownValue(segIDsAddr, tfjsonpath.New("entry_count"), knownvalue.Int64Exact(1200))},
+			},
+			{
+				PreConfig: m.SettleIDLists,
+				Config:    providerBlock(url) + idsConfig(300, 1500),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: resource.ComposeAggregateTestCheckFunc(onItsWay(false), expectSegmentIDs(m, "beta_testers", 300, 1500)),
+			},
+			{
+				// A change in the console, nothing of ours on its way: it shows.
+				PreConfig: func() {
+					sg, _ := m.Segment("beta_testers")
+					sg.IDs = append(sg.IDs, "intruder")
+					m.PutSegment(sg)
+				},
+				Config:             providerBlock(url) + idsConfig(300, 1500),
+				PlanOnly:           true,
+				ExpectNonEmptyPlan: true,
+			},
+		},
+	})
+}
+
+// Big lists stay cheap after late writes: the provider knows the version its own writes lead to
+// (one step per write taking effect). Once a create of 1,500 ids (two writes) has taken effect, two
+// plans read none of its pages; so too after an update that removes 300 (one more write); a change
+// in the console since (a further version) still shows.
+func TestAccSegment_idListLateThenCheap(t *testing.T) {
+	m, url := mockWithoutSegments(t, mockconsole.Config{NoIDListLimits: true})
+	m.SetIDListLag(time.Hour)
+	noPages := func() {
+		t.Helper()
+		if n := requestsTo(m, http.MethodGet, "/segments/beta_testers/id_list"); n > 0 {
+			t.Errorf("a plan of an unchanged list after its writes took effect read %d pages, want none", n)
+		}
+		m.ResetRequests()
+	}
+	settled := func() { m.SettleIDLists(); m.ResetRequests() }
+	created, updated := providerBlock(url)+idsConfig(0, 1500), providerBlock(url)+idsConfig(300, 1500)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             expectNoSegments(m),
+		Steps: []resource.TestStep{
+			{Config: created},
+			{PreConfig: settled, Config: created, PlanOnly: true},
+			{PreConfig: noPages, Config: created, PlanOnly: true},
+			{PreConfig: noPages, Config: updated},
+			{PreConfig: settled, Config: updated, PlanOnly: true},
+			{PreConfig: noPages, Config: updated, PlanOnly: true},
+			{
+				PreConfig: func() {
+					noPages()
+					if sg, _ := m.Segment("beta_testers"); len(sg.IDs) == 1200 {
+						m.PutSegment(sg) // a change in the console: the version rises past the one expected
+					} else {
+						t.Errorf("the mock holds %d ids, want 1200", len(sg.IDs))
+					}
+				},
+				Config:   updated,
+				PlanOnly: true,
+			},
+			{
+				PreConfig: func() {
+					if n := requestsTo(m, http.MethodGet, "/segments/beta_testers/id_list"); n == 0 {
+						t.Error("a version past the one expected (a change in the console) did not read the pages")
+					}
+					sg, _ := m.Segment("beta_testers")
+					sg.IDs = append(sg.IDs, "intruder")
+					m.PutSegment(sg)
+				},
+				Config:             updated,
+				PlanOnly:           true,
+				ExpectNonEmptyPlan: true,
+			},
+		},
+	})
+}
+
+// Refresh by version: two refreshes of an unchanged 2,000-id segment read none of its pages (two
+// requests each: the segment and its version); a change in the console still shows.
+func TestAccSegment_idListRefreshByVersion(t *testing.T) {
+	m, url := mockWithoutSegments(t, mockconsole.Config{NoIDListLimits: true})
+	cfg := providerBlock(url) + idsConfig(0, 2000)
+	unread := func() {
+		t.Helper()
+		pages := requestsTo(m, http.MethodGet, "/segments/beta_testers/id_list")
+		reads := requestsTo(m, http.MethodGet, "/segments/beta_testers")
+		meta := requestsTo(m, http.MethodGet, "/segments/beta_testers/idlist_metadata")
+		if pages > 0 || reads == 0 || meta > reads {
+			t.Errorf("refreshes of an unchanged list: %d page reads, %d segment reads, %d version reads; want no pages, a version read per segment read", pages, reads, meta)
+		}
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             expectNoSegments(m),
+		Steps: []resource.TestStep{
+			{Config: cfg},
+			{PreConfig: m.ResetRequests, Config: cfg, PlanOnly: true},
+			{PreConfig: func() { unread(); m.ResetRequests() }, Config: cfg, PlanOnly: true},
+			{
+				PreConfig: func() {
+					unread()
+					sg, _ := m.Segment("beta_testers")
+					sg.IDs = sg.IDs[1:]
+					m.PutSegment(sg)
+				},
+				Config:             cfg,
+				PlanOnly:           true,
+				ExpectNonEmptyPlan: true,
+			},
+		},
+	})
+}
+
+// otherReader reads target once as another client of the project would (again when the connection
+// is dropped under it: the DropIdle habit).
+func otherReader(t *testing.T, target string) {
+	t.Helper()
+	for attempt := 1; ; attempt++ {
+		req, _ := http.NewRequest(http.MethodGet, target, nil)
+		req.Header.Set("SERVICE-API-KEY", mockconsole.DefaultAPIKey)
+		resp, err := http.DefaultClient.Do(req)
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusOK {
+				t.Fatalf("the other reader's read: %s", resp.Status)
+			}
+			return
+		}
+		if attempt == 3 {
+			t.Fatalf("the other reader's read: %v", err)
+		}
+	}
+}
+
+// Reads of id lists are rate limited: a read that runs out of time while the service refuses it
+// says so in words about reads, not the write limit.
+func TestAccSegment_idListReadLimit(t *testing.T) {
+	m, url := mockWithoutSegments(t, mockconsole.Config{NoIDListLimits: true})
+	cfg := providerBlock(url) + strings.Replace(idsConfig(0, 2000), `type       = "id_list"`, `type       = "id_list"
+  timeouts   = { read = "3s" }`, 1)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             expectNoSegments(m),
+		Steps: []resource.TestStep{
+			{Config: cfg},
+			{
+				// A change in the console: the pages are read, at one a minute, and someone else
+				// has just read one (so that a service answering the whole list at once limits too).
+				PreConfig: func() {
+					m.SetIDListReadLimit(mockconsole.IDLimit{N: 1, Window: time.Minute})
+					sg, _ := m.Segment("beta_testers")
+					m.PutSegment(sg)
+					otherReader(t, url+"/console/v1/segments/beta_testers/id_list?page=1&limit=100")
+				},
+				Config:      cfg,
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`(?s)read limit was exhausted.*Nothing was written`),
+			},
+			{
+				PreConfig: func() { m.SetIDListReadLimit() },
+				Config:    cfg,
+				PlanOnly:  true,
+			},
+		},
+	})
 }

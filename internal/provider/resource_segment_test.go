@@ -639,3 +639,25 @@ func TestSegmentSchema_inSegmentsWords(t *testing.T) {
 		t.Errorf("the provider's segment condition types %v differ from the service's %v", segmentConditionTypes, mockconsole.SegmentConditionTypes)
 	}
 }
+
+// publicRule is a rule the console writes and the API refuses in segment writes.
+var publicRule = mockconsole.SegmentRule{Name: "everyone", PassPercentage: 10, Conditions: []mockconsole.Condition{{Type: "public"}}}
+
+// seedConsoleSegments puts a segment with a console-made rule, a user-store list and an analysis
+// list into the mock.
+func seedConsoleSegments(m *mockconsole.Server) {
+	m.PutSegment(mockconsole.Segment{ID: "seg_console", Name: "Console made", Type: "rule_based", IDType: "userID", IsEnabled: true,
+		Rules: []mockconsole.SegmentRule{publicRule}})
+	m.PutSegment(mockconsole.Segment{ID: "seg_store", Name: "Store list", Type: mockconsole.SegmentUserStoreIDList, IDType: "userID", IsEnabled: true, Count: 120000})
+	m.PutSegment(mockconsole.Segment{ID: "seg_analysis", Name: "Analysis list", Type: mockconsole.SegmentAnalysisList, IDType: "userID", IsEnabled: true, Count: 42})
+}
+
+// noWrites fails t if the mock served any request but reads.
+func noWrites(t *testing.T, m *mockconsole.Server, what string) {
+	t.Helper()
+	for _, r := range m.Requests() {
+		if r.Method != http.MethodGet {
+			t.Errorf("%s sent %s %s", what, r.Method, r.Path)
+		}
+	}
+}

@@ -17,9 +17,6 @@ import (
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/mockconsole"
 )
 
-// Segments as the 2025 documents put them (POST /segments): created with a name (the id
-// when the configuration has none), and without a count in any answer.
-
 // segmentCountConfig is a 50-id list without a name, a rule-based segment of two rules, and the
 // segments data source of each type, read after them.
 func segmentCountConfig(url string) string {
@@ -92,6 +89,77 @@ func TestAccSegment_withoutNameOrCount(t *testing.T) {
 			{
 				Config: cfg, ResourceName: segIDsAddr, ImportState: true, ImportStateId: "beta_testers",
 				ImportStateVerify: true, ImportStateVerifyIgnore: []string{"timeouts"},
+			},
+		},
+	})
+}
+
+// Segments of the types the API cannot write: the data source reads them as they are (also by
+// type); an import of one says why it cannot be managed, and nothing is written.
+func TestAccSegment_unwritableTypes(t *testing.T) {
+	m, url := mockWithoutSegments(t, mockconsole.Config{})
+	seedConsoleSegments(m)
+	analysis := map[string]string{"id": "seg_analysis", "type": "analysis_list", "count": "42"}
+	storeCount := resource.TestCheckResourceAttr("data.featureconsole_segments.store", "segments.0.count", "120000")
+	if m.Habits().SegmentsWithoutCount {
+		// No count sent, and these lists' ids are not read: not known, so null (never 0).
+		delete(analysis, "count")
+		storeCount = resource.TestCheckNoResourceAttr("data.featureconsole_segments.store", "segments.0.count")
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: providerBlock(url) + `
+data "featureconsole_segments" "all" {}
+data "featureconsole_segments" "store" { type = "user_store_id_list" }
+`,
+				Check: resource.ComposeAggregateTestCheckFunc(
+					resource.TestCheckResourceAttr("data.featureconsole_segments.all", "segments.#", "3"),
+					resource.TestCheckTypeSetElemNestedAttrs("data.featureconsole_segments.all", "segments.*", analysis),
+					resource.TestCheckResourceAttr("data.featureconsole_segments.store", "segments.#", "1"),
+					resource.TestCheckResourceAttr("data.featureconsole_segments.store", "segments.0.id", "seg_store"),
+					storeCount,
+				),
+			},
+			{
+				PreConfig: m.ResetRequests,
+				Config: providerBlock(url) + "\nimport {\n  to = featureconsole_segment.store\n  id = \"seg_store\"\n}\n" + `
+resource "featureconsole_segment" "store" {
+  segment_id = "seg_store"
+  type       = "id_list"
+}
+`,
+				ExpectError: wrapped(`Segment "seg_store" is a user_store_id_list segment, which featureconsole_segment cannot manage`,
+					"featureconsole_segments data source"),
+			},
+			{
+				PreConfig: func() { noWrites(t, m, "the refused import") },
+				Config:    providerBlock(url),
+			},
+		},
+	})
+}
+
+// An archived segment refuses every write: the error says so and what to do.
+func TestAccSegment_archived(t *testing.T) {
+	m, url := mockWithoutSegments(t, mockconsole.Config{})
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             expectNoSegments(m),
+		Steps: []resource.TestStep{
+			{Config: providerBlock(url) + segmentRuleConfig(ruleEmail) + idsConfig(0, 10)},
+			{
+				PreConfig:   func() { m.ArchiveSegment("staff") },
+				Config:      providerBlock(url) + segmentRuleConfig(ruleEmail+", "+ruleCountry) + idsConfig(0, 10),
+				ExpectError: wrapped(`Segment "staff" is archived`, "no way to unarchive", "new segment_id", "is archived and cannot be modified"),
+			},
+			{
+				PreConfig:   func() { m.ArchiveSegment("beta_testers") },
+				Config:      providerBlock(url) + segmentRuleConfig(ruleEmail) + idsConfig(0, 11),
+				ExpectError: wrapped(`Segment "beta_testers" is archived`, "no way to unarchive", "new segment_id"),
 			},
 		},
 	})
