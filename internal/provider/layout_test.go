@@ -100,24 +100,114 @@ func TestLayout_sharedFilesNameNoConcept(t *testing.T) {
 	}
 }
 
-// Every source file has at most one test file named after it, <file>_test.go, holding its unit and
-// acceptance tests; no test file says only "more", "unit" or "words".
+// Every source file has at most one test file named after it, exactly <file>_test.go, holding its
+// unit and acceptance tests: a test file is matched to the source file with the longest name that
+// is its stem, or a prefix of its stem followed by "_" (rules_words_test.go is rules_words.go's, not
+// rules.go's), and a test file that matches none is a theme file (shared_limit_test.go).
+// No test file says only "more", "unit" or "words".
 func TestLayout_oneTestFilePerSource(t *testing.T) {
 	tests, err := filepath.Glob("*_test.go")
 	if err != nil {
 		t.Fatal(err)
 	}
+	sources := map[string]bool{}
+	for f := range packageFiles(t) {
+		sources[strings.TrimSuffix(f, ".go")] = true
+	}
+	for _, problem := range testFileProblems(sources, tests) {
+		t.Error(problem)
+	}
+}
+
+// testFileSource returns the source file (without ".go") a test file is named after: the longest
+// source name that is the test file's stem or a prefix of it followed by "_"; "" for a theme file.
+func testFileSource(sources map[string]bool, test string) string {
+	stem := strings.TrimSuffix(test, "_test.go")
+	for name := stem; ; {
+		if sources[name] {
+			return name
+		}
+		i := strings.LastIndex(name, "_")
+		if i < 0 {
+			return ""
+		}
+		name = name[:i]
+	}
+}
+
+// testFileProblems returns, in words, each test file named after a source file that is not exactly
+// <source>_test.go, each source file with more than one test file so named, and each vague theme.
+func testFileProblems(sources map[string]bool, tests []string) []string {
+	var problems []string
+	bySource := map[string][]string{}
 	for _, f := range tests {
 		stem := strings.TrimSuffix(f, "_test.go")
-		for _, vague := range []string{"_unit", "_more", "_words"} {
-			if _, err := os.Stat(stem + ".go"); err == nil {
-				continue // the test file of rules_words.go
+		src := testFileSource(sources, f)
+		if src == "" {
+			for _, vague := range []string{"_unit", "_more", "_words"} {
+				if strings.HasSuffix(stem, vague) {
+					problems = append(problems, fmt.Sprintf("%s: a test file named %s says nothing; its tests belong in %s_test.go or a theme file",
+						f, vague, strings.TrimSuffix(stem, vague)))
+				}
 			}
-			if strings.HasSuffix(stem, vague) {
-				t.Errorf("%s: a test file named %s says nothing; its tests belong in %s_test.go or a theme file",
-					f, vague, strings.TrimSuffix(stem, vague))
-			}
+			continue
 		}
+		bySource[src] = append(bySource[src], f)
+		if src != stem {
+			problems = append(problems, fmt.Sprintf("%s is named after %s.go but is not %s_test.go: move its tests to the test file "+
+				"of the source file they exercise, or to a theme file whose name starts with no source file's name", f, src, src))
+		}
+	}
+	srcs := make([]string, 0, len(bySource))
+	for src := range bySource {
+		srcs = append(srcs, src)
+	}
+	sort.Strings(srcs)
+	for _, src := range srcs {
+		if fs := bySource[src]; len(fs) > 1 {
+			sort.Strings(fs)
+			problems = append(problems, fmt.Sprintf("%s.go has %d test files named after it (%s); it may have one, %s_test.go",
+				src, len(fs), strings.Join(fs, ", "), src))
+		}
+	}
+	sort.Strings(problems)
+	return problems
+}
+
+// The check itself sees a source file's second test file, a sub-theme without its own source file,
+// and a vague name; a theme file, and the one test file of each source file, pass.
+func TestLayout_oneTestFilePerSourceSeesExtraFiles(t *testing.T) {
+	sources := map[string]bool{"rules": true, "rules_words": true, "resource_gate": true, "resource_gate_rules": true, "data_source": true}
+	for _, tc := range []struct {
+		tests []string
+		want  []string
+	}{
+		{tests: []string{"rules_words_test.go", "resource_gate_test.go", "resource_gate_rules_test.go", "data_sources_test.go", "shared_suite_test.go"}},
+		{
+			tests: []string{"resource_gate_rules_test.go", "resource_gate_rules_runs_test.go"},
+			want: []string{
+				"resource_gate_rules.go has 2 test files named after it (resource_gate_rules_runs_test.go, resource_gate_rules_test.go); it may have one, resource_gate_rules_test.go",
+				"resource_gate_rules_runs_test.go is named after resource_gate_rules.go but is not resource_gate_rules_test.go: " +
+					"move its tests to the test file of the source file they exercise, or to a theme file whose name starts with no source file's name",
+			},
+		},
+		{
+			tests: []string{"rules_shared_test.go"},
+			want: []string{"rules_shared_test.go is named after rules.go but is not rules_test.go: move its tests to the test file " +
+				"of the source file they exercise, or to a theme file whose name starts with no source file's name"},
+		},
+		{
+			tests: []string{"gate_more_test.go"},
+			want:  []string{"gate_more_test.go: a test file named _more says nothing; its tests belong in gate_test.go or a theme file"},
+		},
+	} {
+		got := testFileProblems(sources, tc.tests)
+		if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
+			t.Errorf("testFileProblems(%v):\n got %q\nwant %q", tc.tests, got, tc.want)
+		}
+	}
+	if got := testFileSource(sources, "rules_words_test.go"); got != "rules_words" {
+		t.Errorf("rules_words_test.go is matched to %q, want rules_words (the longest name)", got)
 	}
 }
 
