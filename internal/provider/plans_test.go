@@ -76,7 +76,7 @@ func TestAccPlans_gate(t *testing.T) {
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		CheckDestroy:             expectNoMockGate(m, "tfacc_checkout"),
 		Steps: append(planSteps(url, gateAddr,
-			gateConfig(), []string{"name", "description", "tags", "type", "type_reason", "id_type",
+			gateConfig(), []string{"name", "description", "tags", "target_apps", "type", "type_reason", "id_type",
 				"status", "creator_name", "created_time", "last_modifier_id", "last_modifier_name"},
 			gateConfig(`description = "Checkout rewrite"`), []string{"description", "last_modifier_id", "last_modifier_name"}),
 			// Terraform's own settings change nothing on the service, so nothing it records is unknown.
