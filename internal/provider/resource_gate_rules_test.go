@@ -7,7 +7,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"math/big"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -15,7 +14,6 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
@@ -485,204 +483,6 @@ func TestAccGateRules_undocumentedConditionWarns(t *testing.T) {
 	})
 }
 
-// hclNumber is a number as Terraform reads it from configuration.
-func hclNumber(t *testing.T, s string) types.Number {
-	t.Helper()
-	bf, _, err := big.ParseFloat(s, 10, 512, big.ToNearestEven)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return types.NumberValue(bf)
-}
-
-func numberList(t *testing.T, nums ...string) types.List {
-	vals := make([]attr.Value, len(nums))
-	for i, n := range nums {
-		vals[i] = hclNumber(t, n)
-	}
-	return types.ListValueMust(types.NumberType, vals)
-}
-
-func TestGateRulesFlattenConditionTargets(t *testing.T) {
-	emptyStrings := types.ListValueMust(types.StringType, nil)
-	emptyNumbers := types.ListValueMust(types.NumberType, nil)
-	cases := []struct {
-		name        string
-		raw         string
-		hint        *ruleConditionModel
-		wantValue   types.List
-		wantNumbers types.List
-	}{
-		{"strings", `["a","b"]`, nil, framework.StringList([]string{"a", "b"}), types.ListNull(types.NumberType)},
-		{"numbers", `[12.5,100,0.1,-3,1e3]`, nil, types.ListNull(types.StringType), numberList(t, "12.5", "100", "0.1", "-3", "1000")},
-		{"mixed", `["a",5,1.50,true]`, nil, framework.StringList([]string{"a", "5", "1.5", "true"}), types.ListNull(types.NumberType)},
-		{"scalar", `"x"`, nil, framework.StringList([]string{"x"}), types.ListNull(types.NumberType)},
-		{"absent", ``, nil, types.ListNull(types.StringType), types.ListNull(types.NumberType)},
-		{"empty, no hint", `[]`, nil, types.ListNull(types.StringType), types.ListNull(types.NumberType)},
-		{"empty, hint []", `[]`, &ruleConditionModel{conditionModel: conditionModel{TargetValue: emptyStrings}, TargetNumbers: types.ListNull(types.NumberType)}, emptyStrings, types.ListNull(types.NumberType)},
-		{"null, hint numbers []", `null`, &ruleConditionModel{conditionModel: conditionModel{TargetValue: types.ListNull(types.StringType)}, TargetNumbers: emptyNumbers}, types.ListNull(types.StringType), emptyNumbers},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			v, err := flattenRuleCondition(console.Condition{Type: "user_id", TargetValue: json.RawMessage(c.raw)}, c.hint)
-			if err != nil {
-				t.Fatal(err)
-			}
-			attrs := v.(types.Object).Attributes()
-			if got := attrs["target_value"]; !got.Equal(c.wantValue) {
-				t.Errorf("target_value = %s, want %s", got, c.wantValue)
-			}
-			if got := attrs["target_numbers"]; !got.Equal(c.wantNumbers) {
-				t.Errorf("target_numbers = %s, want %s", got, c.wantNumbers)
-			}
-			if !attrs["operator"].IsNull() || !attrs["field"].IsNull() || !attrs["custom_id"].IsNull() {
-				t.Errorf("empty strings should read as null: %v", attrs)
-			}
-		})
-	}
-}
-
-// Numbers read back equal exactly what the configuration wrote, so no diff ever shows.
-func TestGateRulesNumbersRoundTrip(t *testing.T) {
-	ctx := context.Background()
-	for _, s := range []string{"12.5", "100", "0.1", "33.33", "0", "-7.25", "1e3", "0.30"} {
-		cfg := hclNumber(t, s)
-		tv, err := expandTargets(ctx, ruleConditionModel{conditionModel: conditionModel{TargetValue: types.ListNull(types.StringType)}, TargetNumbers: types.ListValueMust(types.NumberType, []attr.Value{cfg})})
-		if err != nil {
-			t.Fatal(err)
-		}
-		v, err := flattenRuleCondition(console.Condition{Type: "custom_field", TargetValue: tv}, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got := v.(types.Object).Attributes()["target_numbers"].(types.List).Elements()[0]
-		if !got.Equal(cfg) {
-			t.Errorf("%s: wire %s, read back %s", s, tv, got)
-		}
-		f, _ := cfg.ValueBigFloat().Float64() // pass_percentage travels as a float64
-		if pct := framework.NumberFromFloat(f); !pct.Equal(cfg) {
-			t.Errorf("%s: pass_percentage read back %s", s, pct)
-		}
-	}
-}
-
-func TestGateRulesExpandTargets(t *testing.T) {
-	ctx := context.Background()
-	null := ruleConditionModel{conditionModel: conditionModel{TargetValue: types.ListNull(types.StringType)}, TargetNumbers: types.ListNull(types.NumberType)}
-	numbers := null
-	numbers.TargetNumbers = numberList(t, "12.5", "100", "0.1")
-	strs := null
-	strs.TargetValue = framework.StringList([]string{"18", "a\"b"})
-	for _, c := range []struct {
-		in   ruleConditionModel
-		want string
-	}{{null, `[]`}, {numbers, `[12.5,100,0.1]`}, {strs, `["18","a\"b"]`}} {
-		got, err := expandTargets(ctx, c.in)
-		if err != nil || string(got) != c.want {
-			t.Errorf("expandTargets = %s, %v; want %s", got, err, c.want)
-		}
-	}
-}
-
-func testRule(t *testing.T, name, pct string) ruleModel {
-	return ruleModel{
-		ID: types.StringValue("id-" + name), BaseID: types.StringValue("base-" + name),
-		Name: types.StringValue(name), PassPercentage: hclNumber(t, pct),
-		Environments:      types.ListNull(types.StringType),
-		Conditions:        types.ListNull(ruleConditionObjectType),
-		ReturnValue:       framework.NewJSONNull(),
-		ScheduledRollouts: types.ListNull(scheduledRolloutType),
-	}
-}
-
-func TestGateRulesSameRuleContent(t *testing.T) {
-	ctx := context.Background()
-	base := testRule(t, "a", "50")
-	same := []func(*ruleModel){
-		func(r *ruleModel) { r.Environments = types.ListValueMust(types.StringType, nil) },
-		func(r *ruleModel) { r.Conditions = types.ListValueMust(ruleConditionObjectType, nil) },
-		func(r *ruleModel) { r.ReturnValue = framework.NewJSONValue(`{ }`) },
-		func(r *ruleModel) { r.ID, r.BaseID = types.StringUnknown(), types.StringNull() },
-	}
-	for i, f := range same {
-		r := base
-		f(&r)
-		if !sameRuleContent(ctx, base, r) {
-			t.Errorf("same[%d]: rules differ", i)
-		}
-	}
-	rv := base
-	rv.ReturnValue = framework.NewJSONValue(`{"b":1,"a":2}`)
-	rv2 := base
-	rv2.ReturnValue = framework.NewJSONValue(`{ "a": 2, "b": 1 }`)
-	if !sameRuleContent(ctx, rv, rv2) {
-		t.Error("key order made rules differ")
-	}
-
-	cond := func(tv, tn types.List) types.List {
-		return types.ListValueMust(ruleConditionObjectType, []attr.Value{types.ObjectValueMust(ruleConditionObjectType.AttrTypes, map[string]attr.Value{
-			"type": types.StringValue("custom_field"), "operator": types.StringValue("gt"), "field": types.StringValue("age"),
-			"custom_id": types.StringNull(), "target_value": tv, "target_numbers": tn,
-		})})
-	}
-	asStrings, asNumbers := base, base
-	asStrings.Conditions = cond(framework.StringList([]string{"18"}), types.ListNull(types.NumberType))
-	asNumbers.Conditions = cond(types.ListNull(types.StringType), numberList(t, "18"))
-	pct := base
-	pct.PassPercentage = hclNumber(t, "50.5")
-	unknown := base
-	unknown.Environments = types.ListUnknown(types.StringType)
-	for name, r := range map[string]ruleModel{"percentage": pct, "unknown": unknown, "strings": asStrings} {
-		other := base
-		if name == "strings" {
-			other = asNumbers
-		}
-		if sameRuleContent(ctx, other, r) {
-			t.Errorf("%s: rules compare the same", name)
-		}
-	}
-}
-
-func TestGateRulesMatchPriorRules(t *testing.T) {
-	ctx := context.Background()
-	prior := []ruleModel{testRule(t, "a", "10"), testRule(t, "b", "20"), testRule(t, "c", "30")}
-	planned := []ruleModel{testRule(t, "new", "1"), testRule(t, "c", "30"), testRule(t, "a", "11"), testRule(t, "b", "20")}
-	for i := range planned {
-		planned[i].ID, planned[i].BaseID = types.StringUnknown(), types.StringUnknown()
-	}
-	matchPriorRules(ctx, planned, prior)
-	// The list is written: the service may give every rule a new id, so none is promised; base ids are.
-	want := []struct{ id, base string }{{"?", "?"}, {"?", "base-c"}, {"?", "base-a"}, {"?", "base-b"}}
-	got := func(s types.String) string {
-		if s.IsUnknown() {
-			return "?"
-		}
-		return s.ValueString()
-	}
-	for i, w := range want {
-		if got(planned[i].ID) != w.id || got(planned[i].BaseID) != w.base {
-			t.Errorf("planned[%d] = %s/%s, want %s/%s", i, got(planned[i].ID), got(planned[i].BaseID), w.id, w.base)
-		}
-	}
-
-	// The same list as before, rule for rule: nothing is written, every id is kept.
-	same := []ruleModel{testRule(t, "a", "10"), testRule(t, "b", "20"), testRule(t, "c", "30")}
-	matchPriorRules(ctx, same, prior)
-	for i, r := range same {
-		if got(r.ID) != got(prior[i].ID) || got(r.BaseID) != got(prior[i].BaseID) {
-			t.Errorf("unchanged[%d] = %s/%s, want %s/%s", i, got(r.ID), got(r.BaseID), got(prior[i].ID), got(prior[i].BaseID))
-		}
-	}
-	// Reordered only: still a write, ids unknown.
-	moved := []ruleModel{testRule(t, "b", "20"), testRule(t, "a", "10"), testRule(t, "c", "30")}
-	matchPriorRules(ctx, moved, prior)
-	for i, r := range moved {
-		if !r.ID.IsUnknown() {
-			t.Errorf("reordered[%d] promises id %s", i, r.ID)
-		}
-	}
-}
-
 func TestGateRulesFlattenGateKeepsConfigForms(t *testing.T) {
 	ctx := context.Background()
 	hint := testRule(t, "a", "0.1")
@@ -771,35 +571,6 @@ func TestPercentFromFloat(t *testing.T) {
 		if resp.Diagnostics.HasError() {
 			t.Errorf("percentFromFloat(%v) fails the validator: %v", in, resp.Diagnostics)
 		}
-	}
-}
-
-// A rule's schedule reads as the steps made, then the steps to come; none is [], never null.
-func TestGateRulesFlattenSchedule(t *testing.T) {
-	r := console.Rule{
-		CompletedAutomatedRollouts: []console.AutomatedRollout{{Time: console.Millis{Value: 1767225600000, Set: true}, PassPercent: 30}},
-		PendingAutomatedRollouts:   []console.AutomatedRollout{{Time: console.Millis{Value: 1767229200000, Set: true}, PassPercent: 60.5}},
-	}
-	got := flattenSchedule(r).String()
-	want := `[{"done":true,"pass_percentage":30,"time":"2026-01-01T00:00:00Z"},{"done":false,"pass_percentage":60.5,"time":"2026-01-01T01:00:00Z"}]`
-	if got != want {
-		t.Errorf("schedule = %s\nwant %s", got, want)
-	}
-	if none := flattenSchedule(console.Rule{}); none.IsNull() || len(none.Elements()) != 0 {
-		t.Errorf("no schedule = %s, want []", none)
-	}
-	// Planned: unknown when the list is written, the prior schedule when nothing is.
-	prior := []ruleModel{testRule(t, "a", "10")}
-	prior[0].ScheduledRollouts = flattenSchedule(r)
-	changed := []ruleModel{testRule(t, "a", "11")}
-	matchPriorRules(context.Background(), changed, prior)
-	if !changed[0].ScheduledRollouts.IsUnknown() {
-		t.Errorf("a written rule promises its schedule %s", changed[0].ScheduledRollouts)
-	}
-	same := []ruleModel{testRule(t, "a", "10")}
-	matchPriorRules(context.Background(), same, prior)
-	if !same[0].ScheduledRollouts.Equal(prior[0].ScheduledRollouts) {
-		t.Errorf("an unchanged rule's schedule = %s", same[0].ScheduledRollouts)
 	}
 }
 

@@ -18,6 +18,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/mockconsole"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-testing/compare"
@@ -27,10 +30,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
-
-	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
-	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
-	"github.com/featureconsole/terraform-provider-featureconsole/internal/mockconsole"
 )
 
 // A gate attached to a release pipeline, as users meet it with the terraform CLI (warnings are
@@ -666,5 +665,45 @@ func TestWriteRules_onlyTheLockAbortsTheRun(t *testing.T) {
 				t.Errorf("another refusal: err %v, superseded %v, %d aborts, %d writes; want the refusal, no abort, one write", err, superseded, aborts, patches)
 			}
 		})
+	}
+}
+
+func TestMatchPriorRules(t *testing.T) {
+	ctx := context.Background()
+	prior := []ruleModel{testRule(t, "a", "10"), testRule(t, "b", "20"), testRule(t, "c", "30")}
+	planned := []ruleModel{testRule(t, "new", "1"), testRule(t, "c", "30"), testRule(t, "a", "11"), testRule(t, "b", "20")}
+	for i := range planned {
+		planned[i].ID, planned[i].BaseID = types.StringUnknown(), types.StringUnknown()
+	}
+	matchPriorRules(ctx, planned, prior)
+	// The list is written: the service may give every rule a new id, so none is promised; base ids are.
+	want := []struct{ id, base string }{{"?", "?"}, {"?", "base-c"}, {"?", "base-a"}, {"?", "base-b"}}
+	got := func(s types.String) string {
+		if s.IsUnknown() {
+			return "?"
+		}
+		return s.ValueString()
+	}
+	for i, w := range want {
+		if got(planned[i].ID) != w.id || got(planned[i].BaseID) != w.base {
+			t.Errorf("planned[%d] = %s/%s, want %s/%s", i, got(planned[i].ID), got(planned[i].BaseID), w.id, w.base)
+		}
+	}
+
+	// The same list as before, rule for rule: nothing is written, every id is kept.
+	same := []ruleModel{testRule(t, "a", "10"), testRule(t, "b", "20"), testRule(t, "c", "30")}
+	matchPriorRules(ctx, same, prior)
+	for i, r := range same {
+		if got(r.ID) != got(prior[i].ID) || got(r.BaseID) != got(prior[i].BaseID) {
+			t.Errorf("unchanged[%d] = %s/%s, want %s/%s", i, got(r.ID), got(r.BaseID), got(prior[i].ID), got(prior[i].BaseID))
+		}
+	}
+	// Reordered only: still a write, ids unknown.
+	moved := []ruleModel{testRule(t, "b", "20"), testRule(t, "a", "10"), testRule(t, "c", "30")}
+	matchPriorRules(ctx, moved, prior)
+	for i, r := range moved {
+		if !r.ID.IsUnknown() {
+			t.Errorf("reordered[%d] promises id %s", i, r.ID)
+		}
 	}
 }

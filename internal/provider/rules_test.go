@@ -4,20 +4,25 @@
 package provider
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"math/big"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
+	"github.com/featureconsole/terraform-provider-featureconsole/internal/mockconsole"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
-
-	"github.com/featureconsole/terraform-provider-featureconsole/internal/mockconsole"
 )
 
 // Scheduled rollouts (ScheduledRollouts): the schedule shows per rule; a step the service made
@@ -128,5 +133,103 @@ func TestAccGateRules_scheduledRollouts(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// hclNumber is a number as Terraform reads it from configuration.
+func hclNumber(t *testing.T, s string) types.Number {
+	t.Helper()
+	bf, _, err := big.ParseFloat(s, 10, 512, big.ToNearestEven)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return types.NumberValue(bf)
+}
+
+func testRule(t *testing.T, name, pct string) ruleModel {
+	return ruleModel{
+		ID: types.StringValue("id-" + name), BaseID: types.StringValue("base-" + name),
+		Name: types.StringValue(name), PassPercentage: hclNumber(t, pct),
+		Environments:      types.ListNull(types.StringType),
+		Conditions:        types.ListNull(ruleConditionObjectType),
+		ReturnValue:       framework.NewJSONNull(),
+		ScheduledRollouts: types.ListNull(scheduledRolloutType),
+	}
+}
+
+func TestSameRuleContent(t *testing.T) {
+	ctx := context.Background()
+	base := testRule(t, "a", "50")
+	same := []func(*ruleModel){
+		func(r *ruleModel) { r.Environments = types.ListValueMust(types.StringType, nil) },
+		func(r *ruleModel) { r.Conditions = types.ListValueMust(ruleConditionObjectType, nil) },
+		func(r *ruleModel) { r.ReturnValue = framework.NewJSONValue(`{ }`) },
+		func(r *ruleModel) { r.ID, r.BaseID = types.StringUnknown(), types.StringNull() },
+	}
+	for i, f := range same {
+		r := base
+		f(&r)
+		if !sameRuleContent(ctx, base, r) {
+			t.Errorf("same[%d]: rules differ", i)
+		}
+	}
+	rv := base
+	rv.ReturnValue = framework.NewJSONValue(`{"b":1,"a":2}`)
+	rv2 := base
+	rv2.ReturnValue = framework.NewJSONValue(`{ "a": 2, "b": 1 }`)
+	if !sameRuleContent(ctx, rv, rv2) {
+		t.Error("key order made rules differ")
+	}
+
+	cond := func(tv, tn types.List) types.List {
+		return types.ListValueMust(ruleConditionObjectType, []attr.Value{types.ObjectValueMust(ruleConditionObjectType.AttrTypes, map[string]attr.Value{
+			"type": types.StringValue("custom_field"), "operator": types.StringValue("gt"), "field": types.StringValue("age"),
+			"custom_id": types.StringNull(), "target_value": tv, "target_numbers": tn,
+		})})
+	}
+	asStrings, asNumbers := base, base
+	asStrings.Conditions = cond(framework.StringList([]string{"18"}), types.ListNull(types.NumberType))
+	asNumbers.Conditions = cond(types.ListNull(types.StringType), numberList(t, "18"))
+	pct := base
+	pct.PassPercentage = hclNumber(t, "50.5")
+	unknown := base
+	unknown.Environments = types.ListUnknown(types.StringType)
+	for name, r := range map[string]ruleModel{"percentage": pct, "unknown": unknown, "strings": asStrings} {
+		other := base
+		if name == "strings" {
+			other = asNumbers
+		}
+		if sameRuleContent(ctx, other, r) {
+			t.Errorf("%s: rules compare the same", name)
+		}
+	}
+}
+
+// A rule's schedule reads as the steps made, then the steps to come; none is [], never null.
+func TestFlattenSchedule(t *testing.T) {
+	r := console.Rule{
+		CompletedAutomatedRollouts: []console.AutomatedRollout{{Time: console.Millis{Value: 1767225600000, Set: true}, PassPercent: 30}},
+		PendingAutomatedRollouts:   []console.AutomatedRollout{{Time: console.Millis{Value: 1767229200000, Set: true}, PassPercent: 60.5}},
+	}
+	got := flattenSchedule(r).String()
+	want := `[{"done":true,"pass_percentage":30,"time":"2026-01-01T00:00:00Z"},{"done":false,"pass_percentage":60.5,"time":"2026-01-01T01:00:00Z"}]`
+	if got != want {
+		t.Errorf("schedule = %s\nwant %s", got, want)
+	}
+	if none := flattenSchedule(console.Rule{}); none.IsNull() || len(none.Elements()) != 0 {
+		t.Errorf("no schedule = %s, want []", none)
+	}
+	// Planned: unknown when the list is written, the prior schedule when nothing is.
+	prior := []ruleModel{testRule(t, "a", "10")}
+	prior[0].ScheduledRollouts = flattenSchedule(r)
+	changed := []ruleModel{testRule(t, "a", "11")}
+	matchPriorRules(context.Background(), changed, prior)
+	if !changed[0].ScheduledRollouts.IsUnknown() {
+		t.Errorf("a written rule promises its schedule %s", changed[0].ScheduledRollouts)
+	}
+	same := []ruleModel{testRule(t, "a", "10")}
+	matchPriorRules(context.Background(), same, prior)
+	if !same[0].ScheduledRollouts.Equal(prior[0].ScheduledRollouts) {
+		t.Errorf("an unchanged rule's schedule = %s", same[0].ScheduledRollouts)
 	}
 }
