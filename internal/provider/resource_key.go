@@ -47,7 +47,8 @@ func (r *keyResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp
 			"is `secret`: sensitive, never shown in plan or apply output nor in the provider's logs, but held in the state " +
 			"like every attribute (keep the state encrypted and its access limited). A change of `rotation_triggers` rotates " +
 			"the key in place: a new secret, the old one stops working. Import by the key's fingerprint " +
-			"(`sha256:` and 16 hex digits of the secret's SHA-256).",
+			"(`sha256:` and 16 hex digits of the secret's SHA-256). Destroy deletes the key: every SDK still using its " +
+			"secret stops working.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				Computed: true,

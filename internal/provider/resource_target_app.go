@@ -47,7 +47,7 @@ func (r *targetAppResource) Schema(ctx context.Context, _ resource.SchemaRequest
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A target app of the project: the web app, the iOS app, a backend. Keys are scoped to it " +
 			"(`featureconsole_key.target_app_id`). Which gates, dynamic configs and experiments belong to it is set on them " +
-			"(their `target_apps`), never here. Import by id.",
+			"(their `target_apps`), never here. Destroy deletes the app. Import by id.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				Computed:            true,
