@@ -85,44 +85,26 @@ func (c *Client) TagCarriers(ctx context.Context, name string) ([]string, error)
 		}
 	}
 	err := errors.Join(
-		c.EachGatesPage(ctx, ListOptions{IncludeArchived: true}, func(page []Gate) error {
-			for _, g := range page {
-				add("gate", g.ID, g.Tags)
-			}
-			return nil
-		}),
-		c.EachDynamicConfigsPage(ctx, ListOptions{}, func(page []DynamicConfig) error {
-			for _, d := range page {
-				add("dynamic config", d.ID, d.Tags)
-			}
-			return nil
-		}),
-		c.EachExperimentsPage(ctx, "", ListOptions{}, func(page []Experiment) error {
-			for _, e := range page {
-				add("experiment", e.ID, e.Tags)
-			}
-			return nil
-		}),
-		c.EachSegmentsPage(ctx, ListOptions{}, func(page []Segment) error {
-			for _, s := range page {
-				add("segment", s.ID, s.Tags)
-			}
-			return nil
-		}),
-		c.EachMetricSourcesPage(ctx, ListOptions{}, func(page []MetricSource) error {
-			for _, s := range page {
-				add("metric source", s.Name, s.Tags)
-			}
-			return nil
-		}),
-		c.EachMetricsPage(ctx, ListOptions{}, func(page []Metric) error {
-			for _, m := range page {
-				add("metric", m.ID, m.Tags)
-			}
-			return nil
-		}),
+		c.EachGatesPage(ctx, ListOptions{IncludeArchived: true}, carriersIn(add, "gate", func(g Gate) (string, []string) { return g.ID, g.Tags })),
+		c.EachDynamicConfigsPage(ctx, ListOptions{}, carriersIn(add, "dynamic config", func(d DynamicConfig) (string, []string) { return d.ID, d.Tags })),
+		c.EachExperimentsPage(ctx, "", ListOptions{}, carriersIn(add, "experiment", func(e Experiment) (string, []string) { return e.ID, e.Tags })),
+		c.EachSegmentsPage(ctx, ListOptions{}, carriersIn(add, "segment", func(s Segment) (string, []string) { return s.ID, s.Tags })),
+		c.EachMetricSourcesPage(ctx, ListOptions{}, carriersIn(add, "metric source", func(s MetricSource) (string, []string) { return s.Name, s.Tags })),
+		c.EachMetricsPage(ctx, ListOptions{}, carriersIn(add, "metric", func(m Metric) (string, []string) { return m.ID, m.Tags })),
 	)
 	return out, err
+}
+
+// carriersIn returns a page handler of TagCarriers that hands add each object of the page, of
+// kind, as of says it: its id (or name) and its tags.
+func carriersIn[T any](add func(kind, id string, tags []string), kind string, of func(T) (string, []string)) func([]T) error {
+	return func(page []T) error {
+		for _, o := range page {
+			id, tags := of(o)
+			add(kind, id, tags)
+		}
+		return nil
+	}
 }
 
 // FindTag returns the tag named name, from the listing; a NotFound error when none has the name.

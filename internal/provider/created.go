@@ -142,3 +142,14 @@ func addCreateFailure(ctx context.Context, diags *diag.Diagnostics, at path.Path
 	}
 	diags.AddAttributeError(at, summary, detail)
 }
+
+// adoptLost is the object a create whose answer was lost made, found by its name (unique in the
+// project) and holding what was sent (asSent); otherwise the create's error stands.
+func adoptLost[T any](ctx context.Context, err error, name string, find func(context.Context, string) (*T, error), asSent func(*T) bool) (*T, error) {
+	got, ferr := find(ctx, name)
+	if ferr != nil || !asSent(got) {
+		return nil, err
+	}
+	tflog.Info(ctx, "create answer was lost but the object was stored as sent: carrying on as created", map[string]any{"name": name})
+	return got, nil
+}

@@ -9,7 +9,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -54,21 +53,13 @@ func (d *tagDataSource) Read(ctx context.Context, req datasource.ReadRequest, re
 		return
 	}
 	name := m.Name.ValueString()
-	failure := framework.APIFailure{Op: "read", Object: fmt.Sprintf("tag %q", name)}
-	all, err := d.data.client.ListTags(ctx, console.ListOptions{})
-	if err != nil {
-		failure.Add(ctx, &resp.Diagnostics, nil, err)
+	t, ok := readOne(ctx, d.data.client, (*console.Client).FindTag, "tag", "name", name,
+		fmt.Sprintf("The project has no tag named %q.", name), &resp.Diagnostics)
+	if !ok {
 		return
 	}
-	for _, t := range all {
-		if t.Name == name {
-			m.ID = types.StringValue(t.ID)
-			m.Description = framework.OptionalString(t.Description)
-			m.IsCore = types.BoolValue(t.IsCore)
-			resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
-			return
-		}
-	}
-	resp.Diagnostics.AddAttributeError(path.Root("name"), fmt.Sprintf("Tag %q not found", name),
-		fmt.Sprintf("The project has no tag named %q.", name))
+	m.ID = types.StringValue(t.ID)
+	m.Description = framework.OptionalString(t.Description)
+	m.IsCore = types.BoolValue(t.IsCore)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }

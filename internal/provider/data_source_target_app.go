@@ -53,15 +53,9 @@ func (d *targetAppDataSource) Read(ctx context.Context, req datasource.ReadReque
 		return
 	}
 	name := m.Name.ValueString()
-	app, err := d.data.client.FindTargetApp(ctx, name)
-	if err != nil {
-		failure := framework.APIFailure{Op: "read", Object: fmt.Sprintf("target app %q", name)}
-		if console.NotFound(err) {
-			resp.Diagnostics.AddAttributeError(path.Root("name"), fmt.Sprintf("Target app %q not found", name),
-				fmt.Sprintf("The project has no target app named %q.\n\n%s", name, failure.Detail(ctx, nil, err)))
-			return
-		}
-		failure.Add(ctx, &resp.Diagnostics, nil, err)
+	app, ok := readOne(ctx, d.data.client, (*console.Client).FindTargetApp, "target app", "name", name,
+		fmt.Sprintf("The project has no target app named %q.", name), &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	if app.ID == "" {

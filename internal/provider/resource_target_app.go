@@ -16,7 +16,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/console"
 	"github.com/featureconsole/terraform-provider-featureconsole/internal/framework"
@@ -165,15 +164,4 @@ func (r *targetAppResource) ValidateConfig(context.Context, resource.ValidateCon
 // ModifyPlan checks access for a new app; nothing else is planned.
 func (r *targetAppResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	r.checkAccess(ctx, req, resp)
-}
-
-// adoptLost is the object a create whose answer was lost made, found by its name (unique in the
-// project) and holding what was sent (asSent); otherwise the create's error stands.
-func adoptLost[T any](ctx context.Context, err error, name string, find func(context.Context, string) (*T, error), asSent func(*T) bool) (*T, error) {
-	got, ferr := find(ctx, name)
-	if ferr != nil || !asSent(got) {
-		return nil, err
-	}
-	tflog.Info(ctx, "create answer was lost but the object was stored as sent: carrying on as created", map[string]any{"name": name})
-	return got, nil
 }
