@@ -60,97 +60,81 @@ func init() {
 
 // sweepKeys deletes the keys the tests create: a description with the test prefix.
 func sweepKeys(_ string) error {
-	c, e, err := sweepClient()
-	if err != nil {
-		return err
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	keys, err := c.ListKeys(ctx, console.KeyFilter{}, console.ListOptions{})
-	if err != nil {
-		return err
-	}
-	for _, k := range keys {
-		if strings.HasPrefix(framework.Deref(k.Description, ""), e.prefix) {
-			if err := c.DeleteKey(ctx, k.Secret); err != nil && !console.NotFound(err) {
-				return err
-			}
-		}
-	}
-	return nil
+	return sweepListed(func(ctx context.Context, c *console.Client) ([]console.Key, error) {
+		return c.ListKeys(ctx, console.KeyFilter{}, console.ListOptions{})
+	}, func(k console.Key, e accEnv) string {
+		return keepIf(strings.HasPrefix(framework.Deref(k.Description, ""), e.prefix), k.Secret)
+	}, (*console.Client).DeleteKey)
 }
 
 // sweepTargetApps deletes the target apps the tests create: a name with the test prefix.
 func sweepTargetApps(_ string) error {
-	c, e, err := sweepClient()
-	if err != nil {
-		return err
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	apps, err := c.ListTargetApps(ctx, console.ListOptions{})
-	if err != nil {
-		return err
-	}
-	for _, a := range apps {
-		if strings.HasPrefix(a.Name, e.prefix) && a.ID != "" {
-			if err := c.DeleteTargetApp(ctx, a.ID); err != nil && !console.NotFound(err) {
-				return err
-			}
-		}
-	}
-	return nil
+	return sweepListed(func(ctx context.Context, c *console.Client) ([]console.TargetApp, error) {
+		return c.ListTargetApps(ctx, console.ListOptions{})
+	}, func(a console.TargetApp, e accEnv) string {
+		return keepIf(strings.HasPrefix(a.Name, e.prefix), a.ID)
+	}, (*console.Client).DeleteTargetApp)
 }
 
 // sweepTags deletes the tags the tests create: a name with the test prefix.
 func sweepTags(_ string) error {
-	c, e, err := sweepClient()
-	if err != nil {
-		return err
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	tags, err := c.ListTags(ctx, console.ListOptions{})
-	if err != nil {
-		return err
-	}
-	for _, t := range tags {
-		if strings.HasPrefix(t.Name, e.prefix) {
-			if err := c.DeleteTag(ctx, t.ID); err != nil && !console.NotFound(err) {
-				return err
-			}
-		}
-	}
-	return nil
+	return sweepListed(func(ctx context.Context, c *console.Client) ([]console.Tag, error) {
+		return c.ListTags(ctx, console.ListOptions{})
+	}, func(t console.Tag, e accEnv) string {
+		return keepIf(strings.HasPrefix(t.Name, e.prefix), t.ID)
+	}, (*console.Client).DeleteTag)
 }
 
 // sweepGates deletes the gates the tests create: an id with the test prefix, other than the gate
 // FEATURECONSOLE_ACC_GATE names, which the tests only borrow.
 func sweepGates(_ string) error {
+	return sweepListed(func(ctx context.Context, c *console.Client) ([]console.Gate, error) {
+		return allPages(func(fn func([]console.Gate) error) error { return c.EachGatesPage(ctx, console.ListOptions{}, fn) })
+	}, func(g console.Gate, e accEnv) string {
+		return keepIf(strings.HasPrefix(g.ID, e.prefix) && g.ID != e.gate, g.ID)
+	}, (*console.Client).DeleteGate)
+}
+
+// sweepListed deletes, on the service the environment names, each object list gives whose id
+// doomed returns ("" keeps it); one already gone is no error.
+func sweepListed[T any](list func(context.Context, *console.Client) ([]T, error), doomed func(T, accEnv) string,
+	del func(*console.Client, context.Context, string) error) error {
 	c, e, err := sweepClient()
 	if err != nil {
 		return err
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	var ids []string
-	err = c.EachGatesPage(ctx, console.ListOptions{}, func(page []console.Gate) error {
-		for _, g := range page {
-			if strings.HasPrefix(g.ID, e.prefix) && g.ID != e.gate {
-				ids = append(ids, g.ID)
-			}
-		}
-		return nil
-	})
+	objects, err := list(ctx, c)
 	if err != nil {
 		return err
 	}
-	for _, id := range ids {
-		if err := c.DeleteGate(ctx, id); err != nil && !console.NotFound(err) {
-			return err
+	for _, o := range objects {
+		if id := doomed(o, e); id != "" {
+			if err := del(c, ctx, id); err != nil && !console.NotFound(err) {
+				return err
+			}
 		}
 	}
 	return nil
+}
+
+// keepIf is id where the object is the tests' own, else "".
+func keepIf(ours bool, id string) string {
+	if !ours {
+		return ""
+	}
+	return id
+}
+
+// allPages collects every page each calls back with.
+func allPages[T any](each func(func([]T) error) error) ([]T, error) {
+	var all []T
+	err := each(func(page []T) error {
+		all = append(all, page...)
+		return nil
+	})
+	return all, err
 }
 
 // sweepClient is a client for the service the environment names; sweepers never run against the
@@ -199,30 +183,11 @@ func sweepMetricSources(_ string) error {
 
 // sweepMetrics deletes the metrics the tests create: a name with the test prefix.
 func sweepMetrics(_ string) error {
-	c, e, err := sweepClient()
-	if err != nil {
-		return err
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	var ids []string
-	err = c.EachMetricsPage(ctx, console.ListOptions{}, func(page []console.Metric) error {
-		for _, m := range page {
-			if strings.HasPrefix(m.Name, e.prefix) && m.ID != "" {
-				ids = append(ids, m.ID)
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	for _, id := range ids {
-		if err := c.DeleteMetric(ctx, id); err != nil && !console.NotFound(err) {
-			return err
-		}
-	}
-	return nil
+	return sweepListed(func(ctx context.Context, c *console.Client) ([]console.Metric, error) {
+		return allPages(func(fn func([]console.Metric) error) error { return c.EachMetricsPage(ctx, console.ListOptions{}, fn) })
+	}, func(m console.Metric, e accEnv) string {
+		return keepIf(strings.HasPrefix(m.Name, e.prefix), m.ID)
+	}, (*console.Client).DeleteMetric)
 }
 
 func sweepGateRules(_ string) error {
