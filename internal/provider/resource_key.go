@@ -50,12 +50,8 @@ func (r *keyResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp
 			"(`sha256:` and 16 hex digits of the secret's SHA-256). Destroy deletes the key: every SDK still using its " +
 			"secret stops working.",
 		Attributes: map[string]schema.Attribute{
-			"id": schema.StringAttribute{
-				Computed: true,
-				MarkdownDescription: "Fingerprint of the key's secret when Terraform created or imported it: `sha256:` and the " +
-					"first 16 hex digits of its SHA-256, never the secret. It stays the same when the key rotates.",
-				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
+			"id": keptString("Fingerprint of the key's secret when Terraform created or imported it: `sha256:` and the " +
+				"first 16 hex digits of its SHA-256, never the secret. It stays the same when the key rotates."),
 			"type": schema.StringAttribute{
 				Required:            true,
 				MarkdownDescription: "`SERVER`, `CLIENT` or `CONSOLE`. Changing it forces replacement (a new key, a new secret).",

@@ -15,8 +15,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -51,11 +49,7 @@ func (r *tagResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp
 			"name: `tags = [featureconsole_tag.checkout.name]` orders the tag first. The service refuses to delete a tag " +
 			"that objects still carry: destroy then fails naming them. Import by id.",
 		Attributes: map[string]schema.Attribute{
-			"id": schema.StringAttribute{
-				Computed:            true,
-				MarkdownDescription: "Identifier of the tag, made by the service.",
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
+			"id": keptString("Identifier of the tag, made by the service."),
 			"name": schema.StringAttribute{
 				Required:            true,
 				MarkdownDescription: "Name of the tag (1 to 100 characters), unique in the project. Updated in place.",

@@ -12,8 +12,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -48,11 +46,7 @@ func (r *targetAppResource) Schema(ctx context.Context, _ resource.SchemaRequest
 			"(`featureconsole_key.target_app_id`). Which gates, dynamic configs and experiments belong to it is set on them " +
 			"(their `target_apps`), never here. Destroy deletes the app. Import by id.",
 		Attributes: map[string]schema.Attribute{
-			"id": schema.StringAttribute{
-				Computed:            true,
-				MarkdownDescription: "Identifier of the app, made by the service.",
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
+			"id": keptString("Identifier of the app, made by the service."),
 			"name": schema.StringAttribute{
 				Required:            true,
 				MarkdownDescription: "Name of the app, unique in the project. Updated in place.",
