@@ -45,20 +45,22 @@ type Experiment struct {
 	Groups         []ExperimentGroup `json:"groups"`
 	ControlGroupID string            `json:"controlGroupID"`
 	// Allocation is the percentage of users in the experiment (0.01 steps).
-	Allocation                Decimal            `json:"allocation"`
-	PrimaryMetrics            []ExperimentMetric `json:"primaryMetrics"`
-	SecondaryMetrics          []ExperimentMetric `json:"secondaryMetrics"`
-	TargetingGateID           string             `json:"targetingGateID"` // "" for none (links.go)
-	LayerID                   string             `json:"layerID"`
-	Duration                  *WholeNumber       `json:"duration"` // nil: left out or null (a target set by exposures)
-	SequentialTesting         bool               `json:"sequentialTesting"`
-	BonferroniCorrection      bool               `json:"bonferroniCorrection"`
-	DefaultConfidenceInterval FlexString         `json:"defaultConfidenceInterval"`
+	Allocation       Decimal            `json:"allocation"`
+	PrimaryMetrics   []ExperimentMetric `json:"primaryMetrics"`
+	SecondaryMetrics []ExperimentMetric `json:"secondaryMetrics"`
+	TargetingGateID  string             `json:"targetingGateID"` // "" for none (links.go)
+	LayerID          string             `json:"layerID"`
+	Duration         *WholeNumber       `json:"duration"` // nil: left out or null (a target set by exposures)
+	// The analysis settings: nil where the answer leaves one out or sends null (the document's
+	// example leaves out sequentialTesting and the Benjamini-Hochberg settings), which is not false.
+	SequentialTesting         *bool      `json:"sequentialTesting"`
+	BonferroniCorrection      *bool      `json:"bonferroniCorrection"`
+	DefaultConfidenceInterval FlexString `json:"defaultConfidenceInterval"` // "": left out or null
 	// The corrections for comparing many metrics or groups, beside bonferroniCorrection.
-	BonferroniCorrectionPerMetric bool        `json:"bonferroniCorrectionPerMetric"`
-	BenjaminiHochbergPerVariant   bool        `json:"benjaminiHochbergPerVariant"`
-	BenjaminiHochbergPerMetric    bool        `json:"benjaminiHochbergPerMetric"`
-	BenjaminiPrimaryMetricsOnly   bool        `json:"benjaminiPrimaryMetricsOnly"`
+	BonferroniCorrectionPerMetric *bool       `json:"bonferroniCorrectionPerMetric"`
+	BenjaminiHochbergPerVariant   *bool       `json:"benjaminiHochbergPerVariant"`
+	BenjaminiHochbergPerMetric    *bool       `json:"benjaminiHochbergPerMetric"`
+	BenjaminiPrimaryMetricsOnly   *bool       `json:"benjaminiPrimaryMetricsOnly"`
 	AnalyticsType                 string      `json:"analyticsType"` // "": left out or null
 	Status                        string      `json:"status"`
 	LaunchedGroupID               string      `json:"launchedGroupID"`
@@ -72,54 +74,10 @@ type Experiment struct {
 	LastModifierID                string      `json:"lastModifierID"`
 	// ActiveReview is set while a change of the experiment waits for review.
 	ActiveReview *ActiveReview `json:"activeReview,omitempty"`
-	// held notes which analysis settings the answer held (Held): the document's example leaves out
-	// sequentialTesting and the Benjamini-Hochberg settings, and one left out is not false.
-	held experimentHeld
 }
 
-// experimentHeld are the analysis settings an answer may leave out, as the answer held them.
-type experimentHeld struct {
-	SequentialTesting             json.RawMessage `json:"sequentialTesting"`
-	BonferroniCorrection          json.RawMessage `json:"bonferroniCorrection"`
-	BonferroniCorrectionPerMetric json.RawMessage `json:"bonferroniCorrectionPerMetric"`
-	BenjaminiHochbergPerVariant   json.RawMessage `json:"benjaminiHochbergPerVariant"`
-	BenjaminiHochbergPerMetric    json.RawMessage `json:"benjaminiHochbergPerMetric"`
-	BenjaminiPrimaryMetricsOnly   json.RawMessage `json:"benjaminiPrimaryMetricsOnly"`
-	DefaultConfidenceInterval     json.RawMessage `json:"defaultConfidenceInterval"`
-}
-
-// UnmarshalJSON reads an experiment and notes the analysis settings its answer held (Held).
-func (e *Experiment) UnmarshalJSON(b []byte) error {
-	type plain Experiment
-	if err := json.Unmarshal(b, (*plain)(e)); err != nil {
-		return err
-	}
-	e.held = experimentHeld{}
-	return json.Unmarshal(b, &e.held)
-}
-
-// Held reports whether the experiment's answer held the analysis setting (its key on the wire:
-// sequentialTesting, defaultConfidenceInterval, ...), not null.
-func (e *Experiment) Held(key string) bool {
-	var raw json.RawMessage
-	switch h := &e.held; key {
-	case "sequentialTesting":
-		raw = h.SequentialTesting
-	case "bonferroniCorrection":
-		raw = h.BonferroniCorrection
-	case "bonferroniCorrectionPerMetric":
-		raw = h.BonferroniCorrectionPerMetric
-	case "benjaminiHochbergPerVariant":
-		raw = h.BenjaminiHochbergPerVariant
-	case "benjaminiHochbergPerMetric":
-		raw = h.BenjaminiHochbergPerMetric
-	case "benjaminiPrimaryMetricsOnly":
-		raw = h.BenjaminiPrimaryMetricsOnly
-	case "defaultConfidenceInterval":
-		raw = h.DefaultConfidenceInterval
-	}
-	return len(raw) > 0 && string(bytes.TrimSpace(raw)) != "null"
-}
+// IsOn reports a setting the answer held as true; one left out is not on.
+func IsOn(setting *bool) bool { return setting != nil && *setting }
 
 // Group returns the group of the experiment with the id, or nil. An empty id names no group: the
 // document's answers leave a group's id, launchedGroupID and controlGroupID out or null.
@@ -525,8 +483,8 @@ type PulseQuery struct {
 // document's bonferroniCorrection). Sequential testing has no parameter: the service answers its
 // interval for an experiment with it on.
 func PulseQueryOf(e *Experiment) PulseQuery {
-	q := PulseQuery{BonferroniPerVariant: e.BonferroniCorrection, BonferroniPerMetric: e.BonferroniCorrectionPerMetric,
-		BenjaminiHochbergPerVariant: e.BenjaminiHochbergPerVariant, BenjaminiHochbergPerMetric: e.BenjaminiHochbergPerMetric}
+	q := PulseQuery{BonferroniPerVariant: IsOn(e.BonferroniCorrection), BonferroniPerMetric: IsOn(e.BonferroniCorrectionPerMetric),
+		BenjaminiHochbergPerVariant: IsOn(e.BenjaminiHochbergPerVariant), BenjaminiHochbergPerMetric: IsOn(e.BenjaminiHochbergPerMetric)}
 	if n, err := strconv.Atoi(strings.TrimSpace(string(e.DefaultConfidenceInterval))); err == nil {
 		q.Confidence = n
 	}

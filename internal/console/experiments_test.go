@@ -191,7 +191,7 @@ func TestPulseResults(t *testing.T) {
 // level and each correction it applies, as the document's parameters name them; a correction that
 // is off and a CUPED left unset are left to the service, a CUPED set is sent either way.
 func TestPulseQueryOf(t *testing.T) {
-	e := &Experiment{DefaultConfidenceInterval: "99", BonferroniCorrection: true, BenjaminiHochbergPerMetric: true}
+	e := &Experiment{DefaultConfidenceInterval: "99", BonferroniCorrection: new(true), BenjaminiHochbergPerMetric: new(true)}
 	q := PulseQueryOf(e)
 	if q != (PulseQuery{Confidence: 99, BonferroniPerVariant: true, BenjaminiHochbergPerMetric: true}) {
 		t.Errorf("query of %+v: %+v", e, q)
@@ -200,7 +200,7 @@ func TestPulseQueryOf(t *testing.T) {
 	f := newFake(t, script(ok(`{"primaryMetrics":[],"secondaryMetrics":[]}`), ok(`{"primaryMetrics":[]}`)))
 	c := f.client()
 	q.CUPED = &off
-	for _, query := range []PulseQuery{q, PulseQueryOf(&Experiment{BonferroniCorrectionPerMetric: true, BenjaminiHochbergPerVariant: true})} {
+	for _, query := range []PulseQuery{q, PulseQueryOf(&Experiment{BonferroniCorrectionPerMetric: new(true), BenjaminiHochbergPerVariant: new(true)})} {
 		if _, err := c.GetPulseResults(context.Background(), "e", "g1", "g2", query); err != nil {
 			t.Fatal(err)
 		}

@@ -246,7 +246,7 @@ func (d *experimentResultsDataSource) Read(ctx context.Context, req datasource.R
 	} else {
 		m.Confidence = types.Int64Value(int64(query.Confidence))
 	}
-	m.Sequential = types.BoolValue(e.SequentialTesting)
+	m.Sequential = types.BoolValue(console.IsOn(e.SequentialTesting))
 	m.AnalyticsType = framework.StringOrNull(e.AnalyticsType)
 	m.Status = types.StringValue(e.Status)
 	m.ControlGroup = types.StringValue(control.Name)
@@ -299,7 +299,7 @@ func judgeOf(e *console.Experiment) resultJudge {
 	switch {
 	case strings.EqualFold(e.AnalyticsType, "bayesian"), strings.EqualFold(e.AnalyticsType, "sprt"):
 		return judgeNone
-	case e.SequentialTesting:
+	case console.IsOn(e.SequentialTesting):
 		return judgeSequential
 	}
 	return judgePlain

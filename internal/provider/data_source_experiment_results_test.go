@@ -743,9 +743,9 @@ func TestJudgeOf(t *testing.T) {
 	}{
 		{console.Experiment{}, judgePlain},
 		{console.Experiment{AnalyticsType: "frequentist"}, judgePlain},
-		{console.Experiment{SequentialTesting: true}, judgeSequential},
+		{console.Experiment{SequentialTesting: new(true)}, judgeSequential},
 		{console.Experiment{AnalyticsType: "bayesian"}, judgeNone},
-		{console.Experiment{AnalyticsType: "sprt", SequentialTesting: true}, judgeNone},
+		{console.Experiment{AnalyticsType: "sprt", SequentialTesting: new(true)}, judgeNone},
 	} {
 		if got := judgeOf(&c.e); got != c.want {
 			t.Errorf("%+v: judged %v, want %v", c.e, got, c.want)

@@ -83,37 +83,32 @@ type experimentAnalysis struct {
 	BenjaminiPrimaryMetricsOnly   types.Bool  `tfsdk:"benjamini_primary_metrics_only"`
 }
 
-// analysisFlag is one boolean analysis setting: its attribute, its key on the wire, and where the
-// model, a write and an answer hold it.
+// analysisFlag is one boolean analysis setting: where the model, a write and an answer (nil: left
+// out) hold it.
 type analysisFlag struct {
-	attr, key string
-	model     func(*experimentAnalysis) *types.Bool
-	field     func(*console.ExperimentFields) **bool
-	read      func(*console.Experiment) bool
+	model func(*experimentAnalysis) *types.Bool
+	field func(*console.ExperimentFields) **bool
+	read  func(*console.Experiment) *bool
 }
 
 // analysisFlags are the boolean analysis settings, in the order the docs list them.
 var analysisFlags = []analysisFlag{
-	{"sequential_testing", "sequentialTesting", func(a *experimentAnalysis) *types.Bool { return &a.SequentialTesting },
-		func(f *console.ExperimentFields) **bool { return &f.SequentialTesting }, func(e *console.Experiment) bool { return e.SequentialTesting }},
-	{"bonferroni_correction", "bonferroniCorrection", func(a *experimentAnalysis) *types.Bool { return &a.BonferroniCorrection },
-		func(f *console.ExperimentFields) **bool { return &f.BonferroniCorrection }, func(e *console.Experiment) bool { return e.BonferroniCorrection }},
-	{"bonferroni_correction_per_metric", "bonferroniCorrectionPerMetric",
-		func(a *experimentAnalysis) *types.Bool { return &a.BonferroniCorrectionPerMetric },
+	{func(a *experimentAnalysis) *types.Bool { return &a.SequentialTesting },
+		func(f *console.ExperimentFields) **bool { return &f.SequentialTesting }, func(e *console.Experiment) *bool { return e.SequentialTesting }},
+	{func(a *experimentAnalysis) *types.Bool { return &a.BonferroniCorrection },
+		func(f *console.ExperimentFields) **bool { return &f.BonferroniCorrection }, func(e *console.Experiment) *bool { return e.BonferroniCorrection }},
+	{func(a *experimentAnalysis) *types.Bool { return &a.BonferroniCorrectionPerMetric },
 		func(f *console.ExperimentFields) **bool { return &f.BonferroniCorrectionPerMetric },
-		func(e *console.Experiment) bool { return e.BonferroniCorrectionPerMetric }},
-	{"benjamini_hochberg_per_variant", "benjaminiHochbergPerVariant",
-		func(a *experimentAnalysis) *types.Bool { return &a.BenjaminiHochbergPerVariant },
+		func(e *console.Experiment) *bool { return e.BonferroniCorrectionPerMetric }},
+	{func(a *experimentAnalysis) *types.Bool { return &a.BenjaminiHochbergPerVariant },
 		func(f *console.ExperimentFields) **bool { return &f.BenjaminiHochbergPerVariant },
-		func(e *console.Experiment) bool { return e.BenjaminiHochbergPerVariant }},
-	{"benjamini_hochberg_per_metric", "benjaminiHochbergPerMetric",
-		func(a *experimentAnalysis) *types.Bool { return &a.BenjaminiHochbergPerMetric },
+		func(e *console.Experiment) *bool { return e.BenjaminiHochbergPerVariant }},
+	{func(a *experimentAnalysis) *types.Bool { return &a.BenjaminiHochbergPerMetric },
 		func(f *console.ExperimentFields) **bool { return &f.BenjaminiHochbergPerMetric },
-		func(e *console.Experiment) bool { return e.BenjaminiHochbergPerMetric }},
-	{"benjamini_primary_metrics_only", "benjaminiPrimaryMetricsOnly",
-		func(a *experimentAnalysis) *types.Bool { return &a.BenjaminiPrimaryMetricsOnly },
+		func(e *console.Experiment) *bool { return e.BenjaminiHochbergPerMetric }},
+	{func(a *experimentAnalysis) *types.Bool { return &a.BenjaminiPrimaryMetricsOnly },
 		func(f *console.ExperimentFields) **bool { return &f.BenjaminiPrimaryMetricsOnly },
-		func(e *console.Experiment) bool { return e.BenjaminiPrimaryMetricsOnly }},
+		func(e *console.Experiment) *bool { return e.BenjaminiPrimaryMetricsOnly }},
 }
 
 // flattenAnalysis reads the analysis settings the answer holds; one it leaves out keeps the value
@@ -121,15 +116,15 @@ var analysisFlags = []analysisFlag{
 func flattenAnalysis(e *console.Experiment, m *experimentAnalysis) {
 	for _, f := range analysisFlags {
 		dst := f.model(m)
-		switch {
-		case e.Held(f.key):
-			*dst = types.BoolValue(f.read(e))
+		switch v := f.read(e); {
+		case v != nil:
+			*dst = types.BoolValue(*v)
 		case dst.IsUnknown():
 			*dst = types.BoolNull()
 		}
 	}
 	switch n, err := strconv.Atoi(strings.TrimSpace(string(e.DefaultConfidenceInterval))); {
-	case e.Held("defaultConfidenceInterval") && err == nil:
+	case err == nil: // "" (left out or null) is no number
 		m.DefaultConfidenceInterval = types.Int64Value(int64(n))
 	case m.DefaultConfidenceInterval.IsUnknown():
 		m.DefaultConfidenceInterval = types.Int64Null()

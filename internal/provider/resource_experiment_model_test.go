@@ -5,6 +5,7 @@ package provider
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -133,7 +134,7 @@ func TestKeepRemovedTargeting(t *testing.T) {
 // holds none.
 func TestFlattenAnalysis(t *testing.T) {
 	var e console.Experiment
-	if err := e.UnmarshalJSON([]byte(`{"id":"cta","bonferroniCorrection":false,"defaultConfidenceInterval":"95"}`)); err != nil {
+	if err := json.Unmarshal([]byte(`{"id":"cta","bonferroniCorrection":false,"defaultConfidenceInterval":"95"}`), &e); err != nil {
 		t.Fatal(err)
 	}
 	m := experimentAnalysis{SequentialTesting: types.BoolValue(true), BonferroniCorrection: types.BoolValue(true),
